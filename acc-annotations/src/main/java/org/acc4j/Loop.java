@@ -1,0 +1,49 @@
+package org.acc4j;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * The OpenACC {@code loop} directive, written on a for-loop's index variable:
+ * <pre>{@code
+ * for (@Loop(gang = 16) int i = 1; i < n - 1; i++)
+ *   for (@Loop(vector = 128) int j = 1; j < n - 1; j++) ...
+ * }</pre>
+ *
+ * <p>javac keeps this TYPE_USE annotation in the class file (a RuntimeVisibleTypeAnnotations entry of
+ * target LOCAL_VARIABLE, carrying the variable's slot and code range) even without {@code -g}, which is how
+ * the compiler finds it.
+ *
+ * <p>Each of {@link #gang()}, {@link #worker()} and {@link #vector()} is {@link #OFF} (absent),
+ * {@link #AUTO} (present, size chosen by the runtime) or a positive size.
+ */
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.TYPE_USE)
+public @interface Loop {
+    /** The level is absent from this loop. */
+    int OFF = -1;
+    /** The level is present and its size is chosen by the runtime. */
+    int AUTO = 0;
+
+    /** Gang parallelism (thread blocks): {@link #OFF}, {@link #AUTO} or the number of gangs. */
+    int gang() default OFF;
+
+    /** Worker parallelism: {@link #OFF}, {@link #AUTO} or the number of workers. */
+    int worker() default OFF;
+
+    /** Vector parallelism (threads of a block): {@link #OFF}, {@link #AUTO} or the vector length. */
+    int vector() default OFF;
+
+    /** The loop runs sequentially (in each thread, when nested in a parallel loop). */
+    boolean seq() default false;
+
+    /** The user asserts that the iterations are independent; the compiler's dependence test is skipped. */
+    boolean independent() default false;
+
+    /** How many tightly nested loops, starting with this one, form one iteration space. */
+    int collapse() default 1;
+}

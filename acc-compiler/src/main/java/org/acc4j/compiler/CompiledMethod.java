@@ -1,0 +1,17 @@
+package org.acc4j.compiler;
+
+import java.util.List;
+import org.acc4j.compiler.ir.DataClause;
+import org.acc4j.compiler.ir.MethodBody;
+
+/**
+ * A {@code @Kernels} method compiled for the device: its kernels in program order, the data clauses of the
+ * region around them, and the compiler's report (one line per decision, in the style of -Minfo=accel).
+ */
+public record CompiledMethod(MethodBody body, List<KernelPlan> kernels, List<DataClause> data, List<String> report) {
+    public CompiledMethod {
+        kernels = List.copyOf(kernels);
+        data = List.copyOf(data);
+        report = List.copyOf(report);
+    }
+}

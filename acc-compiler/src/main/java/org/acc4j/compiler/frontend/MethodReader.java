@@ -1,0 +1,774 @@
+package org.acc4j.compiler.frontend;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.acc4j.compiler.Unsupported;
+import org.acc4j.compiler.ir.ArrayRef;
+import org.acc4j.compiler.ir.BinOp;
+import org.acc4j.compiler.ir.Cond;
+import org.acc4j.compiler.ir.Expr;
+import org.acc4j.compiler.ir.Exprs;
+import org.acc4j.compiler.ir.LoopSpec;
+import org.acc4j.compiler.ir.MethodBody;
+import org.acc4j.compiler.ir.Stmt;
+import org.acc4j.compiler.ir.Type;
+import org.acc4j.compiler.ir.UnOp;
+import org.acc4j.compiler.ir.Var;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.IincInsnNode;
+import org.objectweb.asm.tree.IntInsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LdcInsnNode;
+import org.objectweb.asm.tree.LineNumberNode;
+import org.objectweb.asm.tree.LocalVariableNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.ParameterNode;
+import org.objectweb.asm.tree.VarInsnNode;
+
+/**
+ * Reads a method's bytecode into the structured loop-nest IR.
+ *
+ * <p>Blocks are executed symbolically (the operand stack holds expression trees); the CFG is then rebuilt
+ * as structure: a natural loop whose header compares its induction variable with a bound becomes a
+ * {@link Stmt.For}, a conditional branch becomes a {@link Stmt.If} whose branches meet at the immediate
+ * post-dominator. This accepts the shapes javac emits for {@code for}, {@code if}/{@code else}, {@code &&},
+ * {@code ||} and {@code continue}; anything else throws {@link Unsupported} naming the construct and line.
+ *
+ * <p>Invariant kept: an expression on the symbolic stack never reads a variable or array element that a
+ * later statement of the same block writes before the expression is consumed (it is spilled first).
+ */
+public final class MethodReader {
+    private static final Object THIS = new Object() {
+        @Override
+        public String toString() {
+            return "this";
+        }
+    };
+
+    private final ClassNode owner;
+    private final MethodNode method;
+    private final Cfg cfg;
+    private final LoopAnnotations annotations;
+    private final int[] lineAt;
+    private final List<MethodBody.Param> params = new ArrayList<>();
+    private final Map<Integer, ArrayRef> arraySlots = new HashMap<>();
+    private int temps;
+
+    private MethodReader(ClassNode owner, MethodNode method) {
+        this.owner = owner;
+        this.method = method;
+        this.annotations = new LoopAnnotations(method);
+        this.lineAt = lines(method);
+        readParams();
+        this.cfg = Cfg.build(owner.name, method);
+    }
+
+    /** Reads {@code method} of {@code owner}; throws {@link Unsupported} for constructs outside the subset. */
+    public static MethodBody read(ClassNode owner, MethodNode method) {
+        MethodReader r = new MethodReader(owner, method);
+        List<Stmt> body = r.region(r.cfg.entry(), null, null);
+        return new MethodBody(owner.name, method.name, method.desc, r.isStatic(), owner.sourceFile, r.params, body);
+    }
+
+    private boolean isStatic() {
+        return (method.access & Opcodes.ACC_STATIC) != 0;
+    }
+
+    private static int[] lines(MethodNode mn) {
+        int[] lines = new int[mn.instructions.size()];
+        int line = 0;
+        for (int i = 0; i < lines.length; i++) {
+            if (mn.instructions.get(i) instanceof LineNumberNode ln) {
+                line = ln.line;
+            }
+            lines[i] = line;
+        }
+        return lines;
+    }
+
+    private void readParams() {
+        org.objectweb.asm.Type[] args = org.objectweb.asm.Type.getArgumentTypes(method.desc);
+        int slot = isStatic() ? 0 : 1;
+        for (int i = 0; i < args.length; i++) {
+            params.add(new MethodBody.Param(i, slot, paramName(i, slot), args[i].getDescriptor()));
+            slot += args[i].getSize();
+        }
+    }
+
+    private String paramName(int index, int slot) {
+        if (method.parameters != null && index < method.parameters.size()) {
+            ParameterNode p = method.parameters.get(index);
+            if (p.name != null) {
+                return p.name;
+            }
+        }
+        if (method.localVariables != null) {
+            for (LocalVariableNode lv : method.localVariables) {
+                if (lv.index == slot && method.instructions.indexOf(lv.start) == firstRealInsn()) {
+                    return lv.name;
+                }
+            }
+            for (LocalVariableNode lv : method.localVariables) {
+                if (lv.index == slot) {
+                    return lv.name;
+                }
+            }
+        }
+        return "arg" + index;
+    }
+
+    private int firstRealInsn() {
+        return 0;
+    }
+
+    // ---------------------------------------------------------------- structure
+
+    /** The loop whose body is being structured, and the loops around it. */
+    private record LoopCtx(Cfg.Block header, BitSet body, LoopCtx outer) {
+    }
+
+    /** How a block ends. */
+    private record Exit(int kind, Expr jumpCond, Cfg.Block fall, Cfg.Block target) {
+        static final int FALL = 0;
+        static final int COND = 1;
+        static final int RETURN = 2;
+    }
+
+    private List<Stmt> region(Cfg.Block from, Cfg.Block stop, LoopCtx loop) {
+        List<Stmt> out = new ArrayList<>();
+        Cfg.Block b = from;
+        while (b != stop) {
+            if (b == null || (loop != null && !loop.body.get(b.id))) {
+                throw new Unsupported(line(from), "a jump out of a loop (break, return or labelled continue)");
+            }
+            if (Cfg.isLoopHeader(b) && (loop == null || loop.header != b)) {
+                Cfg.Block[] exit = new Cfg.Block[1];
+                out.add(forLoop(b, out, loop, exit));
+                b = exit[0];
+                continue;
+            }
+            List<Object> stack = new ArrayList<>();
+            Exit e = execute(b, stack, out);
+            switch (e.kind) {
+                case Exit.RETURN -> {
+                    if (loop != null) {
+                        throw new Unsupported(line(b), "a return inside a loop");
+                    }
+                    out.add(new Stmt.Return(lastLine(b)));
+                    b = stop;
+                }
+                case Exit.FALL -> b = e.fall;
+                default -> {
+                    Cfg.Block merge = b.ipdom;
+                    if (merge != null && loop != null && !loop.body.get(merge.id)) {
+                        throw new Unsupported(lastLine(b), "a jump out of a loop (break, return or labelled continue)");
+                    }
+                    List<Stmt> then = region(e.fall, merge == null ? stop : merge, loop);
+                    List<Stmt> otherwise = region(e.target, merge == null ? stop : merge, loop);
+                    out.add(new Stmt.If(negate(e.jumpCond), then, otherwise, lastLine(b)));
+                    b = merge == null ? stop : merge;
+                }
+            }
+        }
+        return out;
+    }
+
+    private Stmt.For forLoop(Cfg.Block header, List<Stmt> before, LoopCtx outer, Cfg.Block[] exitOut) {
+        int line = line(header);
+        List<Stmt> headerStmts = new ArrayList<>();
+        List<Object> stack = new ArrayList<>();
+        Exit e = execute(header, stack, headerStmts);
+        if (e.kind != Exit.COND || !headerStmts.isEmpty()) {
+            throw new Unsupported(line, "a loop that is not a counted for loop (no test at its head)");
+        }
+        BitSet body = cfg.naturalLoop(header);
+        boolean fallIn = body.get(e.fall.id);
+        boolean targetIn = body.get(e.target.id);
+        if (fallIn == targetIn) {
+            throw new Unsupported(line, "a loop whose head test does not leave it");
+        }
+        Cfg.Block entry = fallIn ? e.fall : e.target;
+        Cfg.Block exit = fallIn ? e.target : e.fall;
+        Expr stay = fallIn ? negate(e.jumpCond) : e.jumpCond;
+        List<Stmt> stmts = new ArrayList<>(region(entry, header, new LoopCtx(header, body, outer)));
+
+        if (!(stay instanceof Expr.Compare c)) {
+            throw new Unsupported(line, "a loop condition that is not a comparison");
+        }
+        Var v;
+        Cond cond;
+        Expr bound;
+        if (c.left() instanceof Expr.Local l && !mentions(c.right(), l.var())) {
+            v = l.var();
+            cond = c.cond();
+            bound = c.right();
+        } else if (c.right() instanceof Expr.Local l && !mentions(c.left(), l.var())) {
+            v = l.var();
+            cond = c.cond().swap();
+            bound = c.left();
+        } else {
+            throw new Unsupported(line, "a loop condition that does not compare the index with a bound");
+        }
+        if (v.type() != Type.I32 && v.type() != Type.I64) {
+            throw new Unsupported(line, "a loop whose index is a " + v.type().javaName());
+        }
+        long step = stmts.isEmpty() ? 0 : increment(stmts.get(stmts.size() - 1), v);
+        if (step == 0) {
+            throw new Unsupported(line, "a loop whose index " + v.name() + " does not change by a constant at the end of each iteration");
+        }
+        stmts.remove(stmts.size() - 1);
+        if (assigns(stmts, v)) {
+            throw new Unsupported(line, "a loop whose index " + v.name() + " is also assigned in its body");
+        }
+        switch (cond) {
+            case LT, LE -> requireStep(step > 0, line, v);
+            case GT, GE -> requireStep(step < 0, line, v);
+            default -> throw new Unsupported(line, "a loop test with " + cond.symbol() + " (use <, <=, > or >=)");
+        }
+        Expr lower = new Expr.Local(v);
+        if (!before.isEmpty() && before.get(before.size() - 1) instanceof Stmt.Assign a && a.var().equals(v)
+                && !mentions(a.value(), v)) {
+            before.remove(before.size() - 1);
+            lower = a.value();
+        }
+        LoopSpec spec = annotations.at(v.slot(), header.start);
+        exitOut[0] = exit;
+        return new Stmt.For(v, lower, cond, bound, step, spec, stmts, line);
+    }
+
+    private static void requireStep(boolean ok, int line, Var v) {
+        if (!ok) {
+            throw new Unsupported(line, "a loop whose index " + v.name() + " steps away from its bound");
+        }
+    }
+
+    /** The constant by which {@code s} changes {@code v} ({@code v = v + c} or {@code v = v - c}), or 0. */
+    private static long increment(Stmt s, Var v) {
+        if (s instanceof Stmt.Assign a && a.var().equals(v) && a.value() instanceof Expr.Binary b
+                && b.left() instanceof Expr.Local l && l.var().equals(v) && b.right() instanceof Expr.Const k) {
+            long c = v.type() == Type.I32 ? (int) k.bits() : k.bits();
+            return switch (b.op()) {
+                case ADD -> c;
+                case SUB -> -c;
+                default -> 0;
+            };
+        }
+        return 0;
+    }
+
+    private static boolean assigns(List<Stmt> stmts, Var v) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.Assign a && a.var().equals(v)) {
+                return true;
+            }
+            if (s instanceof Stmt.If i && (assigns(i.then(), v) || assigns(i.otherwise(), v))) {
+                return true;
+            }
+            if (s instanceof Stmt.For f && (f.index().equals(v) || assigns(f.body(), v))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean mentions(Expr e, Var v) {
+        return Exprs.mentions(e, v);
+    }
+
+    private static boolean readsMemory(Expr e) {
+        return Exprs.readsMemory(e);
+    }
+
+    private static Expr negate(Expr cond) {
+        if (cond instanceof Expr.Compare c) {
+            return c.negate();
+        }
+        return new Expr.Unary(UnOp.NOT, cond);
+    }
+
+    private int line(Cfg.Block b) {
+        for (int i = b.start; i < b.end; i++) {
+            if (lineAt[i] > 0) {
+                return lineAt[i];
+            }
+        }
+        return 0;
+    }
+
+    private int lastLine(Cfg.Block b) {
+        return lineAt[b.end - 1];
+    }
+
+    // ---------------------------------------------------------------- symbolic execution of one block
+
+    private Exit execute(Cfg.Block b, List<Object> stack, List<Stmt> out) {
+        for (int i = b.start; i < b.end; i++) {
+            AbstractInsnNode insn = method.instructions.get(i);
+            int op = insn.getOpcode();
+            if (op < 0) {
+                continue;
+            }
+            int line = lineAt[i];
+            if (insn instanceof JumpInsnNode j) {
+                Cfg.Block target = cfg.blockStartingAt(method.instructions.indexOf(j.label));
+                if (op == Opcodes.GOTO) {
+                    requireEmpty(stack, line);
+                    return new Exit(Exit.FALL, null, target, null);
+                }
+                Expr cond = branchCondition(op, stack, line);
+                requireEmpty(stack, line);
+                return new Exit(Exit.COND, cond, cfg.blockAt[b.end], target);
+            }
+            if (op == Opcodes.RETURN) {
+                return new Exit(Exit.RETURN, null, null, null);
+            }
+            step(insn, op, stack, out, line);
+        }
+        requireEmpty(stack, lineAt[b.end - 1]);
+        return new Exit(Exit.FALL, null, cfg.blockAt[b.end], null);
+    }
+
+    private static void requireEmpty(List<Object> stack, int line) {
+        if (!stack.isEmpty()) {
+            throw new Unsupported(line, "a value carried across a branch (a ?: expression or a boolean value)");
+        }
+    }
+
+    private Expr branchCondition(int op, List<Object> stack, int line) {
+        switch (op) {
+            case Opcodes.IFEQ, Opcodes.IFNE, Opcodes.IFLT, Opcodes.IFGE, Opcodes.IFGT, Opcodes.IFLE -> {
+                Expr v = popExpr(stack, line);
+                Cond c = cond(op - Opcodes.IFEQ);
+                if (v instanceof Expr.Cmp3 k) {
+                    boolean unordered = false;
+                    if (k.left().type().isFloat()) {
+                        int nan = k.nanIsOne() ? 1 : -1;
+                        unordered = holds(c, nan);
+                    }
+                    return new Expr.Compare(c, k.left(), k.right(), unordered);
+                }
+                return new Expr.Compare(c, v, Expr.Const.i32(0), false);
+            }
+            case Opcodes.IF_ICMPEQ, Opcodes.IF_ICMPNE, Opcodes.IF_ICMPLT, Opcodes.IF_ICMPGE, Opcodes.IF_ICMPGT,
+                 Opcodes.IF_ICMPLE -> {
+                Expr r = popExpr(stack, line);
+                Expr l = popExpr(stack, line);
+                return new Expr.Compare(cond(op - Opcodes.IF_ICMPEQ), l, r, false);
+            }
+            case Opcodes.IF_ACMPEQ, Opcodes.IF_ACMPNE -> throw new Unsupported(line, "a comparison of references");
+            case Opcodes.IFNULL, Opcodes.IFNONNULL -> throw new Unsupported(line, "a null test");
+            default -> throw new Unsupported(line, "the instruction " + op);
+        }
+    }
+
+    private static Cond cond(int k) {
+        return switch (k) {
+            case 0 -> Cond.EQ;
+            case 1 -> Cond.NE;
+            case 2 -> Cond.LT;
+            case 3 -> Cond.GE;
+            case 4 -> Cond.GT;
+            default -> Cond.LE;
+        };
+    }
+
+    private static boolean holds(Cond c, int x) {
+        return switch (c) {
+            case EQ -> x == 0;
+            case NE -> x != 0;
+            case LT -> x < 0;
+            case GE -> x >= 0;
+            case GT -> x > 0;
+            case LE -> x <= 0;
+        };
+    }
+
+    private void step(AbstractInsnNode insn, int op, List<Object> stack, List<Stmt> out, int line) {
+        switch (op) {
+            case Opcodes.NOP -> { }
+            case Opcodes.ICONST_M1, Opcodes.ICONST_0, Opcodes.ICONST_1, Opcodes.ICONST_2, Opcodes.ICONST_3,
+                 Opcodes.ICONST_4, Opcodes.ICONST_5 -> stack.add(Expr.Const.i32(op - Opcodes.ICONST_0));
+            case Opcodes.LCONST_0, Opcodes.LCONST_1 -> stack.add(Expr.Const.i64(op - Opcodes.LCONST_0));
+            case Opcodes.FCONST_0, Opcodes.FCONST_1, Opcodes.FCONST_2 -> stack.add(Expr.Const.f32(op - Opcodes.FCONST_0));
+            case Opcodes.DCONST_0, Opcodes.DCONST_1 -> stack.add(Expr.Const.f64(op - Opcodes.DCONST_0));
+            case Opcodes.BIPUSH, Opcodes.SIPUSH -> stack.add(Expr.Const.i32(((IntInsnNode) insn).operand));
+            case Opcodes.LDC -> stack.add(constant(((LdcInsnNode) insn).cst, line));
+            case Opcodes.ILOAD, Opcodes.LLOAD, Opcodes.FLOAD, Opcodes.DLOAD -> {
+                int slot = ((VarInsnNode) insn).var;
+                stack.add(new Expr.Local(var(slot, loadType(op), insn)));
+            }
+            case Opcodes.ALOAD -> stack.add(reference(((VarInsnNode) insn).var, line));
+            case Opcodes.ISTORE, Opcodes.LSTORE, Opcodes.FSTORE, Opcodes.DSTORE -> {
+                Expr value = popExpr(stack, line);
+                Var v = var(((VarInsnNode) insn).var, loadType(op - (Opcodes.ISTORE - Opcodes.ILOAD)), insn.getNext());
+                assign(v, value, stack, out, line);
+            }
+            case Opcodes.ASTORE -> bindArray(((VarInsnNode) insn).var, pop(stack, line), line);
+            case Opcodes.IINC -> {
+                IincInsnNode inc = (IincInsnNode) insn;
+                Var v = var(inc.var, Type.I32, insn);
+                assign(v, new Expr.Binary(BinOp.ADD, new Expr.Local(v), Expr.Const.i32(inc.incr)), stack, out, line);
+            }
+            case Opcodes.IALOAD, Opcodes.LALOAD, Opcodes.FALOAD, Opcodes.DALOAD -> {
+                Expr index = popExpr(stack, line);
+                ArrayRef a = popArray(stack, line);
+                checkElement(a, op - Opcodes.IALOAD, line);
+                stack.add(new Expr.Load(a, index));
+            }
+            case Opcodes.IASTORE, Opcodes.LASTORE, Opcodes.FASTORE, Opcodes.DASTORE -> {
+                Expr value = popExpr(stack, line);
+                Expr index = popExpr(stack, line);
+                ArrayRef a = popArray(stack, line);
+                checkElement(a, op - Opcodes.IASTORE, line);
+                spill(stack, out, line, null, true);
+                out.add(new Stmt.Store(a, index, value, line));
+            }
+            case Opcodes.BALOAD, Opcodes.CALOAD, Opcodes.SALOAD, Opcodes.BASTORE, Opcodes.CASTORE, Opcodes.SASTORE,
+                 Opcodes.AALOAD, Opcodes.AASTORE -> throw new Unsupported(line, "an array of byte, char, short, boolean or objects");
+            case Opcodes.ARRAYLENGTH -> stack.add(new Expr.Length(popArray(stack, line)));
+            case Opcodes.POP -> pop(stack, line);
+            case Opcodes.POP2 -> {
+                Object v = pop(stack, line);
+                if (!isWide(v)) {
+                    pop(stack, line);
+                }
+            }
+            case Opcodes.DUP, Opcodes.DUP_X1, Opcodes.DUP_X2, Opcodes.DUP2, Opcodes.DUP2_X1, Opcodes.DUP2_X2,
+                 Opcodes.SWAP -> shuffle(op, stack, out, line);
+            case Opcodes.IADD, Opcodes.LADD, Opcodes.FADD, Opcodes.DADD -> binary(BinOp.ADD, stack, line);
+            case Opcodes.ISUB, Opcodes.LSUB, Opcodes.FSUB, Opcodes.DSUB -> binary(BinOp.SUB, stack, line);
+            case Opcodes.IMUL, Opcodes.LMUL, Opcodes.FMUL, Opcodes.DMUL -> binary(BinOp.MUL, stack, line);
+            case Opcodes.IDIV, Opcodes.LDIV, Opcodes.FDIV, Opcodes.DDIV -> binary(BinOp.DIV, stack, line);
+            case Opcodes.IREM, Opcodes.LREM -> binary(BinOp.REM, stack, line);
+            case Opcodes.FREM, Opcodes.DREM -> throw new Unsupported(line, "the floating-point remainder %");
+            case Opcodes.ISHL, Opcodes.LSHL -> binary(BinOp.SHL, stack, line);
+            case Opcodes.ISHR, Opcodes.LSHR -> binary(BinOp.SHR, stack, line);
+            case Opcodes.IUSHR, Opcodes.LUSHR -> binary(BinOp.USHR, stack, line);
+            case Opcodes.IAND, Opcodes.LAND -> binary(BinOp.AND, stack, line);
+            case Opcodes.IOR, Opcodes.LOR -> binary(BinOp.OR, stack, line);
+            case Opcodes.IXOR, Opcodes.LXOR -> binary(BinOp.XOR, stack, line);
+            case Opcodes.INEG, Opcodes.LNEG, Opcodes.FNEG, Opcodes.DNEG ->
+                    stack.add(new Expr.Unary(UnOp.NEG, popExpr(stack, line)));
+            case Opcodes.I2L -> convert(Type.I64, stack, line);
+            case Opcodes.I2F, Opcodes.L2F, Opcodes.D2F -> convert(Type.F32, stack, line);
+            case Opcodes.I2D, Opcodes.L2D, Opcodes.F2D -> convert(Type.F64, stack, line);
+            case Opcodes.L2I, Opcodes.F2I, Opcodes.D2I -> convert(Type.I32, stack, line);
+            case Opcodes.F2L, Opcodes.D2L -> convert(Type.I64, stack, line);
+            case Opcodes.I2B -> stack.add(new Expr.Unary(UnOp.TO_BYTE, popExpr(stack, line)));
+            case Opcodes.I2S -> stack.add(new Expr.Unary(UnOp.TO_SHORT, popExpr(stack, line)));
+            case Opcodes.I2C -> stack.add(new Expr.Unary(UnOp.TO_CHAR, popExpr(stack, line)));
+            case Opcodes.LCMP -> cmp3(stack, line, false);
+            case Opcodes.FCMPL, Opcodes.DCMPL -> cmp3(stack, line, false);
+            case Opcodes.FCMPG, Opcodes.DCMPG -> cmp3(stack, line, true);
+            case Opcodes.GETFIELD, Opcodes.GETSTATIC -> field((FieldInsnNode) insn, op == Opcodes.GETSTATIC, stack, line);
+            case Opcodes.PUTFIELD, Opcodes.PUTSTATIC ->
+                    throw new Unsupported(line, "an assignment to the field " + ((FieldInsnNode) insn).name);
+            case Opcodes.INVOKEVIRTUAL, Opcodes.INVOKESPECIAL, Opcodes.INVOKESTATIC, Opcodes.INVOKEINTERFACE -> {
+                MethodInsnNode m = (MethodInsnNode) insn;
+                throw new Unsupported(line, "a call to " + m.owner.replace('/', '.') + "." + m.name);
+            }
+            case Opcodes.INVOKEDYNAMIC -> throw new Unsupported(line, "a lambda, string concatenation or other invokedynamic");
+            case Opcodes.NEW, Opcodes.NEWARRAY, Opcodes.ANEWARRAY, Opcodes.MULTIANEWARRAY ->
+                    throw new Unsupported(line, "an allocation (new)");
+            case Opcodes.ATHROW -> throw new Unsupported(line, "a throw");
+            case Opcodes.MONITORENTER, Opcodes.MONITOREXIT -> throw new Unsupported(line, "a synchronized block");
+            case Opcodes.CHECKCAST, Opcodes.INSTANCEOF -> throw new Unsupported(line, "a cast or instanceof on a reference");
+            case Opcodes.TABLESWITCH, Opcodes.LOOKUPSWITCH -> throw new Unsupported(line, "a switch");
+            case Opcodes.IRETURN, Opcodes.LRETURN, Opcodes.FRETURN, Opcodes.DRETURN, Opcodes.ARETURN ->
+                    throw new Unsupported(line, "a method that returns a value");
+            case Opcodes.ACONST_NULL -> throw new Unsupported(line, "null");
+            default -> throw new Unsupported(line, "the bytecode instruction " + op);
+        }
+    }
+
+    private static Expr constant(Object cst, int line) {
+        if (cst instanceof Integer i) {
+            return Expr.Const.i32(i);
+        }
+        if (cst instanceof Long l) {
+            return Expr.Const.i64(l);
+        }
+        if (cst instanceof Float f) {
+            return Expr.Const.f32(f);
+        }
+        if (cst instanceof Double d) {
+            return Expr.Const.f64(d);
+        }
+        throw new Unsupported(line, "a constant of type " + cst.getClass().getSimpleName());
+    }
+
+    private static Type loadType(int op) {
+        return switch (op) {
+            case Opcodes.ILOAD -> Type.I32;
+            case Opcodes.LLOAD -> Type.I64;
+            case Opcodes.FLOAD -> Type.F32;
+            default -> Type.F64;
+        };
+    }
+
+    private Var var(int slot, Type type, AbstractInsnNode at) {
+        return new Var(slot, type, localName(slot, at));
+    }
+
+    private String localName(int slot, AbstractInsnNode at) {
+        MethodBody.Param p = paramAt(slot);
+        if (p != null) {
+            return p.name();
+        }
+        if (method.localVariables != null && at != null) {
+            int pos = method.instructions.indexOf(at);
+            for (LocalVariableNode lv : method.localVariables) {
+                if (lv.index == slot && pos >= method.instructions.indexOf(lv.start) - 1
+                        && pos < method.instructions.indexOf(lv.end)) {
+                    return lv.name;
+                }
+            }
+        }
+        return "v" + slot;
+    }
+
+    private MethodBody.Param paramAt(int slot) {
+        for (MethodBody.Param p : params) {
+            if (p.slot() == slot) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    private Object reference(int slot, int line) {
+        if (slot == 0 && !isStatic()) {
+            return THIS;
+        }
+        ArrayRef bound = arraySlots.get(slot);
+        if (bound != null) {
+            return bound;
+        }
+        MethodBody.Param p = paramAt(slot);
+        if (p != null) {
+            Type element = Type.ofArrayDescriptor(p.descriptor());
+            if (element == null) {
+                throw new Unsupported(line, "the parameter " + p.name() + " of type "
+                        + org.objectweb.asm.Type.getType(p.descriptor()).getClassName());
+            }
+            return new ArrayRef(new ArrayRef.Parameter(p.index(), p.name()), element);
+        }
+        throw new Unsupported(line, "a local variable holding a reference that is not an array from a parameter or field");
+    }
+
+    private void bindArray(int slot, Object value, int line) {
+        if (!(value instanceof ArrayRef a)) {
+            throw new Unsupported(line, "a local variable holding a reference that is not an array from a parameter or field");
+        }
+        if (paramAt(slot) != null) {
+            throw new Unsupported(line, "an assignment to the array parameter " + paramAt(slot).name());
+        }
+        ArrayRef old = arraySlots.putIfAbsent(slot, a);
+        if (old != null && !old.equals(a)) {
+            throw new Unsupported(line, "an array variable that refers to different arrays");
+        }
+    }
+
+    private void field(FieldInsnNode f, boolean isStatic, List<Object> stack, int line) {
+        if (!isStatic) {
+            Object target = pop(stack, line);
+            if (target != THIS) {
+                throw new Unsupported(line, "the field " + f.name + " of an object other than this");
+            }
+        }
+        ArrayRef.Field source = new ArrayRef.Field(f.owner, f.name, f.desc, isStatic);
+        Type element = Type.ofArrayDescriptor(f.desc);
+        if (element != null) {
+            stack.add(new ArrayRef(source, element));
+            return;
+        }
+        Type scalar = Type.ofDescriptor(f.desc);
+        if (scalar == null) {
+            throw new Unsupported(line, "the field " + f.name + " of type " + org.objectweb.asm.Type.getType(f.desc).getClassName());
+        }
+        stack.add(new Expr.FieldValue(source, scalar));
+    }
+
+    private static void checkElement(ArrayRef a, int kind, int line) {
+        Type expected = switch (kind) {
+            case 0 -> Type.I32;
+            case 1 -> Type.I64;
+            case 2 -> Type.F32;
+            default -> Type.F64;
+        };
+        if (a.element() != expected) {
+            throw new Unsupported(line, "an access to " + a.name() + " with the wrong element type");
+        }
+    }
+
+    private void assign(Var v, Expr value, List<Object> stack, List<Stmt> out, int line) {
+        spill(stack, out, line, v, false);
+        out.add(new Stmt.Assign(v, value, line));
+    }
+
+    /**
+     * Moves stack expressions that read {@code v} (or, with {@code memory}, any array) into temporaries, so
+     * that the statement about to be emitted cannot change what they evaluate to.
+     */
+    private void spill(List<Object> stack, List<Stmt> out, int line, Var v, boolean memory) {
+        for (int k = 0; k < stack.size(); k++) {
+            if (stack.get(k) instanceof Expr e && !(e instanceof Expr.Const)
+                    && ((v != null && mentions(e, v)) || (memory && readsMemory(e)))) {
+                stack.set(k, temp(e, out, line));
+            }
+        }
+    }
+
+    private Expr temp(Expr e, List<Stmt> out, int line) {
+        Var t = new Var(method.maxLocals + temps, e.type(), "tmp" + temps);
+        temps++;
+        out.add(new Stmt.Assign(t, e, line));
+        return new Expr.Local(t);
+    }
+
+    private void shuffle(int op, List<Object> stack, List<Stmt> out, int line) {
+        // values duplicated on the stack must stay the same value: keep only cheap, side-effect-free leaves
+        switch (op) {
+            case Opcodes.SWAP -> {
+                Object a = pop(stack, line);
+                Object b = pop(stack, line);
+                stack.add(a);
+                stack.add(b);
+            }
+            case Opcodes.DUP -> {
+                Object a = stable(pop(stack, line), out, line);
+                stack.add(a);
+                stack.add(a);
+            }
+            case Opcodes.DUP_X1 -> {
+                Object a = stable(pop(stack, line), out, line);
+                Object b = pop(stack, line);
+                stack.add(a);
+                stack.add(b);
+                stack.add(a);
+            }
+            case Opcodes.DUP_X2 -> {
+                Object a = stable(pop(stack, line), out, line);
+                Object b = pop(stack, line);
+                if (isWide(b)) {
+                    stack.add(a);
+                    stack.add(b);
+                    stack.add(a);
+                } else {
+                    Object c = pop(stack, line);
+                    stack.add(a);
+                    stack.add(c);
+                    stack.add(b);
+                    stack.add(a);
+                }
+            }
+            case Opcodes.DUP2 -> {
+                Object a = stable(pop(stack, line), out, line);
+                if (isWide(a)) {
+                    stack.add(a);
+                    stack.add(a);
+                } else {
+                    Object b = stable(pop(stack, line), out, line);
+                    stack.add(b);
+                    stack.add(a);
+                    stack.add(b);
+                    stack.add(a);
+                }
+            }
+            case Opcodes.DUP2_X1 -> {
+                Object a = stable(pop(stack, line), out, line);
+                if (isWide(a)) {
+                    Object b = pop(stack, line);
+                    stack.add(a);
+                    stack.add(b);
+                    stack.add(a);
+                } else {
+                    Object b = stable(pop(stack, line), out, line);
+                    Object c = pop(stack, line);
+                    stack.add(b);
+                    stack.add(a);
+                    stack.add(c);
+                    stack.add(b);
+                    stack.add(a);
+                }
+            }
+            default -> {
+                // DUP2_X2: only the common form (wide value over a wide value, or over two narrow ones)
+                Object a = stable(pop(stack, line), out, line);
+                if (!isWide(a)) {
+                    throw new Unsupported(line, "the instruction dup2_x2 on narrow values");
+                }
+                Object b = pop(stack, line);
+                if (isWide(b)) {
+                    stack.add(a);
+                    stack.add(b);
+                    stack.add(a);
+                } else {
+                    Object c = pop(stack, line);
+                    stack.add(a);
+                    stack.add(c);
+                    stack.add(b);
+                    stack.add(a);
+                }
+            }
+        }
+    }
+
+    private Object stable(Object v, List<Stmt> out, int line) {
+        if (v instanceof Expr e && !(e instanceof Expr.Const) && !(e instanceof Expr.Local)
+                && !(e instanceof Expr.FieldValue)) {
+            return temp(e, out, line);
+        }
+        return v;
+    }
+
+    private static boolean isWide(Object v) {
+        return v instanceof Expr e && e.type().isWide();
+    }
+
+    private void binary(BinOp op, List<Object> stack, int line) {
+        Expr r = popExpr(stack, line);
+        Expr l = popExpr(stack, line);
+        stack.add(new Expr.Binary(op, l, r));
+    }
+
+    private void convert(Type to, List<Object> stack, int line) {
+        stack.add(new Expr.Convert(to, popExpr(stack, line)));
+    }
+
+    private void cmp3(List<Object> stack, int line, boolean nanIsOne) {
+        Expr r = popExpr(stack, line);
+        Expr l = popExpr(stack, line);
+        stack.add(new Expr.Cmp3(l, r, nanIsOne));
+    }
+
+    private static Object pop(List<Object> stack, int line) {
+        if (stack.isEmpty()) {
+            throw new Unsupported(line, "a value that flows in from another branch");
+        }
+        return stack.remove(stack.size() - 1);
+    }
+
+    private static Expr popExpr(List<Object> stack, int line) {
+        Object v = pop(stack, line);
+        if (v instanceof Expr e) {
+            return e;
+        }
+        throw new Unsupported(line, "a reference used as a number");
+    }
+
+    private static ArrayRef popArray(List<Object> stack, int line) {
+        Object v = pop(stack, line);
+        if (v instanceof ArrayRef a) {
+            return a;
+        }
+        throw new Unsupported(line, "an array that is not a parameter or a field");
+    }
+}

@@ -1,0 +1,201 @@
+package org.acc4j.compiler.ir;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Evaluates scalar IR on the host with Java's semantics: loop bounds before a launch, and a region's prologue.
+ * Values are boxed Java primitives (Integer, Long, Float, Double, Boolean). An array load cannot be evaluated
+ * here (the data may live on the device): it throws {@link NotEvaluable}.
+ */
+public final class Evaluator {
+    /** Thrown for expressions that need array contents. */
+    public static final class NotEvaluable extends RuntimeException {
+        public NotEvaluable(String what) {
+            super(what, null, false, false);
+        }
+    }
+
+    private final Map<Var, Object> locals = new HashMap<>();
+    private final Function<ArrayRef.Source, Object> sources;
+
+    /** @param sources gives a parameter's or field's value (an array for array sources) */
+    public Evaluator(Function<ArrayRef.Source, Object> sources) {
+        this.sources = sources;
+    }
+
+    public void set(Var v, Object value) {
+        locals.put(v, value);
+    }
+
+    public Object get(Var v) {
+        return locals.get(v);
+    }
+
+    /** Runs scalar statements (assignments and ifs), as a prologue. */
+    public void run(List<Stmt> stmts) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.Assign a) {
+                locals.put(a.var(), eval(a.value()));
+            } else if (s instanceof Stmt.If i) {
+                run((Boolean) eval(i.cond()) ? i.then() : i.otherwise());
+            } else {
+                throw new NotEvaluable("statement " + s.getClass().getSimpleName());
+            }
+        }
+    }
+
+    public long evalLong(Expr e) {
+        return ((Number) eval(e)).longValue();
+    }
+
+    public Object eval(Expr e) {
+        if (e instanceof Expr.Const k) {
+            return switch (k.type()) {
+                case I32 -> (int) k.bits();
+                case I64 -> k.bits();
+                case F32 -> Float.intBitsToFloat((int) k.bits());
+                case F64 -> Double.longBitsToDouble(k.bits());
+                case PRED -> k.bits() != 0;
+            };
+        }
+        if (e instanceof Expr.Local l) {
+            Object v = locals.get(l.var());
+            if (v == null) {
+                throw new NotEvaluable("variable " + l.var().name());
+            }
+            return v;
+        }
+        if (e instanceof Expr.FieldValue f) {
+            return sources.apply(f.field());
+        }
+        if (e instanceof Expr.Length l) {
+            Object array = sources.apply(l.array().source());
+            return java.lang.reflect.Array.getLength(array);
+        }
+        if (e instanceof Expr.Load) {
+            throw new NotEvaluable("array load " + e);
+        }
+        if (e instanceof Expr.Binary b) {
+            return binary(b.op(), eval(b.left()), eval(b.right()));
+        }
+        if (e instanceof Expr.Unary u) {
+            Object v = eval(u.operand());
+            return switch (u.op()) {
+                case NEG -> v instanceof Integer i ? (Object) (-i) : v instanceof Long l ? (Object) (-l)
+                        : v instanceof Float f ? (Object) (-f) : (Object) (-(Double) v);
+                case TO_BYTE -> (int) (byte) (int) (Integer) v;
+                case TO_SHORT -> (int) (short) (int) (Integer) v;
+                case TO_CHAR -> (int) (char) (int) (Integer) v;
+                case NOT -> !(Boolean) v;
+            };
+        }
+        if (e instanceof Expr.Convert c) {
+            Number n = (Number) eval(c.operand());
+            boolean fromFloat = n instanceof Float || n instanceof Double;
+            return switch (c.type()) {
+                case I32 -> fromFloat ? (Object) (int) n.doubleValue() : (Object) n.intValue();
+                case I64 -> fromFloat ? (Object) (long) n.doubleValue() : (Object) n.longValue();
+                case F32 -> n instanceof Double d ? (Object) (float) (double) d
+                        : n instanceof Long l ? (Object) (float) (long) l : (Object) n.floatValue();
+                case F64 -> n instanceof Long l ? (Object) (double) (long) l : (Object) n.doubleValue();
+                case PRED -> throw new IllegalStateException("convert to pred");
+            };
+        }
+        if (e instanceof Expr.Compare c) {
+            return compare(c, eval(c.left()), eval(c.right()));
+        }
+        if (e instanceof Expr.Select s) {
+            return (Boolean) eval(s.cond()) ? eval(s.ifTrue()) : eval(s.ifFalse());
+        }
+        if (e instanceof Expr.Cmp3 c) {
+            Object l = eval(c.left());
+            Object r = eval(c.right());
+            if (l instanceof Long a) {
+                return Long.compare(a, (Long) r);
+            }
+            double a = ((Number) l).doubleValue();
+            double b = ((Number) r).doubleValue();
+            if (Double.isNaN(a) || Double.isNaN(b)) {
+                return c.nanIsOne() ? 1 : -1;
+            }
+            return a < b ? -1 : a > b ? 1 : 0;
+        }
+        throw new IllegalStateException("unknown expression " + e);
+    }
+
+    private static Object binary(BinOp op, Object l, Object r) {
+        if (l instanceof Integer a) {
+            int b = (Integer) r;
+            return switch (op) {
+                case ADD -> a + b; case SUB -> a - b; case MUL -> a * b; case DIV -> a / b; case REM -> a % b;
+                case AND -> a & b; case OR -> a | b; case XOR -> a ^ b; case SHL -> a << b; case SHR -> a >> b;
+                case USHR -> a >>> b;
+            };
+        }
+        if (l instanceof Long a) {
+            if (op.isShift()) {
+                int b = (Integer) r;
+                return switch (op) {
+                    case SHL -> a << b; case SHR -> a >> b; default -> a >>> b;
+                };
+            }
+            long b = (Long) r;
+            return switch (op) {
+                case ADD -> a + b; case SUB -> a - b; case MUL -> a * b; case DIV -> a / b; case REM -> a % b;
+                case AND -> a & b; case OR -> a | b; case XOR -> a ^ b; default -> throw new IllegalStateException();
+            };
+        }
+        if (l instanceof Float a) {
+            float b = (Float) r;
+            return switch (op) {
+                case ADD -> a + b; case SUB -> a - b; case MUL -> a * b; case DIV -> a / b; case REM -> a % b;
+                default -> throw new IllegalStateException(op + " on float");
+            };
+        }
+        double a = (Double) l;
+        double b = (Double) r;
+        return switch (op) {
+            case ADD -> a + b; case SUB -> a - b; case MUL -> a * b; case DIV -> a / b; case REM -> a % b;
+            default -> throw new IllegalStateException(op + " on double");
+        };
+    }
+
+    private static boolean compare(Expr.Compare c, Object l, Object r) {
+        if (l instanceof Float || l instanceof Double) {
+            double a = ((Number) l).doubleValue();
+            double b = ((Number) r).doubleValue();
+            if (Double.isNaN(a) || Double.isNaN(b)) {
+                return c.unordered();
+            }
+            return holds(c.cond(), Double.compare(a, b) == 0 || a == b ? 0 : a < b ? -1 : 1);
+        }
+        long a = ((Number) l).longValue();
+        long b = ((Number) r).longValue();
+        return holds(c.cond(), Long.compare(a, b));
+    }
+
+    private static boolean holds(Cond c, int cmp) {
+        return switch (c) {
+            case EQ -> cmp == 0; case NE -> cmp != 0; case LT -> cmp < 0; case LE -> cmp <= 0; case GT -> cmp > 0;
+            case GE -> cmp >= 0;
+        };
+    }
+
+    /** The number of iterations of a counted loop with these bounds, as the kernel computes it. */
+    public static long tripCount(long lower, Cond cond, long bound, long step) {
+        return switch (cond) {
+            case LT -> lower < bound ? (bound - lower + step - 1) / step : 0;
+            case LE -> lower <= bound ? (bound - lower) / step + 1 : 0;
+            case GT -> lower > bound ? (lower - bound - step - 1) / -step : 0;
+            case GE -> lower >= bound ? (lower - bound) / -step + 1 : 0;
+            default -> throw new IllegalArgumentException("trip count of a " + c(cond) + " loop");
+        };
+    }
+
+    private static String c(Cond cond) {
+        return cond.symbol();
+    }
+}

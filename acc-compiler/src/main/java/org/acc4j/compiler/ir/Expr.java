@@ -1,0 +1,97 @@
+package org.acc4j.compiler.ir;
+
+/**
+ * A pure scalar expression. Values are immutable trees; sharing a subtree is allowed. Array loads read
+ * memory, so the front end never moves a load across a store (it spills to a temporary first).
+ */
+public sealed interface Expr {
+    Type type();
+
+    /** A constant; floating-point constants hold their IEEE bits, predicates 0 or 1. */
+    record Const(Type type, long bits) implements Expr {
+        public static Const i32(int v) { return new Const(Type.I32, v); }
+        public static Const i64(long v) { return new Const(Type.I64, v); }
+        public static Const f32(float v) { return new Const(Type.F32, Float.floatToRawIntBits(v) & 0xffffffffL); }
+        public static Const f64(double v) { return new Const(Type.F64, Double.doubleToRawLongBits(v)); }
+
+        @Override
+        public String toString() {
+            return switch (type) {
+                case I32 -> Integer.toString((int) bits);
+                case I64 -> bits + "L";
+                case F32 -> Float.intBitsToFloat((int) bits) + "f";
+                case F64 -> Double.toString(Double.longBitsToDouble(bits));
+                case PRED -> bits != 0 ? "true" : "false";
+            };
+        }
+    }
+
+    /** The current value of a local variable (a parameter when its slot is one and it is never assigned). */
+    record Local(Var var) implements Expr {
+        public Type type() { return var.type(); }
+        @Override public String toString() { return var.name(); }
+    }
+
+    /** A primitive field's value, read once at the call (the region must not write it). */
+    record FieldValue(ArrayRef.Field field, Type type) implements Expr {
+        @Override public String toString() { return (field.isStatic() ? "" : "this.") + field.name(); }
+    }
+
+    /** {@code array[index]}. */
+    record Load(ArrayRef array, Expr index) implements Expr {
+        public Type type() { return array.element(); }
+        @Override public String toString() { return array.name() + "[" + index + "]"; }
+    }
+
+    /** {@code array.length}. */
+    record Length(ArrayRef array) implements Expr {
+        public Type type() { return Type.I32; }
+        @Override public String toString() { return array.name() + ".length"; }
+    }
+
+    /** A binary operation with Java's semantics; shifts take an I32 count and the left operand's type. */
+    record Binary(BinOp op, Expr left, Expr right) implements Expr {
+        public Type type() { return left.type(); }
+        @Override public String toString() { return "(" + left + " " + op.symbol() + " " + right + ")"; }
+    }
+
+    /** A unary operation with Java's semantics. */
+    record Unary(UnOp op, Expr operand) implements Expr {
+        public Type type() { return op == UnOp.NOT ? Type.PRED : operand.type(); }
+        @Override public String toString() { return op.symbol() + operand; }
+    }
+
+    /** A primitive conversion with Java's semantics (i2l, d2i, ...). */
+    record Convert(Type type, Expr operand) implements Expr {
+        @Override public String toString() { return "(" + type.javaName() + ") " + operand; }
+    }
+
+    /**
+     * A comparison. For floating-point operands {@code unordered} says whether a NaN operand makes it true
+     * (javac's fcmpg/fcmpl choice decides this).
+     */
+    record Compare(Cond cond, Expr left, Expr right, boolean unordered) implements Expr {
+        public Type type() { return Type.PRED; }
+
+        /** The logical negation: the opposite condition with the opposite NaN behaviour. */
+        public Compare negate() {
+            return new Compare(cond.negate(), left, right, left.type().isFloat() && !unordered);
+        }
+
+        @Override public String toString() {
+            return "(" + left + " " + cond.symbol() + (unordered ? "u " : " ") + right + ")";
+        }
+    }
+
+    /** {@code cond ? ifTrue : ifFalse}. */
+    record Select(Expr cond, Expr ifTrue, Expr ifFalse) implements Expr {
+        public Type type() { return ifTrue.type(); }
+        @Override public String toString() { return "(" + cond + " ? " + ifTrue + " : " + ifFalse + ")"; }
+    }
+
+    /** The three-way result of lcmp, fcmpl/g or dcmpl/g (-1, 0, 1); NaN gives 1 when {@code nanIsOne}. */
+    record Cmp3(Expr left, Expr right, boolean nanIsOne) implements Expr {
+        public Type type() { return Type.I32; }
+        @Override public String toString() { return "cmp(" + left + ", " + right + ")"; }
+    }
+}

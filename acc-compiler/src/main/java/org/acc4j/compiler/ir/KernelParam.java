@@ -1,0 +1,20 @@
+package org.acc4j.compiler.ir;
+
+/** One parameter of a generated kernel, in order; the runtime binds each from the call's arguments. */
+public sealed interface KernelParam {
+    /** The device address of the error record (a u32 code, then an s64 detail at offset 8). */
+    record ErrorRecord() implements KernelParam {
+    }
+
+    /** The device address of an array's buffer. */
+    record ArrayData(ArrayRef array, boolean read, boolean written) implements KernelParam {
+    }
+
+    /** An array's length (s32). */
+    record ArrayLength(ArrayRef array) implements KernelParam {
+    }
+
+    /** A scalar read at the call: a parameter of the method or a primitive field. */
+    record Scalar(ArrayRef.Source source, Type type) implements KernelParam {
+    }
+}

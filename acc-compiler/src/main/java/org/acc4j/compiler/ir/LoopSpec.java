@@ -1,0 +1,33 @@
+package org.acc4j.compiler.ir;
+
+/**
+ * What the user wrote in {@code @Loop} on a loop's index (or {@link #NONE}). Each level is
+ * {@link #OFF}, {@link #AUTO} or a positive size, as in the annotation.
+ */
+public record LoopSpec(int gang, int worker, int vector, boolean seq, boolean independent, int collapse,
+                       boolean annotated) {
+    public static final int OFF = -1;
+    public static final int AUTO = 0;
+    public static final LoopSpec NONE = new LoopSpec(OFF, OFF, OFF, false, false, 1, false);
+
+    /** Whether the user named a parallel level, which we take as an assertion that the loop is parallel. */
+    public boolean hasParallelLevel() {
+        return gang != OFF || worker != OFF || vector != OFF;
+    }
+
+    @Override
+    public String toString() {
+        if (!annotated) {
+            return "(no @Loop)";
+        }
+        StringBuilder b = new StringBuilder("@Loop(");
+        String sep = "";
+        if (gang != OFF) { b.append(sep).append("gang").append(gang > 0 ? "=" + gang : ""); sep = ", "; }
+        if (worker != OFF) { b.append(sep).append("worker").append(worker > 0 ? "=" + worker : ""); sep = ", "; }
+        if (vector != OFF) { b.append(sep).append("vector").append(vector > 0 ? "=" + vector : ""); sep = ", "; }
+        if (seq) { b.append(sep).append("seq"); sep = ", "; }
+        if (independent) { b.append(sep).append("independent"); sep = ", "; }
+        if (collapse != 1) { b.append(sep).append("collapse=").append(collapse); }
+        return b.append(')').toString();
+    }
+}

@@ -1,0 +1,18 @@
+package org.acc4j.compiler.ir;
+
+import java.util.List;
+
+/**
+ * One compute region: a top-level loop nest of a {@code @Kernels} method and the scalar statements before it
+ * that it depends on (re-executed by every thread, since they have no side effects).
+ *
+ * @param ordinal the region's position in the method (0-based)
+ * @param prologue top-level scalar statements before the loop
+ * @param loop the loop nest
+ * @param why the compiler's reason for running the outer loop in parallel, for the report
+ */
+public record Region(int ordinal, List<Stmt> prologue, Stmt.For loop, String why) {
+    public Region {
+        prologue = List.copyOf(prologue);
+    }
+}

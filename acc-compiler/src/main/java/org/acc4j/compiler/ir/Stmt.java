@@ -1,0 +1,48 @@
+package org.acc4j.compiler.ir;
+
+import java.util.List;
+
+/**
+ * A statement of the structured loop-nest IR. Every statement carries the Java source line it came from
+ * (0 when the class has no line numbers).
+ */
+public sealed interface Stmt {
+    int line();
+
+    /** {@code var = value}. */
+    record Assign(Var var, Expr value, int line) implements Stmt {
+    }
+
+    /** {@code array[index] = value}. */
+    record Store(ArrayRef array, Expr index, Expr value, int line) implements Stmt {
+    }
+
+    /** {@code if (cond) then else otherwise}. */
+    record If(Expr cond, List<Stmt> then, List<Stmt> otherwise, int line) implements Stmt {
+        public If {
+            then = List.copyOf(then);
+            otherwise = List.copyOf(otherwise);
+        }
+    }
+
+    /**
+     * A counted loop: {@code for (index = lower; index cond bound; index += step) body}. The bound is evaluated
+     * before each iteration, as in Java; a parallel loop needs it invariant. {@code step} is a non-zero
+     * constant whose sign agrees with {@code cond}.
+     */
+    record For(Var index, Expr lower, Cond cond, Expr bound, long step, LoopSpec spec, List<Stmt> body, int line)
+            implements Stmt {
+        public For {
+            body = List.copyOf(body);
+        }
+
+        /** The same loop with another body. */
+        public For withBody(List<Stmt> newBody) {
+            return new For(index, lower, cond, bound, step, spec, newBody, line);
+        }
+    }
+
+    /** The end of a void method. */
+    record Return(int line) implements Stmt {
+    }
+}

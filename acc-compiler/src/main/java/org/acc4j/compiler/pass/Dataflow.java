@@ -1,0 +1,109 @@
+package org.acc4j.compiler.pass;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.acc4j.compiler.ir.Expr;
+import org.acc4j.compiler.ir.Exprs;
+import org.acc4j.compiler.ir.Stmt;
+import org.acc4j.compiler.ir.Var;
+
+/** Small dataflow facts over structured statements: assigned variables, live-in variables, expressions. */
+public final class Dataflow {
+    private Dataflow() {
+    }
+
+    /** Adds every variable assigned in {@code stmts} (loop indices included) to {@code out}. */
+    public static void assigned(List<Stmt> stmts, Set<Var> out) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.Assign a) {
+                out.add(a.var());
+            } else if (s instanceof Stmt.If i) {
+                assigned(i.then(), out);
+                assigned(i.otherwise(), out);
+            } else if (s instanceof Stmt.For f) {
+                out.add(f.index());
+                assigned(f.body(), out);
+            }
+        }
+    }
+
+    /**
+     * Adds to {@code out} the variables {@code stmts} may read before assigning them (in program order,
+     * with definite assignment: a branch defines a variable only when both arms do, a loop body never).
+     */
+    public static void liveIn(List<Stmt> stmts, Set<Var> out) {
+        liveIn(stmts, new HashSet<>(), out);
+    }
+
+    private static void liveIn(List<Stmt> stmts, Set<Var> defined, Set<Var> out) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.Assign a) {
+                reads(a.value(), defined, out);
+                defined.add(a.var());
+            } else if (s instanceof Stmt.Store st) {
+                reads(st.index(), defined, out);
+                reads(st.value(), defined, out);
+            } else if (s instanceof Stmt.If i) {
+                reads(i.cond(), defined, out);
+                Set<Var> t = new HashSet<>(defined);
+                Set<Var> e = new HashSet<>(defined);
+                liveIn(i.then(), t, out);
+                liveIn(i.otherwise(), e, out);
+                t.retainAll(e);
+                defined.addAll(t);
+            } else if (s instanceof Stmt.For f) {
+                reads(f.lower(), defined, out);
+                Set<Var> inner = new HashSet<>(defined);
+                inner.add(f.index());
+                reads(f.bound(), inner, out);
+                liveIn(f.body(), inner, out);
+                defined.add(f.index());
+            }
+        }
+    }
+
+    private static void reads(Expr e, Set<Var> defined, Set<Var> out) {
+        forEach(e, x -> {
+            if (x instanceof Expr.Local l && !defined.contains(l.var())) {
+                out.add(l.var());
+            }
+        });
+    }
+
+    /** Visits {@code e} and every expression inside it. */
+    public static void forEach(Expr e, Consumer<Expr> visit) {
+        visit.accept(e);
+        for (Expr c : Exprs.children(e)) {
+            forEach(c, visit);
+        }
+    }
+
+    /** Every top-level expression of {@code stmts} (conditions, bounds, indices, values), recursively. */
+    public static List<Expr> expressions(List<Stmt> stmts) {
+        List<Expr> out = new ArrayList<>();
+        collect(stmts, out);
+        return out;
+    }
+
+    private static void collect(List<Stmt> stmts, List<Expr> out) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.Assign a) {
+                out.add(a.value());
+            } else if (s instanceof Stmt.Store st) {
+                out.add(st.index());
+                out.add(st.value());
+            } else if (s instanceof Stmt.If i) {
+                out.add(i.cond());
+                collect(i.then(), out);
+                collect(i.otherwise(), out);
+            } else if (s instanceof Stmt.For f) {
+                out.add(f.lower());
+                out.add(f.bound());
+                collect(f.body(), out);
+            }
+        }
+    }
+}

@@ -1,0 +1,579 @@
+package org.acc4j.compiler.ptx;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.acc4j.compiler.Unsupported;
+import org.acc4j.compiler.ir.ArrayRef;
+import org.acc4j.compiler.ir.Cond;
+import org.acc4j.compiler.ir.ErrorSite;
+import org.acc4j.compiler.ir.Expr;
+import org.acc4j.compiler.ir.IrPrinter;
+import org.acc4j.compiler.ir.KernelParam;
+import org.acc4j.compiler.ir.MethodBody;
+import org.acc4j.compiler.ir.Region;
+import org.acc4j.compiler.ir.Stmt;
+import org.acc4j.compiler.ir.Type;
+import org.acc4j.compiler.ir.Var;
+import org.acc4j.compiler.pass.Dataflow;
+
+/**
+ * Lowers one compute region to a PTX kernel with Java's semantics.
+ *
+ * <p>The outer loop gets the single-loop mapping of the OpenUH paper: gangs are thread blocks, vector lanes
+ * are threads, and each thread starts at its global id and strides by {@code gridDim.x * blockDim.x} over the
+ * loop's trip count (computed in 64 bits, so no index overflows). Inner loops and the prologue run as Java
+ * would, in each thread.
+ *
+ * <p>Java's rules kept: integer arithmetic wraps; {@code /} and {@code %} truncate, {@code MIN_VALUE / -1}
+ * wraps, and a zero divisor raises ArithmeticException; shift counts are masked; floating-point
+ * {@code + - * /} round to nearest ({@code .rn}, which also forbids contraction into FMA); float-to-int
+ * conversions truncate and saturate with NaN giving 0; every array access is bounds-checked, and a failing
+ * check records the site and index in the error record instead of touching memory.
+ */
+public final class KernelEmitter {
+    /** The kernel: its entry name, PTX text, parameters in order, and the sites that can raise. */
+    public record Result(String entry, String ptx, List<KernelParam> params, List<ErrorSite> sites) {
+    }
+
+    private final MethodBody method;
+    private final Region region;
+    private final PtxWriter w = new PtxWriter();
+    private final Map<Var, Reg> vars = new HashMap<>();
+    private final Map<ArrayRef, Reg> bases = new LinkedHashMap<>();
+    private final Map<ArrayRef, Reg> lengths = new HashMap<>();
+    private final Map<ArrayRef.Field, Reg> fields = new LinkedHashMap<>();
+    private final Set<ArrayRef> written = new LinkedHashSet<>();
+    private final List<ErrorSite> sites = new ArrayList<>();
+    private final StringBuilder stubs = new StringBuilder();
+    private final List<Runnable> stubWriters = new ArrayList<>();
+    private Reg errBase;
+    private Reg errCode;
+    private Reg errDetail;
+
+    private KernelEmitter(MethodBody method, Region region) {
+        this.method = method;
+        this.region = region;
+    }
+
+    /**
+     * Emits the kernel for {@code region} of {@code method}.
+     *
+     * @param sm the target's compute capability as major*10+minor (90 for an H100)
+     */
+    public static Result emit(MethodBody method, Region region, String entry, int sm) {
+        return new KernelEmitter(method, region).run(entry, sm);
+    }
+
+    private Result run(String entry, int sm) {
+        List<Stmt> all = new ArrayList<>(region.prologue());
+        all.add(region.loop());
+        List<KernelParam> params = new ArrayList<>();
+        StringBuilder decl = new StringBuilder();
+        params.add(new KernelParam.ErrorRecord());
+        decl.append("\t.param .u64 p_err");
+
+        Set<ArrayRef> arrays = new LinkedHashSet<>();
+        collectArrays(all, arrays);
+        for (ArrayRef a : arrays) {
+            boolean isRead = reads(all, a);
+            params.add(new KernelParam.ArrayData(a, isRead, written.contains(a)));
+            params.add(new KernelParam.ArrayLength(a));
+            decl.append(",\n\t.param .u64 p_").append(ident(a.name())).append(",\n\t.param .u32 p_")
+                    .append(ident(a.name())).append("_len");
+        }
+        Set<Var> liveIn = new LinkedHashSet<>();
+        Dataflow.liveIn(all, liveIn);
+        List<Var> scalarParams = new ArrayList<>();
+        for (Var v : liveIn) {
+            MethodBody.Param p = method.paramAtSlot(v.slot());
+            if (p == null || Type.ofDescriptor(p.descriptor()) != v.type()) {
+                throw new Unsupported(region.loop().line(), "the variable " + v.name() + " read before it is set in the region");
+            }
+            scalarParams.add(v);
+            params.add(new KernelParam.Scalar(new ArrayRef.Parameter(p.index(), p.name()), v.type()));
+            decl.append(",\n\t.param .").append(paramType(v.type())).append(" p_").append(ident(v.name()));
+        }
+        Set<Expr.FieldValue> fieldValues = new LinkedHashSet<>();
+        for (Expr e : Dataflow.expressions(all)) {
+            Dataflow.forEach(e, x -> {
+                if (x instanceof Expr.FieldValue f) {
+                    fieldValues.add(f);
+                }
+            });
+        }
+        for (Expr.FieldValue f : fieldValues) {
+            params.add(new KernelParam.Scalar(f.field(), f.type()));
+            decl.append(",\n\t.param .").append(paramType(f.type())).append(" p_f_").append(ident(f.field().name()));
+        }
+
+        // parameters into registers
+        errBase = w.reg(Type.I64);
+        errCode = w.reg(Type.I32);
+        errDetail = w.reg(Type.I64);
+        w.ldParam("u64", errBase, "p_err");
+        w.op("cvta.to.global.u64", errBase, errBase);
+        for (ArrayRef a : arrays) {
+            Reg base = w.reg(Type.I64);
+            Reg len = w.reg(Type.I32);
+            w.ldParam("u64", base, "p_" + ident(a.name()));
+            w.op("cvta.to.global.u64", base, base);
+            w.ldParam("u32", len, "p_" + ident(a.name()) + "_len");
+            bases.put(a, base);
+            lengths.put(a, len);
+        }
+        for (Var v : scalarParams) {
+            w.ldParam(paramType(v.type()), var(v), "p_" + ident(v.name()));
+        }
+        for (Expr.FieldValue f : fieldValues) {
+            Reg r = w.reg(f.type());
+            w.ldParam(paramType(f.type()), r, "p_f_" + ident(f.field().name()));
+            fields.put(f.field(), r);
+        }
+
+        String exit = "$L_exit";
+        statements(region.prologue());
+        parallelLoop(region.loop(), exit);
+        w.label(exit);
+        w.ret();
+        for (Runnable r : stubWriters) {
+            r.run();
+        }
+        w.label("$L_raise");
+        Reg old = w.reg(Type.I32);
+        Reg lost = w.reg(Type.PRED);
+        w.atomCas(old, errBase, 0, errCode);
+        w.setp("ne", "s32", lost, old, 0);
+        w.braIf(lost, true, exit);
+        w.stGlobal("b64", errBase, 8, errDetail);
+        w.ret();
+
+        String where = (method.sourceFile() != null ? method.sourceFile() : method.displayName()) + ":" + region.loop().line();
+        String ptx = "//\n// acc4j kernel for " + method.owner().replace('/', '.') + "." + method.name()
+                + ", region " + region.ordinal() + " (loop at " + where + ")\n// " + region.why() + "\n//\n"
+                + ".version " + ptxVersion(sm) + "\n.target sm_" + sm + "\n.address_size 64\n\n"
+                + ".visible .entry " + entry + "(\n" + decl + "\n)\n{\n" + w.body() + "}\n";
+        return new Result(entry, ptx, params, List.copyOf(sites));
+    }
+
+    /** A PTX ISA version that knows the target: 7.8 up to sm_90 (CUDA 11.8 drivers and later), 8.7 beyond. */
+    static String ptxVersion(int sm) {
+        return sm > 90 ? "8.7" : "7.8";
+    }
+
+    private static String paramType(Type t) {
+        return switch (t) {
+            case I32 -> "s32";
+            case I64 -> "s64";
+            case F32 -> "f32";
+            case F64 -> "f64";
+            case PRED -> "u32";
+        };
+    }
+
+    static String ident(String name) {
+        return name.replaceAll("[^A-Za-z0-9_]", "_");
+    }
+
+    private Reg var(Var v) {
+        return vars.computeIfAbsent(v, k -> w.reg(k.type()));
+    }
+
+    // ------------------------------------------------------------------ statements
+
+    private void statements(List<Stmt> stmts) {
+        for (Stmt s : stmts) {
+            statement(s);
+        }
+    }
+
+    private void statement(Stmt s) {
+        currentLine = s.line();
+        if (!(s instanceof Stmt.For) && !(s instanceof Stmt.If)) {
+            w.comment(where(s.line()) + IrPrinter.print(List.of(s)).strip());
+        }
+        if (s instanceof Stmt.Assign a) {
+            Reg v = expr(a.value());
+            w.mov(var(a.var()), v);
+        } else if (s instanceof Stmt.Store st) {
+            Reg index = expr(st.index());
+            Reg value = expr(st.value());
+            Reg addr = address(st.array(), index, s.line());
+            w.stGlobal(st.array().element().bits(), addr, 0, value);
+        } else if (s instanceof Stmt.If i) {
+            w.comment(where(s.line()) + "if " + i.cond());
+            Reg p = predicate(i.cond());
+            String otherwise = w.newLabel("else");
+            String end = w.newLabel("endif");
+            w.braIf(p, false, otherwise);
+            statements(i.then());
+            w.bra(end);
+            w.label(otherwise);
+            statements(i.otherwise());
+            w.label(end);
+        } else if (s instanceof Stmt.For f) {
+            sequentialLoop(f);
+        }
+    }
+
+    private String where(int line) {
+        return line > 0 ? (method.sourceFile() != null ? method.sourceFile() : "line") + ":" + line + ": " : "";
+    }
+
+    /** A loop run by one thread, exactly as Java runs it: the bound is re-evaluated before each iteration. */
+    private void sequentialLoop(Stmt.For f) {
+        w.comment(where(f.line()) + "for " + f.index() + " (sequential in each thread)");
+        Reg index = var(f.index());
+        w.mov(index, expr(f.lower()));
+        String head = w.newLabel("seq");
+        String end = w.newLabel("seq_end");
+        w.label(head);
+        Reg p = predicate(new Expr.Compare(f.cond(), new Expr.Local(f.index()), f.bound(), false));
+        w.braIf(p, false, end);
+        statements(f.body());
+        Reg step = constant(f.index().type(), f.step());
+        w.op("add." + f.index().type().ptx(), index, index, step);
+        w.bra(head);
+        w.label(end);
+    }
+
+    /** Map1: blocks x threads, each thread striding by the grid over the 64-bit trip count. */
+    private void parallelLoop(Stmt.For f, String exit) {
+        w.comment(where(f.line()) + "for " + f.index() + ": " + region.why()
+                + "; gang = blockIdx.x, vector = threadIdx.x, stride gridDim.x*blockDim.x");
+        boolean narrow = f.index().type() == Type.I32;
+        Reg lo = wide(expr(f.lower()), narrow);
+        Reg ub = wide(expr(f.bound()), narrow);
+        Reg d = w.reg(Type.I64);
+        boolean up = f.cond() == Cond.LT || f.cond() == Cond.LE;
+        long s = Math.abs(f.step());
+        if (up) {
+            w.op("sub.s64", d, ub, lo);
+        } else {
+            w.op("sub.s64", d, lo, ub);
+        }
+        Reg trip = w.reg(Type.I64);
+        Reg some = w.reg(Type.PRED);
+        boolean strict = f.cond() == Cond.LT || f.cond() == Cond.GT;
+        if (strict) {
+            w.setp("gt", "s64", some, d, 0);
+            if (s == 1) {
+                w.mov(trip, d);
+            } else {
+                w.op("add.s64", trip, d, s - 1);
+                w.op("div.s64", trip, trip, s);
+            }
+        } else {
+            w.setp("ge", "s64", some, d, 0);
+            if (s != 1) {
+                w.op("div.s64", trip, d, s);
+                w.op("add.s64", trip, trip, 1);
+            } else {
+                w.op("add.s64", trip, d, 1);
+            }
+        }
+        w.op("selp.b64", trip, trip, 0, some);
+
+        Reg ctaid = w.reg(Type.I32);
+        Reg ntid = w.reg(Type.I32);
+        Reg tid = w.reg(Type.I32);
+        Reg nctaid = w.reg(Type.I32);
+        w.mov(ctaid, "%ctaid.x");
+        w.mov(ntid, "%ntid.x");
+        w.mov(tid, "%tid.x");
+        w.mov(nctaid, "%nctaid.x");
+        Reg t = w.reg(Type.I64);
+        Reg tid64 = w.reg(Type.I64);
+        Reg stride = w.reg(Type.I64);
+        w.op("mul.wide.u32", t, ctaid, ntid);
+        w.op("cvt.u64.u32", tid64, tid);
+        w.op("add.s64", t, t, tid64);
+        w.op("mul.wide.u32", stride, nctaid, ntid);
+
+        String head = w.newLabel("par");
+        w.label(head);
+        Reg done = w.reg(Type.PRED);
+        w.setp("ge", "s64", done, t, trip);
+        w.braIf(done, true, exit);
+        Reg i64 = w.reg(Type.I64);
+        if (f.step() == 1) {
+            w.op("add.s64", i64, lo, t);
+        } else {
+            w.op("mad.lo.s64", i64, t, f.step(), lo);
+        }
+        Reg index = var(f.index());
+        if (narrow) {
+            w.op("cvt.u32.u64", index, i64);
+        } else {
+            w.mov(index, i64);
+        }
+        statements(f.body());
+        w.op("add.s64", t, t, stride);
+        w.bra(head);
+    }
+
+    private Reg wide(Reg r, boolean narrow) {
+        if (!narrow) {
+            return r;
+        }
+        Reg d = w.reg(Type.I64);
+        w.op("cvt.s64.s32", d, r);
+        return d;
+    }
+
+    // ------------------------------------------------------------------ expressions
+
+    private Reg constant(Type t, long value) {
+        Reg r = w.reg(t);
+        w.mov(r, literal(new Expr.Const(t, value)));
+        return r;
+    }
+
+    private static String literal(Expr.Const k) {
+        return switch (k.type()) {
+            case I32 -> Integer.toString((int) k.bits());
+            case I64 -> Long.toString(k.bits());
+            case F32 -> String.format("0f%08X", (int) k.bits());
+            case F64 -> String.format("0d%016X", k.bits());
+            case PRED -> k.bits() != 0 ? "1" : "0";
+        };
+    }
+
+    private Reg predicate(Expr cond) {
+        return expr(cond);
+    }
+
+    private Reg expr(Expr e) {
+        if (e instanceof Expr.Const k) {
+            if (k.type() == Type.PRED) {
+                Reg bit = w.reg(Type.I32);
+                Reg p = w.reg(Type.PRED);
+                w.mov(bit, k.bits() != 0 ? 1 : 0);
+                w.setp("ne", "s32", p, bit, 0);
+                return p;
+            }
+            Reg r = w.reg(k.type());
+            w.mov(r, literal(k));
+            return r;
+        }
+        if (e instanceof Expr.Local l) {
+            return var(l.var());
+        }
+        if (e instanceof Expr.FieldValue f) {
+            return fields.get(f.field());
+        }
+        if (e instanceof Expr.Length l) {
+            return lengths.get(l.array());
+        }
+        if (e instanceof Expr.Load l) {
+            Reg index = expr(l.index());
+            Reg addr = address(l.array(), index, currentLine);
+            Reg d = w.reg(l.type());
+            w.ldGlobal(!written.contains(l.array()), l.type().bits(), d, addr);
+            return d;
+        }
+        if (e instanceof Expr.Binary b) {
+            return binary(b);
+        }
+        if (e instanceof Expr.Unary u) {
+            Reg a = expr(u.operand());
+            Reg d = w.reg(u.type());
+            switch (u.op()) {
+                case NEG -> w.op("neg." + u.type().ptx(), d, a);
+                case TO_BYTE -> w.op("cvt.s32.s8", d, a);
+                case TO_SHORT -> w.op("cvt.s32.s16", d, a);
+                case TO_CHAR -> w.op("and.b32", d, a, 0xffff);
+                case NOT -> w.op("not.pred", d, a);
+            }
+            return d;
+        }
+        if (e instanceof Expr.Convert c) {
+            return convert(c);
+        }
+        if (e instanceof Expr.Compare c) {
+            Reg a = expr(c.left());
+            Reg b = expr(c.right());
+            Reg p = w.reg(Type.PRED);
+            String cond = c.cond().name().toLowerCase() + (c.unordered() && c.left().type().isFloat() ? "u" : "");
+            w.setp(cond, c.left().type().ptx(), p, a, b);
+            return p;
+        }
+        if (e instanceof Expr.Select s) {
+            Reg p = expr(s.cond());
+            Reg a = expr(s.ifTrue());
+            Reg b = expr(s.ifFalse());
+            Reg d = w.reg(s.type());
+            w.op("selp." + s.type().bits(), d, a, b, p);
+            return d;
+        }
+        if (e instanceof Expr.Cmp3 c) {
+            Reg a = expr(c.left());
+            Reg b = expr(c.right());
+            String t = c.left().type().ptx();
+            Reg lt = w.reg(Type.PRED);
+            Reg gt = w.reg(Type.PRED);
+            Reg d = w.reg(Type.I32);
+            w.setp("lt", t, lt, a, b);
+            w.setp("gt", t, gt, a, b);
+            w.op("selp.b32", d, 1, 0, gt);
+            w.predicated(lt, true, "mov.b32 " + d + ", -1");
+            if (c.left().type().isFloat()) {
+                Reg nan = w.reg(Type.PRED);
+                w.setp("nan", t, nan, a, b);
+                w.predicated(nan, true, "mov.b32 " + d + ", " + (c.nanIsOne() ? 1 : -1));
+            }
+            return d;
+        }
+        throw new IllegalStateException("no PTX for " + e);
+    }
+
+    private int currentLine;
+
+    private Reg binary(Expr.Binary b) {
+        Type t = b.type();
+        Reg a = expr(b.left());
+        Reg c = expr(b.right());
+        Reg d = w.reg(t);
+        String ty = t.ptx();
+        if (t.isFloat()) {
+            switch (b.op()) {
+                case ADD -> w.op("add.rn." + ty, d, a, c);
+                case SUB -> w.op("sub.rn." + ty, d, a, c);
+                case MUL -> w.op("mul.rn." + ty, d, a, c);
+                case DIV -> w.op("div.rn." + ty, d, a, c);
+                default -> throw new Unsupported(currentLine, "the operator " + b.op().symbol() + " on " + t.javaName());
+            }
+            return d;
+        }
+        switch (b.op()) {
+            case ADD -> w.op("add." + ty, d, a, c);
+            case SUB -> w.op("sub." + ty, d, a, c);
+            case MUL -> w.op("mul.lo." + ty, d, a, c);
+            case AND -> w.op("and." + t.bits(), d, a, c);
+            case OR -> w.op("or." + t.bits(), d, a, c);
+            case XOR -> w.op("xor." + t.bits(), d, a, c);
+            case SHL, SHR, USHR -> {
+                Reg count = w.reg(Type.I32);
+                w.op("and.b32", count, c, t == Type.I64 ? 63 : 31);
+                String op = switch (b.op()) {
+                    case SHL -> "shl." + t.bits();
+                    case SHR -> "shr." + ty;
+                    default -> "shr.u" + (t == Type.I64 ? "64" : "32");
+                };
+                w.op(op, d, a, count);
+            }
+            case DIV, REM -> {
+                Reg zero = w.reg(Type.PRED);
+                w.setp("eq", ty, zero, c, 0);
+                int code = site(ErrorSite.Kind.DIVISION_BY_ZERO, null, currentLine);
+                String stub = "$L_div0_" + code;
+                w.braIf(zero, true, stub);
+                stubWriters.add(() -> {
+                    w.label(stub);
+                    w.mov(errCode, code);
+                    w.mov(errDetail, 0);
+                    w.bra("$L_raise");
+                });
+                Reg minusOne = w.reg(Type.PRED);
+                w.setp("eq", ty, minusOne, c, -1);
+                if (b.op() == org.acc4j.compiler.ir.BinOp.DIV) {
+                    w.predicated(minusOne, true, "neg." + ty + " " + d + ", " + a);
+                    w.predicated(minusOne, false, "div." + ty + " " + d + ", " + a + ", " + c);
+                } else {
+                    w.predicated(minusOne, true, "mov." + t.bits() + " " + d + ", 0");
+                    w.predicated(minusOne, false, "rem." + ty + " " + d + ", " + a + ", " + c);
+                }
+            }
+        }
+        return d;
+    }
+
+    private Reg convert(Expr.Convert c) {
+        Type from = c.operand().type();
+        Type to = c.type();
+        Reg a = expr(c.operand());
+        if (from == to) {
+            return a;
+        }
+        Reg d = w.reg(to);
+        String op;
+        if (!from.isFloat() && !to.isFloat()) {
+            op = to == Type.I64 ? "cvt.s64.s32" : "cvt.u32.u64";
+        } else if (!from.isFloat()) {
+            op = "cvt.rn." + to.ptx() + "." + from.ptx();
+        } else if (!to.isFloat()) {
+            op = "cvt.rzi." + to.ptx() + "." + from.ptx();
+        } else {
+            op = to == Type.F64 ? "cvt.f64.f32" : "cvt.rn.f32.f64";
+        }
+        w.op(op, d, a);
+        return d;
+    }
+
+    /** The address of {@code array[index]} after Java's bounds check. */
+    private Reg address(ArrayRef array, Reg index, int line) {
+        Reg bad = w.reg(Type.PRED);
+        w.setp("ge", "u32", bad, index, lengths.get(array));
+        int code = site(ErrorSite.Kind.INDEX_OUT_OF_BOUNDS, array.name(), line);
+        String stub = "$L_oob_" + code;
+        w.braIf(bad, true, stub);
+        stubWriters.add(() -> {
+            w.label(stub);
+            w.mov(errCode, code);
+            w.op("cvt.s64.s32", errDetail, index);
+            w.bra("$L_raise");
+        });
+        Reg offset = w.reg(Type.I64);
+        Reg addr = w.reg(Type.I64);
+        w.op("mul.wide.s32", offset, index, array.element().bytes());
+        w.op("add.s64", addr, bases.get(array), offset);
+        return addr;
+    }
+
+    private int site(ErrorSite.Kind kind, String array, int line) {
+        sites.add(new ErrorSite(kind, array, line));
+        return sites.size();
+    }
+
+    private void collectArrays(List<Stmt> stmts, Set<ArrayRef> arrays) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.Store st) {
+                arrays.add(st.array());
+                written.add(st.array());
+            } else if (s instanceof Stmt.If i) {
+                collectArrays(i.then(), arrays);
+                collectArrays(i.otherwise(), arrays);
+            } else if (s instanceof Stmt.For f) {
+                collectArrays(f.body(), arrays);
+            }
+        }
+        for (Expr e : Dataflow.expressions(stmts)) {
+            Dataflow.forEach(e, x -> {
+                if (x instanceof Expr.Load l) {
+                    arrays.add(l.array());
+                } else if (x instanceof Expr.Length l) {
+                    arrays.add(l.array());
+                }
+            });
+        }
+    }
+
+    private static boolean reads(List<Stmt> stmts, ArrayRef a) {
+        for (Expr e : Dataflow.expressions(stmts)) {
+            boolean[] found = {false};
+            Dataflow.forEach(e, x -> {
+                if (x instanceof Expr.Load l && l.array().equals(a)) {
+                    found[0] = true;
+                }
+            });
+            if (found[0]) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,120 @@
+package org.acc4j.runtime.cuda;
+
+import jcuda.driver.CUcontext;
+import jcuda.driver.CUdevice;
+import jcuda.driver.JCudaDriver;
+
+/**
+ * Owns one reference to a device's primary context.
+ *
+ * <p>The primary context is the one the CUDA runtime API also uses, so acc4j and other CUDA
+ * code in the same process share allocations and modules. A context is current per thread:
+ * call {@link #makeCurrent()} on every entry into the runtime from a thread that may not have
+ * it current yet (it is cheap). Every {@link DeviceBuffer} and {@link Module} needs the context
+ * current on the thread that creates, uses or closes it.
+ *
+ * <p>Invariant: until {@link #close()} this object holds exactly one retain of the primary
+ * context; {@code close()} releases it once, however often it is called. Thread-safe.
+ */
+public final class Context implements AutoCloseable {
+
+    /** Free and total device memory in bytes, as {@code cuMemGetInfo} reports them. */
+    public record MemInfo(long free, long total) {
+    }
+
+    private final Device device;
+    private final CUdevice handle;
+    private final CUcontext context;
+    private boolean closed;
+
+    private Context(Device device, CUdevice handle, CUcontext context) {
+        this.device = device;
+        this.handle = handle;
+        this.context = context;
+    }
+
+    /**
+     * Retains the primary context of {@code device} and makes it current on this thread.
+     *
+     * @throws CudaException when the driver refuses
+     */
+    public static Context open(Device device) {
+        Cuda.init();
+        CUdevice handle = device.handle();
+        CUcontext context = new CUcontext();
+        Cuda.check(JCudaDriver.cuDevicePrimaryCtxRetain(context, handle), "cuDevicePrimaryCtxRetain",
+                "retaining the primary context of device " + device.ordinal() + " (" + device.name() + ")");
+        Context opened = new Context(device, handle, context);
+        try {
+            opened.makeCurrent();
+        } catch (RuntimeException e) {
+            // do not leak the retain when the context cannot be made current
+            opened.close();
+            throw e;
+        }
+        return opened;
+    }
+
+    /** The device this context belongs to. */
+    public Device device() {
+        return device;
+    }
+
+    /** Makes this context current on the calling thread ({@code cuCtxSetCurrent}). */
+    public void makeCurrent() {
+        ensureOpen();
+        Cuda.check(JCudaDriver.cuCtxSetCurrent(context), "cuCtxSetCurrent",
+                "making the context of device " + device.ordinal() + " current");
+    }
+
+    /**
+     * Waits for all work on this context and checks the result; asynchronous kernel faults
+     * surface here.
+     *
+     * @param waitingFor what was waited for, e.g. {@code kernel sum_loop_12}; it goes into the
+     *                   exception message
+     */
+    public void synchronize(String waitingFor) {
+        ensureOpen();
+        Cuda.check(JCudaDriver.cuCtxSynchronize(), "cuCtxSynchronize", "waiting for " + waitingFor);
+    }
+
+    /** Free and total memory of the device, for the current context. */
+    public MemInfo memInfo() {
+        ensureOpen();
+        long[] free = new long[1];
+        long[] total = new long[1];
+        Cuda.check(JCudaDriver.cuMemGetInfo(free, total), "cuMemGetInfo",
+                "reading memory use of device " + device.ordinal());
+        return new MemInfo(free[0], total[0]);
+    }
+
+    /** True once {@link #close()} has been called. */
+    public synchronized boolean isClosed() {
+        return closed;
+    }
+
+    /** Releases the primary context; later calls do nothing. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        Cuda.check(JCudaDriver.cuDevicePrimaryCtxRelease(handle), "cuDevicePrimaryCtxRelease",
+                "releasing the primary context of device " + device.ordinal());
+    }
+
+    private synchronized void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("the CUDA context of device " + device.ordinal() + " is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Context[device " + device.ordinal() + " " + device.name() + (isClosed() ? ", closed" : "") + "]";
+    }
+}

@@ -1,0 +1,178 @@
+package org.acc4j.runtime.cuda;
+
+import jcuda.Pointer;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.JCudaDriver;
+
+/**
+ * Owns one block of device global memory ({@code cuMemAlloc}).
+ *
+ * <p>Copies move whole primitive arrays whose size in bytes equals {@link #bytes()}: int[],
+ * long[], float[], double[], byte[], short[] and char[] (what JCuda's {@code Pointer.to}
+ * takes). boolean[] is rejected because the JVM's boolean layout is not something JCuda
+ * copies. A zero-byte buffer allocates nothing: its {@link #address()} is 0 and copies and
+ * {@link #zero()} do nothing, so empty arrays flow through like any other (kernels receive a
+ * null pointer they never dereference).
+ *
+ * <p>The device address is read from the {@code CUdeviceptr} that {@code cuMemAlloc} filled in,
+ * through a private subclass that may call JCuda's protected {@code getNativePointer()}.
+ *
+ * <p>Invariant: the memory is freed exactly once, by the first {@link #close()}; any other call
+ * after that throws {@link IllegalStateException}. All calls need the owning {@link Context}
+ * current on the calling thread. Thread-safe, though concurrent copies into one buffer race
+ * like any shared memory.
+ */
+public final class DeviceBuffer implements AutoCloseable {
+
+    /** A {@code CUdeviceptr} whose native address can be read. */
+    private static final class AddressablePointer extends CUdeviceptr {
+        long address() {
+            // getNativePointer/getByteOffset are protected in JCuda; a subclass may call them
+            return getNativePointer() + getByteOffset();
+        }
+    }
+
+    private final AddressablePointer pointer;
+    private final long bytes;
+    private final String what;
+    private boolean closed;
+
+    private DeviceBuffer(AddressablePointer pointer, long bytes, String what) {
+        this.pointer = pointer;
+        this.bytes = bytes;
+        this.what = what;
+    }
+
+    /**
+     * Allocates {@code bytes} of device memory; the contents are undefined.
+     *
+     * @param bytes size in bytes, 0 or more
+     * @param what  what the memory is for, for messages, e.g. {@code double[1048576]}
+     * @throws CudaException e.g. {@code CUDA_ERROR_OUT_OF_MEMORY}
+     */
+    public static DeviceBuffer allocate(long bytes, String what) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("negative size " + bytes + " for " + what);
+        }
+        AddressablePointer pointer = new AddressablePointer();
+        if (bytes > 0) {
+            Cuda.check(JCudaDriver.cuMemAlloc(pointer, bytes), "cuMemAlloc",
+                    "allocating " + bytes + " bytes for " + what);
+        }
+        return new DeviceBuffer(pointer, bytes, what);
+    }
+
+    /** The device address, 0 for a zero-byte buffer. */
+    public long address() {
+        ensureOpen();
+        return pointer.address();
+    }
+
+    /** Size in bytes. */
+    public long bytes() {
+        return bytes;
+    }
+
+    /** What this buffer holds, as given to {@link #allocate}. */
+    public String what() {
+        return what;
+    }
+
+    /** Copies a whole host array to the device ({@code cuMemcpyHtoD}); blocks until done. */
+    public void copyFromHost(Object hostArray) {
+        Pointer host = hostPointer(hostArray);
+        ensureOpen();
+        if (bytes > 0) {
+            Cuda.check(JCudaDriver.cuMemcpyHtoD(pointer, host, bytes), "cuMemcpyHtoD",
+                    "copying " + bytes + " bytes to the device for " + what);
+        }
+    }
+
+    /** Copies the device memory into a whole host array ({@code cuMemcpyDtoH}); blocks until done. */
+    public void copyToHost(Object hostArray) {
+        Pointer host = hostPointer(hostArray);
+        ensureOpen();
+        if (bytes > 0) {
+            Cuda.check(JCudaDriver.cuMemcpyDtoH(host, pointer, bytes), "cuMemcpyDtoH",
+                    "copying " + bytes + " bytes to the host for " + what);
+        }
+    }
+
+    /** Sets every byte to 0 ({@code cuMemsetD8}). */
+    public void zero() {
+        ensureOpen();
+        if (bytes > 0) {
+            Cuda.check(JCudaDriver.cuMemsetD8(pointer, (byte) 0, bytes), "cuMemsetD8",
+                    "zero-filling " + bytes + " bytes for " + what);
+        }
+    }
+
+    /** True once {@link #close()} has been called. */
+    public synchronized boolean isClosed() {
+        return closed;
+    }
+
+    /** Frees the memory ({@code cuMemFree}); later calls do nothing. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        if (bytes > 0) {
+            Cuda.check(JCudaDriver.cuMemFree(pointer), "cuMemFree", "freeing " + bytes + " bytes of " + what);
+        }
+    }
+
+    private synchronized void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("device buffer for " + what + " is closed");
+        }
+    }
+
+    /** A JCuda pointer to the array, after checking its type and that its size matches. */
+    private Pointer hostPointer(Object array) {
+        Pointer host;
+        long hostBytes;
+        if (array instanceof int[] a) {
+            host = Pointer.to(a);
+            hostBytes = 4L * a.length;
+        } else if (array instanceof long[] a) {
+            host = Pointer.to(a);
+            hostBytes = 8L * a.length;
+        } else if (array instanceof float[] a) {
+            host = Pointer.to(a);
+            hostBytes = 4L * a.length;
+        } else if (array instanceof double[] a) {
+            host = Pointer.to(a);
+            hostBytes = 8L * a.length;
+        } else if (array instanceof byte[] a) {
+            host = Pointer.to(a);
+            hostBytes = a.length;
+        } else if (array instanceof short[] a) {
+            host = Pointer.to(a);
+            hostBytes = 2L * a.length;
+        } else if (array instanceof char[] a) {
+            host = Pointer.to(a);
+            hostBytes = 2L * a.length;
+        } else if (array instanceof boolean[]) {
+            throw new IllegalArgumentException("boolean arrays are not supported yet (device buffer for "
+                    + what + "); use byte[] or int[]");
+        } else {
+            throw new IllegalArgumentException("expected a one-dimensional primitive array for " + what
+                    + " but got " + (array == null ? "null" : array.getClass().getTypeName()));
+        }
+        if (hostBytes != bytes) {
+            throw new IllegalArgumentException("host array of " + hostBytes + " bytes does not match the "
+                    + bytes + "-byte device buffer for " + what);
+        }
+        return host;
+    }
+
+    @Override
+    public String toString() {
+        return "DeviceBuffer[" + bytes + " bytes for " + what + (isClosed() ? ", closed" : "") + "]";
+    }
+}

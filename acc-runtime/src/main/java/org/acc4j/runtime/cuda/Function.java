@@ -1,0 +1,106 @@
+package org.acc4j.runtime.cuda;
+
+import jcuda.driver.CUfunction;
+import jcuda.driver.CUfunction_attribute;
+import jcuda.driver.JCudaDriver;
+
+/**
+ * One kernel entry point of a {@link Module}.
+ *
+ * <p>Not a resource of its own: the {@code CUfunction} lives as long as its module, and every
+ * call here fails with {@link IllegalStateException} once the module is closed. Launches go to
+ * the default (null) stream and are asynchronous; wait with {@link Context#synchronize(String)}.
+ * Immutable; calls need the owning context current on the calling thread.
+ */
+public final class Function {
+
+    private final Module module;
+    private final CUfunction function;
+    private final String name;
+
+    Function(Module module, CUfunction function, String name) {
+        this.module = module;
+        this.function = function;
+        this.name = name;
+    }
+
+    /** The PTX entry name. */
+    public String name() {
+        return name;
+    }
+
+    /** The module this kernel belongs to. */
+    public Module module() {
+        return module;
+    }
+
+    /**
+     * Reads an attribute via {@code cuFuncGetAttribute}.
+     *
+     * @param attribute a {@link CUfunction_attribute} constant
+     */
+    public int attribute(int attribute) {
+        module.ensureOpen();
+        int[] value = new int[1];
+        Cuda.check(JCudaDriver.cuFuncGetAttribute(value, attribute, function), "cuFuncGetAttribute",
+                "reading " + CUfunction_attribute.stringFor(attribute) + " of kernel " + name);
+        return value[0];
+    }
+
+    /** Registers per thread. */
+    public int registers() {
+        return attribute(CUfunction_attribute.CU_FUNC_ATTRIBUTE_NUM_REGS);
+    }
+
+    /** Local (spill/stack) memory per thread, in bytes. */
+    public int localBytes() {
+        return attribute(CUfunction_attribute.CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+    }
+
+    /** Statically allocated shared memory per block, in bytes. */
+    public int sharedBytes() {
+        return attribute(CUfunction_attribute.CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+    }
+
+    /** The largest block this kernel can be launched with, given its resource use. */
+    public int maxThreadsPerBlock() {
+        return attribute(CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    }
+
+    /**
+     * Launches a one-dimensional grid with no dynamic shared memory.
+     *
+     * @param what describes the launch for messages, e.g. {@code loop at Saxpy.run line 14}
+     */
+    public void launch(int gridX, int blockX, KernelArgs args, String what) {
+        launch(gridX, blockX, 0, args, what);
+    }
+
+    /**
+     * Launches a one-dimensional grid on the default stream; does not wait for it.
+     *
+     * @param gridX       number of blocks, at least 1
+     * @param blockX      threads per block, at least 1
+     * @param sharedBytes dynamic shared memory per block
+     * @param args        the kernel parameters, in the order of the PTX {@code .param}s
+     * @param what        describes the launch for messages
+     * @throws CudaException when the driver rejects the launch (bad configuration, missing
+     *                       context, an earlier sticky fault)
+     */
+    public void launch(int gridX, int blockX, int sharedBytes, KernelArgs args, String what) {
+        if (gridX < 1 || blockX < 1 || sharedBytes < 0) {
+            throw new IllegalArgumentException("bad launch configuration for kernel " + name + ": grid "
+                    + gridX + ", block " + blockX + ", shared bytes " + sharedBytes);
+        }
+        module.ensureOpen();
+        int result = JCudaDriver.cuLaunchKernel(function, gridX, 1, 1, blockX, 1, 1, sharedBytes,
+                null, args.toPointer(), null);
+        Cuda.check(result, "cuLaunchKernel", "launching kernel " + name + " (" + what + ") with grid "
+                + gridX + " x block " + blockX + " and " + args.count() + " parameters");
+    }
+
+    @Override
+    public String toString() {
+        return "Function[" + name + " in " + module.name() + "]";
+    }
+}

@@ -1,0 +1,133 @@
+package org.acc4j.runtime.cuda;
+
+import java.nio.charset.StandardCharsets;
+import jcuda.Pointer;
+import jcuda.driver.CUfunction;
+import jcuda.driver.CUjit_option;
+import jcuda.driver.CUmodule;
+import jcuda.driver.CUresult;
+import jcuda.driver.JCudaDriver;
+import jcuda.driver.JITOptions;
+
+/**
+ * Owns one loaded CUDA module, JIT-compiled from PTX text.
+ *
+ * <p>Loading goes through {@code cuModuleLoadDataEx} (JCuda's {@code cuModuleLoadDataJIT})
+ * with error and info log buffers, so a PTX that does not assemble fails with a
+ * {@link CudaException} whose message carries the JIT error log. The info log of a successful
+ * load (warnings, register spills) is kept in {@link #infoLog()}.
+ *
+ * <p>Invariant: the {@code CUmodule} is unloaded exactly once, by the first {@link #close()};
+ * {@link Function}s obtained from it must not be used afterwards. Loading, looking up and
+ * closing need the owning {@link Context} current on the calling thread. Note that the simple
+ * name clashes with {@code java.lang.Module}: import this class by its full name rather than
+ * with {@code org.acc4j.runtime.cuda.*}.
+ */
+public final class Module implements AutoCloseable {
+
+    /** Size of each JIT log buffer in bytes. */
+    private static final int LOG_BYTES = 64 * 1024;
+
+    private final CUmodule module;
+    private final String name;
+    private final String infoLog;
+    private boolean closed;
+
+    private Module(CUmodule module, String name, String infoLog) {
+        this.module = module;
+        this.name = name;
+        this.infoLog = infoLog;
+    }
+
+    /**
+     * JIT-compiles and loads PTX into the current context.
+     *
+     * @param ptx  the PTX text (a NUL terminator is added here)
+     * @param name a name for messages, e.g. the Java class and method the PTX came from
+     * @throws CudaException with the JIT error log appended when loading fails
+     */
+    public static Module load(String ptx, String name) {
+        Cuda.init();
+        byte[] text = ptx.getBytes(StandardCharsets.UTF_8);
+        byte[] image = new byte[text.length + 1];
+        // the driver reads PTX as a C string: the last byte stays 0
+        System.arraycopy(text, 0, image, 0, text.length);
+        JITOptions options = new JITOptions();
+        options.putBytes(CUjit_option.CU_JIT_ERROR_LOG_BUFFER, new byte[LOG_BYTES]);
+        options.putInt(CUjit_option.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, LOG_BYTES);
+        options.putBytes(CUjit_option.CU_JIT_INFO_LOG_BUFFER, new byte[LOG_BYTES]);
+        options.putInt(CUjit_option.CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, LOG_BYTES);
+        CUmodule module = new CUmodule();
+        int result = JCudaDriver.cuModuleLoadDataJIT(module, Pointer.to(image), options);
+        String errorLog = log(options, CUjit_option.CU_JIT_ERROR_LOG_BUFFER);
+        String infoLog = log(options, CUjit_option.CU_JIT_INFO_LOG_BUFFER);
+        if (result != CUresult.CUDA_SUCCESS) {
+            String detail = errorLog.isEmpty() ? "(the JIT error log is empty)" : "JIT error log:\n" + errorLog;
+            if (!infoLog.isEmpty()) {
+                detail += "\nJIT info log:\n" + infoLog;
+            }
+            throw new CudaException(result, "cuModuleLoadDataEx",
+                    "loading module " + name + " (" + text.length + " bytes of PTX)", detail);
+        }
+        return new Module(module, name, infoLog);
+    }
+
+    /** The name given to {@link #load}. */
+    public String name() {
+        return name;
+    }
+
+    /** The JIT info log of the load; empty when the JIT had nothing to say. */
+    public String infoLog() {
+        return infoLog;
+    }
+
+    /**
+     * Looks up a kernel entry point.
+     *
+     * @param entryName the {@code .entry} name in the PTX
+     * @throws CudaException {@code CUDA_ERROR_NOT_FOUND} when there is no such entry
+     */
+    public Function function(String entryName) {
+        ensureOpen();
+        CUfunction function = new CUfunction();
+        Cuda.check(JCudaDriver.cuModuleGetFunction(function, module, entryName), "cuModuleGetFunction",
+                "looking up kernel " + entryName + " in module " + name);
+        return new Function(this, function, entryName);
+    }
+
+    /** True once {@link #close()} has been called. */
+    public synchronized boolean isClosed() {
+        return closed;
+    }
+
+    /** Unloads the module; later calls do nothing. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        Cuda.check(JCudaDriver.cuModuleUnload(module), "cuModuleUnload", "unloading module " + name);
+    }
+
+    /** Throws when closed; used by {@link Function} too. */
+    synchronized void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("module " + name + " is closed");
+        }
+    }
+
+    private static String log(JITOptions options, int key) {
+        // JCuda copies the driver's buffer back; getString stops at the first NUL
+        String text = options.getString(key);
+        return text == null ? "" : text.strip();
+    }
+
+    @Override
+    public String toString() {
+        return "Module[" + name + (isClosed() ? ", closed" : "") + "]";
+    }
+}

@@ -1,0 +1,113 @@
+package org.acc4j.runtime.data;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.acc4j.runtime.cuda.DeviceBuffer;
+
+/**
+ * {@link DeviceMemory} on a CUDA device, one {@link DeviceBuffer} per host array.
+ *
+ * <p>Every call (allocation, transfers, close) needs the CUDA context current on the calling
+ * thread; the runtime makes it current on entry. boolean[] is not supported yet and is rejected
+ * with {@link IllegalArgumentException}. The launcher reaches the device address of a buffer
+ * through {@link #deviceBuffer(Buffer)}. Thread-safe.
+ */
+public final class CudaMemory implements DeviceMemory {
+
+    /** A {@link Buffer} backed by a {@link DeviceBuffer}. */
+    public static final class CudaBuffer implements Buffer {
+
+        private final DeviceBuffer buffer;
+        private final Class<?> arrayType;
+        private final int length;
+        private final AtomicLong inUse;
+        private final AtomicBoolean closed = new AtomicBoolean();
+
+        private CudaBuffer(DeviceBuffer buffer, Class<?> arrayType, int length, AtomicLong inUse) {
+            this.buffer = buffer;
+            this.arrayType = arrayType;
+            this.length = length;
+            this.inUse = inUse;
+        }
+
+        /** The CUDA buffer, e.g. for {@code KernelArgs.addPointer}. */
+        public DeviceBuffer deviceBuffer() {
+            return buffer;
+        }
+
+        @Override
+        public long bytes() {
+            return buffer.bytes();
+        }
+
+        @Override
+        public void upload(Object hostArray) {
+            buffer.copyFromHost(match(hostArray));
+        }
+
+        @Override
+        public void download(Object hostArray) {
+            buffer.copyToHost(match(hostArray));
+        }
+
+        @Override
+        public void zero() {
+            buffer.zero();
+        }
+
+        @Override
+        public void close() {
+            if (closed.compareAndSet(false, true)) {
+                // count the bytes as released even when cuMemFree reports an error
+                inUse.addAndGet(-buffer.bytes());
+                buffer.close();
+            }
+        }
+
+        private Object match(Object hostArray) {
+            if (hostArray == null || hostArray.getClass() != arrayType
+                    || java.lang.reflect.Array.getLength(hostArray) != length) {
+                throw new IllegalArgumentException("buffer for " + buffer.what() + " cannot transfer "
+                        + (hostArray == null ? "null" : HostArrays.describe(hostArray)));
+            }
+            return hostArray;
+        }
+
+        @Override
+        public String toString() {
+            return "CudaBuffer[" + buffer + "]";
+        }
+    }
+
+    private final AtomicLong inUse = new AtomicLong();
+
+    @Override
+    public CudaBuffer allocate(Object hostArray) {
+        HostArrays.require(hostArray);
+        if (hostArray instanceof boolean[]) {
+            throw new IllegalArgumentException("boolean arrays are not supported yet on the CUDA device ("
+                    + HostArrays.describe(hostArray) + "); use byte[] or int[]");
+        }
+        long bytes = HostArrays.byteSize(hostArray);
+        DeviceBuffer buffer = DeviceBuffer.allocate(bytes, HostArrays.describe(hostArray));
+        inUse.addAndGet(bytes);
+        return new CudaBuffer(buffer, hostArray.getClass(), HostArrays.length(hostArray), inUse);
+    }
+
+    @Override
+    public long bytesInUse() {
+        return inUse.get();
+    }
+
+    /**
+     * The {@link DeviceBuffer} behind a buffer this memory allocated.
+     *
+     * @throws IllegalArgumentException when {@code buffer} did not come from a {@code CudaMemory}
+     */
+    public static DeviceBuffer deviceBuffer(Buffer buffer) {
+        if (buffer instanceof CudaBuffer cuda) {
+            return cuda.deviceBuffer();
+        }
+        throw new IllegalArgumentException("not a CUDA buffer: " + buffer);
+    }
+}

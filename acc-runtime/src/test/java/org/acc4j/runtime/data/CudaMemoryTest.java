@@ -1,0 +1,56 @@
+package org.acc4j.runtime.data;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.acc4j.runtime.cuda.DeviceBuffer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What {@link CudaMemory} does without touching the driver: argument checks and empty arrays
+ * (a zero-byte buffer makes no CUDA call), so these run on machines without a GPU.
+ */
+class CudaMemoryTest {
+
+    @Test
+    void booleanArraysAreRejectedBeforeAnyCudaCall() {
+        CudaMemory memory = new CudaMemory();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> memory.allocate(new boolean[3]));
+        assertTrue(e.getMessage().contains("boolean arrays are not supported yet"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> memory.allocate(new Integer[1]));
+        assertEquals(0L, memory.bytesInUse());
+    }
+
+    @Test
+    void emptyArraysNeedNoDeviceMemory() {
+        CudaMemory memory = new CudaMemory();
+        try (PresentTable table = new PresentTable(memory)) {
+            double[] empty = {};
+            table.enter(empty, Clause.COPY);
+            DeviceBuffer buffer = CudaMemory.deviceBuffer(table.lookup(empty));
+            assertEquals(0L, buffer.address());
+            assertEquals(0L, buffer.bytes());
+            assertEquals("double[0]", buffer.what());
+            table.exit(empty, Clause.COPY);
+            assertTrue(buffer.isClosed());
+            assertArrayEquals(new double[0], empty);
+            assertEquals(new TransferStats(1, 0, 1, 0, 1, 1), table.transferStats());
+        }
+        assertEquals(0L, memory.bytesInUse());
+    }
+
+    @Test
+    void buffersAreCheckedAgainstTheirArray() {
+        CudaMemory memory = new CudaMemory();
+        CudaMemory.CudaBuffer buffer = memory.allocate(new int[0]);
+        assertThrows(IllegalArgumentException.class, () -> buffer.upload(new long[0]));
+        assertThrows(IllegalArgumentException.class, () -> buffer.download(new int[1]));
+        buffer.close();
+        buffer.close();
+        assertThrows(IllegalStateException.class, () -> buffer.deviceBuffer().address());
+        assertThrows(IllegalArgumentException.class, () -> CudaMemory.deviceBuffer(new FakeMemory().allocate(new int[1])));
+    }
+}
