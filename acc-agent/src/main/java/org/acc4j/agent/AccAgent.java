@@ -1,0 +1,70 @@
+package org.acc4j.agent;
+
+import static net.bytebuddy.matcher.ElementMatchers.declaresMethod;
+import static net.bytebuddy.matcher.ElementMatchers.isAnnotatedWith;
+import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+
+import java.lang.instrument.Instrumentation;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.utility.JavaModule;
+import org.acc4j.Acc;
+import org.acc4j.runtime.AccRuntime;
+
+/**
+ * The Java agent ({@code -javaagent:acc.jar}). It installs the GPU runtime behind {@link Acc} and rewrites,
+ * as classes load, every method annotated {@code @Kernels} (to try the device first and fall back to its
+ * original body) and every other method annotated {@code @Data} (to enter and exit its data region).
+ * Nothing is compiled until a method is first called.
+ */
+public final class AccAgent {
+    private static final String KERNELS = "org.acc4j.Kernels";
+    private static final String DATA = "org.acc4j.Data";
+
+    private AccAgent() {
+    }
+
+    public static void premain(String arguments, Instrumentation instrumentation) {
+        install(instrumentation);
+    }
+
+    public static void agentmain(String arguments, Instrumentation instrumentation) {
+        install(instrumentation);
+    }
+
+    static void install(Instrumentation instrumentation) {
+        Acc.install(AccRuntime.get());
+        new AgentBuilder.Default()
+                .ignore(nameStartsWith("org.acc4j.runtime.")
+                        .or(nameStartsWith("org.acc4j.compiler."))
+                        .or(nameStartsWith("org.acc4j.agent."))
+                        .or(nameStartsWith("org.acc4j.shaded."))
+                        .or(nameStartsWith("net.bytebuddy."))
+                        .or(nameStartsWith("java."))
+                        .or(nameStartsWith("jdk."))
+                        .or(nameStartsWith("sun.")))
+                .type(declaresMethod(isAnnotatedWith(named(KERNELS)).or(isAnnotatedWith(named(DATA)))))
+                .transform((builder, type, loader, module, domain) -> builder
+                        .visit(Advice.to(KernelsAdvice.class).on(isAnnotatedWith(named(KERNELS))))
+                        .visit(Advice.to(DataAdvice.class)
+                                .on(isAnnotatedWith(named(DATA)).and(not(isAnnotatedWith(named(KERNELS)))))))
+                .with(new AgentBuilder.Listener.Adapter() {
+                    @Override
+                    public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded,
+                                        Throwable throwable) {
+                        System.err.println("acc4j: could not rewrite " + typeName + " (" + throwable
+                                + "); its @Kernels methods run as plain Java");
+                    }
+
+                    @Override
+                    public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module,
+                                                 boolean loaded, net.bytebuddy.dynamic.DynamicType dynamicType) {
+                        // quiet by default
+                    }
+                })
+                .installOn(instrumentation);
+    }
+}

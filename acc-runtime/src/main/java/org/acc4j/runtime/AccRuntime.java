@@ -1,0 +1,302 @@
+package org.acc4j.runtime;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+import org.acc4j.runtime.cache.KernelCache;
+import org.acc4j.runtime.cuda.Context;
+import org.acc4j.runtime.cuda.CudaException;
+import org.acc4j.runtime.cuda.Device;
+import org.acc4j.runtime.data.Clause;
+import org.acc4j.runtime.data.CudaMemory;
+import org.acc4j.runtime.data.PresentTable;
+import org.acc4j.runtime.launch.Launcher;
+import org.acc4j.runtime.launch.Offloader;
+import org.acc4j.spi.Backend;
+
+/**
+ * The runtime: the one singleton of acc4j, started on first use and stopped by {@link #shutdown()} or at exit.
+ *
+ * <p>It owns, in order of creation (and releases in reverse): the device's context, the present table, the
+ * kernel cache, and the launcher. Where there is no usable GPU (no driver, no device,
+ * {@code ACC_DEVICE_TYPE=host}) it says so once on stderr and every region runs as plain Java.
+ *
+ * <p>The agent's advice calls the static entry points {@link #offload}, {@link #afterHost},
+ * {@link #enterData} and {@link #exitData}.
+ */
+public final class AccRuntime implements Backend {
+    private static final AccRuntime INSTANCE = new AccRuntime();
+
+    private record Gpu(Device device, Context context, PresentTable table, KernelCache cache, Launcher launcher,
+                       Offloader offloader) {
+        void close() {
+            context.makeCurrent();
+            launcher.close();
+            cache.close();
+            table.close();
+            context.close();
+        }
+    }
+
+    private final Object lock = new Object();
+    private volatile boolean started;
+    private volatile Gpu gpu;
+    private volatile boolean report;
+    private boolean hookInstalled;
+
+    private AccRuntime() {
+    }
+
+    public static AccRuntime get() {
+        return INSTANCE;
+    }
+
+    private Gpu gpu() {
+        if (!started) {
+            synchronized (lock) {
+                if (!started) {
+                    start();
+                    started = true;
+                }
+            }
+        }
+        return gpu;
+    }
+
+    private void start() {
+        Options options;
+        try {
+            options = Options.fromEnvironment();
+        } catch (IllegalArgumentException e) {
+            say(e.getMessage() + "; running every region as plain Java");
+            return;
+        }
+        report = options.report();
+        if (options.hostOnly()) {
+            say("ACC_DEVICE_TYPE=host: @Kernels methods run as plain Java");
+            return;
+        }
+        try {
+            List<Device> devices = Device.all();
+            if (devices.isEmpty()) {
+                say("no CUDA device found: @Kernels methods run as plain Java");
+                return;
+            }
+            if (options.deviceNumber() >= devices.size()) {
+                say("ACC_DEVICE_NUM=" + options.deviceNumber() + " but there are " + devices.size()
+                        + " CUDA devices: @Kernels methods run as plain Java");
+                return;
+            }
+            Device d = devices.get(options.deviceNumber());
+            Context context = Context.open(d);
+            PresentTable table = new PresentTable(new CudaMemory());
+            KernelCache cache = new KernelCache();
+            Launcher launcher = new Launcher(d, context, table);
+            Offloader offloader = new Offloader(d, cache, launcher, line -> {
+                if (report) {
+                    say(line);
+                }
+            });
+            gpu = new Gpu(d, context, table, cache, launcher, offloader);
+            if (report) {
+                say("offloading to " + d.name() + " (" + d.smTarget() + ", " + d.multiprocessors() + " SMs)");
+            }
+            if (!hookInstalled) {
+                hookInstalled = true;
+                Runtime.getRuntime().addShutdownHook(new Thread(this::shutdown, "acc4j-shutdown"));
+            }
+        } catch (LinkageError | CudaException e) {
+            say("the CUDA driver could not be used (" + firstLine(e) + "): @Kernels methods run as plain Java");
+        }
+    }
+
+    /** JCuda's load errors carry nested stack traces; keep the cause a user can act on. */
+    private static String firstLine(Throwable e) {
+        String m = String.valueOf(e.getMessage());
+        if (m.contains("libcuda.so")) {
+            return "libcuda.so.1 cannot be loaded: no NVIDIA driver on this machine";
+        }
+        int nl = m.indexOf('\n');
+        return nl > 0 ? m.substring(0, nl) : m;
+    }
+
+    private static void say(String line) {
+        System.err.println("acc4j: " + line);
+    }
+
+    // ------------------------------------------------------------------ entry points of the agent's advice
+
+    /** Runs a {@code @Kernels} call on the device; false means the original body must run (on the host). */
+    public static boolean offload(Class<?> owner, String name, String desc, Object self, Object[] args) {
+        Gpu g = INSTANCE.gpu();
+        if (g == null) {
+            return false;
+        }
+        Offloader.Outcome o = g.offloader.run(owner, name, desc, self, args);
+        if (o.onDevice()) {
+            return true;
+        }
+        if (o.firstTime()) {
+            say(o.reason());
+        }
+        sync(g, owner, self, args, true);
+        return false;
+    }
+
+    /** After a {@code @Kernels} call ran on the host: device copies of its arrays get the host's values. */
+    public static void afterHost(Class<?> owner, Object self, Object[] args) {
+        Gpu g = INSTANCE.gpu;
+        if (g != null) {
+            sync(g, owner, self, args, false);
+        }
+    }
+
+    /** Enters the data region of a {@code @Data} method; null when there is no device. */
+    public static Object enterData(Class<?> owner, String name, String desc, Object self, Object[] args) {
+        Gpu g = INSTANCE.gpu();
+        if (g == null) {
+            return null;
+        }
+        g.context.makeCurrent();
+        return g.offloader.enterRegion(owner, name, desc, self, args, g.table);
+    }
+
+    /** Exits a data region entered by {@link #enterData}. */
+    public static void exitData(Object token) {
+        Gpu g = INSTANCE.gpu;
+        if (g != null && token != null) {
+            g.context.makeCurrent();
+            g.offloader.exitRegion(token, g.table);
+        }
+    }
+
+    /**
+     * Keeps a host run correct inside data regions: before it, present arrays it may use are copied to the host;
+     * after it, back to the device.
+     */
+    private static void sync(Gpu g, Class<?> owner, Object self, Object[] args, boolean toHost) {
+        List<Object> arrays = new ArrayList<>();
+        for (Object a : args) {
+            if (a != null && a.getClass().isArray() && a.getClass().getComponentType().isPrimitive()) {
+                arrays.add(a);
+            }
+        }
+        for (Field f : owner.getDeclaredFields()) {
+            boolean isStatic = Modifier.isStatic(f.getModifiers());
+            if (f.getType().isArray() && f.getType().getComponentType().isPrimitive() && (isStatic || self != null)) {
+                try {
+                    f.setAccessible(true);
+                    Object a = f.get(isStatic ? null : self);
+                    if (a != null) {
+                        arrays.add(a);
+                    }
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    // a field we cannot read cannot be used by the method either
+                }
+            }
+        }
+        g.context.makeCurrent();
+        for (Object a : arrays) {
+            if (g.table.isPresent(a)) {
+                if (toHost) {
+                    g.table.updateHost(a);
+                } else {
+                    g.table.updateDevice(a);
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ Backend: the Acc routines
+
+    @Override
+    public String name() {
+        Gpu g = gpu();
+        return g == null ? "host" : g.device.name();
+    }
+
+    @Override
+    public void init() {
+        gpu();
+    }
+
+    @Override
+    public void shutdown() {
+        synchronized (lock) {
+            Gpu g = gpu;
+            gpu = null;
+            started = false;
+            if (g != null) {
+                g.close();
+            }
+        }
+    }
+
+    @Override
+    public int deviceCount() {
+        Gpu g = gpu();
+        if (g == null) {
+            return 0;
+        }
+        return Device.all().size();
+    }
+
+    @Override
+    public boolean onDevice() {
+        return gpu() != null;
+    }
+
+    @Override
+    public void copyin(Object array) {
+        withTable(t -> t.enterDynamic(array, Clause.COPYIN));
+    }
+
+    @Override
+    public void create(Object array) {
+        withTable(t -> t.enterDynamic(array, Clause.CREATE));
+    }
+
+    @Override
+    public void copyout(Object array) {
+        withTable(t -> t.exitDynamic(array, Clause.COPYOUT, false));
+    }
+
+    @Override
+    public void delete(Object array) {
+        withTable(t -> t.exitDynamic(array, Clause.DELETE, false));
+    }
+
+    @Override
+    public void updateDevice(Object array) {
+        withTable(t -> t.updateDevice(array));
+    }
+
+    @Override
+    public void updateHost(Object array) {
+        withTable(t -> t.updateHost(array));
+    }
+
+    @Override
+    public boolean isPresent(Object array) {
+        Gpu g = gpu();
+        return g == null || g.table.isPresent(array);
+    }
+
+    @Override
+    public void waitAll() {
+        Gpu g = gpu();
+        if (g != null) {
+            g.context.makeCurrent();
+            g.context.synchronize("Acc.waitAll");
+        }
+    }
+
+    private void withTable(java.util.function.Consumer<PresentTable> op) {
+        Gpu g = gpu();
+        if (g != null) {
+            g.context.makeCurrent();
+            op.accept(g.table);
+        }
+    }
+}

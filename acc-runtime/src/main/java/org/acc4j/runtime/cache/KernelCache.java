@@ -1,0 +1,60 @@
+package org.acc4j.runtime.cache;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Map;
+import org.acc4j.compiler.Compiler;
+import org.acc4j.runtime.cuda.Module;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.tree.MethodNode;
+
+/**
+ * Loaded kernel modules, keyed by what determines the code: the method's bytecode (its instructions and
+ * annotations, so the mapping too), its descriptor (the element types), the compiler's version and the device's
+ * compute capability. Two classes with the same method body share a module. The cache owns its modules and
+ * unloads them on {@link #close()}.
+ */
+public final class KernelCache implements AutoCloseable {
+    private final Map<String, Module> modules = new HashMap<>();
+
+    /** The cache key of a method for a device of compute capability {@code sm}. */
+    public static String key(MethodNode method, int sm) {
+        ClassWriter w = new ClassWriter(0);
+        w.visit(org.objectweb.asm.Opcodes.V17, org.objectweb.asm.Opcodes.ACC_PUBLIC, "K", null, "java/lang/Object", null);
+        method.accept(w);
+        w.visitEnd();
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update(w.toByteArray());
+            sha.update((method.name + method.desc + "|" + Compiler.VERSION + "|sm_" + sm).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(sha.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+
+    /** The module for {@code key}, loading {@code ptx} the first time. */
+    public synchronized Module module(String key, String ptx, String name) {
+        Module m = modules.get(key);
+        if (m == null || m.isClosed()) {
+            m = Module.load(ptx, name);
+            modules.put(key, m);
+        }
+        return m;
+    }
+
+    public synchronized int size() {
+        return modules.size();
+    }
+
+    @Override
+    public synchronized void close() {
+        for (Module m : modules.values()) {
+            m.close();
+        }
+        modules.clear();
+    }
+}

@@ -1,0 +1,243 @@
+package org.acc4j.runtime.launch;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.acc4j.compiler.KernelPlan;
+import org.acc4j.compiler.ir.ArrayRef;
+import org.acc4j.compiler.ir.DataClause;
+import org.acc4j.compiler.ir.ErrorSite;
+import org.acc4j.compiler.ir.Evaluator;
+import org.acc4j.compiler.ir.KernelParam;
+import org.acc4j.compiler.ir.MethodBody;
+import org.acc4j.compiler.ir.Region;
+import org.acc4j.compiler.ir.Type;
+import org.acc4j.compiler.ir.Var;
+import org.acc4j.runtime.cuda.Context;
+import org.acc4j.runtime.cuda.Device;
+import org.acc4j.runtime.cuda.DeviceBuffer;
+import org.acc4j.runtime.cuda.KernelArgs;
+import org.acc4j.runtime.data.Clause;
+import org.acc4j.runtime.data.CudaMemory;
+import org.acc4j.runtime.data.PresentTable;
+
+/**
+ * Runs one call of an offloaded method: binds its arrays and scalars, enters its data clauses, launches its
+ * kernels in order, turns a kernel's error record into the exception Java would throw, and exits the data
+ * clauses (copying back only when every kernel succeeded).
+ *
+ * <p>Launches are serialised on this object: one error record serves every kernel.
+ */
+public final class Launcher implements AutoCloseable {
+    /** A call that must run on the host instead, and why. */
+    public static final class HostInstead extends Exception {
+        public HostInstead(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+
+    private final Device device;
+    private final Context context;
+    private final PresentTable table;
+    private final DeviceBuffer errorRecord;
+    private final long[] errorHost = new long[2];
+
+    public Launcher(Device device, Context context, PresentTable table) {
+        this.device = device;
+        this.context = context;
+        this.table = table;
+        this.errorRecord = DeviceBuffer.allocate(16, "the kernel error record");
+    }
+
+    /** Runs {@code m} on the device, or throws {@link HostInstead} before anything is launched. */
+    public synchronized void run(OffloadedMethod m, Object self, Object[] args) throws HostInstead {
+        context.makeCurrent();
+        table.drainCollected();
+        Map<ArrayRef, Object> arrays = bind(m, self, args);
+        Evaluator[] evaluators = new Evaluator[m.plan().kernels().size()];
+        long[] trips = new long[evaluators.length];
+        long[] lowers = new long[evaluators.length];
+        for (int k = 0; k < evaluators.length; k++) {
+            evaluators[k] = evaluator(m, self, args);
+            trips[k] = tripCount(m.kernel(k).region(), evaluators[k], lowers, k);
+        }
+        List<Object> entered = new ArrayList<>();
+        List<Clause> clauses = new ArrayList<>();
+        boolean ok = false;
+        try {
+            for (DataClause c : m.plan().data()) {
+                Object array = arrays.get(c.array());
+                Clause clause = clause(c, array, m, evaluators, trips, lowers);
+                table.enter(array, clause);
+                entered.add(array);
+                clauses.add(clause);
+            }
+            for (int k = 0; k < evaluators.length; k++) {
+                launch(m, k, trips[k], arrays, self, args);
+            }
+            ok = true;
+        } finally {
+            for (int i = entered.size() - 1; i >= 0; i--) {
+                if (ok) {
+                    table.exit(entered.get(i), clauses.get(i));
+                } else {
+                    table.discard(entered.get(i));
+                }
+            }
+        }
+    }
+
+    private Map<ArrayRef, Object> bind(OffloadedMethod m, Object self, Object[] args) throws HostInstead {
+        Map<ArrayRef, Object> arrays = new LinkedHashMap<>();
+        Map<ArrayRef, Boolean> written = new LinkedHashMap<>();
+        for (KernelPlan k : m.plan().kernels()) {
+            for (KernelParam p : k.params()) {
+                if (p instanceof KernelParam.ArrayData d) {
+                    written.merge(d.array(), d.written(), Boolean::logicalOr);
+                }
+            }
+        }
+        for (DataClause c : m.plan().data()) {
+            written.putIfAbsent(c.array(), false);
+        }
+        IdentityHashMap<Object, ArrayRef> seen = new IdentityHashMap<>();
+        for (Map.Entry<ArrayRef, Boolean> e : written.entrySet()) {
+            ArrayRef a = e.getKey();
+            Object value = m.sources().value(a.source(), self, args);
+            if (value == null) {
+                throw new HostInstead("the array " + a.name() + " is null");
+            }
+            ArrayRef other = seen.put(value, a);
+            if (other != null && (e.getValue() || written.get(other))) {
+                throw new HostInstead("the same array is both " + other.name() + " and " + a.name()
+                        + ", and the region writes it");
+            }
+            arrays.put(a, value);
+        }
+        return arrays;
+    }
+
+    private static Evaluator evaluator(OffloadedMethod m, Object self, Object[] args) {
+        Evaluator ev = new Evaluator(source -> m.sources().value(source, self, args));
+        for (MethodBody.Param p : m.plan().body().params()) {
+            Type t = Type.ofDescriptor(p.descriptor());
+            if (t != null) {
+                ev.set(new Var(p.slot(), t, p.name()), Sources.scalar(args[p.index()]));
+            }
+        }
+        return ev;
+    }
+
+    /** The loop's trip count evaluated on the host, or -1 when it depends on device data. */
+    private static long tripCount(Region r, Evaluator ev, long[] lowers, int k) {
+        try {
+            ev.run(r.prologue());
+            long lo = ev.evalLong(r.loop().lower());
+            long ub = ev.evalLong(r.loop().bound());
+            lowers[k] = lo;
+            return Evaluator.tripCount(lo, r.loop().cond(), ub, r.loop().step());
+        } catch (Evaluator.NotEvaluable | ArithmeticException e) {
+            return -1;
+        }
+    }
+
+    /** The runtime clause; an implicit copyout becomes copy unless the loop provably writes every element. */
+    private static Clause clause(DataClause c, Object array, OffloadedMethod m, Evaluator[] evs, long[] trips,
+                                 long[] lowers) {
+        switch (c.kind()) {
+            case COPYIN:
+                return Clause.COPYIN;
+            case COPY:
+                return Clause.COPY;
+            case CREATE:
+                return Clause.CREATE;
+            case PRESENT:
+                return Clause.PRESENT;
+            default:
+                break;
+        }
+        DataClause.Coverage cov = c.coverage();
+        if (c.explicit() || cov == null) {
+            return c.explicit() ? Clause.COPYOUT : Clause.COPY;
+        }
+        int k = cov.region();
+        if (trips[k] < 0) {
+            return Clause.COPY;
+        }
+        try {
+            long offset = evs[k].evalLong(cov.offset());
+            long first = lowers[k] + offset;
+            long last = first + trips[k] - 1;
+            int length = java.lang.reflect.Array.getLength(array);
+            return first <= 0 && last >= length - 1 ? Clause.COPYOUT : Clause.COPY;
+        } catch (Evaluator.NotEvaluable | ArithmeticException e) {
+            return Clause.COPY;
+        }
+    }
+
+    private void launch(OffloadedMethod m, int k, long trip, Map<ArrayRef, Object> arrays, Object self,
+                        Object[] args) {
+        KernelPlan plan = m.kernel(k);
+        if (trip == 0) {
+            return;
+        }
+        int vector = plan.vector();
+        long gangs = plan.gang() > 0 ? plan.gang() : defaultGangs(vector);
+        if (plan.gang() <= 0 && trip > 0) {
+            gangs = Math.max(1, Math.min(gangs, (trip + vector - 1) / vector));
+        }
+        KernelArgs ka = new KernelArgs();
+        for (KernelParam p : plan.params()) {
+            if (p instanceof KernelParam.ErrorRecord) {
+                ka.addPointer(errorRecord);
+            } else if (p instanceof KernelParam.ArrayData d) {
+                ka.addPointer(CudaMemory.deviceBuffer(table.lookup(arrays.get(d.array()))).address());
+            } else if (p instanceof KernelParam.ArrayLength l) {
+                ka.addInt(java.lang.reflect.Array.getLength(arrays.get(l.array())));
+            } else if (p instanceof KernelParam.Scalar s) {
+                Object v = Sources.scalar(m.sources().value(s.source(), self, args));
+                switch (s.type()) {
+                    case I32 -> ka.addInt((Integer) v);
+                    case I64 -> ka.addLong((Long) v);
+                    case F32 -> ka.addFloat((Float) v);
+                    case F64 -> ka.addDouble((Double) v);
+                    default -> throw new IllegalStateException("scalar of type " + s.type());
+                }
+            }
+        }
+        errorRecord.zero();
+        m.functions().get(k).launch((int) Math.min(gangs, Integer.MAX_VALUE), vector, ka, plan.entry());
+        context.synchronize("kernel " + plan.entry() + " of " + m.displayName());
+        errorRecord.copyToHost(errorHost);
+        int code = (int) errorHost[0];
+        if (code != 0) {
+            throw javaException(plan.sites().get(code - 1), errorHost[1], arrays);
+        }
+    }
+
+    /** Blocks to keep every SM full: the SM count times the blocks of this size one SM holds. */
+    int defaultGangs(int vector) {
+        int perSm = Math.max(1, Math.min(32, device.maxThreadsPerMultiprocessor() / vector));
+        return device.multiprocessors() * perSm;
+    }
+
+    private static RuntimeException javaException(ErrorSite site, long detail, Map<ArrayRef, Object> arrays) {
+        if (site.kind() == ErrorSite.Kind.DIVISION_BY_ZERO) {
+            return new ArithmeticException("/ by zero");
+        }
+        int length = -1;
+        for (Map.Entry<ArrayRef, Object> e : arrays.entrySet()) {
+            if (e.getKey().name().equals(site.array())) {
+                length = java.lang.reflect.Array.getLength(e.getValue());
+            }
+        }
+        return new ArrayIndexOutOfBoundsException("Index " + detail + " out of bounds for length " + length);
+    }
+
+    @Override
+    public void close() {
+        errorRecord.close();
+    }
+}

@@ -1,0 +1,13 @@
+package org.acc4j.runtime.launch;
+
+import java.util.List;
+import org.acc4j.compiler.CompiledMethod;
+import org.acc4j.compiler.KernelPlan;
+import org.acc4j.runtime.cuda.Function;
+
+/** A {@code @Kernels} method ready to launch: its plan, its loaded kernels, and how to read its sources. */
+record OffloadedMethod(String displayName, CompiledMethod plan, List<Function> functions, Sources sources) {
+    KernelPlan kernel(int i) {
+        return plan.kernels().get(i);
+    }
+}

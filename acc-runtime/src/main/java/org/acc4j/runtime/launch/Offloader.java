@@ -1,0 +1,143 @@
+package org.acc4j.runtime.launch;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import org.acc4j.compiler.CompiledMethod;
+import org.acc4j.compiler.Compiler;
+import org.acc4j.compiler.Diagnostic;
+import org.acc4j.compiler.KernelPlan;
+import org.acc4j.compiler.ir.DataClause;
+import org.acc4j.runtime.cache.KernelCache;
+import org.acc4j.runtime.cuda.Device;
+import org.acc4j.runtime.cuda.Function;
+import org.acc4j.runtime.cuda.Module;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodNode;
+
+/**
+ * Compiles {@code @Kernels} methods on their first call, loads their kernels through the cache, and runs
+ * later calls. A method that cannot be offloaded is remembered with its reason, so it is compiled once.
+ */
+public final class Offloader {
+    /** What happened to a call. */
+    public record Outcome(boolean onDevice, String reason, boolean firstTime) {
+    }
+
+    private final Device device;
+    private final KernelCache cache;
+    private final Launcher launcher;
+    private final java.util.function.Consumer<String> report;
+    private final ConcurrentHashMap<String, Object> methods = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, List<DataClause>> dataRegions = new ConcurrentHashMap<>();
+    private final java.util.Set<String> reported = ConcurrentHashMap.newKeySet();
+
+    public Offloader(Device device, KernelCache cache, Launcher launcher, java.util.function.Consumer<String> report) {
+        this.device = device;
+        this.cache = cache;
+        this.launcher = launcher;
+        this.report = report;
+    }
+
+    /** Runs the call on the device, or says why it must run on the host (the reason is new only once). */
+    public Outcome run(Class<?> owner, String name, String desc, Object self, Object[] args) {
+        String key = owner.getName() + "." + name + desc;
+        Object m = methods.computeIfAbsent(key, k -> prepare(owner, name, desc));
+        if (m instanceof Diagnostic d) {
+            return new Outcome(false, "runs on the host: " + d, reported.add(key));
+        }
+        try {
+            launcher.run((OffloadedMethod) m, self, args);
+            return new Outcome(true, null, false);
+        } catch (Launcher.HostInstead h) {
+            String reason = "runs on the host for this call: " + h.getMessage();
+            return new Outcome(false, ((OffloadedMethod) m).displayName() + " " + reason, reported.add(key + reason));
+        }
+    }
+
+    /** The explicit clauses of a {@code @Data} method, resolved once. */
+    public List<DataClause> dataClauses(Class<?> owner, String name, String desc) {
+        return dataRegions.computeIfAbsent(owner.getName() + "." + name + desc,
+                k -> Compiler.dataRegion(classFile(owner), name, desc));
+    }
+
+    /** Enters the data region of a {@code @Data} method; the token goes to {@link #exitRegion}. */
+    public Object enterRegion(Class<?> owner, String name, String desc, Object self, Object[] args,
+                              org.acc4j.runtime.data.PresentTable table) {
+        List<DataClause> clauses = dataClauses(owner, name, desc);
+        Sources sources = new Sources(owner);
+        List<Object[]> entered = new ArrayList<>();
+        try {
+            for (DataClause c : clauses) {
+                Object array = sources.value(c.array().source(), self, args);
+                if (array == null) {
+                    throw new NullPointerException("acc4j: the array " + c.array().name() + " named in @Data of "
+                            + owner.getSimpleName() + "." + name + " is null");
+                }
+                org.acc4j.runtime.data.Clause clause = org.acc4j.runtime.data.Clause.valueOf(c.kind().name());
+                table.enter(array, clause);
+                entered.add(new Object[] {array, clause});
+            }
+        } catch (RuntimeException e) {
+            exitRegion(entered, table);
+            throw e;
+        }
+        return entered;
+    }
+
+    /** Exits a data region entered by {@link #enterRegion}, in reverse order. */
+    @SuppressWarnings("unchecked")
+    public void exitRegion(Object token, org.acc4j.runtime.data.PresentTable table) {
+        List<Object[]> entered = (List<Object[]>) token;
+        for (int i = entered.size() - 1; i >= 0; i--) {
+            table.exit(entered.get(i)[0], (org.acc4j.runtime.data.Clause) entered.get(i)[1]);
+        }
+    }
+
+    private Object prepare(Class<?> owner, String name, String desc) {
+        byte[] bytes;
+        try {
+            bytes = classFile(owner);
+        } catch (IllegalStateException e) {
+            return new Diagnostic(owner.getName().replace('.', '/'), name, null, 0, e.getMessage());
+        }
+        int sm = device.computeMajor() * 10 + device.computeMinor();
+        Compiler.Result r = Compiler.compile(bytes, name, desc, sm);
+        if (r instanceof Compiler.Host h) {
+            return h.reason();
+        }
+        CompiledMethod plan = ((Compiler.Offload) r).method();
+        for (String line : plan.report()) {
+            report.accept(line);
+        }
+        ClassNode cn = new ClassNode();
+        new ClassReader(bytes).accept(cn, 0);
+        MethodNode mn = cn.methods.stream().filter(x -> x.name.equals(name) && x.desc.equals(desc)).findFirst()
+                .orElseThrow();
+        String key = KernelCache.key(mn, sm);
+        List<Function> functions = new ArrayList<>();
+        for (KernelPlan k : plan.kernels()) {
+            Module module = cache.module(key + "#" + k.region().ordinal(), k.ptx(), k.entry());
+            functions.add(module.function(k.entry()));
+        }
+        String simple = owner.getSimpleName() + "." + name;
+        return new OffloadedMethod(simple, plan, List.copyOf(functions), new Sources(owner));
+    }
+
+    static byte[] classFile(Class<?> owner) {
+        ClassLoader loader = owner.getClassLoader();
+        String resource = owner.getName().replace('.', '/') + ".class";
+        try (InputStream in = loader != null ? loader.getResourceAsStream(resource)
+                : ClassLoader.getSystemResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("the class file of " + owner.getName() + " cannot be read from its class loader");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new IllegalStateException("the class file of " + owner.getName() + " cannot be read: " + e.getMessage());
+        }
+    }
+}
