@@ -506,7 +506,12 @@ public final class KernelEmitter {
         } else if (!from.isFloat()) {
             op = "cvt.rn." + to.ptx() + "." + from.ptx();
         } else if (!to.isFloat()) {
-            op = "cvt.rzi." + to.ptx() + "." + from.ptx();
+            // Java: truncate, saturate, and NaN gives 0 (PTX saturates but gives a NaN no fixed value)
+            w.op("cvt.rzi." + to.ptx() + "." + from.ptx(), d, a);
+            Reg number = w.reg(Type.PRED);
+            w.setp("num", from.ptx(), number, a, a);
+            w.predicated(number, false, "mov." + to.bits() + " " + d + ", 0");
+            return d;
         } else {
             op = to == Type.F64 ? "cvt.f64.f32" : "cvt.rn.f32.f64";
         }

@@ -1,0 +1,116 @@
+package org.acc4j.runtime.gpu;
+
+import org.acc4j.Data;
+import org.acc4j.Kernels;
+import org.acc4j.Loop;
+
+/** Kernels run on the GPU by {@link OffloadGpuTest} and, unchanged, as plain Java for the reference. */
+public final class GpuFixtures {
+    double[] field;
+    static float[] staticField;
+    int scale = 3;
+
+    @Kernels
+    static void vectorAdd(double[] a, double[] b, double[] c, int n) {
+        for (int i = 0; i < n; i++) {
+            c[i] = a[i] + b[i];
+        }
+    }
+
+    @Kernels
+    static void saxpy(float alpha, float[] x, float[] y, int n) {
+        for (@Loop(gang = Loop.AUTO, vector = 256) int i = 0; i < n; i++) {
+            y[i] = alpha * x[i] + y[i];
+        }
+    }
+
+    @Kernels
+    @Data(copyin = "b", copyout = "a")
+    static void shifted(long[] a, long[] b, int lo, int hi) {
+        for (@Loop(gang = 16, vector = 128) int i = lo; i < hi; i++) {
+            a[i - lo] = b[i] * 3L - (b[i] / 7L) + (b[i] % 5L) + (b[i] << (i & 70)) + (b[i] >>> 3) - (b[i] >> 60);
+        }
+    }
+
+    @Kernels
+    static void intOps(int[] out, int[] x, int[] y, int n) {
+        for (int i = 0; i < n; i++) {
+            int d = x[i] / y[i];
+            int m = x[i] % y[i];
+            if (x[i] < y[i] && d != 0 || m > 3) {
+                out[i] = d - m * 31 + (x[i] << y[i]) + (x[i] >> 3) + (y[i] >>> 1);
+            } else {
+                out[i] = d * m + i ^ (x[i] & 0xff0) | (byte) x[i] + (short) y[i] + (char) x[i];
+            }
+        }
+    }
+
+    @Kernels
+    static void floats(double[] out, double[] x, float[] y, int n) {
+        for (int i = 0; i < n; i++) {
+            double v;
+            if (x[i] < y[i]) {
+                v = x[i] / y[i];
+            } else if (x[i] >= 0.5 || x[i] != x[i]) {
+                v = (float) x[i] * y[i] - 1.5;
+            } else {
+                v = (int) (x[i] * 1e10) + (long) (y[i] * 1e20f);
+            }
+            out[i] = v;
+        }
+    }
+
+    @Kernels
+    static void downward(int[] a, int n) {
+        for (int i = n - 1; i >= 0; i -= 3) {
+            a[i] = a[i] * 7 + 1;
+        }
+    }
+
+    @Kernels
+    static void rowSums(double[] c, double[] a, int n, int m) {
+        for (int i = 0; i < n; i++) {
+            double s = 0;
+            for (int k = 0; k < m; k++) {
+                s = s + a[i * m + k];
+            }
+            c[i] = s;
+        }
+    }
+
+    /** Writes only the interior: the implicit copyout must not clobber the two ends. */
+    @Kernels
+    static void interior(double[] a, double[] b, int n) {
+        for (int i = 1; i < n - 1; i++) {
+            a[i] = 0.5 * (b[i - 1] + b[i + 1]);
+        }
+    }
+
+    @Kernels
+    void fields(int n) {
+        for (int i = 0; i < n; i++) {
+            field[i] = field[i] * scale + staticField[i];
+        }
+    }
+
+    @Kernels
+    static void outOfBounds(double[] a, int[] idx, int n) {
+        for (@Loop(independent = true) int i = 0; i < n; i++) {
+            a[idx[i]] = i;
+        }
+    }
+
+    @Kernels
+    static void divide(int[] out, int[] x, int[] y, int n) {
+        for (int i = 0; i < n; i++) {
+            out[i] = x[i] / y[i];
+        }
+    }
+
+    @Kernels
+    static void unsupported(double[] a, int n) {
+        for (int i = 0; i < n; i++) {
+            a[i] = Math.sin(a[i]);
+        }
+    }
+}

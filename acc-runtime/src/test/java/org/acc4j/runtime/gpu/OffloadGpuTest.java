@@ -1,0 +1,240 @@
+package org.acc4j.runtime.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Random;
+import org.acc4j.Acc;
+import org.acc4j.runtime.AccRuntime;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs methods through the runtime on the GPU and compares every output element with the same method run as
+ * plain Java on the same random inputs (fixed seeds). Skips, saying why, where there is no CUDA device.
+ */
+@Tag("gpu")
+class OffloadGpuTest {
+    private static final int N = 1_000_003;
+
+    @BeforeEach
+    void device() {
+        Acc.install(AccRuntime.get());
+        assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
+    }
+
+    /** Runs {@code name} plainly and on the device on copies of {@code args}; asserts every array matches. */
+    private static void matches(Object self, String name, Object... args) throws Exception {
+        Method m = find(name);
+        Object[] plain = deepCopy(args);
+        Object[] gpu = deepCopy(args);
+        m.setAccessible(true);
+        m.invoke(Modifier.isStatic(m.getModifiers()) ? null : self, plain);
+        boolean on = AccRuntime.offload(GpuFixtures.class, name, java.lang.invoke.MethodType.methodType(m.getReturnType(), m.getParameterTypes()).toMethodDescriptorString(), self, gpu);
+        assertTrue(on, name + " did not run on the device");
+        for (int i = 0; i < args.length; i++) {
+            assertSameArray(name + " argument " + i, plain[i], gpu[i]);
+        }
+    }
+
+    private static Method find(String name) {
+        for (Method m : GpuFixtures.class.getDeclaredMethods()) {
+            if (m.getName().equals(name)) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException(name);
+    }
+
+    private static Object[] deepCopy(Object[] args) {
+        Object[] c = args.clone();
+        for (int i = 0; i < c.length; i++) {
+            if (c[i] instanceof double[] d) {
+                c[i] = d.clone();
+            } else if (c[i] instanceof float[] f) {
+                c[i] = f.clone();
+            } else if (c[i] instanceof int[] x) {
+                c[i] = x.clone();
+            } else if (c[i] instanceof long[] l) {
+                c[i] = l.clone();
+            }
+        }
+        return c;
+    }
+
+    static void assertSameArray(String what, Object expected, Object actual) {
+        if (expected instanceof double[] e) {
+            double[] a = (double[]) actual;
+            for (int i = 0; i < e.length; i++) {
+                assertEquals(Double.doubleToLongBits(e[i]), Double.doubleToLongBits(a[i]),
+                        what + " element " + i + ": " + e[i] + " vs " + a[i]);
+            }
+        } else if (expected instanceof float[] e) {
+            float[] a = (float[]) actual;
+            for (int i = 0; i < e.length; i++) {
+                assertEquals(Float.floatToIntBits(e[i]), Float.floatToIntBits(a[i]), what + " element " + i);
+            }
+        } else if (expected instanceof int[] e) {
+            assertArrayEquals(e, (int[]) actual, what);
+        } else if (expected instanceof long[] e) {
+            assertArrayEquals(e, (long[]) actual, what);
+        } else {
+            assertEquals(expected, actual, what);
+        }
+    }
+
+    private static double[] doubles(Random r, int n) {
+        double[] d = new double[n];
+        for (int i = 0; i < n; i++) {
+            d[i] = r.nextGaussian() * 10;
+        }
+        return d;
+    }
+
+    private static float[] floats(Random r, int n) {
+        float[] d = new float[n];
+        for (int i = 0; i < n; i++) {
+            d[i] = (float) r.nextGaussian();
+        }
+        return d;
+    }
+
+    private static int[] ints(Random r, int n, boolean noZero) {
+        int[] d = new int[n];
+        for (int i = 0; i < n; i++) {
+            int v = i % 97 == 0 ? (i % 2 == 0 ? Integer.MIN_VALUE : -1) : r.nextInt();
+            d[i] = noZero && v == 0 ? 1 : v;
+        }
+        return d;
+    }
+
+    @Test
+    void vectorAdd() throws Exception {
+        Random r = new Random(1);
+        matches(null, "vectorAdd", doubles(r, N), doubles(r, N), new double[N], N);
+    }
+
+    @Test
+    void saxpy() throws Exception {
+        Random r = new Random(2);
+        matches(null, "saxpy", 1.75f, floats(r, N), floats(r, N), N);
+    }
+
+    @Test
+    void longArithmeticWithOffsetAndExplicitData() throws Exception {
+        Random r = new Random(3);
+        long[] b = new long[N];
+        for (int i = 0; i < N; i++) {
+            b[i] = r.nextLong();
+        }
+        matches(null, "shifted", new long[N - 10], b, 5, N - 5);
+    }
+
+    @Test
+    void intArithmeticWrapsAndRoundsAsJava() throws Exception {
+        Random r = new Random(4);
+        matches(null, "intOps", new int[N], ints(r, N, false), ints(r, N, true), N);
+    }
+
+    @Test
+    void floatingPointAndConversionsBitForBit() throws Exception {
+        Random r = new Random(5);
+        double[] x = doubles(r, N);
+        float[] y = floats(r, N);
+        for (int i = 0; i < N; i += 101) {
+            x[i] = Double.NaN;
+            y[(i + 7) % N] = Float.NaN;
+            x[(i + 13) % N] = 1e300;
+        }
+        matches(null, "floats", new double[N], x, y, N);
+    }
+
+    @Test
+    void negativeStep() throws Exception {
+        matches(null, "downward", ints(new Random(6), N, false), N);
+    }
+
+    @Test
+    void sequentialInnerLoop() throws Exception {
+        Random r = new Random(7);
+        matches(null, "rowSums", new double[1000], doubles(r, 1000 * 517), 1000, 517);
+    }
+
+    @Test
+    void partialWriteKeepsUnwrittenElements() throws Exception {
+        Random r = new Random(8);
+        double[] a = doubles(r, N);
+        matches(null, "interior", a, doubles(r, N), N);
+    }
+
+    @Test
+    void instanceAndStaticFields() throws Exception {
+        Random r = new Random(9);
+        GpuFixtures plain = new GpuFixtures();
+        GpuFixtures gpu = new GpuFixtures();
+        plain.field = doubles(r, N);
+        gpu.field = plain.field.clone();
+        GpuFixtures.staticField = floats(r, N);
+        find("fields").invoke(plain, N);
+        assertTrue(AccRuntime.offload(GpuFixtures.class, "fields", "(I)V", gpu, new Object[] {N}));
+        assertSameArray("field", plain.field, gpu.field);
+    }
+
+    @Test
+    void outOfBoundsThrowsAndCopiesNothingBack() {
+        double[] a = new double[100];
+        int[] idx = new int[100];
+        for (int i = 0; i < 100; i++) {
+            idx[i] = i == 57 ? 100 : i;
+        }
+        ArrayIndexOutOfBoundsException e = assertThrows(ArrayIndexOutOfBoundsException.class,
+                () -> AccRuntime.offload(GpuFixtures.class, "outOfBounds", "([D[II)V", null, new Object[] {a, idx, 100}));
+        assertEquals("Index 100 out of bounds for length 100", e.getMessage());
+        assertArrayEquals(new double[100], a, "nothing may be copied back after a failed kernel");
+        assertFalse(Acc.isPresent(a), "the failed region left its data on the device");
+        // the next kernel works
+        idx[57] = 57;
+        assertTrue(AccRuntime.offload(GpuFixtures.class, "outOfBounds", "([D[II)V", null, new Object[] {a, idx, 100}));
+        assertEquals(57.0, a[57]);
+    }
+
+    @Test
+    void divisionByZeroThrowsArithmeticException() {
+        int[] y = new int[1000];
+        java.util.Arrays.fill(y, 3);
+        y[999] = 0;
+        ArithmeticException e = assertThrows(ArithmeticException.class, () -> AccRuntime.offload(GpuFixtures.class,
+                "divide", "([I[I[II)V", null, new Object[] {new int[1000], new int[1000], y, 1000}));
+        assertEquals("/ by zero", e.getMessage());
+    }
+
+    @Test
+    void unsupportedConstructRunsOnTheHost() {
+        assertFalse(AccRuntime.offload(GpuFixtures.class, "unsupported", "([DI)V", null, new Object[] {new double[4], 4}));
+    }
+
+    @Test
+    void residentDataIsNotCopiedPerCall() throws Exception {
+        Random r = new Random(10);
+        double[] a = doubles(r, N);
+        double[] b = doubles(r, N);
+        double[] c = new double[N];
+        Acc.copyin(a, b);
+        Acc.create(c);
+        assertTrue(AccRuntime.offload(GpuFixtures.class, "vectorAdd", "([D[D[DI)V", null, new Object[] {a, b, c, N}));
+        assertEquals(0.0, c[12345], "c stays on the device until copyout");
+        Acc.copyout(c);
+        Acc.delete(a, b);
+        double[] expected = new double[N];
+        GpuFixtures.vectorAdd(a, b, expected, N);
+        assertSameArray("c", expected, c);
+        assertFalse(Acc.isPresent(a));
+    }
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Packs what a run on the lent GPU machine needs into .gpu/ (git-ignored): the Java runtime (../shared/device/jre.sh),
+# acc.jar, the samples, the GPU tests with their class path and the JUnit console, and the peers (../shared/anchors).
+# Then, on the GPU machine (the device tool, carrying .gpu): bash scripts/gpu-run.sh
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+mvn -B -q -DskipTests package
+bash ../shared/device/jre.sh >/dev/null
+[ -d .gpu/anchors ] || bash ../shared/anchors/stage.sh >/dev/null
+mkdir -p .gpu/lib .gpu/test-classes
+cp acc-agent/target/acc.jar .gpu/acc.jar
+cp acc-annotations/target/acc-annotations-*.jar .gpu/lib/annotations.jar
+cp samples/target/samples-*.jar .gpu/samples.jar
+rm -rf .gpu/test-classes/* && cp -r acc-runtime/target/test-classes/. .gpu/test-classes/
+# the tests run against acc.jar (runtime, compiler, JCuda) and the JUnit console (JUnit itself)
+mvn -B -q -N dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:1.14.4 -DoutputDirectory="$root/.gpu" >/dev/null
+echo "packed .gpu: $(du -sh .gpu | cut -f1)"

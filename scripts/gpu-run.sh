@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# On the GPU machine: the GPU tests, the samples under -javaagent:acc.jar, then the peers, all in one run.
+# Logs go to $OUT when it is set.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-/tmp/acc4j-out}
+mkdir -p "$out"
+j() { bash .gpu/on-gpu.sh "$@"; }
+echo "== GPU tests"
+j -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path ".gpu/acc.jar:.gpu/test-classes:$(ls .gpu/lib/*.jar | tr '\n' ':')" \
+  --include-tag gpu --select-package org.acc4j.runtime --details=tree --disable-banner 2>&1 | tee "$out/gpu-tests.log"
+echo "== samples"
+for s in VectorAdd Saxpy; do
+  j -javaagent:.gpu/acc.jar -Dacc4j.report=true -cp .gpu/samples.jar:.gpu/lib/annotations.jar org.acc4j.samples.$s ${SAMPLE_N:-67108864} 20 2>&1 | tee -a "$out/samples.log"
+done
+if [ "${ANCHORS:-1}" = 1 ]; then
+  echo "== peers"
+  bash .gpu/anchors/run.sh 2>&1 | tee "$out/anchors.log"
+fi
