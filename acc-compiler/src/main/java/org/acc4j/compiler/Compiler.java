@@ -1,18 +1,11 @@
 package org.acc4j.compiler;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.acc4j.compiler.frontend.MethodReader;
-import org.acc4j.compiler.ir.ArrayRef;
 import org.acc4j.compiler.ir.DataClause;
-import org.acc4j.compiler.ir.Expr;
-import org.acc4j.compiler.ir.KernelParam;
 import org.acc4j.compiler.ir.MethodBody;
 import org.acc4j.compiler.ir.Region;
-import org.acc4j.compiler.ir.Stmt;
-import org.acc4j.compiler.pass.Affine;
 import org.acc4j.compiler.pass.Parallelism;
 import org.acc4j.compiler.pass.RegionSplitter;
 import org.acc4j.compiler.ptx.KernelEmitter;
@@ -131,24 +124,5 @@ public final class Compiler {
         static String entry(String simpleClass, String method, int region) {
             return ("acc_" + simpleClass + "_" + method + "_r" + region).replaceAll("[^A-Za-z0-9_]", "_");
         }
-    }
-
-    /** Used by {@link DataClauses}: the array references of every kernel, in order of first use. */
-    static Map<ArrayRef, boolean[]> uses(List<KernelPlan> kernels) {
-        Map<ArrayRef, boolean[]> uses = new LinkedHashMap<>();
-        for (KernelPlan k : kernels) {
-            for (KernelParam p : k.params()) {
-                if (p instanceof KernelParam.ArrayData d) {
-                    boolean[] u = uses.computeIfAbsent(d.array(), a -> new boolean[2]);
-                    u[0] |= d.read();
-                    u[1] |= d.written();
-                }
-            }
-        }
-        return uses;
-    }
-
-    static Expr unitOffset(Stmt.Store s, Stmt.For loop) {
-        return Affine.offsetOfUnit(s.index(), loop.index());
     }
 }

@@ -111,7 +111,7 @@ public final class MethodReader {
         }
         if (method.localVariables != null) {
             for (LocalVariableNode lv : method.localVariables) {
-                if (lv.index == slot && method.instructions.indexOf(lv.start) == firstRealInsn()) {
+                if (lv.index == slot && method.instructions.indexOf(lv.start) <= 1) {
                     return lv.name;
                 }
             }
@@ -122,10 +122,6 @@ public final class MethodReader {
             }
         }
         return "arg" + index;
-    }
-
-    private int firstRealInsn() {
-        return 0;
     }
 
     // ---------------------------------------------------------------- structure

@@ -108,7 +108,6 @@ public final class Parallelism {
     }
 
     private static void accesses(List<Stmt> stmts, Map<ArrayRef, List<Expr>> subs, Set<ArrayRef> written) {
-        List<Expr> exprs = new ArrayList<>();
         for (Stmt s : stmts) {
             if (s instanceof Stmt.Store st) {
                 subs.computeIfAbsent(st.array(), k -> new ArrayList<>()).add(st.index());
@@ -123,7 +122,6 @@ public final class Parallelism {
             });
         }
         collectNestedStores(stmts, subs, written);
-        exprs.clear();
     }
 
     private static void collectNestedStores(List<Stmt> stmts, Map<ArrayRef, List<Expr>> subs, Set<ArrayRef> written) {

@@ -5,8 +5,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.acc4j.compiler.Unsupported;
-import org.acc4j.compiler.ir.Expr;
-import org.acc4j.compiler.ir.Exprs;
 import org.acc4j.compiler.ir.MethodBody;
 import org.acc4j.compiler.ir.Region;
 import org.acc4j.compiler.ir.Stmt;
@@ -21,16 +19,6 @@ import org.acc4j.compiler.ir.Var;
  */
 public final class RegionSplitter {
     private RegionSplitter() {
-    }
-
-    public static List<Stmt.For> loops(MethodBody m) {
-        List<Stmt.For> loops = new ArrayList<>();
-        for (Stmt s : m.body()) {
-            if (s instanceof Stmt.For f) {
-                loops.add(f);
-            }
-        }
-        return loops;
     }
 
     /** The regions in order, each with its prologue; {@code why} is filled in by {@link Parallelism}. */
@@ -82,9 +70,5 @@ public final class RegionSplitter {
                         + " is set inside an earlier parallel loop and used after it");
             }
         }
-    }
-
-    static boolean reads(Expr e, Var v) {
-        return Exprs.mentions(e, v);
     }
 }
