@@ -45,7 +45,11 @@ final class DataClauses {
         for (Region r : regions) {
             List<Stmt> all = new ArrayList<>(r.prologue());
             all.add(r.loop());
-            collect(all, uses);
+            Dataflow.arrayUses(all).forEach((a, u) -> {
+                boolean[] acc = uses.computeIfAbsent(a, k -> new boolean[2]);
+                acc[0] |= u[0];
+                acc[1] |= u[1];
+            });
         }
         for (Map.Entry<ArrayRef, boolean[]> e : uses.entrySet()) {
             ArrayRef a = e.getKey();
@@ -100,28 +104,6 @@ final class DataClauses {
             }
         }
         return n;
-    }
-
-    private static void collect(List<Stmt> stmts, Map<ArrayRef, boolean[]> uses) {
-        for (Stmt s : stmts) {
-            if (s instanceof Stmt.Store st) {
-                uses.computeIfAbsent(st.array(), k -> new boolean[2])[1] = true;
-            } else if (s instanceof Stmt.If i) {
-                collect(i.then(), uses);
-                collect(i.otherwise(), uses);
-            } else if (s instanceof Stmt.For f) {
-                collect(f.body(), uses);
-            }
-        }
-        for (Expr e : Dataflow.expressions(stmts)) {
-            Dataflow.forEach(e, x -> {
-                if (x instanceof Expr.Load l) {
-                    uses.computeIfAbsent(l.array(), k -> new boolean[2])[0] = true;
-                } else if (x instanceof Expr.Length l) {
-                    uses.computeIfAbsent(l.array(), k -> new boolean[2]);
-                }
-            });
-        }
     }
 
     /** The clauses written in {@code @Data}, or none; an unresolvable name is an error that says how to fix it. */

@@ -2,9 +2,12 @@ package org.acc4j.compiler.pass;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.acc4j.compiler.ir.ArrayRef;
 import org.acc4j.compiler.ir.Expr;
 import org.acc4j.compiler.ir.Exprs;
 import org.acc4j.compiler.ir.Stmt;
@@ -104,6 +107,38 @@ public final class Dataflow {
                 out.add(f.bound());
                 collect(f.body(), out);
             }
+        }
+    }
+
+    /**
+     * The arrays {@code stmts} use, in order of first use (stores before loads at each level), each with
+     * {@code {read, written}}.
+     */
+    public static Map<ArrayRef, boolean[]> arrayUses(List<Stmt> stmts) {
+        Map<ArrayRef, boolean[]> uses = new LinkedHashMap<>();
+        collectUses(stmts, uses);
+        return uses;
+    }
+
+    private static void collectUses(List<Stmt> stmts, Map<ArrayRef, boolean[]> uses) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.Store st) {
+                uses.computeIfAbsent(st.array(), k -> new boolean[2])[1] = true;
+            } else if (s instanceof Stmt.If i) {
+                collectUses(i.then(), uses);
+                collectUses(i.otherwise(), uses);
+            } else if (s instanceof Stmt.For f) {
+                collectUses(f.body(), uses);
+            }
+        }
+        for (Expr e : expressions(stmts)) {
+            forEach(e, x -> {
+                if (x instanceof Expr.Load l) {
+                    uses.computeIfAbsent(l.array(), k -> new boolean[2])[0] = true;
+                } else if (x instanceof Expr.Length l) {
+                    uses.computeIfAbsent(l.array(), k -> new boolean[2]);
+                }
+            });
         }
     }
 }

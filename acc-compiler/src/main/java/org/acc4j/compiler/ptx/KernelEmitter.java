@@ -77,11 +77,15 @@ public final class KernelEmitter {
         params.add(new KernelParam.ErrorRecord());
         decl.append("\t.param .u64 p_err");
 
-        Set<ArrayRef> arrays = new LinkedHashSet<>();
-        collectArrays(all, arrays);
+        Map<ArrayRef, boolean[]> uses = Dataflow.arrayUses(all);
+        Set<ArrayRef> arrays = uses.keySet();
+        for (Map.Entry<ArrayRef, boolean[]> u : uses.entrySet()) {
+            if (u.getValue()[1]) {
+                written.add(u.getKey());
+            }
+        }
         for (ArrayRef a : arrays) {
-            boolean isRead = reads(all, a);
-            params.add(new KernelParam.ArrayData(a, isRead, written.contains(a)));
+            params.add(new KernelParam.ArrayData(a, uses.get(a)[0], written.contains(a)));
             params.add(new KernelParam.ArrayLength(a));
             decl.append(",\n\t.param .u64 p_").append(ident(a.name())).append(",\n\t.param .u32 p_")
                     .append(ident(a.name())).append("_len");
@@ -542,43 +546,5 @@ public final class KernelEmitter {
     private int site(ErrorSite.Kind kind, String array, int line) {
         sites.add(new ErrorSite(kind, array, line));
         return sites.size();
-    }
-
-    private void collectArrays(List<Stmt> stmts, Set<ArrayRef> arrays) {
-        for (Stmt s : stmts) {
-            if (s instanceof Stmt.Store st) {
-                arrays.add(st.array());
-                written.add(st.array());
-            } else if (s instanceof Stmt.If i) {
-                collectArrays(i.then(), arrays);
-                collectArrays(i.otherwise(), arrays);
-            } else if (s instanceof Stmt.For f) {
-                collectArrays(f.body(), arrays);
-            }
-        }
-        for (Expr e : Dataflow.expressions(stmts)) {
-            Dataflow.forEach(e, x -> {
-                if (x instanceof Expr.Load l) {
-                    arrays.add(l.array());
-                } else if (x instanceof Expr.Length l) {
-                    arrays.add(l.array());
-                }
-            });
-        }
-    }
-
-    private static boolean reads(List<Stmt> stmts, ArrayRef a) {
-        for (Expr e : Dataflow.expressions(stmts)) {
-            boolean[] found = {false};
-            Dataflow.forEach(e, x -> {
-                if (x instanceof Expr.Load l && l.array().equals(a)) {
-                    found[0] = true;
-                }
-            });
-            if (found[0]) {
-                return true;
-            }
-        }
-        return false;
     }
 }
