@@ -1,10 +1,32 @@
 package org.acc4j.compiler.ir;
 
 /**
- * A one-dimensional primitive array the region uses, named by where the runtime finds it at a call:
- * a parameter of the method, or a field.
+ * A primitive array the region uses, named by where the runtime finds it at a call: a parameter of the method,
+ * or a field. {@code dims} is 1 for {@code double[]} and 2 for {@code double[][]} (rectangular or jagged).
+ *
+ * <p>On the device a two-dimensional array is a row table: one 16-byte entry per row, holding the row's
+ * device address (u64 at offset 0) and its length (s32 at offset 8). Its {@link KernelParam.ArrayData} is the
+ * table's address and its {@link KernelParam.ArrayLength} the number of rows.
  */
-public record ArrayRef(Source source, Type element) {
+public record ArrayRef(Source source, Type element, int dims) {
+    /** Bytes per row-table entry. */
+    public static final int ROW_ENTRY_BYTES = 16;
+
+    public ArrayRef {
+        if (dims != 1 && dims != 2) {
+            throw new IllegalArgumentException("arrays of 1 or 2 dimensions, not " + dims);
+        }
+    }
+
+    /** A one-dimensional array. */
+    public ArrayRef(Source source, Type element) {
+        this(source, element, 1);
+    }
+
+    /** The array's Java type, as in {@code double[][]}. */
+    public String javaType() {
+        return element.javaName() + "[]".repeat(dims);
+    }
 
     /** Where an array or a scalar comes from when the method is called. */
     public sealed interface Source {
