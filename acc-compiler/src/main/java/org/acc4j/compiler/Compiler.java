@@ -23,7 +23,7 @@ import org.objectweb.asm.tree.MethodNode;
  */
 public final class Compiler {
     /** Bumped whenever generated code changes; part of the kernel cache key. */
-    public static final String VERSION = "0.1.0-1";
+    public static final String VERSION = "0.2.0-1";
 
     /** Vector length when the user names none: 4 warps, a multiple of the warp, and 16 blocks fit an SM. */
     public static final int DEFAULT_VECTOR = 128;
@@ -63,11 +63,15 @@ public final class Compiler {
             for (Region r : regions) {
                 String entry = KernelEmitterNames.entry(simple, mn.name, r.ordinal());
                 KernelEmitter.Result k = KernelEmitter.emit(body, r, entry, sm);
-                int vector = launchVector(r);
-                int gang = r.loop().spec().gang() > 0 ? r.loop().spec().gang() : 0;
-                kernels.add(new KernelPlan(r, k.entry(), k.ptx(), k.params(), k.sites(), gang, vector));
-                report.add(where(cn, r.loop().line()) + "loop over " + r.loop().index().name() + ": " + r.why()
-                        + "; kernel " + entry + ", gang " + (gang > 0 ? gang : "auto") + " x vector " + vector);
+                kernels.add(new KernelPlan(r, k.entry(), k.ptx(), k.params(), k.sites()));
+                report.add(where(cn, r.loop().line()) + "kernel " + entry + ": " + r.mapping());
+                for (String note : r.notes()) {
+                    report.add(where(cn, 0) + "  " + note);
+                }
+                for (var check : r.checks()) {
+                    report.add(where(cn, 0) + "  checked before each launch: the writes to " + check.array().name()
+                            + " at line " + check.line() + " do not overlap");
+                }
             }
             List<DataClause> data = DataClauses.resolve(cn, mn, body, regions);
             for (DataClause c : data) {
@@ -84,17 +88,6 @@ public final class Compiler {
         ClassNode cn = readClass(classFile);
         MethodNode mn = find(cn, name, descriptor);
         return DataClauses.explicit(cn, mn);
-    }
-
-    private static int launchVector(Region r) {
-        var spec = r.loop().spec();
-        int vector = spec.vector() > 0 ? spec.vector() : DEFAULT_VECTOR;
-        int worker = spec.worker() > 0 ? spec.worker() : 1;
-        long threads = (long) vector * worker;
-        if (threads > 1024) {
-            throw new Unsupported(r.loop().line(), "a block of " + threads + " threads (vector x worker may not exceed 1024)");
-        }
-        return (int) threads;
     }
 
     private static String where(ClassNode cn, int line) {

@@ -79,7 +79,7 @@ final class DataClauses {
             stores += countStores(r.loop().body(), a);
             Stmt.For loop = r.loop();
             for (Stmt s : loop.body()) {
-                if (s instanceof Stmt.Store st && st.array().equals(a) && loop.step() == 1) {
+                if (s instanceof Stmt.Store st && st.array().equals(a) && st.row() == null && loop.step() == 1) {
                     Expr offset = Affine.offsetOfUnit(st.index(), loop.index());
                     Set<Var> variant = new HashSet<>();
                     Dataflow.assigned(loop.body(), variant);

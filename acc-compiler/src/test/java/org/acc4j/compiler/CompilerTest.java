@@ -1,5 +1,6 @@
 package org.acc4j.compiler;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -17,6 +18,7 @@ import org.acc4j.compiler.fixtures.Kernels1D;
 import org.acc4j.compiler.ir.ArrayRef;
 import org.acc4j.compiler.ir.DataClause;
 import org.acc4j.compiler.ir.KernelParam;
+import org.acc4j.compiler.ir.Mapping;
 import org.acc4j.compiler.ir.Type;
 import org.junit.jupiter.api.Test;
 import org.objectweb.asm.tree.MethodNode;
@@ -198,15 +200,16 @@ class CompilerTest {
 
     @Test
     void launchShapeFollowsTheAnnotation() {
-        KernelPlan vectorAdd = offload(Kernels1D.class, "vectorAdd").kernels().get(0);
-        assertEquals(0, vectorAdd.gang());
-        assertEquals(Compiler.DEFAULT_VECTOR, vectorAdd.vector());
-        KernelPlan saxpy = offload(Kernels1D.class, "saxpy").kernels().get(0);
-        assertEquals(0, saxpy.gang());
-        assertEquals(256, saxpy.vector());
-        KernelPlan shifted = offload(Kernels1D.class, "shifted").kernels().get(0);
-        assertEquals(16, shifted.gang());
-        assertEquals(128, shifted.vector());
+        Mapping vectorAdd = offload(Kernels1D.class, "vectorAdd").kernels().get(0).mapping();
+        assertEquals("Map1", vectorAdd.name());
+        assertEquals(new Mapping.FromTrip(0, Compiler.DEFAULT_VECTOR, 0, 0), vectorAdd.grid().get(0));
+        assertArrayEquals(new int[] {Compiler.DEFAULT_VECTOR, 1, 1}, vectorAdd.block());
+        Mapping saxpy = offload(Kernels1D.class, "saxpy").kernels().get(0).mapping();
+        assertEquals(new Mapping.FromTrip(0, 256, 0, 0), saxpy.grid().get(0));
+        assertArrayEquals(new int[] {256, 1, 1}, saxpy.block());
+        Mapping shifted = offload(Kernels1D.class, "shifted").kernels().get(0).mapping();
+        assertEquals(new Mapping.Fixed(16), shifted.grid().get(0));
+        assertArrayEquals(new int[] {128, 1, 1}, shifted.block());
     }
 
     @Test
@@ -214,8 +217,10 @@ class CompilerTest {
         CompiledMethod m = offload(Kernels1D.class, "vectorAdd");
         int loopLine = lineOf("vectorAdd", "for (int i = 0; i < n; i++)");
         assertEquals(List.of(
-                "Kernels1D.java:" + loopLine + ": loop over i: parallelizable: no loop-carried dependence; "
-                        + "kernel acc_Kernels1D_vectorAdd_r0, gang auto x vector 128",
+                "Kernels1D.java:" + loopLine + ": kernel acc_Kernels1D_vectorAdd_r0: Map1: block(128, 1, 1); "
+                        + "i from blockIdx.x * blockDim.x + threadIdx.x by gridDim.x * blockDim.x",
+                "Kernels1D.java:   line " + loopLine + ": loop over i: parallel (parallelizable): "
+                        + "i from blockIdx.x * blockDim.x + threadIdx.x by gridDim.x * blockDim.x",
                 "Kernels1D.java: data copyout(c) implicit",
                 "Kernels1D.java: data copyin(a) implicit",
                 "Kernels1D.java: data copyin(b) implicit"), m.report());

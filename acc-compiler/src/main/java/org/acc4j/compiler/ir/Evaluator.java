@@ -73,6 +73,9 @@ public final class Evaluator {
         }
         if (e instanceof Expr.Length l) {
             Object array = sources.apply(l.array().source());
+            if (l.row() != null) {
+                array = java.lang.reflect.Array.get(array, (Integer) eval(l.row()));
+            }
             return java.lang.reflect.Array.getLength(array);
         }
         if (e instanceof Expr.Load) {

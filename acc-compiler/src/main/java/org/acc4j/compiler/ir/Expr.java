@@ -37,16 +37,43 @@ public sealed interface Expr {
         @Override public String toString() { return (field.isStatic() ? "" : "this.") + field.name(); }
     }
 
-    /** {@code array[index]}. */
-    record Load(ArrayRef array, Expr index) implements Expr {
+    /** {@code array[index]}, or {@code array[row][index]} for a two-dimensional array ({@code row} null otherwise). */
+    record Load(ArrayRef array, Expr row, Expr index) implements Expr {
+        public Load(ArrayRef array, Expr index) {
+            this(array, null, index);
+        }
+
         public Type type() { return array.element(); }
-        @Override public String toString() { return array.name() + "[" + index + "]"; }
+        @Override public String toString() {
+            return array.name() + (row != null ? "[" + row + "]" : "") + "[" + index + "]";
+        }
     }
 
-    /** {@code array.length}. */
-    record Length(ArrayRef array) implements Expr {
+    /** {@code array.length}, or {@code array[row].length} ({@code row} null for the array itself). */
+    record Length(ArrayRef array, Expr row) implements Expr {
+        public Length(ArrayRef array) {
+            this(array, null);
+        }
+
         public Type type() { return Type.I32; }
-        @Override public String toString() { return array.name() + ".length"; }
+        @Override public String toString() {
+            return array.name() + (row != null ? "[" + row + "]" : "") + ".length";
+        }
+    }
+
+    /** A call of a {@link MathFn} with Java's semantics; the operands have the function's type. */
+    record Call(MathFn fn, Type type, java.util.List<Expr> args) implements Expr {
+        public Call {
+            args = java.util.List.copyOf(args);
+        }
+
+        @Override public String toString() {
+            StringBuilder b = new StringBuilder("Math.").append(fn.javaName()).append('(');
+            for (int k = 0; k < args.size(); k++) {
+                b.append(k > 0 ? ", " : "").append(args.get(k));
+            }
+            return b.append(')').toString();
+        }
     }
 
     /** A binary operation with Java's semantics; shifts take an I32 count and the left operand's type. */

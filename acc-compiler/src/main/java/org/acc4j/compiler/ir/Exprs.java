@@ -11,7 +11,11 @@ public final class Exprs {
     /** The direct operands of {@code e}. */
     public static List<Expr> children(Expr e) {
         if (e instanceof Expr.Load l) {
-            return List.of(l.index());
+            return l.row() != null ? List.of(l.row(), l.index()) : List.of(l.index());
+        } else if (e instanceof Expr.Length l) {
+            return l.row() != null ? List.of(l.row()) : List.of();
+        } else if (e instanceof Expr.Call c) {
+            return c.args();
         } else if (e instanceof Expr.Binary b) {
             return List.of(b.left(), b.right());
         } else if (e instanceof Expr.Unary u) {

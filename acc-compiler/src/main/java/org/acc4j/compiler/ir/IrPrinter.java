@@ -32,7 +32,7 @@ public final class IrPrinter {
             if (s instanceof Stmt.Assign a) {
                 b.append(pad).append(a.var()).append(" = ").append(a.value()).append('\n');
             } else if (s instanceof Stmt.Store st) {
-                b.append(pad).append(st.array()).append('[').append(st.index()).append("] = ").append(st.value()).append('\n');
+                b.append(pad).append(st.array()).append(st.row() != null ? "[" + st.row() + "]" : "").append('[').append(st.index()).append("] = ").append(st.value()).append('\n');
             } else if (s instanceof Stmt.If i) {
                 b.append(pad).append("if ").append(i.cond()).append('\n');
                 print(i.then(), depth + 1, b);

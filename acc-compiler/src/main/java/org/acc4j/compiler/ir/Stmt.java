@@ -13,8 +13,11 @@ public sealed interface Stmt {
     record Assign(Var var, Expr value, int line) implements Stmt {
     }
 
-    /** {@code array[index] = value}. */
-    record Store(ArrayRef array, Expr index, Expr value, int line) implements Stmt {
+    /** {@code array[index] = value}, or {@code array[row][index] = value} ({@code row} null for 1D arrays). */
+    record Store(ArrayRef array, Expr row, Expr index, Expr value, int line) implements Stmt {
+        public Store(ArrayRef array, Expr index, Expr value, int line) {
+            this(array, null, index, value, line);
+        }
     }
 
     /** {@code if (cond) then else otherwise}. */

@@ -47,6 +47,9 @@ public final class Dataflow {
                 reads(a.value(), defined, out);
                 defined.add(a.var());
             } else if (s instanceof Stmt.Store st) {
+                if (st.row() != null) {
+                    reads(st.row(), defined, out);
+                }
                 reads(st.index(), defined, out);
                 reads(st.value(), defined, out);
             } else if (s instanceof Stmt.If i) {
@@ -96,6 +99,9 @@ public final class Dataflow {
             if (s instanceof Stmt.Assign a) {
                 out.add(a.value());
             } else if (s instanceof Stmt.Store st) {
+                if (st.row() != null) {
+                    out.add(st.row());
+                }
                 out.add(st.index());
                 out.add(st.value());
             } else if (s instanceof Stmt.If i) {

@@ -1,147 +1,586 @@
 package org.acc4j.compiler.pass;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.acc4j.compiler.Unsupported;
 import org.acc4j.compiler.ir.ArrayRef;
+import org.acc4j.compiler.ir.Disjointness;
+import org.acc4j.compiler.ir.Evaluator;
 import org.acc4j.compiler.ir.Expr;
 import org.acc4j.compiler.ir.Exprs;
 import org.acc4j.compiler.ir.LoopSpec;
+import org.acc4j.compiler.ir.Mapping;
 import org.acc4j.compiler.ir.Region;
 import org.acc4j.compiler.ir.Stmt;
 import org.acc4j.compiler.ir.Var;
 
 /**
- * Decides whether a region's outer loop runs in parallel, and says why.
+ * Decides which loops of a region run in parallel and where they go on the grid.
  *
- * <p>A loop the user mapped ({@code gang}, {@code worker} or {@code vector}) or marked {@code independent} is
- * parallel on the user's word. An unmarked loop must pass the dependence test: no scalar is carried from one
- * iteration to the next, and every written array is accessed at one subscript, affine in the index with a
- * non-zero coefficient and otherwise invariant, so each iteration owns its elements. Inner loops run
- * sequentially in each thread. Nested parallel loops and {@code collapse} are not supported yet.
+ * <p><b>With {@code @Loop} clauses</b> ({@code gang}, {@code worker}, {@code vector}, {@code independent},
+ * {@code collapse}) the marked loops are parallel on the user's word, as in OpenACC; they must form a chain
+ * from the outer loop inwards, each directly in the body of the one before, at most three levels (deeper with
+ * {@code collapse}). Unmarked inner loops run sequentially in each thread.
+ *
+ * <p><b>Without any</b>, the dependence test picks the chain: a loop is parallel when no scalar is carried
+ * from one iteration to the next, and every written array is accessed at one subscript, linear in the loop
+ * indices, whose parallel index appears; that the writes are disjoint is a {@link Disjointness} condition,
+ * proven here when constant and otherwise checked by the runtime before each launch.
+ *
+ * <p><b>Mapping</b> (the OpenUH rules, generalised): levels with a vector get block axes, the one whose index
+ * is the stride-1 subscript of most accesses on x (coalescing), the others innermost first on y and z; levels
+ * with a gang get grid axes, innermost first on x, y and z. Without clauses, the coalescing level gets
+ * {@code gang vector(128)} and the others {@code gang}.
  */
 public final class Parallelism {
-    private Parallelism() {
+    /** Block extent of a {@code vector} without a size, per axis. */
+    static final int[] AUTO_VECTOR = {128, 4, 2};
+
+    private final Region region;
+    private final Stmt.For top;
+    private final Set<Var> variant = new HashSet<>();
+    private final Set<Var> indices = new LinkedHashSet<>();
+    private final List<Access> accesses = new ArrayList<>();
+    private final Map<Stmt.For, String> notes = new IdentityHashMap<>();
+
+    /** One array access with its enclosing loops (outermost first) and linear forms (null when not linear). */
+    record Access(ArrayRef array, Expr row, Expr index, Linear.Form rowForm, Linear.Form indexForm, boolean store,
+                  List<Stmt.For> loops, int line) {
+        boolean sameSubscript(Access o) {
+            return java.util.Objects.equals(row, o.row) && index.equals(o.index)
+                    || (rowForm != null && indexForm != null && rowForm.equals(o.rowForm)
+                    && indexForm.equals(o.indexForm));
+        }
+    }
+
+    private Parallelism(Region r) {
+        this.region = r;
+        this.top = r.loop();
     }
 
     public static Region decide(Region r) {
-        Stmt.For loop = r.loop();
-        LoopSpec spec = loop.spec();
-        int line = loop.line();
-        checkInner(loop.body());
-        if (spec.collapse() > 1) {
-            throw new Unsupported(line, "collapse(" + spec.collapse() + ") (loop nests come with the loop-nest compiler)");
-        }
-        if (spec.seq()) {
-            throw new Unsupported(line, "an outer loop marked seq (a sequential loop around kernels is not supported yet)");
-        }
-        Set<Var> variant = new HashSet<>();
-        Dataflow.assigned(loop.body(), variant);
-        variant.add(loop.index());
-        if (Exprs.any(loop.bound(), x -> x instanceof Expr.Load
-                || (x instanceof Expr.Local l && variant.contains(l.var())))) {
-            throw new Unsupported(line, "a parallel loop whose bound " + loop.bound() + " may change while it runs");
-        }
-        String why;
-        if (spec.hasParallelLevel()) {
-            why = "parallel: mapped by the user " + spec;
-        } else if (spec.independent()) {
-            why = "parallel: marked independent";
-        } else {
-            String dependence = dependence(loop, variant);
-            if (dependence != null) {
-                throw new Unsupported(line, "a loop that is not parallelizable: " + dependence
-                        + "; if its iterations are independent, mark the index @Loop(independent = true)");
-            }
-            why = "parallelizable: no loop-carried dependence";
-        }
-        return new Region(r.ordinal(), r.prologue(), loop, why);
+        return new Parallelism(r).run();
     }
 
-    private static void checkInner(List<Stmt> body) {
-        for (Stmt s : body) {
+    private Region run() {
+        Dataflow.assigned(List.of(top), variant);
+        indices(List.of(top));
+        collect(top.body(), new ArrayList<>(List.of(top)), new HashMap<>(), singleAssigned());
+        boolean user = hasClause(List.of(top));
+        List<List<Stmt.For>> chain = user ? userChain() : autoChain();
+        List<Disjointness> checks = user ? List.of() : checks(chain);
+        Mapping mapping = map(chain, user);
+        List<String> lines = new ArrayList<>();
+        report(List.of(top), mapping, lines);
+        String why = user ? "parallel: mapped by the user" : "parallelizable: no loop-carried dependence"
+                + (checks.isEmpty() ? "" : " (disjoint writes checked at launch)");
+        return new Region(region.ordinal(), region.prologue(), top, why + "; " + mapping, mapping, checks, lines);
+    }
+
+    // ---------------------------------------------------------------- facts
+
+    private void indices(List<Stmt> stmts) {
+        for (Stmt s : stmts) {
             if (s instanceof Stmt.For f) {
-                if (f.spec().hasParallelLevel() || f.spec().independent() || f.spec().collapse() > 1) {
-                    throw new Unsupported(f.line(), "a nested parallel loop " + f.spec()
-                            + " (loop nests come with the loop-nest compiler)");
-                }
-                checkInner(f.body());
+                indices.add(f.index());
+                indices(f.body());
             } else if (s instanceof Stmt.If i) {
-                checkInner(i.then());
-                checkInner(i.otherwise());
+                indices(i.then());
+                indices(i.otherwise());
             }
         }
     }
 
-    /** Null when no dependence is carried by {@code loop}, else the reason. */
-    static String dependence(Stmt.For loop, Set<Var> variant) {
-        Set<Var> carried = new HashSet<>();
-        Dataflow.liveIn(loop.body(), carried);
-        carried.retainAll(variant);
-        carried.remove(loop.index());
-        if (!carried.isEmpty()) {
-            return "the scalar " + carried.iterator().next().name() + " is carried from one iteration to the next";
+    /** Variables assigned exactly once in the nest, outside any if: candidates for substitution. */
+    private Set<Var> singleAssigned() {
+        Map<Var, Integer> counts = new HashMap<>();
+        count(List.of(top), counts, false);
+        Set<Var> once = new HashSet<>();
+        counts.forEach((v, n) -> {
+            if (n == 1) {
+                once.add(v);
+            }
+        });
+        return once;
+    }
+
+    private static void count(List<Stmt> stmts, Map<Var, Integer> counts, boolean conditional) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.Assign a) {
+                counts.merge(a.var(), conditional ? 2 : 1, Integer::sum);
+            } else if (s instanceof Stmt.If i) {
+                count(i.then(), counts, true);
+                count(i.otherwise(), counts, true);
+            } else if (s instanceof Stmt.For f) {
+                counts.merge(f.index(), 2, Integer::sum);
+                count(f.body(), counts, conditional);
+            }
         }
-        Map<ArrayRef, List<Expr>> subscripts = new LinkedHashMap<>();
-        Set<ArrayRef> written = new HashSet<>();
-        accesses(loop.body(), subscripts, written);
-        Var i = loop.index();
-        for (ArrayRef a : written) {
-            List<Expr> subs = subscripts.get(a);
-            Expr first = subs.get(0);
-            for (Expr s : subs) {
-                if (!s.equals(first)) {
-                    return a.name() + " is written and also accessed at another subscript (" + first + " and " + s + ")";
+    }
+
+    private void collect(List<Stmt> stmts, List<Stmt.For> loops, Map<Var, Expr> defs, Set<Var> once) {
+        Map<Var, Expr> scope = new HashMap<>(defs);
+        for (Stmt s : stmts) {
+            Linear lin = new Linear(indices, variant, scope);
+            if (s instanceof Stmt.Assign a) {
+                loads(a.value(), lin, loops, s.line());
+                if (once.contains(a.var()) && !Exprs.readsMemory(a.value())) {
+                    scope.put(a.var(), a.value());
+                }
+            } else if (s instanceof Stmt.Store st) {
+                if (st.row() != null) {
+                    loads(st.row(), lin, loops, s.line());
+                }
+                loads(st.index(), lin, loops, s.line());
+                loads(st.value(), lin, loops, s.line());
+                accesses.add(new Access(st.array(), st.row(), st.index(), st.row() == null ? null : lin.of(st.row()),
+                        lin.of(st.index()), true, List.copyOf(loops), s.line()));
+            } else if (s instanceof Stmt.If i) {
+                loads(i.cond(), lin, loops, s.line());
+                collect(i.then(), loops, scope, once);
+                collect(i.otherwise(), loops, scope, once);
+            } else if (s instanceof Stmt.For f) {
+                loads(f.lower(), lin, loops, s.line());
+                loads(f.bound(), lin, loops, s.line());
+                loops.add(f);
+                collect(f.body(), loops, scope, once);
+                loops.remove(loops.size() - 1);
+            }
+        }
+    }
+
+    private void loads(Expr e, Linear lin, List<Stmt.For> loops, int line) {
+        Dataflow.forEach(e, x -> {
+            if (x instanceof Expr.Load l) {
+                accesses.add(new Access(l.array(), l.row(), l.index(), l.row() == null ? null : lin.of(l.row()),
+                        lin.of(l.index()), false, List.copyOf(loops), line));
+            }
+        });
+    }
+
+    private static boolean parallelClause(LoopSpec s) {
+        return s.hasParallelLevel() || s.independent() || s.collapse() > 1;
+    }
+
+    private static boolean hasClause(List<Stmt> stmts) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.For f && (parallelClause(f.spec()) || hasClause(f.body()))) {
+                return true;
+            }
+            if (s instanceof Stmt.If i && (hasClause(i.then()) || hasClause(i.otherwise()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ---------------------------------------------------------------- the chain of parallel loops
+
+    private List<List<Stmt.For>> userChain() {
+        List<List<Stmt.For>> chain = new ArrayList<>();
+        Stmt.For cur = top;
+        if (!parallelClause(top.spec())) {
+            throw new Unsupported(top.line(), "a sequential outer loop around a parallel loop (a loop of kernel "
+                    + "launches is not supported yet: move the outer loop out of the @Kernels method)");
+        }
+        while (cur != null) {
+            if (cur.spec().seq()) {
+                throw new Unsupported(cur.line(), "a loop marked both seq and parallel " + cur.spec());
+            }
+            List<Stmt.For> group = collapse(cur);
+            chain.add(group);
+            Stmt.For inner = group.get(group.size() - 1);
+            requireInvariantBounds(group);
+            Stmt.For next = null;
+            for (Stmt s : inner.body()) {
+                if (s instanceof Stmt.For f && parallelClause(f.spec())) {
+                    if (next != null) {
+                        throw new Unsupported(f.line(), "two parallel loops side by side in one loop body");
+                    }
+                    next = f;
+                } else if (hasClause(List.of(s))) {
+                    throw new Unsupported(s.line(), "a parallel loop inside a sequential loop or an if");
                 }
             }
-            Long c = Affine.coefficient(first, i);
-            if (c == null || c == 0 || !Affine.restInvariant(first, i, variant)) {
-                return "the subscript " + first + " of " + a.name() + " is not of the form c*" + i.name()
-                        + " + invariant";
+            if (next != null) {
+                for (Stmt s : inner.body()) {
+                    if (s != next && !scalarOnly(s)) {
+                        throw new Unsupported(s.line(), "an array store or a loop beside the parallel loop over "
+                                + next.index().name() + " (it would run once per thread of the inner loop)");
+                    }
+                }
+            }
+            cur = next;
+        }
+        if (chain.size() > 3) {
+            throw new Unsupported(chain.get(3).get(0).line(), "more than three nested parallel loops (use collapse)");
+        }
+        return chain;
+    }
+
+    private List<Stmt.For> collapse(Stmt.For f) {
+        List<Stmt.For> group = new ArrayList<>(List.of(f));
+        Set<Var> outer = new HashSet<>(List.of(f.index()));
+        for (int k = 1; k < f.spec().collapse(); k++) {
+            Stmt.For last = group.get(group.size() - 1);
+            if (last.body().size() != 1 || !(last.body().get(0) instanceof Stmt.For inner)) {
+                throw new Unsupported(last.line(), "collapse(" + f.spec().collapse() + ") over loops that are not "
+                        + "perfectly nested (the body of the loop over " + last.index().name() + " must be one loop)");
+            }
+            for (Var v : outer) {
+                if (Exprs.mentions(inner.lower(), v) || Exprs.mentions(inner.bound(), v)) {
+                    throw new Unsupported(inner.line(), "collapse over a loop whose bounds depend on the index "
+                            + v.name() + " (the collapsed nest must be rectangular)");
+                }
+            }
+            outer.add(inner.index());
+            group.add(inner);
+        }
+        return group;
+    }
+
+    private void requireInvariantBounds(List<Stmt.For> group) {
+        for (Stmt.For f : group) {
+            Set<Var> inside = new HashSet<>();
+            Dataflow.assigned(f.body(), inside);
+            inside.add(f.index());
+            for (Expr e : List.of(f.lower(), f.bound())) {
+                if (Exprs.any(e, x -> x instanceof Expr.Load || (x instanceof Expr.Local l && inside.contains(l.var())))) {
+                    throw new Unsupported(f.line(), "a parallel loop whose bound " + e + " may change while it runs");
+                }
+            }
+        }
+    }
+
+    private static boolean scalarOnly(Stmt s) {
+        if (s instanceof Stmt.Assign) {
+            return true;
+        }
+        if (s instanceof Stmt.If i) {
+            return i.then().stream().allMatch(Parallelism::scalarOnly)
+                    && i.otherwise().stream().allMatch(Parallelism::scalarOnly);
+        }
+        return false;
+    }
+
+    private List<List<Stmt.For>> autoChain() {
+        List<List<Stmt.For>> chain = new ArrayList<>();
+        Stmt.For cur = top;
+        while (cur != null && chain.size() < 3) {
+            String why = dependence(cur);
+            if (why != null) {
+                if (chain.isEmpty()) {
+                    throw new Unsupported(cur.line(), "a loop that is not parallelizable: " + why
+                            + "; if its iterations are independent, mark the index @Loop(independent = true)");
+                }
+                notes.put(cur, "sequential in each thread: " + why);
+                break;
+            }
+            chain.add(List.of(cur));
+            Stmt.For next = null;
+            int loops = 0;
+            boolean scalar = true;
+            for (Stmt s : cur.body()) {
+                if (s instanceof Stmt.For f) {
+                    next = f;
+                    loops++;
+                } else if (!scalarOnly(s)) {
+                    scalar = false;
+                }
+            }
+            if (loops != 1 || !scalar) {
+                if (next != null) {
+                    notes.put(next, "sequential in each thread: " + (loops > 1 ? "it has sibling loops"
+                            : "the loop around it also stores to memory outside it"));
+                }
+                break;
+            }
+            cur = next;
+        }
+        return chain;
+    }
+
+    /** Null when {@code f} can run in parallel (given the checks made later), else the reason. */
+    private String dependence(Stmt.For f) {
+        if (f.spec().seq()) {
+            return "marked seq";
+        }
+        Set<Var> inside = new HashSet<>();
+        Dataflow.assigned(f.body(), inside);
+        inside.add(f.index());
+        for (Expr e : List.of(f.lower(), f.bound())) {
+            if (Exprs.any(e, x -> x instanceof Expr.Load || (x instanceof Expr.Local l && inside.contains(l.var())))) {
+                return "its bound " + e + " may change while it runs";
+            }
+        }
+        Set<Var> carried = new HashSet<>();
+        Dataflow.liveIn(f.body(), carried);
+        carried.retainAll(inside);
+        carried.remove(f.index());
+        if (!carried.isEmpty()) {
+            return "the scalar " + carried.iterator().next().name() + " is carried from one iteration to the next"
+                    + " (a reduction, not supported yet)";
+        }
+        Map<ArrayRef, Access> first = new LinkedHashMap<>();
+        for (Access a : accesses) {
+            if (a.store && a.loops.contains(f)) {
+                first.putIfAbsent(a.array, a);
+            }
+        }
+        for (Access w : first.values()) {
+            for (Access a : accesses) {
+                if (a.array.equals(w.array) && !a.sameSubscript(w)) {
+                    return w.array.name() + " is written and also accessed at another subscript (line " + w.line
+                            + " and line " + a.line + ")";
+                }
+            }
+            if (w.indexForm == null || (w.row != null && w.rowForm == null)) {
+                return "the subscript of " + w.array.name() + " at line " + w.line + " is not linear in the loop indices";
+            }
+            boolean appears = w.indexForm.coefficient(f.index()) != null
+                    || (w.rowForm != null && w.rowForm.coefficient(f.index()) != null);
+            if (!appears) {
+                return "every iteration writes the same elements of " + w.array.name() + " (line " + w.line + ")";
             }
         }
         return null;
     }
 
-    private static void accesses(List<Stmt> stmts, Map<ArrayRef, List<Expr>> subs, Set<ArrayRef> written) {
-        for (Stmt s : stmts) {
-            if (s instanceof Stmt.Store st) {
-                subs.computeIfAbsent(st.array(), k -> new ArrayList<>()).add(st.index());
-                written.add(st.array());
+    /** The disjointness conditions of every written array over the chain; constant ones are decided here. */
+    private List<Disjointness> checks(List<List<Stmt.For>> chain) {
+        Set<Stmt.For> parallel = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        chain.forEach(parallel::addAll);
+        List<Disjointness> checks = new ArrayList<>();
+        Set<ArrayRef> done = new HashSet<>();
+        for (Access w : accesses) {
+            if (!w.store || !done.add(w.array)) {
+                continue;
             }
-        }
-        for (Expr e : Dataflow.expressions(stmts)) {
-            Dataflow.forEach(e, x -> {
-                if (x instanceof Expr.Load l) {
-                    subs.computeIfAbsent(l.array(), k -> new ArrayList<>()).add(l.index());
+            List<Disjointness.Term> terms = new ArrayList<>();
+            for (Stmt.For loop : w.loops) {
+                Expr c = w.indexForm.coefficient(loop.index());
+                terms.add(new Disjointness.Term(loop, c, 1, parallel.contains(loop) && (c != null || w.row == null
+                        || w.rowForm.coefficient(loop.index()) == null)));
+                if (w.row != null) {
+                    Expr rc = w.rowForm.coefficient(loop.index());
+                    if (rc != null) {
+                        terms.add(new Disjointness.Term(loop, rc, 1L << 32, false));
+                    }
                 }
-            });
-        }
-        collectNestedStores(stmts, subs, written);
-    }
-
-    private static void collectNestedStores(List<Stmt> stmts, Map<ArrayRef, List<Expr>> subs, Set<ArrayRef> written) {
-        for (Stmt s : stmts) {
-            if (s instanceof Stmt.If i) {
-                storesIn(i.then(), subs, written);
-                storesIn(i.otherwise(), subs, written);
-            } else if (s instanceof Stmt.For f) {
-                storesIn(f.body(), subs, written);
+            }
+            Disjointness d = new Disjointness(w.array, terms, w.line);
+            if (proven(terms)) {
+                continue;
+            }
+            try {
+                String why = d.check(new Evaluator(s -> {
+                    throw new Evaluator.NotEvaluable(s.name());
+                }));
+                if (why != null) {
+                    throw new Unsupported(w.line, "a loop nest that is not parallelizable: " + why
+                            + "; if its iterations are independent, mark the indices @Loop(independent = true)");
+                }
+            } catch (Evaluator.NotEvaluable | ArithmeticException e) {
+                checks.add(d);
             }
         }
+        return checks;
     }
 
-    private static void storesIn(List<Stmt> stmts, Map<ArrayRef, List<Expr>> subs, Set<ArrayRef> written) {
-        for (Stmt s : stmts) {
-            if (s instanceof Stmt.Store st) {
-                subs.computeIfAbsent(st.array(), k -> new ArrayList<>()).add(st.index());
-                written.add(st.array());
+    /**
+     * Whether the writes are disjoint whatever the bounds: in the row and in the column subscript at most one
+     * int index appears, with a non-zero constant coefficient, and every parallel index appears.
+     */
+    private static boolean proven(List<Disjointness.Term> terms) {
+        int rows = 0;
+        int cols = 0;
+        for (Disjointness.Term t : terms) {
+            if (t.coefficient() == null) {
+                if (t.parallel()) {
+                    return false;
+                }
+                continue;
+            }
+            if (!(t.coefficient() instanceof Expr.Const k) || Linear.value(k) == 0
+                    || t.loop().index().type() != org.acc4j.compiler.ir.Type.I32) {
+                return false;
+            }
+            if (t.rowScale() == 1) {
+                cols++;
+            } else {
+                rows++;
             }
         }
-        collectNestedStores(stmts, subs, written);
+        return rows <= 1 && cols <= 1;
+    }
+
+    // ---------------------------------------------------------------- mapping
+
+    private Mapping map(List<List<Stmt.For>> chain, boolean user) {
+        int n = chain.size();
+        boolean[] gang = new boolean[n];
+        boolean[] vector = new boolean[n];
+        boolean anyVector = false;
+        for (int l = 0; l < n; l++) {
+            LoopSpec s = chain.get(l).get(0).spec();
+            gang[l] = !user || s.gang() != LoopSpec.OFF || !s.hasParallelLevel();
+            vector[l] = user && (s.vector() != LoopSpec.OFF || s.worker() != LoopSpec.OFF);
+            anyVector |= vector[l];
+        }
+        int x = coalescing(chain, user ? vector : null);
+        if (!user) {
+            vector[x] = true;
+        } else if (!anyVector) {
+            // only gang or independent: the coalescing level also gets the vector
+            for (int l = 0; l < n; l++) {
+                LoopSpec s = chain.get(l).get(0).spec();
+                if (s.gang() == LoopSpec.OFF) {
+                    gang[l] = true;
+                }
+            }
+            vector[x] = true;
+        }
+        int[] blockAxis = new int[n];
+        int[] gridAxis = new int[n];
+        java.util.Arrays.fill(blockAxis, Mapping.NONE);
+        java.util.Arrays.fill(gridAxis, Mapping.NONE);
+        int next = 0;
+        if (vector[x]) {
+            blockAxis[x] = next++;
+        }
+        for (int l = n - 1; l >= 0; l--) {
+            if (vector[l] && l != x) {
+                blockAxis[l] = next++;
+            }
+        }
+        next = 0;
+        for (int l = n - 1; l >= 0; l--) {
+            if (gang[l]) {
+                gridAxis[l] = next++;
+            }
+        }
+        int[] block = {1, 1, 1};
+        for (int l = 0; l < n; l++) {
+            if (blockAxis[l] != Mapping.NONE) {
+                LoopSpec s = chain.get(l).get(0).spec();
+                int auto = AUTO_VECTOR[blockAxis[l]];
+                int v = s.vector() > 0 ? s.vector() : s.vector() == LoopSpec.AUTO ? auto : 0;
+                int w = s.worker() > 0 ? s.worker() : s.worker() == LoopSpec.AUTO ? (v == 0 ? auto : 1) : 0;
+                int extent = v == 0 && w == 0 ? auto : Math.max(v, 1) * Math.max(w, 1);
+                block[blockAxis[l]] = extent;
+            }
+        }
+        long threads = (long) block[0] * block[1] * block[2];
+        if (threads > 1024 || block[2] > 64) {
+            throw new Unsupported(top.line(), "a block of " + block[0] + " x " + block[1] + " x " + block[2]
+                    + " threads (at most 1024 in all, and 64 on z)");
+        }
+        List<Mapping.GridDim> grid = new ArrayList<>(List.of(new Mapping.Unused(), new Mapping.Unused(), new Mapping.Unused()));
+        List<Mapping.Level> levels = new ArrayList<>();
+        for (int l = 0; l < n; l++) {
+            LoopSpec s = chain.get(l).get(0).spec();
+            if (gridAxis[l] != Mapping.NONE) {
+                int axis = gridAxis[l];
+                long max = axis == 0 ? Integer.MAX_VALUE : 65535;
+                if (s.gang() > 0) {
+                    if (s.gang() > max) {
+                        throw new Unsupported(chain.get(l).get(0).line(), "gang(" + s.gang() + ") on grid axis "
+                                + Mapping.AXES[axis] + " (at most " + max + ")");
+                    }
+                    grid.set(axis, new Mapping.Fixed(s.gang()));
+                } else {
+                    int perBlock = blockAxis[l] == Mapping.NONE ? 1 : block[blockAxis[l]];
+                    grid.set(axis, new Mapping.FromTrip(l, perBlock, n == 1 ? 0 : max, 0));
+                }
+            }
+            String why = (user ? "mapped by the user " + s : "parallelizable")
+                    + (l == x && blockAxis[l] == 0 && n > 1 ? "; on threadIdx.x for coalescing (stride-1 subscripts)" : "");
+            levels.add(new Mapping.Level(chain.get(l), gridAxis[l], blockAxis[l], why));
+        }
+        return new Mapping(levels, block, grid, name(gridAxis, blockAxis));
+    }
+
+    /** The level whose (innermost) index is the unit-stride subscript of most accesses; ties go inwards. */
+    private int coalescing(List<List<Stmt.For>> chain, boolean[] eligible) {
+        int best = -1;
+        int bestCount = -1;
+        for (int l = 0; l < chain.size(); l++) {
+            if (eligible != null && !eligible[l] && anyTrue(eligible)) {
+                continue;
+            }
+            Stmt.For f = chain.get(l).get(chain.get(l).size() - 1);
+            int count = 0;
+            for (Access a : accesses) {
+                if (a.loops.contains(f) && a.indexForm != null && a.indexForm.unit(f.index())) {
+                    count++;
+                }
+            }
+            if (count >= bestCount) {
+                best = l;
+                bestCount = count;
+            }
+        }
+        return best;
+    }
+
+    private static boolean anyTrue(boolean[] b) {
+        for (boolean v : b) {
+            if (v) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String name(int[] grid, int[] block) {
+        int n = grid.length;
+        StringBuilder shape = new StringBuilder();
+        for (int l = 0; l < n; l++) {
+            boolean g = grid[l] != Mapping.NONE;
+            boolean v = block[l] != Mapping.NONE;
+            shape.append(g && v ? "GV" : g ? "G" : v ? "V" : "-").append(' ');
+        }
+        String s = shape.toString().trim();
+        return switch (s) {
+            case "GV" -> "Map1";
+            case "G V" -> "Map2_1";
+            case "GV V" -> "Map2_2";
+            case "G GV" -> "Map2_3";
+            case "GV GV" -> "Map2_4";
+            case "G GV V" -> "Map3_1";
+            case "V GV GV" -> "Map3_2";
+            case "V GV G" -> "Map3_3";
+            default -> "mapping " + s.replace("GV", "gang vector").replace("G", "gang").replace("V", "vector");
+        };
+    }
+
+    // ---------------------------------------------------------------- report
+
+    private void report(List<Stmt> stmts, Mapping mapping, List<String> out) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.For f) {
+                Mapping.Level level = mapping.levelOf(f);
+                String what;
+                if (level != null) {
+                    what = "parallel (" + level.why() + "): " + f.index().name() + " from " + level.startExpr()
+                            + " by " + level.strideExpr() + (level.loops().size() > 1 ? ", collapsed" : "");
+                } else {
+                    what = notes.getOrDefault(f, f.spec().seq() ? "sequential in each thread: marked seq"
+                            : "sequential in each thread");
+                }
+                out.add("line " + f.line() + ": loop over " + f.index().name() + ": " + what);
+                report(f.body(), mapping, out);
+            } else if (s instanceof Stmt.If i) {
+                report(i.then(), mapping, out);
+                report(i.otherwise(), mapping, out);
+            }
+        }
     }
 }

@@ -2,6 +2,7 @@ package org.acc4j.compiler.ptx;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -14,11 +15,13 @@ import org.acc4j.compiler.ir.ErrorSite;
 import org.acc4j.compiler.ir.Expr;
 import org.acc4j.compiler.ir.IrPrinter;
 import org.acc4j.compiler.ir.KernelParam;
+import org.acc4j.compiler.ir.Mapping;
 import org.acc4j.compiler.ir.MethodBody;
 import org.acc4j.compiler.ir.Region;
 import org.acc4j.compiler.ir.Stmt;
 import org.acc4j.compiler.ir.Type;
 import org.acc4j.compiler.ir.Var;
+import org.acc4j.compiler.ir.Exprs;
 import org.acc4j.compiler.pass.Dataflow;
 
 /**
@@ -141,7 +144,7 @@ public final class KernelEmitter {
 
         String exit = "$L_exit";
         statements(region.prologue());
-        parallelLoop(region.loop(), exit);
+        statement(region.loop());
         w.label(exit);
         w.ret();
         for (Runnable r : stubWriters) {
@@ -203,10 +206,12 @@ public final class KernelEmitter {
         if (s instanceof Stmt.Assign a) {
             Reg v = expr(a.value());
             w.mov(var(a.var()), v);
+            forget(a.var());
         } else if (s instanceof Stmt.Store st) {
             Reg index = expr(st.index());
             Reg value = expr(st.value());
-            Reg addr = address(st.array(), index, s.line());
+            Reg addr = st.row() == null ? address(st.array(), index, s.line())
+                    : address2(st.array(), st.row(), index, s.line());
             w.stGlobal(st.array().element().bits(), addr, 0, value);
         } else if (s instanceof Stmt.If i) {
             w.comment(where(s.line()) + "if " + i.cond());
@@ -216,11 +221,18 @@ public final class KernelEmitter {
             w.braIf(p, false, otherwise);
             statements(i.then());
             w.bra(end);
-            w.label(otherwise);
+            label(otherwise);
             statements(i.otherwise());
-            w.label(end);
+            label(end);
         } else if (s instanceof Stmt.For f) {
-            sequentialLoop(f);
+            Mapping.Level level = region.mapping() == null ? null : region.mapping().levelOf(f);
+            if (level != null && level.outer() == f) {
+                String end = w.newLabel("par_end");
+                parallelLevel(level, end);
+                label(end);
+            } else {
+                sequentialLoop(f);
+            }
         }
     }
 
@@ -233,25 +245,117 @@ public final class KernelEmitter {
         w.comment(where(f.line()) + "for " + f.index() + " (sequential in each thread)");
         Reg index = var(f.index());
         w.mov(index, expr(f.lower()));
+        forget(f.index());
         String head = w.newLabel("seq");
         String end = w.newLabel("seq_end");
-        w.label(head);
+        label(head);
         Reg p = predicate(new Expr.Compare(f.cond(), new Expr.Local(f.index()), f.bound(), false));
         w.braIf(p, false, end);
         statements(f.body());
         Reg step = constant(f.index().type(), f.step());
         w.op("add." + f.index().type().ptx(), index, index, step);
+        forget(f.index());
         w.bra(head);
-        w.label(end);
+        label(end);
     }
 
-    /** Map1: blocks x threads, each thread striding by the grid over the 64-bit trip count. */
-    private void parallelLoop(Stmt.For f, String exit) {
-        w.comment(where(f.line()) + "for " + f.index() + ": " + region.why()
-                + "; gang = blockIdx.x, vector = threadIdx.x, stride gridDim.x*blockDim.x");
-        boolean narrow = f.index().type() == Type.I32;
-        Reg lo = wide(expr(f.lower()), narrow);
-        Reg ub = wide(expr(f.bound()), narrow);
+    /**
+     * One parallel level of the mapping: the thread starts at {@code blockIdx[g] * blockDim[b] + threadIdx[b]} and
+     * strides by {@code gridDim[g] * blockDim[b]} over the level's 64-bit trip count (the product of the trip
+     * counts of collapsed loops, whose indices are recovered by division).
+     */
+    private void parallelLevel(Mapping.Level level, String end) {
+        Stmt.For outer = level.outer();
+        w.comment(where(outer.line()) + "for " + level.loops().stream().map(f -> f.index().name())
+                .collect(java.util.stream.Collectors.joining(", ")) + ": " + level.why() + "; from "
+                + level.startExpr() + " by " + level.strideExpr());
+        List<Stmt.For> loops = level.loops();
+        Reg[] lo = new Reg[loops.size()];
+        Reg[] trips = new Reg[loops.size()];
+        Reg total = null;
+        for (int q = 0; q < loops.size(); q++) {
+            Stmt.For f = loops.get(q);
+            boolean narrow = f.index().type() == Type.I32;
+            lo[q] = wide(expr(f.lower()), narrow);
+            trips[q] = tripCount(f, lo[q], wide(expr(f.bound()), narrow));
+            if (total == null) {
+                total = trips[q];
+            } else {
+                Reg t = w.reg(Type.I64);
+                w.op("mul.lo.s64", t, total, trips[q]);
+                total = t;
+            }
+        }
+        Reg t = w.reg(Type.I64);
+        Reg stride = w.reg(Type.I64);
+        int g = level.gridAxis();
+        int b = level.blockAxis();
+        String gx = g == Mapping.NONE ? null : Mapping.AXES[g];
+        String bx = b == Mapping.NONE ? null : Mapping.AXES[b];
+        if (gx != null && bx != null) {
+            Reg ctaid = special("%ctaid." + gx);
+            Reg ntid = special("%ntid." + bx);
+            Reg tid = special("%tid." + bx);
+            Reg nctaid = special("%nctaid." + gx);
+            Reg tid64 = w.reg(Type.I64);
+            w.op("mul.wide.u32", t, ctaid, ntid);
+            w.op("cvt.u64.u32", tid64, tid);
+            w.op("add.s64", t, t, tid64);
+            w.op("mul.wide.u32", stride, nctaid, ntid);
+        } else if (gx != null || bx != null) {
+            String axis = gx != null ? "%ctaid." + gx : "%tid." + bx;
+            String count = gx != null ? "%nctaid." + gx : "%ntid." + bx;
+            w.op("cvt.u64.u32", t, special(axis));
+            w.op("cvt.u64.u32", stride, special(count));
+        } else {
+            w.mov(t, 0);
+            w.mov(stride, 1);
+        }
+        String head = w.newLabel("par");
+        label(head);
+        Reg done = w.reg(Type.PRED);
+        w.setp("ge", "s64", done, t, total);
+        w.braIf(done, true, end);
+        Reg rest = t;
+        for (int q = loops.size() - 1; q >= 0; q--) {
+            Stmt.For f = loops.get(q);
+            Reg tq;
+            if (q == 0) {
+                tq = rest;
+            } else {
+                tq = w.reg(Type.I64);
+                Reg r = w.reg(Type.I64);
+                w.op("rem.u64", tq, rest, trips[q]);
+                w.op("div.u64", r, rest, trips[q]);
+                rest = r;
+            }
+            Reg i64 = w.reg(Type.I64);
+            if (f.step() == 1) {
+                w.op("add.s64", i64, lo[q], tq);
+            } else {
+                w.op("mad.lo.s64", i64, tq, f.step(), lo[q]);
+            }
+            Reg index = var(f.index());
+            if (f.index().type() == Type.I32) {
+                w.op("cvt.u32.u64", index, i64);
+            } else {
+                w.mov(index, i64);
+            }
+            forget(f.index());
+        }
+        statements(level.inner().body());
+        w.op("add.s64", t, t, stride);
+        w.bra(head);
+    }
+
+    private Reg special(String name) {
+        Reg r = w.reg(Type.I32);
+        w.mov(r, name);
+        return r;
+    }
+
+    /** The loop's trip count in 64 bits (0 when it does not run), as {@link org.acc4j.compiler.ir.Evaluator#tripCount}. */
+    private Reg tripCount(Stmt.For f, Reg lo, Reg ub) {
         Reg d = w.reg(Type.I64);
         boolean up = f.cond() == Cond.LT || f.cond() == Cond.LE;
         long s = Math.abs(f.step());
@@ -281,43 +385,7 @@ public final class KernelEmitter {
             }
         }
         w.op("selp.b64", trip, trip, 0, some);
-
-        Reg ctaid = w.reg(Type.I32);
-        Reg ntid = w.reg(Type.I32);
-        Reg tid = w.reg(Type.I32);
-        Reg nctaid = w.reg(Type.I32);
-        w.mov(ctaid, "%ctaid.x");
-        w.mov(ntid, "%ntid.x");
-        w.mov(tid, "%tid.x");
-        w.mov(nctaid, "%nctaid.x");
-        Reg t = w.reg(Type.I64);
-        Reg tid64 = w.reg(Type.I64);
-        Reg stride = w.reg(Type.I64);
-        w.op("mul.wide.u32", t, ctaid, ntid);
-        w.op("cvt.u64.u32", tid64, tid);
-        w.op("add.s64", t, t, tid64);
-        w.op("mul.wide.u32", stride, nctaid, ntid);
-
-        String head = w.newLabel("par");
-        w.label(head);
-        Reg done = w.reg(Type.PRED);
-        w.setp("ge", "s64", done, t, trip);
-        w.braIf(done, true, exit);
-        Reg i64 = w.reg(Type.I64);
-        if (f.step() == 1) {
-            w.op("add.s64", i64, lo, t);
-        } else {
-            w.op("mad.lo.s64", i64, t, f.step(), lo);
-        }
-        Reg index = var(f.index());
-        if (narrow) {
-            w.op("cvt.u32.u64", index, i64);
-        } else {
-            w.mov(index, i64);
-        }
-        statements(f.body());
-        w.op("add.s64", t, t, stride);
-        w.bra(head);
+        return trip;
     }
 
     private Reg wide(Reg r, boolean narrow) {
@@ -371,11 +439,15 @@ public final class KernelEmitter {
             return fields.get(f.field());
         }
         if (e instanceof Expr.Length l) {
-            return lengths.get(l.array());
+            return l.row() == null ? lengths.get(l.array()) : row(l.array(), l.row(), currentLine)[1];
+        }
+        if (e instanceof Expr.Call c) {
+            return call(c);
         }
         if (e instanceof Expr.Load l) {
             Reg index = expr(l.index());
-            Reg addr = address(l.array(), index, currentLine);
+            Reg addr = l.row() == null ? address(l.array(), index, currentLine)
+                    : address2(l.array(), l.row(), index, currentLine);
             Reg d = w.reg(l.type());
             w.ldGlobal(!written.contains(l.array()), l.type().bits(), d, addr);
             return d;
@@ -436,6 +508,77 @@ public final class KernelEmitter {
     }
 
     private int currentLine;
+
+    /** A {@code Math} call with Java's result: exact functions inline, the others through {@code ptx-templates}. */
+    private Reg call(Expr.Call c) {
+        Type t = c.type();
+        String ty = t.ptx();
+        List<Reg> a = new ArrayList<>();
+        for (Expr x : c.args()) {
+            a.add(expr(x));
+        }
+        Reg d = w.reg(t);
+        switch (c.fn()) {
+            case SQRT -> w.op("sqrt.rn." + ty, d, a.get(0));
+            case FMA -> w.op("fma.rn." + ty, d, a.get(0), a.get(1), a.get(2));
+            case FLOOR -> w.op("cvt.rmi." + ty + "." + ty, d, a.get(0));
+            case CEIL -> w.op("cvt.rpi." + ty + "." + ty, d, a.get(0));
+            case RINT -> w.op("cvt.rni." + ty + "." + ty, d, a.get(0));
+            case ABS -> {
+                if (t.isFloat()) {
+                    // clear the sign bit, as Math.abs does (NaN stays NaN)
+                    String b = t == Type.F64 ? "b64" : "b32";
+                    Reg bits = w.reg(t == Type.F64 ? Type.I64 : Type.I32);
+                    w.op("mov." + b, bits, a.get(0));
+                    w.op("and." + b, bits, bits, t == Type.F64 ? "0x7FFFFFFFFFFFFFFF" : "0x7FFFFFFF");
+                    w.op("mov." + b, d, bits);
+                } else {
+                    w.op("abs." + ty, d, a.get(0));
+                }
+            }
+            case MIN, MAX -> {
+                boolean min = c.fn() == org.acc4j.compiler.ir.MathFn.MIN;
+                if (!t.isFloat()) {
+                    w.op((min ? "min." : "max.") + ty, d, a.get(0), a.get(1));
+                } else {
+                    minMax(min, t, d, a.get(0), a.get(1));
+                }
+            }
+            default -> throw new Unsupported(currentLine, "Math." + c.fn().javaName()
+                    + " on the GPU (its routine is not in ptx-templates yet)");
+        }
+        return d;
+    }
+
+    /**
+     * Math.min and Math.max on float or double: the first NaN operand if any; min(-0.0, 0.0) is -0.0 and
+     * max(-0.0, 0.0) is 0.0 (the OR and the AND of the two zeros' bits); otherwise the smaller or larger.
+     */
+    private void minMax(boolean min, Type t, Reg d, Reg a, Reg b) {
+        String ty = t.ptx();
+        String bits = t == Type.F64 ? "b64" : "b32";
+        Type it = t == Type.F64 ? Type.I64 : Type.I32;
+        Reg p = w.reg(Type.PRED);
+        w.setp(min ? "le" : "ge", ty, p, a, b);
+        w.op("selp." + ty, d, a, b, p);
+        Reg az = w.reg(Type.PRED);
+        Reg bz = w.reg(Type.PRED);
+        w.setp("eq", ty, az, a, t == Type.F64 ? "0d0000000000000000" : "0f00000000");
+        w.setp("eq", ty, bz, b, t == Type.F64 ? "0d0000000000000000" : "0f00000000");
+        w.op("and.pred", az, az, bz);
+        Reg ai = w.reg(it);
+        Reg bi = w.reg(it);
+        w.op("mov." + bits, ai, a);
+        w.op("mov." + bits, bi, b);
+        w.op((min ? "or." : "and.") + bits, ai, ai, bi);
+        w.predicated(az, true, "mov." + bits + " " + d + ", " + ai);
+        Reg bn = w.reg(Type.PRED);
+        w.setp("nan", ty, bn, b, b);
+        w.predicated(bn, true, "mov." + ty + " " + d + ", " + b);
+        Reg an = w.reg(Type.PRED);
+        w.setp("nan", ty, an, a, a);
+        w.predicated(an, true, "mov." + ty + " " + d + ", " + a);
+    }
 
     private Reg binary(Expr.Binary b) {
         Type t = b.type();
@@ -523,8 +666,89 @@ public final class KernelEmitter {
         return d;
     }
 
+    /** Row-table entries already loaded on this straight-line stretch: (array, row) to {address, length}. */
+    private final Map<String, Reg[]> rows = new HashMap<>();
+    private final Map<String, Set<Var>> rowVars = new HashMap<>();
+
+    /** Emits a label: control may join here, so nothing loaded before is known to hold. */
+    private void label(String name) {
+        w.label(name);
+        rows.clear();
+        rowVars.clear();
+    }
+
+    /** {@code v} changes: entries whose row subscript reads it no longer hold. */
+    private void forget(Var v) {
+        rowVars.entrySet().removeIf(e -> {
+            if (e.getValue().contains(v)) {
+                rows.remove(e.getKey());
+                return true;
+            }
+            return false;
+        });
+    }
+
+    /** {@code array[row]}'s device address and length, after the row's bounds check. */
+    private Reg[] row(ArrayRef array, Expr rowExpr, int line) {
+        String key = array.name() + "[" + rowExpr + "]";
+        Reg[] known = rows.get(key);
+        if (known != null) {
+            return known;
+        }
+        Reg r = expr(rowExpr);
+        Reg entry = address(array, r, line, ArrayRef.ROW_ENTRY_BYTES);
+        Reg data = w.reg(Type.I64);
+        Reg len = w.reg(Type.I32);
+        w.ldGlobal(true, "u64", data, entry);
+        w.ldGlobalOffset(true, "u32", len, entry, 8);
+        Reg[] out = {data, len};
+        Set<Var> used = new HashSet<>();
+        Dataflow.forEach(rowExpr, x -> {
+            if (x instanceof Expr.Local l) {
+                used.add(l.var());
+            }
+        });
+        if (!Exprs.readsMemory(rowExpr)) {
+            rows.put(key, out);
+            rowVars.put(key, used);
+        }
+        return out;
+    }
+
+    /** The address of {@code array[row][index]} after both bounds checks. */
+    private Reg address2(ArrayRef array, Expr rowExpr, Reg index, int line) {
+        Reg[] row = row(array, rowExpr, line);
+        Reg rowIndex = expr(rowExpr);
+        Reg bad = w.reg(Type.PRED);
+        w.setp("ge", "u32", bad, index, row[1]);
+        int code = site(ErrorSite.Kind.INDEX_OUT_OF_BOUNDS, array.name() + "[]", line);
+        String stub = "$L_oob_" + code;
+        w.braIf(bad, true, stub);
+        stubWriters.add(() -> {
+            w.label(stub);
+            w.mov(errCode, code);
+            Reg hi = w.reg(Type.I64);
+            Reg lo = w.reg(Type.I64);
+            w.op("cvt.u64.u32", hi, rowIndex);
+            w.op("shl.b64", hi, hi, 32);
+            w.op("cvt.u64.u32", lo, index);
+            w.op("or.b64", errDetail, hi, lo);
+            w.bra("$L_raise");
+        });
+        Reg offset = w.reg(Type.I64);
+        Reg addr = w.reg(Type.I64);
+        w.op("mul.wide.s32", offset, index, array.element().bytes());
+        w.op("add.s64", addr, row[0], offset);
+        return addr;
+    }
+
     /** The address of {@code array[index]} after Java's bounds check. */
     private Reg address(ArrayRef array, Reg index, int line) {
+        return address(array, index, line, array.element().bytes());
+    }
+
+    /** The address of element {@code index} of {@code bytes} bytes after Java's bounds check. */
+    private Reg address(ArrayRef array, Reg index, int line, int bytes) {
         Reg bad = w.reg(Type.PRED);
         w.setp("ge", "u32", bad, index, lengths.get(array));
         int code = site(ErrorSite.Kind.INDEX_OUT_OF_BOUNDS, array.name(), line);
@@ -538,7 +762,7 @@ public final class KernelEmitter {
         });
         Reg offset = w.reg(Type.I64);
         Reg addr = w.reg(Type.I64);
-        w.op("mul.wide.s32", offset, index, array.element().bytes());
+        w.op("mul.wide.s32", offset, index, bytes);
         w.op("add.s64", addr, bases.get(array), offset);
         return addr;
     }

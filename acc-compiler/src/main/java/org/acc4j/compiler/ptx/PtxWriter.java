@@ -66,6 +66,15 @@ final class PtxWriter {
         line("ld.global." + (readOnly ? "nc." : "") + type + " " + d + ", [" + addr + "]");
     }
 
+    void ldGlobalOffset(boolean readOnly, String type, Reg d, Reg addr, long offset) {
+        line("ld.global." + (readOnly ? "nc." : "") + type + " " + d + ", [" + addr + "+" + offset + "]");
+    }
+
+    /** An instruction written out in full. */
+    void raw(String instruction) {
+        line(instruction);
+    }
+
     void stGlobal(String type, Reg addr, long offset, Object value) {
         line("st.global." + type + " [" + addr + (offset != 0 ? "+" + offset : "") + "], " + value);
     }

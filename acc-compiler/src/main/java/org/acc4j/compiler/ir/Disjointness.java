@@ -1,0 +1,83 @@
+package org.acc4j.compiler.ir;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The condition under which the parallel iterations of a nest write disjoint elements of one array: its
+ * subscript {@code Σ c_k * i_k + rest} (the row subscript counting 2^32 times the column's) takes a different
+ * value for every combination of the loops' iterations. The test is the mixed-radix one: sorted by |c_k|, each
+ * coefficient exceeds the reach {@code Σ |c_l| * span_l} of the smaller ones, where a loop's span is
+ * {@code (trip - 1) * |step|}. Loops that run at most once drop out; a parallel loop whose index is absent fails.
+ *
+ * <p>Evaluated by the compiler when everything is constant, else by the runtime before each launch with the
+ * call's values (a failure then runs the call on the host).
+ *
+ * @param array the written array
+ * @param terms one per loop whose index the subscript may use
+ * @param line the source line of the store
+ */
+public record Disjointness(ArrayRef array, List<Term> terms, int line) {
+    public Disjointness {
+        terms = List.copyOf(terms);
+    }
+
+    /**
+     * One loop of the nest.
+     *
+     * @param coefficient the index's coefficient (invariant), or null when the index does not appear
+     * @param rowScale 2^32 for a term of a two-dimensional array's row subscript, else 1
+     */
+    public record Term(Stmt.For loop, Expr coefficient, long rowScale, boolean parallel) {
+    }
+
+    private static final BigInteger LIMIT = BigInteger.ONE.shiftLeft(32);
+
+    /**
+     * Null when the writes are disjoint for the values {@code ev} gives, else the reason.
+     *
+     * @throws Evaluator.NotEvaluable when a coefficient or a loop's bounds cannot be evaluated
+     */
+    public String check(Evaluator ev) {
+        record Part(Term term, BigInteger c, BigInteger span) {
+        }
+        List<Part> parts = new ArrayList<>();
+        for (Term t : terms) {
+            Stmt.For f = t.loop;
+            long trip = Evaluator.tripCount(ev.evalLong(f.lower()), f.cond(), ev.evalLong(f.bound()), f.step());
+            if (trip <= 1) {
+                continue;
+            }
+            long c = t.coefficient == null ? 0 : ev.evalLong(t.coefficient);
+            if (c == 0) {
+                if (t.parallel) {
+                    return "every iteration of the loop over " + f.index().name() + " writes the same elements of "
+                            + array.name();
+                }
+                continue;
+            }
+            BigInteger span = BigInteger.valueOf(trip - 1).multiply(BigInteger.valueOf(Math.abs(f.step())));
+            parts.add(new Part(t, BigInteger.valueOf(c).abs().multiply(BigInteger.valueOf(t.rowScale)), span));
+        }
+        parts.sort(Comparator.comparing(Part::c));
+        BigInteger reachRow = BigInteger.ZERO;
+        BigInteger reach = BigInteger.ZERO;
+        for (Part p : parts) {
+            if (p.c.compareTo(reach) <= 0) {
+                return "the subscript of " + array.name() + " at line " + line + " may repeat: the coefficient "
+                        + p.c + " of " + p.term.loop.index().name() + " does not exceed the reach " + reach
+                        + " of the smaller terms";
+            }
+            reach = reach.add(p.c.multiply(p.span));
+            if (p.term.rowScale == 1) {
+                reachRow = reachRow.add(p.c.multiply(p.span));
+            }
+        }
+        if (reachRow.compareTo(LIMIT) >= 0) {
+            return "the subscript of " + array.name() + " at line " + line + " spans more than 2^32 values";
+        }
+        return null;
+    }
+}

@@ -1,0 +1,125 @@
+package org.acc4j.compiler.ir;
+
+import java.util.List;
+
+/**
+ * How a region's parallel loops sit on the CUDA grid: the OpenUH mappings (Map1, Map2_1..2_4, Map3_1..3_3),
+ * generalised. Each {@link Level} is one parallel loop (or a group of loops collapsed into one) with at most
+ * one grid axis (its gang) and at most one block axis (its vector). A thread runs level {@code l} from
+ * {@code start = blockIdx[g] * blockDim[b] + threadIdx[b]} with stride {@code gridDim[g] * blockDim[b]}
+ * (a missing axis contributes index 0 and extent 1), so every combination of the levels' iterations runs in
+ * exactly one thread, whatever the grid's size.
+ *
+ * @param levels the parallel levels, outermost first
+ * @param block the block's extent on x, y, z
+ * @param grid the grid on x, y, z
+ * @param name the seed's name for this mapping when it is one of them ("Map2_3"), else a description
+ */
+public record Mapping(List<Level> levels, int[] block, List<GridDim> grid, String name) {
+    public static final int NONE = -1;
+    public static final String[] AXES = {"x", "y", "z"};
+
+    public Mapping {
+        levels = List.copyOf(levels);
+        block = block.clone();
+        grid = List.copyOf(grid);
+    }
+
+    /**
+     * One parallel level.
+     *
+     * @param loops the loop, or the loops collapsed into it (outermost first, perfectly nested)
+     * @param gridAxis 0..2, or {@link #NONE} when the level has no gang
+     * @param blockAxis 0..2, or {@link #NONE} when the level has no vector or worker
+     * @param why the reason, for the report
+     */
+    public record Level(List<Stmt.For> loops, int gridAxis, int blockAxis, String why) {
+        public Level {
+            loops = List.copyOf(loops);
+        }
+
+        public Stmt.For outer() {
+            return loops.get(0);
+        }
+
+        public Stmt.For inner() {
+            return loops.get(loops.size() - 1);
+        }
+
+        public boolean contains(Stmt.For f) {
+            for (Stmt.For l : loops) {
+                if (l == f) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** The CUDA expression of this level's first iteration, for reports and the CUDA rendering. */
+        public String startExpr() {
+            String g = gridAxis == NONE ? null : "blockIdx." + AXES[gridAxis];
+            String b = blockAxis == NONE ? null : AXES[blockAxis];
+            if (g != null && b != null) {
+                return g + " * blockDim." + b + " + threadIdx." + b;
+            }
+            return g != null ? g : b != null ? "threadIdx." + b : "0";
+        }
+
+        /** The CUDA expression of this level's stride. */
+        public String strideExpr() {
+            String g = gridAxis == NONE ? null : "gridDim." + AXES[gridAxis];
+            String b = blockAxis == NONE ? null : "blockDim." + AXES[blockAxis];
+            if (g != null && b != null) {
+                return g + " * " + b;
+            }
+            return g != null ? g : b != null ? b : "1";
+        }
+    }
+
+    /** The grid's extent on one axis. */
+    public sealed interface GridDim {
+    }
+
+    /** Axis unused: extent 1. */
+    public record Unused() implements GridDim {
+    }
+
+    /** The user's {@code gang(n)}. */
+    public record Fixed(int blocks) implements GridDim {
+    }
+
+    /**
+     * Enough blocks that each thread of the level's axis gets one iteration: {@code ceil(trip / perBlock)},
+     * capped at {@code max}; the runtime evaluates the level's trip count before launch, and uses
+     * {@code fallback} when it cannot (bounds that depend on an enclosing loop).
+     */
+    public record FromTrip(int level, int perBlock, long max, int fallback) implements GridDim {
+    }
+
+    public Level levelOf(Stmt.For f) {
+        for (Level l : levels) {
+            if (l.contains(f)) {
+                return l;
+            }
+        }
+        return null;
+    }
+
+    public int threads() {
+        return block[0] * block[1] * block[2];
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder b = new StringBuilder(name).append(": block(").append(block[0]).append(", ").append(block[1])
+                .append(", ").append(block[2]).append(")");
+        for (Level l : levels) {
+            b.append("; ");
+            for (Stmt.For f : l.loops) {
+                b.append(f.index().name());
+            }
+            b.append(" from ").append(l.startExpr()).append(" by ").append(l.strideExpr());
+        }
+        return b.toString();
+    }
+}

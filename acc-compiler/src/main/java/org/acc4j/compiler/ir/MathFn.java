@@ -1,0 +1,57 @@
+package org.acc4j.compiler.ir;
+
+/**
+ * The {@code java.lang.Math} methods a kernel may call. Those marked exact have one correct result that PTX
+ * computes directly; the others are within 1 ulp as Math's contract allows, computed by the routines of
+ * {@code ptx-templates}.
+ */
+public enum MathFn {
+    SQRT("sqrt", 1, true),
+    ABS("abs", 1, true),
+    MIN("min", 2, true),
+    MAX("max", 2, true),
+    FMA("fma", 3, true),
+    FLOOR("floor", 1, true),
+    CEIL("ceil", 1, true),
+    RINT("rint", 1, true),
+    EXP("exp", 1, false),
+    LOG("log", 1, false),
+    POW("pow", 2, false),
+    SIN("sin", 1, false),
+    COS("cos", 1, false),
+    TAN("tan", 1, false),
+    TANH("tanh", 1, false);
+
+    private final String javaName;
+    private final int arity;
+    private final boolean exact;
+
+    MathFn(String javaName, int arity, boolean exact) {
+        this.javaName = javaName;
+        this.arity = arity;
+        this.exact = exact;
+    }
+
+    public String javaName() {
+        return javaName;
+    }
+
+    public int arity() {
+        return arity;
+    }
+
+    /** Whether Java defines the result exactly (so StrictMath and Math agree). */
+    public boolean exact() {
+        return exact;
+    }
+
+    /** The function named {@code name}, or null. */
+    public static MathFn named(String name) {
+        for (MathFn f : values()) {
+            if (f.javaName.equals(name)) {
+                return f;
+            }
+        }
+        return null;
+    }
+}
