@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.acc4j.runtime.cuda.DeviceBuffer;
 
 /**
- * {@link DeviceMemory} on a CUDA device, one {@link DeviceBuffer} per host array.
+ * {@link DeviceMemory} on a CUDA device, one {@link DeviceBuffer} per host array or raw buffer.
  *
  * <p>Every call (allocation, transfers, close) needs the CUDA context current on the calling
  * thread; the runtime makes it current on entry. boolean[] is not supported yet and is rejected
@@ -14,7 +14,7 @@ import org.acc4j.runtime.cuda.DeviceBuffer;
  */
 public final class CudaMemory implements DeviceMemory {
 
-    /** A {@link Buffer} backed by a {@link DeviceBuffer}. */
+    /** A {@link Buffer} backed by a {@link DeviceBuffer}; a raw one has no array type and takes no host array. */
     public static final class CudaBuffer implements Buffer {
 
         private final DeviceBuffer buffer;
@@ -38,6 +38,17 @@ public final class CudaMemory implements DeviceMemory {
         @Override
         public long bytes() {
             return buffer.bytes();
+        }
+
+        @Override
+        public long address() {
+            return buffer.address();
+        }
+
+        @Override
+        public void writeLongs(long[] values) {
+            // DeviceBuffer checks that the words fill the buffer exactly
+            buffer.copyFromHost(values);
         }
 
         @Override
@@ -65,7 +76,7 @@ public final class CudaMemory implements DeviceMemory {
         }
 
         private Object match(Object hostArray) {
-            if (hostArray == null || hostArray.getClass() != arrayType
+            if (hostArray == null || arrayType == null || hostArray.getClass() != arrayType
                     || java.lang.reflect.Array.getLength(hostArray) != length) {
                 throw new IllegalArgumentException("buffer for " + buffer.what() + " cannot transfer "
                         + (hostArray == null ? "null" : HostArrays.describe(hostArray)));
@@ -92,6 +103,16 @@ public final class CudaMemory implements DeviceMemory {
         DeviceBuffer buffer = DeviceBuffer.allocate(bytes, HostArrays.describe(hostArray));
         inUse.addAndGet(bytes);
         return new CudaBuffer(buffer, hostArray.getClass(), HostArrays.length(hostArray), inUse);
+    }
+
+    @Override
+    public CudaBuffer allocateRaw(long bytes, String what) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("negative size " + bytes + " for " + what);
+        }
+        DeviceBuffer buffer = DeviceBuffer.allocate(bytes, what);
+        inUse.addAndGet(bytes);
+        return new CudaBuffer(buffer, null, -1, inUse);
     }
 
     @Override

@@ -13,6 +13,16 @@ public interface DeviceMemory {
      */
     Buffer allocate(Object hostArray);
 
+    /**
+     * Allocates {@code bytes} of device memory for data that mirrors no host array, such as the row table of
+     * a two-dimensional array (contents undefined). The buffer takes {@link Buffer#writeLongs} and
+     * {@link Buffer#zero}, no host array.
+     *
+     * @param what what the memory is for, for messages, e.g. {@code double[37][41] row table}
+     * @throws IllegalArgumentException when {@code bytes} is negative
+     */
+    Buffer allocateRaw(long bytes, String what);
+
     /** Bytes held by buffers not yet closed. */
     long bytesInUse();
 }

@@ -5,8 +5,10 @@ import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import org.acc4j.compiler.ir.ArrayRef;
 
 /**
  * Which host arrays have device copies, with OpenACC 2.5+ reference counting.
@@ -25,35 +27,70 @@ import java.util.Map;
  * (or by {@link #drainCollected()}), on the caller's thread, never on a GC thread, because
  * freeing needs the CUDA context current. Entries never reference their array.
  *
+ * <p><b>Two-dimensional arrays.</b> A {@code double[][]} (any primitive element; rectangular or jagged) is
+ * present as its rows plus a <em>row table</em>: a raw buffer of {@value #ROW_ENTRY_BYTES} bytes per row,
+ * holding the row's device address (u64 at offset 0) and length (s32 at offset 8, then 4 zero bytes), which
+ * is what a kernel receives for the array. The outer array has an entry of its own, with its own counts,
+ * whose buffer is the table. Each row is an ordinary entry in its own right: a row shared by two
+ * two-dimensional arrays, or also used as a one-dimensional array, is one device buffer. Besides its own
+ * structured and dynamic counts a row has {@linkplain Entry#rowReferences() row references}, one per
+ * place a present row table lists it; a row is freed only when all three are zero, so a table never
+ * points at freed memory (and an {@code exit data finalize} on a row cannot free it under a table).
+ * <ul>
+ *   <li>When the outer array becomes present, each row is entered with the same clause (uploaded or
+ *       zero-filled if it was absent, only referenced if present), then the table is filled and uploaded
+ *       once. A null row is rejected with {@link IllegalArgumentException} naming its index, before
+ *       anything is allocated.</li>
+ *   <li>Every later entry of the present outer array ({@link #enter}, {@link #enterDynamic}) and {@link
+ *       #updateDevice} compare its rows with the table's by identity. Rows replaced since are entered with
+ *       that entry's clause (a {@code present} clause needs them present), the table is rewritten and
+ *       uploaded again, and the replaced rows lose their row reference <em>without being copied back</em>:
+ *       the device copy of the array now follows the host's rows. Unchanged rows cost nothing.</li>
+ *   <li>When the outer array's counts both reach zero its table is freed and each of its rows loses a row
+ *       reference; a row whose counts are then all zero is copied back if the exit clause copies out (into
+ *       the row object the table listed) and freed. {@link #updateHost} copies back every listed row.</li>
+ * </ul>
+ * An outer entry references its rows (never the outer array), so rows stay reachable while listed.
+ *
  * <p>Thread-safe: every operation holds the table's lock, transfers included. After {@link
  * #close()} (idempotent, frees every buffer) data operations throw {@link IllegalStateException}
  * and queries see an empty table.
  */
 public final class PresentTable implements AutoCloseable {
 
-    /** One present array: its buffer and counts. The counts change under the table's lock. */
+    /**
+     * One present array: its buffer and counts. The counts, and the rows of a two-dimensional array, change
+     * under the table's lock.
+     */
     public static final class Entry {
 
         private final PresentTable table;
         private final Key key;
         private final Buffer buffer;
         private final String array;
+        /** For a two-dimensional array, the rows its table lists, in order; null for one dimension. */
+        private final Object[] rows;
+        /** The entries of {@link #rows}, each holding one row reference for this table. */
+        private final Entry[] rowEntries;
         private int structured;
         private int dynamic;
+        private int rowReferences;
 
-        private Entry(PresentTable table, Key key, Buffer buffer, String array) {
+        private Entry(PresentTable table, Key key, Buffer buffer, String array, Object[] rows, Entry[] rowEntries) {
             this.table = table;
             this.key = key;
             this.buffer = buffer;
             this.array = array;
+            this.rows = rows;
+            this.rowEntries = rowEntries;
         }
 
-        /** The device buffer; closed once the entry is removed. */
+        /** The device buffer (the row table of a two-dimensional array); closed once the entry is removed. */
         public Buffer buffer() {
             return buffer;
         }
 
-        /** The array's description, such as {@code double[1024]}. */
+        /** The array's description, such as {@code double[1024]} or {@code double[37][41]}. */
         public String array() {
             return array;
         }
@@ -72,13 +109,36 @@ public final class PresentTable implements AutoCloseable {
             }
         }
 
+        /**
+         * How many times present row tables list this array as a row (a table listing it twice counts
+         * twice); 0 for a two-dimensional array.
+         */
+        public int rowReferences() {
+            synchronized (table) {
+                return rowReferences;
+            }
+        }
+
+        /** Whether this entry is a two-dimensional array, whose buffer is its row table. */
+        public boolean isRowTable() {
+            return rows != null;
+        }
+
         @Override
         public String toString() {
             synchronized (table) {
-                return "Entry[" + array + ", structured " + structured + ", dynamic " + dynamic + "]";
+                return "Entry[" + array + ", structured " + structured + ", dynamic " + dynamic
+                        + (rowReferences > 0 ? ", row references " + rowReferences : "") + "]";
             }
         }
+
+        private boolean unused() {
+            return structured == 0 && dynamic == 0 && rowReferences == 0;
+        }
     }
+
+    /** Bytes per row-table entry: u64 device address, s32 length, 4 bytes padding. */
+    public static final int ROW_ENTRY_BYTES = ArrayRef.ROW_ENTRY_BYTES;
 
     /** A weak identity key; a cleared key equals only itself, so it can still be removed. */
     private static final class Key extends WeakReference<Object> {
@@ -124,12 +184,14 @@ public final class PresentTable implements AutoCloseable {
 
     /**
      * Structured entry (data region or compute construct). Present data has its structured count
-     * raised, with no transfer. Absent data is allocated with count 1 and uploaded for COPYIN and
-     * COPY, zero-filled for CREATE and COPYOUT.
+     * raised, with no transfer (a two-dimensional array's replaced rows excepted, see the class
+     * comment). Absent data is allocated with count 1 and uploaded for COPYIN and COPY, zero-filled
+     * for CREATE and COPYOUT.
      *
      * @param clause COPYIN, COPYOUT, COPY, CREATE or PRESENT
-     * @throws IllegalStateException    for PRESENT when the array is not present
-     * @throws IllegalArgumentException for DELETE or an array that is not one-dimensional primitive
+     * @throws IllegalStateException    for PRESENT when the array (or a replaced row) is not present
+     * @throws IllegalArgumentException for DELETE, an array that is not primitive of one or two
+     *                                  dimensions, or a two-dimensional array with a null row
      */
     public synchronized Entry enter(Object array, Clause clause) {
         prepare(array);
@@ -138,6 +200,7 @@ public final class PresentTable implements AutoCloseable {
         }
         Entry entry = find(array);
         if (entry != null) {
+            refreshRows(entry, array, clause);
             entry.structured++;
             return entry;
         }
@@ -153,7 +216,8 @@ public final class PresentTable implements AutoCloseable {
 
     /**
      * Structured exit: lowers the structured count; when both counts are then zero, downloads for
-     * COPY and COPYOUT, frees the buffer and removes the entry.
+     * COPY and COPYOUT, frees the buffer and removes the entry. For a two-dimensional array the rows
+     * its table lists are released as the class comment says; the host's rows now are not looked at.
      *
      * @throws IllegalStateException when the array is absent or has no structured reference
      */
@@ -164,7 +228,7 @@ public final class PresentTable implements AutoCloseable {
         }
         Entry entry = requireStructured(array, "exit");
         entry.structured--;
-        if (entry.structured == 0 && entry.dynamic == 0) {
+        if (entry.unused()) {
             release(entry, clause.downloadsOnExit() ? array : null);
         }
     }
@@ -183,15 +247,15 @@ public final class PresentTable implements AutoCloseable {
         }
         Entry entry = requireStructured(array, "discard");
         entry.structured--;
-        if (entry.structured == 0 && entry.dynamic == 0) {
+        if (entry.unused()) {
             release(entry, null);
         }
     }
 
     /**
      * Dynamic entry ({@code enter data}, {@code Acc.copyin}/{@code Acc.create}): present data has
-     * its dynamic count raised, absent data is allocated with dynamic count 1 and uploaded
-     * (COPYIN) or zero-filled (CREATE).
+     * its dynamic count raised (a two-dimensional array's replaced rows entered), absent data is
+     * allocated with dynamic count 1 and uploaded (COPYIN) or zero-filled (CREATE).
      */
     public synchronized Entry enterDynamic(Object array, Clause clause) {
         prepare(array);
@@ -201,6 +265,8 @@ public final class PresentTable implements AutoCloseable {
         Entry entry = find(array);
         if (entry == null) {
             entry = create(array, clause);
+        } else {
+            refreshRows(entry, array, clause);
         }
         entry.dynamic++;
         return entry;
@@ -210,7 +276,7 @@ public final class PresentTable implements AutoCloseable {
      * Dynamic exit ({@code exit data}, {@code Acc.copyout}/{@code Acc.delete}): lowers the dynamic
      * count, or sets it to zero when {@code finalize}; when both counts are then zero, downloads
      * for COPYOUT and frees. An absent array, or one whose dynamic count is already zero, is left
-     * alone, as OpenACC specifies.
+     * alone, as OpenACC specifies. A row still listed by a present row table stays on the device.
      */
     public synchronized void exitDynamic(Object array, Clause clause, boolean finalize) {
         prepare(array);
@@ -222,25 +288,42 @@ public final class PresentTable implements AutoCloseable {
             return;
         }
         entry.dynamic = finalize ? 0 : entry.dynamic - 1;
-        if (entry.structured == 0 && entry.dynamic == 0) {
+        if (entry.unused()) {
             release(entry, clause.downloadsOnExit() ? array : null);
         }
     }
 
-    /** Copies the host array to its device copy ({@code update device}). */
+    /**
+     * Copies the host array to its device copy ({@code update device}). For a two-dimensional array:
+     * enters rows replaced since the table was built (see the class comment), then uploads every row.
+     */
     public synchronized void updateDevice(Object array) {
         prepare(array);
         Entry entry = requirePresent(array, "update device");
-        entry.buffer.upload(array);
-        stats = stats.upload(entry.buffer.bytes());
+        if (entry.rows == null) {
+            upload(entry, array);
+            return;
+        }
+        refreshRows(entry, array, Clause.CREATE);
+        for (int i : distinctRows(entry)) {
+            upload(entry.rowEntries[i], entry.rows[i]);
+        }
     }
 
-    /** Copies the device copy back into the host array ({@code update host}). */
+    /**
+     * Copies the device copy back into the host array ({@code update host}). For a two-dimensional
+     * array: downloads every row the table lists into that row object.
+     */
     public synchronized void updateHost(Object array) {
         prepare(array);
         Entry entry = requirePresent(array, "update host");
-        entry.buffer.download(array);
-        stats = stats.download(entry.buffer.bytes());
+        if (entry.rows == null) {
+            download(entry, array);
+            return;
+        }
+        for (int i : distinctRows(entry)) {
+            download(entry.rowEntries[i], entry.rows[i]);
+        }
     }
 
     /** Whether {@code array} has a device copy. */
@@ -248,7 +331,10 @@ public final class PresentTable implements AutoCloseable {
         return lookup(array) != null;
     }
 
-    /** The buffer of {@code array}, or null when it is not present. */
+    /**
+     * The buffer of {@code array} (a two-dimensional array's row table), or null when it is not
+     * present.
+     */
     public synchronized Buffer lookup(Object array) {
         Entry entry = entry(array);
         return entry == null ? null : entry.buffer;
@@ -256,7 +342,7 @@ public final class PresentTable implements AutoCloseable {
 
     /** The entry of {@code array}, or null when it is not present. */
     public synchronized Entry entry(Object array) {
-        HostArrays.require(array);
+        HostArrays.requireData(array);
         drainCollected();
         return find(array);
     }
@@ -273,34 +359,38 @@ public final class PresentTable implements AutoCloseable {
         return entry == null ? 0 : entry.dynamic;
     }
 
-    /** Number of present arrays (after freeing those collected). */
+    /**
+     * Number of entries (after freeing those collected): a present two-dimensional array counts
+     * one, and each distinct row one more.
+     */
     public synchronized int size() {
         drainCollected();
         return entries.size();
     }
 
-    /** Transfers and allocations so far. */
+    /** Transfers and allocations so far, row tables included. */
     public synchronized TransferStats transferStats() {
         return stats;
     }
 
     /**
      * Frees the buffers of arrays the garbage collector has reclaimed; needs the CUDA context
-     * current on this thread. Every table operation does this first.
+     * current on this thread. Every table operation does this first. A reclaimed two-dimensional
+     * array releases its rows without copying them back.
      *
-     * @return how many buffers were freed
+     * @return how many arrays were freed (rows released with them not counted)
      */
     public synchronized int drainCollected() {
         int freed = 0;
         RuntimeException failure = null;
         for (Reference<?> ref = collected.poll(); ref != null; ref = collected.poll()) {
             // a cleared key equals only itself; explicitly released keys were cleared, never queued
-            Entry entry = entries.remove(ref);
+            Entry entry = entries.get(ref);
             if (entry == null) {
                 continue;
             }
             try {
-                closeBuffer(entry);
+                release(entry, null);
                 freed++;
             } catch (RuntimeException e) {
                 failure = chain(failure, e);
@@ -343,7 +433,7 @@ public final class PresentTable implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("the present table is closed");
         }
-        HostArrays.require(array);
+        HostArrays.requireData(array);
         drainCollected();
     }
 
@@ -375,8 +465,11 @@ public final class PresentTable implements AutoCloseable {
         return entry;
     }
 
-    /** Allocates and initialises a new entry with both counts 0, then records it. */
+    /** Allocates and initialises a new entry with every count 0, then records it. */
     private Entry create(Object array, Clause clause) {
+        if (HostArrays.isRank2(array)) {
+            return createRowTable(array, clause);
+        }
         Buffer buffer = memory.allocate(array);
         stats = stats.allocate();
         try {
@@ -388,33 +481,190 @@ public final class PresentTable implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             // the entry was never recorded: free the buffer here
-            try {
-                buffer.close();
-                stats = stats.free();
-            } catch (RuntimeException closing) {
-                e.addSuppressed(closing);
-            }
-            throw e;
+            throw freeing(buffer, e);
         }
+        return record(array, buffer, null, null);
+    }
+
+    /**
+     * A two-dimensional array's entry: holds each row (entering it with {@code clause} when absent),
+     * then allocates, fills and uploads the row table. On failure nothing is left held or allocated.
+     */
+    private Entry createRowTable(Object array, Clause clause) {
+        Object[] rows = currentRows(array);
+        Entry[] held = new Entry[rows.length];
+        int taken = 0;
+        try {
+            for (; taken < rows.length; taken++) {
+                held[taken] = hold(rows[taken], clause, array, taken);
+            }
+        } catch (RuntimeException e) {
+            throw unholding(held, 0, taken, e);
+        }
+        Buffer table;
+        try {
+            table = memory.allocateRaw((long) rows.length * ROW_ENTRY_BYTES,
+                    HostArrays.describe(array) + " row table");
+            stats = stats.allocate();
+        } catch (RuntimeException e) {
+            throw unholding(held, 0, rows.length, e);
+        }
+        try {
+            writeRowTable(table, rows, held);
+        } catch (RuntimeException e) {
+            throw unholding(held, 0, rows.length, freeing(table, e));
+        }
+        return record(array, table, rows, held);
+    }
+
+    private Entry record(Object array, Buffer buffer, Object[] rows, Entry[] rowEntries) {
         Key key = new Key(array, collected);
-        Entry entry = new Entry(this, key, buffer, HostArrays.describe(array));
+        Entry entry = new Entry(this, key, buffer, HostArrays.describe(array), rows, rowEntries);
         entries.put(key, entry);
         return entry;
     }
 
+    /** A snapshot of a two-dimensional array's rows, none null. */
+    private static Object[] currentRows(Object array) {
+        Object[] rows = ((Object[]) array).clone();
+        for (int i = 0; i < rows.length; i++) {
+            if (rows[i] == null) {
+                throw new IllegalArgumentException("row " + i + " of " + HostArrays.describe(array) + " (identity "
+                        + Integer.toHexString(System.identityHashCode(array)) + ") is null: every row of a"
+                        + " two-dimensional array must be an array to go to the device");
+            }
+        }
+        return rows;
+    }
+
     /**
-     * Removes the entry, downloads into {@code downloadTo} unless it is null, and frees the
-     * buffer; the buffer is freed even when the download fails.
+     * Takes one row reference on {@code row}, entering it with {@code clause} (count 0) when absent.
+     * Row {@code index} of {@code outer} is named in the message when PRESENT finds it absent.
+     */
+    private Entry hold(Object row, Clause clause, Object outer, int index) {
+        Entry entry = find(row);
+        if (entry == null) {
+            if (clause == Clause.PRESENT) {
+                throw new IllegalStateException("row " + index + " of " + HostArrays.describe(outer) + " ("
+                        + HostArrays.describe(row) + ") is not present on the device: it replaced the row the device"
+                        + " copy was made with, and a present clause needs it copied in first");
+            }
+            entry = create(row, clause);
+        }
+        entry.rowReferences++;
+        return entry;
+    }
+
+    /** Drops one row reference; a row then unused is released, copied back into {@code row} if asked. */
+    private void unhold(Entry entry, Object row, boolean download) {
+        entry.rowReferences--;
+        if (entry.unused()) {
+            release(entry, download ? row : null);
+        }
+    }
+
+    /**
+     * Makes a present two-dimensional array's table list the host's rows now: rows replaced since
+     * are held (entered with {@code clause} when absent) before the replaced ones are dropped without
+     * copying back, and the rewritten table is uploaded. Does nothing for one dimension or when no
+     * row changed; on failure the entry is left as it was.
+     */
+    private void refreshRows(Entry entry, Object array, Clause clause) {
+        if (entry.rows == null) {
+            return;
+        }
+        Object[] now = currentRows(array);
+        List<Integer> changed = new ArrayList<>();
+        for (int i = 0; i < now.length; i++) {
+            if (now[i] != entry.rows[i]) {
+                changed.add(i);
+            }
+        }
+        if (changed.isEmpty()) {
+            return;
+        }
+        Entry[] fresh = entry.rowEntries.clone();
+        int taken = 0;
+        try {
+            for (; taken < changed.size(); taken++) {
+                int i = changed.get(taken);
+                fresh[i] = hold(now[i], clause, array, i);
+            }
+            writeRowTable(entry.buffer, now, fresh);
+        } catch (RuntimeException e) {
+            RuntimeException failure = e;
+            for (int t = taken - 1; t >= 0; t--) {
+                int i = changed.get(t);
+                failure = unholding(fresh, i, i + 1, failure);
+            }
+            throw failure;
+        }
+        Entry[] old = entry.rowEntries.clone();
+        Object[] oldRows = entry.rows.clone();
+        System.arraycopy(now, 0, entry.rows, 0, now.length);
+        System.arraycopy(fresh, 0, entry.rowEntries, 0, fresh.length);
+        RuntimeException failure = null;
+        for (int i : changed) {
+            try {
+                unhold(old[i], oldRows[i], false);
+            } catch (RuntimeException e) {
+                failure = chain(failure, e);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** Fills {@code table} with each row's device address and length, and uploads it (one transfer). */
+    private void writeRowTable(Buffer table, Object[] rows, Entry[] rowEntries) {
+        int words = ROW_ENTRY_BYTES / Long.BYTES;
+        long[] values = new long[rows.length * words];
+        for (int i = 0; i < rows.length; i++) {
+            values[i * words] = rowEntries[i].buffer.address();
+            // the s32 length sits in the low half of the second word (little-endian); the high half is padding
+            values[i * words + 1] = HostArrays.length(rows[i]);
+        }
+        table.writeLongs(values);
+        stats = stats.upload(table.bytes());
+    }
+
+    /** The indices of a row table's rows, each row object once. */
+    private static List<Integer> distinctRows(Entry entry) {
+        IdentityHashMap<Object, Boolean> seen = new IdentityHashMap<>();
+        List<Integer> indices = new ArrayList<>();
+        for (int i = 0; i < entry.rows.length; i++) {
+            if (seen.put(entry.rows[i], Boolean.TRUE) == null) {
+                indices.add(i);
+            }
+        }
+        return indices;
+    }
+
+    private void upload(Entry entry, Object array) {
+        entry.buffer.upload(array);
+        stats = stats.upload(entry.buffer.bytes());
+    }
+
+    private void download(Entry entry, Object array) {
+        entry.buffer.download(array);
+        stats = stats.download(entry.buffer.bytes());
+    }
+
+    /**
+     * Removes the entry and frees its buffer (even when a download fails). Unless {@code downloadTo} is
+     * null, a one-dimensional entry is first downloaded into it; a two-dimensional entry's rows each lose
+     * a row reference, and those then unused are released in turn, copied back into the row objects the
+     * table listed unless {@code downloadTo} is null.
      */
     private void release(Entry entry, Object downloadTo) {
         entries.remove(entry.key);
         // a cleared reference is not queued, so the GC will not report this array again
         entry.key.clear();
         RuntimeException failure = null;
-        if (downloadTo != null) {
+        if (downloadTo != null && entry.rows == null) {
             try {
-                entry.buffer.download(downloadTo);
-                stats = stats.download(entry.buffer.bytes());
+                download(entry, downloadTo);
             } catch (RuntimeException e) {
                 failure = e;
             }
@@ -424,6 +674,15 @@ public final class PresentTable implements AutoCloseable {
         } catch (RuntimeException e) {
             failure = chain(failure, e);
         }
+        if (entry.rows != null) {
+            for (int i = 0; i < entry.rows.length; i++) {
+                try {
+                    unhold(entry.rowEntries[i], entry.rows[i], downloadTo != null);
+                } catch (RuntimeException e) {
+                    failure = chain(failure, e);
+                }
+            }
+        }
         if (failure != null) {
             throw failure;
         }
@@ -432,6 +691,29 @@ public final class PresentTable implements AutoCloseable {
     private void closeBuffer(Entry entry) {
         entry.buffer.close();
         stats = stats.free();
+    }
+
+    /** Frees a buffer that was never recorded, adding any failure to {@code e}, which it returns. */
+    private RuntimeException freeing(Buffer buffer, RuntimeException e) {
+        try {
+            buffer.close();
+            stats = stats.free();
+        } catch (RuntimeException closing) {
+            e.addSuppressed(closing);
+        }
+        return e;
+    }
+
+    /** Drops the row references {@code held[from..to)} without copying back, adding failures to {@code e}. */
+    private RuntimeException unholding(Entry[] held, int from, int to, RuntimeException e) {
+        for (int i = to - 1; i >= from; i--) {
+            try {
+                unhold(held[i], null, false);
+            } catch (RuntimeException dropping) {
+                e.addSuppressed(dropping);
+            }
+        }
+        return e;
     }
 
     private static RuntimeException chain(RuntimeException first, RuntimeException next) {

@@ -1,6 +1,8 @@
 package org.acc4j.runtime.data;
 
 import java.lang.reflect.Array;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -8,24 +10,53 @@ import java.util.function.Consumer;
 /**
  * Device memory simulated on the heap: each buffer keeps its own copy of the data, so tests
  * can tell what reached the "device" and what came back. Counts every operation and records
- * misuse (use after close, closing twice) in {@link #violations()} instead of trusting the
- * code under test. Never references the host arrays it was allocated for.
+ * misuse (use after close, closing twice, a host array on a raw buffer) in {@link #violations()}
+ * instead of trusting the code under test. Never references the host arrays it was allocated for.
+ *
+ * <p>Buffers get fake device addresses: distinct, 256-byte aligned, never reused, and 0 for an
+ * empty buffer, as on CUDA. A raw buffer holds bytes; {@link FakeBuffer#words()} reads them back.
  */
 final class FakeMemory implements DeviceMemory {
 
-    /** A fake buffer holding a private array of the host array's type and length. */
+    /** A fake buffer holding a private array of the host array's type and length, or raw bytes. */
     final class FakeBuffer implements Buffer {
 
         private final Object data;
+        private final boolean raw;
+        private final long address;
         private boolean closed;
 
-        private FakeBuffer(Object data) {
+        private FakeBuffer(Object data, boolean raw, long address) {
             this.data = data;
+            this.raw = raw;
+            this.address = address;
         }
 
         @Override
         public long bytes() {
             return HostArrays.byteSize(data);
+        }
+
+        @Override
+        public long address() {
+            synchronized (FakeMemory.this) {
+                live("address");
+                return address;
+            }
+        }
+
+        @Override
+        public void writeLongs(long[] values) {
+            synchronized (FakeMemory.this) {
+                live("writeLongs");
+                // a real buffer takes words anywhere; the present table writes them only to row tables
+                if (!raw || (long) values.length * Long.BYTES != bytes()) {
+                    violations.add("writeLongs of " + values.length + " words on a buffer for " + what());
+                    throw new IllegalArgumentException("mismatched words");
+                }
+                ByteBuffer.wrap((byte[]) data).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(values);
+                wordWrites++;
+            }
         }
 
         @Override
@@ -64,13 +95,23 @@ final class FakeMemory implements DeviceMemory {
         public void close() {
             synchronized (FakeMemory.this) {
                 if (closed) {
-                    violations.add("double free of " + HostArrays.describe(data));
+                    violations.add("double free of " + what());
                     return;
                 }
                 closed = true;
                 live--;
                 frees++;
                 bytesInUse -= bytes();
+            }
+        }
+
+        /** A raw buffer's contents as little-endian 64-bit words. */
+        long[] words() {
+            synchronized (FakeMemory.this) {
+                live("inspect");
+                long[] words = new long[((byte[]) data).length / Long.BYTES];
+                ByteBuffer.wrap((byte[]) data).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(words);
+                return words;
             }
         }
 
@@ -98,10 +139,22 @@ final class FakeMemory implements DeviceMemory {
             }
         }
 
-        private void use(String operation, Object hostArray) {
+        private String what() {
+            return (raw ? "raw " : "") + HostArrays.describe(data);
+        }
+
+        private void live(String operation) {
             if (closed) {
-                violations.add(operation + " after close of " + HostArrays.describe(data));
+                violations.add(operation + " after close of " + what());
                 throw new IllegalStateException(operation + " after close");
+            }
+        }
+
+        private void use(String operation, Object hostArray) {
+            live(operation);
+            if (raw && hostArray != data) {
+                violations.add(operation + " with " + HostArrays.describe(hostArray) + " on " + what());
+                throw new IllegalArgumentException("a host array on a raw buffer");
             }
             if (hostArray.getClass() != data.getClass() || Array.getLength(hostArray) != Array.getLength(data)) {
                 violations.add(operation + " with " + HostArrays.describe(hostArray) + " on a buffer for "
@@ -111,6 +164,8 @@ final class FakeMemory implements DeviceMemory {
         }
     }
 
+    /** Where the next non-empty buffer starts: far from 0, like a real device address. */
+    private long nextAddress = 0x7f00_0000_0000L;
     private final List<String> violations = new ArrayList<>();
     private int allocations;
     private int frees;
@@ -118,6 +173,7 @@ final class FakeMemory implements DeviceMemory {
     private int uploads;
     private int downloads;
     private int zeroFills;
+    private int wordWrites;
     private long bytesInUse;
     private boolean failUploads;
 
@@ -131,10 +187,30 @@ final class FakeMemory implements DeviceMemory {
         } else if (data instanceof double[] doubles) {
             java.util.Arrays.fill(doubles, Double.NaN);
         }
+        return track(data, false);
+    }
+
+    @Override
+    public synchronized FakeBuffer allocateRaw(long bytes, String what) {
+        if (bytes < 0 || bytes > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("fake raw buffer of " + bytes + " bytes for " + what);
+        }
+        byte[] data = new byte[(int) bytes];
+        java.util.Arrays.fill(data, (byte) 0xAB);
+        return track(data, true);
+    }
+
+    private FakeBuffer track(Object data, boolean raw) {
+        long bytes = HostArrays.byteSize(data);
+        long address = 0;
+        if (bytes > 0) {
+            address = nextAddress;
+            nextAddress += (bytes + 255) & ~255L;
+        }
         allocations++;
         live++;
-        bytesInUse += HostArrays.byteSize(hostArray);
-        return new FakeBuffer(data);
+        bytesInUse += bytes;
+        return new FakeBuffer(data, raw, address);
     }
 
     @Override
@@ -172,5 +248,10 @@ final class FakeMemory implements DeviceMemory {
 
     synchronized int zeroFills() {
         return zeroFills;
+    }
+
+    /** Calls of {@link Buffer#writeLongs} (row tables written). */
+    synchronized int wordWrites() {
+        return wordWrites;
     }
 }

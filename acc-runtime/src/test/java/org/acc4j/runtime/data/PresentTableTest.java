@@ -261,8 +261,8 @@ class PresentTableTest {
     }
 
     @Test
-    void rejectsWhatIsNotAOneDimensionalPrimitiveArray() {
-        for (Object bad : new Object[] {null, "text", 3, new String[1], new int[2][2], new Object()}) {
+    void rejectsWhatIsNotAPrimitiveArrayOfOneOrTwoDimensions() {
+        for (Object bad : new Object[] {null, "text", 3, new String[1], new int[2][2][2], new Object[2][], new Object()}) {
             assertThrows(IllegalArgumentException.class, () -> table.enter(bad, Clause.COPYIN), String.valueOf(bad));
             assertThrows(IllegalArgumentException.class, () -> table.isPresent(bad), String.valueOf(bad));
         }
