@@ -53,4 +53,24 @@ class CudaMemoryTest {
         assertThrows(IllegalStateException.class, () -> buffer.deviceBuffer().address());
         assertThrows(IllegalArgumentException.class, () -> CudaMemory.deviceBuffer(new FakeMemory().allocate(new int[1])));
     }
+
+    @Test
+    void emptyRawBuffersAndRowTablesNeedNoDeviceMemory() {
+        CudaMemory memory = new CudaMemory();
+        CudaMemory.CudaBuffer raw = memory.allocateRaw(0, "an empty row table");
+        assertEquals(0L, raw.address());
+        raw.writeLongs(new long[0]);
+        assertThrows(IllegalArgumentException.class, () -> raw.writeLongs(new long[1]));
+        assertThrows(IllegalArgumentException.class, () -> raw.upload(new long[0]), "a raw buffer takes no host array");
+        assertThrows(IllegalArgumentException.class, () -> memory.allocateRaw(-1, "nothing"));
+        raw.close();
+        try (PresentTable table = new PresentTable(memory)) {
+            double[][] none = new double[0][];
+            table.enter(none, Clause.COPY);
+            assertEquals("double[0][] row table", CudaMemory.deviceBuffer(table.lookup(none)).what());
+            table.exit(none, Clause.COPY);
+            assertEquals(new TransferStats(1, 0, 0, 0, 1, 1), table.transferStats());
+        }
+        assertEquals(0L, memory.bytesInUse());
+    }
 }

@@ -197,4 +197,104 @@ class PresentTableLifecycleTest {
         table.exitDynamic(shared, Clause.DELETE, false);
         assertEquals(0, table.size());
     }
+
+    @Test
+    void aCollectedTwoDimensionalArrayReleasesItsRowsButNotRowsUsedElsewhere() throws InterruptedException {
+        double[] kept = {1, 2};
+        table.enterDynamic(kept, Clause.COPYIN);
+        WeakReference<Object> ref = enterGarbageRows(kept);
+        assertEquals(1 + 2 + 1, memory.live(), "kept, two more rows and the table");
+        assertEquals(1, table.entry(kept).rowReferences());
+        collect(ref);
+        long deadline = System.nanoTime() + GC_WAIT_NANOS;
+        while (table.size() != 1 && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertEquals(1, table.size());
+        assertEquals(1, memory.live());
+        assertEquals(0, table.entry(kept).rowReferences());
+        assertEquals(1, table.dynamicCount(kept));
+        assertEquals(0, memory.downloads(), "a collected array is never copied back");
+        Reference.reachabilityFence(kept);
+    }
+
+    /** Enters a fresh two-dimensional array listing {@code kept} as its middle row, and forgets it. */
+    private WeakReference<Object> enterGarbageRows(double[] kept) {
+        double[][] garbage = {new double[3], kept, new double[5]};
+        table.enter(garbage, Clause.COPY);
+        return new WeakReference<>(garbage);
+    }
+
+    @Test
+    void concurrentTwoDimensionalEntriesShareRowsAndKeepTablesConsistent() throws Exception {
+        int threads = 16;
+        int rounds = 200;
+        // every thread's array lists this row; the region only reads it
+        int[] common = {5, 6, 7};
+        double[][] shared = new double[4][6];
+        table.enterDynamic(shared, Clause.COPYIN);
+        int[][][] own = new int[threads][][];
+        for (int t = 0; t < threads; t++) {
+            own[t] = new int[][] {new int[8], common, new int[t + 1]};
+        }
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<Integer>> results = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int[][] mine = own[t];
+                results.add(pool.submit(() -> {
+                    start.await();
+                    int maxCommon = 0;
+                    for (int r = 0; r < rounds; r++) {
+                        table.enter(shared, Clause.PRESENT);
+                        table.enter(mine, Clause.COPY);
+                        maxCommon = Math.max(maxCommon, table.entry(common).rowReferences());
+                        // the table lists the buffers present now, with the rows' lengths
+                        long[] words = ((FakeMemory.FakeBuffer) table.lookup(mine)).words();
+                        for (int i = 0; i < mine.length; i++) {
+                            assertEquals(table.lookup(mine[i]).address(), words[2 * i]);
+                            assertEquals(mine[i].length, words[2 * i + 1]);
+                        }
+                        // play a kernel: add 1 to every element of this thread's own rows
+                        for (int i : new int[] {0, 2}) {
+                            ((FakeMemory.FakeBuffer) table.lookup(mine[i])).kernel(d -> {
+                                int[] x = (int[]) d;
+                                for (int j = 0; j < x.length; j++) {
+                                    x[j]++;
+                                }
+                            });
+                        }
+                        table.exit(mine, Clause.COPY);
+                        table.exit(shared, Clause.PRESENT);
+                    }
+                    return maxCommon;
+                }));
+            }
+            start.countDown();
+            for (Future<Integer> result : results) {
+                assertTrue(result.get(60, TimeUnit.SECONDS) >= 1);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        for (int[][] mine : own) {
+            for (int i : new int[] {0, 2}) {
+                for (int value : mine[i]) {
+                    assertEquals(rounds, value);
+                }
+            }
+        }
+        assertArrayEquals(new int[] {5, 6, 7}, common);
+        assertEquals(0, table.structuredCount(shared));
+        assertEquals(1, table.dynamicCount(shared));
+        assertEquals(1 + 4, table.size(), "only the dynamically present array and its rows are left");
+        assertEquals(1 + 4, memory.live());
+        TransferStats stats = table.transferStats();
+        assertEquals(stats.allocations() - 5, stats.frees());
+        assertEquals(stats.copiesToHost(), memory.downloads());
+        table.exitDynamic(shared, Clause.DELETE, false);
+        assertEquals(0, table.size());
+    }
 }
