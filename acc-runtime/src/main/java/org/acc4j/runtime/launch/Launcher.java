@@ -1,7 +1,6 @@
 package org.acc4j.runtime.launch;
 
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +18,7 @@ import org.acc4j.runtime.cuda.Context;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.DeviceBuffer;
 import org.acc4j.runtime.cuda.KernelArgs;
+import org.acc4j.runtime.data.Aliasing;
 import org.acc4j.runtime.data.Clause;
 import org.acc4j.runtime.data.CudaMemory;
 import org.acc4j.runtime.data.PresentTable;
@@ -102,19 +102,16 @@ public final class Launcher implements AutoCloseable {
         for (DataClause c : m.plan().data()) {
             written.putIfAbsent(c.array(), false);
         }
-        IdentityHashMap<Object, ArrayRef> seen = new IdentityHashMap<>();
+        List<Aliasing.Use> uses = new ArrayList<>();
         for (Map.Entry<ArrayRef, Boolean> e : written.entrySet()) {
-            ArrayRef a = e.getKey();
-            Object value = m.sources().value(a.source(), self, args);
-            if (value == null) {
-                throw new HostInstead("the array " + a.name() + " is null");
-            }
-            ArrayRef other = seen.put(value, a);
-            if (other != null && (e.getValue() || written.get(other))) {
-                throw new HostInstead("the same array is both " + other.name() + " and " + a.name()
-                        + ", and the region writes it");
-            }
-            arrays.put(a, value);
+            Object value = m.sources().value(e.getKey().source(), self, args);
+            uses.add(new Aliasing.Use(e.getKey().name(), value, e.getValue()));
+            arrays.put(e.getKey(), value);
+        }
+        // null arrays and rows; arrays (rank-2 rows included) reachable twice where the region writes one
+        String problem = Aliasing.problem(uses);
+        if (problem != null) {
+            throw new HostInstead(problem);
         }
         return arrays;
     }
@@ -158,6 +155,10 @@ public final class Launcher implements AutoCloseable {
             default:
                 break;
         }
+        if (!c.explicit() && c.array().dims() == 2) {
+            // no coverage analysis for rows yet: unwritten elements must keep their values
+            return Clause.COPY;
+        }
         DataClause.Coverage cov = c.coverage();
         if (c.explicit() || cov == null) {
             return c.explicit() ? Clause.COPYOUT : Clause.COPY;
@@ -193,6 +194,7 @@ public final class Launcher implements AutoCloseable {
             if (p instanceof KernelParam.ErrorRecord) {
                 ka.addPointer(errorRecord);
             } else if (p instanceof KernelParam.ArrayData d) {
+                // for a rank-2 array the present table's buffer is its row table, and its length the row count
                 ka.addPointer(CudaMemory.deviceBuffer(table.lookup(arrays.get(d.array()))).address());
             } else if (p instanceof KernelParam.ArrayLength l) {
                 ka.addInt(java.lang.reflect.Array.getLength(arrays.get(l.array())));
@@ -227,13 +229,26 @@ public final class Launcher implements AutoCloseable {
         if (site.kind() == ErrorSite.Kind.DIVISION_BY_ZERO) {
             return new ArithmeticException("/ by zero");
         }
+        // "a[]" names a row of the rank-2 array a: the detail holds the row index high, the column index low
+        boolean row = site.array().endsWith("[]");
+        String name = row ? site.array().substring(0, site.array().length() - 2) : site.array();
+        long index = row ? (int) detail : detail;
         int length = -1;
         for (Map.Entry<ArrayRef, Object> e : arrays.entrySet()) {
-            if (e.getKey().name().equals(site.array())) {
-                length = java.lang.reflect.Array.getLength(e.getValue());
+            if (e.getKey().name().equals(name)) {
+                length = row ? rowLength(e.getValue(), (int) (detail >>> 32))
+                        : java.lang.reflect.Array.getLength(e.getValue());
             }
         }
-        return new ArrayIndexOutOfBoundsException("Index " + detail + " out of bounds for length " + length);
+        return new ArrayIndexOutOfBoundsException("Index " + index + " out of bounds for length " + length);
+    }
+
+    /** The length of row {@code row} of a rank-2 array, -1 when there is no such row. */
+    private static int rowLength(Object array, int row) {
+        if (array instanceof Object[] rows && row >= 0 && row < rows.length && rows[row] != null) {
+            return java.lang.reflect.Array.getLength(rows[row]);
+        }
+        return -1;
     }
 
     @Override

@@ -64,7 +64,11 @@ public final class Offloader {
                 k -> Compiler.dataRegion(classFile(owner), name, desc));
     }
 
-    /** Enters the data region of a {@code @Data} method; the token goes to {@link #exitRegion}. */
+    /**
+     * Enters the data region of a {@code @Data} method; the token goes to {@link #exitRegion}. A two-dimensional
+     * array enters with its rows (see {@link org.acc4j.runtime.data.PresentTable}); a null array or row throws
+     * {@link NullPointerException} naming it, after the arrays entered so far are exited again.
+     */
     public Object enterRegion(Class<?> owner, String name, String desc, Object self, Object[] args,
                               org.acc4j.runtime.data.PresentTable table) {
         List<DataClause> clauses = dataClauses(owner, name, desc);
@@ -76,6 +80,11 @@ public final class Offloader {
                 if (array == null) {
                     throw new NullPointerException("acc4j: the array " + c.array().name() + " named in @Data of "
                             + owner.getSimpleName() + "." + name + " is null");
+                }
+                int nullRow = org.acc4j.runtime.data.HostArrays.nullRow(array);
+                if (nullRow >= 0) {
+                    throw new NullPointerException("acc4j: row " + nullRow + " of the array " + c.array().name()
+                            + " named in @Data of " + owner.getSimpleName() + "." + name + " is null");
                 }
                 org.acc4j.runtime.data.Clause clause = org.acc4j.runtime.data.Clause.valueOf(c.kind().name());
                 table.enter(array, clause);

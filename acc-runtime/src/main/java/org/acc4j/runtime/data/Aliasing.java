@@ -1,0 +1,89 @@
+package org.acc4j.runtime.data;
+
+import java.util.IdentityHashMap;
+import java.util.List;
+
+/**
+ * Checks the arrays one call binds before they go to the device: none may be null, no row of a
+ * two-dimensional array may be null, and no host array the call writes may be reachable in two places
+ * (two names for one array, two rows of one array that are the same array, a row that is also another
+ * bound array or a row of one). The present table gives each host array one device buffer, so such
+ * aliases would share it while the kernel's threads write it in an order Java would not. Sharing among
+ * arrays the call only reads is fine. Stateless.
+ */
+public final class Aliasing {
+
+    private Aliasing() {
+    }
+
+    /**
+     * One array a call binds.
+     *
+     * @param name    its name in the method, for messages
+     * @param array   the value at the call (a primitive array of one or two dimensions, or null)
+     * @param written whether the call writes its elements (for two dimensions, the rows' elements)
+     */
+    public record Use(String name, Object array, boolean written) {
+    }
+
+    /** Where a host array is reachable: a whole bound array ({@code row < 0}) or row {@code row} of one. */
+    private record Place(Use use, int row) {
+        String describe() {
+            return row < 0 ? "the array " + use.name() : "row " + row + " of " + use.name();
+        }
+    }
+
+    /**
+     * Why the call cannot run on the device as bound, or null when it can. The reasons read, for example,
+     * {@code the array a is null}, {@code row 3 of a is null}, {@code rows 3 and 7 of a are the same array,
+     * and the region writes a}, {@code row 2 of a is also the array b, and the region writes b}, and, for two
+     * one-dimensional names, {@code the same array is both x and y, and the region writes it}.
+     */
+    public static String problem(List<Use> uses) {
+        IdentityHashMap<Object, Place> seen = new IdentityHashMap<>();
+        for (Use use : uses) {
+            if (use.array() == null) {
+                return "the array " + use.name() + " is null";
+            }
+            int nullRow = HostArrays.nullRow(use.array());
+            if (nullRow >= 0) {
+                return "row " + nullRow + " of " + use.name() + " is null";
+            }
+        }
+        for (Use use : uses) {
+            String clash = place(seen, use.array(), new Place(use, -1));
+            if (clash == null && HostArrays.isRank2(use.array())) {
+                Object[] rows = (Object[]) use.array();
+                for (int i = 0; i < rows.length && clash == null; i++) {
+                    clash = place(seen, rows[i], new Place(use, i));
+                }
+            }
+            if (clash != null) {
+                return clash;
+            }
+        }
+        return null;
+    }
+
+    /** Records {@code here} for {@code array}; the reason when an earlier place holds it and either is written. */
+    private static String place(IdentityHashMap<Object, Place> seen, Object array, Place here) {
+        Place first = seen.putIfAbsent(array, here);
+        // comparing with the first place suffices: a written place meets it, or is it
+        if (first == null || !(first.use().written() || here.use().written())) {
+            return null;
+        }
+        Use a = first.use();
+        Use b = here.use();
+        if (first.row() < 0 && here.row() < 0) {
+            return "the same array is both " + a.name() + " and " + b.name() + ", and the region writes it";
+        }
+        String writes = a.written() && b.written() && a != b ? a.name() + " and " + b.name()
+                : a.written() ? a.name() : b.name();
+        if (a == b) {
+            return "rows " + first.row() + " and " + here.row() + " of " + a.name()
+                    + " are the same array, and the region writes " + writes;
+        }
+        return first.describe() + " is also " + here.describe()
+                + ", and the region writes " + writes;
+    }
+}
