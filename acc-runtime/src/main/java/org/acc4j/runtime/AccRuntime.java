@@ -10,6 +10,7 @@ import org.acc4j.runtime.cuda.CudaException;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.data.Clause;
 import org.acc4j.runtime.data.CudaMemory;
+import org.acc4j.runtime.data.HostArrays;
 import org.acc4j.runtime.data.PresentTable;
 import org.acc4j.runtime.launch.Launcher;
 import org.acc4j.runtime.launch.Offloader;
@@ -172,19 +173,19 @@ public final class AccRuntime implements Backend {
     }
 
     /**
-     * Keeps a host run correct inside data regions: before it, present arrays it may use are copied to the host;
-     * after it, back to the device.
+     * Keeps a host run correct inside data regions: before it, present arrays it may use (rank-2 arrays row by
+     * row) are copied to the host; after it, back to the device.
      */
     private static void sync(Gpu g, Class<?> owner, Object self, Object[] args, boolean toHost) {
         List<Object> arrays = new ArrayList<>();
         for (Object a : args) {
-            if (a != null && a.getClass().isArray() && a.getClass().getComponentType().isPrimitive()) {
+            if (a != null && HostArrays.isDataType(a.getClass())) {
                 arrays.add(a);
             }
         }
         for (Field f : owner.getDeclaredFields()) {
             boolean isStatic = Modifier.isStatic(f.getModifiers());
-            if (f.getType().isArray() && f.getType().getComponentType().isPrimitive() && (isStatic || self != null)) {
+            if (HostArrays.isDataType(f.getType()) && (isStatic || self != null)) {
                 try {
                     f.setAccessible(true);
                     Object a = f.get(isStatic ? null : self);
@@ -198,7 +199,8 @@ public final class AccRuntime implements Backend {
         }
         g.context.makeCurrent();
         for (Object a : arrays) {
-            if (g.table.isPresent(a)) {
+            // a row the host run set to null has no device copy to update; launches of the array run on the host
+            if (g.table.isPresent(a) && (toHost || HostArrays.nullRow(a) < 0)) {
                 if (toHost) {
                     g.table.updateHost(a);
                 } else {
