@@ -137,25 +137,26 @@ final class DataClauses {
             String pname = parameterName(mn, i, slot);
             names.add(pname);
             if (name.equals(pname)) {
-                Type element = Type.ofArrayDescriptor(args[i].getDescriptor());
+                Type element = Type.ofArrayElement(args[i].getDescriptor());
                 if (element == null) {
                     throw new IllegalArgumentException(where(cn, mn) + ": @Data names '" + name
                             + "', a parameter of type " + args[i].getClassName()
-                            + "; only int[], long[], float[] and double[] are supported");
+                            + "; only int, long, float and double arrays of one or two dimensions are supported");
                 }
-                return new ArrayRef(new ArrayRef.Parameter(i, pname), element);
+                return new ArrayRef(new ArrayRef.Parameter(i, pname), element, Type.arrayDims(args[i].getDescriptor()));
             }
             slot += args[i].getSize();
         }
         for (FieldNode f : cn.fields) {
             if (f.name.equals(name)) {
-                Type element = Type.ofArrayDescriptor(f.desc);
+                Type element = Type.ofArrayElement(f.desc);
                 boolean fieldStatic = (f.access & Opcodes.ACC_STATIC) != 0;
                 if (element == null || (!fieldStatic && isStatic)) {
                     throw new IllegalArgumentException(where(cn, mn) + ": @Data names the field '" + name
                             + "', which is not an int[], long[], float[] or double[] field reachable from this method");
                 }
-                return new ArrayRef(new ArrayRef.Field(cn.name, f.name, f.desc, fieldStatic), element);
+                return new ArrayRef(new ArrayRef.Field(cn.name, f.name, f.desc, fieldStatic), element,
+                        Type.arrayDims(f.desc));
             }
         }
         boolean anonymous = names.stream().allMatch(n -> n.matches("arg\\d+"));

@@ -1,5 +1,6 @@
 package org.acc4j.samples;
 
+import java.util.Random;
 import org.acc4j.Acc;
 
 /** What the samples share: comparing with plain Java, timing, and printing a result table. */
@@ -46,6 +47,68 @@ final class Check {
     }
 
     static void row(String mode, double ms, double bytes) {
-        System.out.printf("  %-44s %10.3f ms %10.1f GB/s%n", mode, ms, bytes / ms / 1e6);
+        System.out.printf("  %-58s %10.3f ms %10.1f GB/s%n", mode, ms, bytes / ms / 1e6);
+    }
+
+    static void header(String name, String size) {
+        System.out.printf("%s, %s, running on: %s%s%n", name, size, Acc.deviceName(),
+                Acc.onDevice() ? "" : " (plain Java: start with -javaagent:acc.jar on a machine with a CUDA GPU to offload)");
+    }
+
+    /** Like {@link #row} with a floating-point rate instead of a bandwidth. */
+    static void rowFlops(String mode, double ms, double flops) {
+        System.out.printf("  %-58s %10.3f ms %10.1f GFLOP/s%n", mode, ms, flops / ms / 1e6);
+    }
+
+    /** Whether kernels run on a GPU; starts the runtime so that the answer is known before the first call. */
+    static boolean gpu() {
+        Acc.init();
+        return Acc.onDevice();
+    }
+
+    /** The {@code i}-th argument as an int, else the default. */
+    static int arg(String[] args, int i, int otherwise) {
+        return args.length > i ? Integer.parseInt(args[i]) : otherwise;
+    }
+
+    /** {@code n} seeded values in [-1, 1). */
+    static double[] random(Random random, int n) {
+        double[] a = new double[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = random.nextDouble() * 2 - 1;
+        }
+        return a;
+    }
+
+    /** The rows of a flat row-major array, each a new array of {@code cols} elements. */
+    static double[][] rows(double[] flat, int rows, int cols) {
+        double[][] a = new double[rows][];
+        for (int r = 0; r < rows; r++) {
+            a[r] = java.util.Arrays.copyOfRange(flat, r * cols, (r + 1) * cols);
+        }
+        return a;
+    }
+
+    /** The rows one after the other. */
+    static double[] flat(double[][] rows) {
+        int cols = rows.length == 0 ? 0 : rows[0].length;
+        double[] a = new double[rows.length * cols];
+        for (int r = 0; r < rows.length; r++) {
+            System.arraycopy(rows[r], 0, a, r * cols, cols);
+        }
+        return a;
+    }
+
+    /** Compares row by row, every element bit for bit, as {@link #same(String, double[], double[])}. */
+    static boolean same(String what, double[] expected, double[][] actual) {
+        return same(what, expected, flat(actual));
+    }
+
+    /** Prints the verdict line; exits with status 1 on failure. */
+    static void verdict(String name, boolean ok, long elements) {
+        System.out.println(ok ? name + ": all " + elements + " elements match plain Java" : name + ": FAILED");
+        if (!ok) {
+            System.exit(1);
+        }
     }
 }

@@ -28,6 +28,8 @@ final class Cfg {
         final List<Block> succs = new ArrayList<>(2);
         final List<Block> preds = new ArrayList<>(2);
         int rpo = -1;
+        /** The operand stack's kinds on entry ('I', 'J', 'F', 'D', or 'A' for a reference), bottom first. */
+        char[] entryStack = new char[0];
         Block idom;
         Block ipdom;
 
@@ -114,6 +116,13 @@ final class Cfg {
             if (i == n || leader.get(i)) {
                 if (frames[start] != null) {
                     Block b = new Block(cfg.blocks.size(), start, i);
+                    var f = frames[start];
+                    b.entryStack = new char[f.getStackSize()];
+                    for (int k = 0; k < b.entryStack.length; k++) {
+                        org.objectweb.asm.Type t = f.getStack(k).getType();
+                        b.entryStack[k] = t == null ? 'A' : t.getSort() == org.objectweb.asm.Type.OBJECT
+                                || t.getSort() == org.objectweb.asm.Type.ARRAY ? 'A' : t.getDescriptor().charAt(0);
+                    }
                     cfg.blocks.add(b);
                     for (int k = start; k < i; k++) {
                         cfg.blockAt[k] = b;

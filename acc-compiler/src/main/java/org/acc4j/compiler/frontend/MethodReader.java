@@ -59,6 +59,12 @@ public final class MethodReader {
     private final int[] lineAt;
     private final List<MethodBody.Param> params = new ArrayList<>();
     private final Map<Integer, ArrayRef> arraySlots = new HashMap<>();
+    private final Map<Integer, Var> rowSlots = new HashMap<>();
+    private final Map<Integer, ArrayRef> rowArrays = new HashMap<>();
+
+    /** A row {@code array[row]} of a two-dimensional array, as a value on the stack or in a local. */
+    private record Row(ArrayRef array, Expr row) {
+    }
     private int temps;
 
     private MethodReader(ClassNode owner, MethodNode method) {
@@ -305,6 +311,18 @@ public final class MethodReader {
     // ---------------------------------------------------------------- symbolic execution of one block
 
     private Exit execute(Cfg.Block b, List<Object> stack, List<Stmt> out) {
+        for (int k = 0; k < b.entryStack.length; k++) {
+            char kind = b.entryStack[k];
+            if (kind == 'A') {
+                Object ref = carriedRefs.get(b.id * 1024L + k);
+                if (ref == null) {
+                    throw new Unsupported(line(b), "a reference that flows in from another branch");
+                }
+                stack.add(ref instanceof Row r ? new Row(r.array(), new Expr.Local(stackVar(k, Type.I32))) : ref);
+            } else {
+                stack.add(new Expr.Local(stackVar(k, kindType(kind))));
+            }
+        }
         for (int i = b.start; i < b.end; i++) {
             AbstractInsnNode insn = method.instructions.get(i);
             int op = insn.getOpcode();
@@ -315,11 +333,14 @@ public final class MethodReader {
             if (insn instanceof JumpInsnNode j) {
                 Cfg.Block target = cfg.blockStartingAt(method.instructions.indexOf(j.label));
                 if (op == Opcodes.GOTO) {
-                    requireEmpty(stack, line);
+                    carry(stack, out, line, target, null);
                     return new Exit(Exit.FALL, null, target, null);
                 }
                 Expr cond = branchCondition(op, stack, line);
-                requireEmpty(stack, line);
+                if (!stack.isEmpty() && Exprs.any(cond, x -> x instanceof Expr.Local l && l.var().slot() >= stackBase())) {
+                    cond = temp(cond, out, line);
+                }
+                carry(stack, out, line, cfg.blockAt[b.end], target);
                 return new Exit(Exit.COND, cond, cfg.blockAt[b.end], target);
             }
             if (op == Opcodes.RETURN) {
@@ -327,8 +348,80 @@ public final class MethodReader {
             }
             step(insn, op, stack, out, line);
         }
-        requireEmpty(stack, lineAt[b.end - 1]);
+        carry(stack, out, lineAt[b.end - 1], cfg.blockAt[b.end], null);
         return new Exit(Exit.FALL, null, cfg.blockAt[b.end], null);
+    }
+
+    /** References left on the stack for a block: (block id * 1024 + depth) to the array, row or this. */
+    private final Map<Long, Object> carriedRefs = new HashMap<>();
+
+    private int stackBase() {
+        return method.maxLocals + 8192;
+    }
+
+    /** The variable that holds stack slot {@code depth} where branches meet (a ?: value, a boolean). */
+    private Var stackVar(int depth, Type t) {
+        return new Var(stackBase() + depth, t, "stack" + depth);
+    }
+
+    private static Type kindType(char kind) {
+        return switch (kind) {
+            case 'I', 'Z', 'B', 'C', 'S' -> Type.I32;
+            case 'J' -> Type.I64;
+            case 'F' -> Type.F32;
+            default -> Type.F64;
+        };
+    }
+
+    /**
+     * Values left on the stack at the end of a block go to the stack-slot variables that the successor reads;
+     * references (arrays, rows, this) must be the same on every path.
+     */
+    private void carry(List<Object> stack, List<Stmt> out, int line, Cfg.Block to, Cfg.Block alsoTo) {
+        if (stack.isEmpty()) {
+            return;
+        }
+        List<Object> values = new ArrayList<>(stack);
+        stack.clear();
+        if (values.size() > 1) {
+            // an entry that reads another depth's variable must not see it already overwritten
+            for (int k = 0; k < values.size(); k++) {
+                Object v = values.get(k);
+                Expr e = v instanceof Expr x ? x : v instanceof Row r ? r.row() : null;
+                if (e == null || (e instanceof Expr.Local l && l.var().slot() == stackBase() + k)) {
+                    continue;
+                }
+                if (Exprs.any(e, x -> x instanceof Expr.Local l && l.var().slot() >= stackBase())) {
+                    values.set(k, v instanceof Row r ? new Row(r.array(), temp(e, out, line)) : temp(e, out, line));
+                }
+            }
+        }
+        for (int k = 0; k < values.size(); k++) {
+            Object v = values.get(k);
+            if (v instanceof Expr e) {
+                Var sv = stackVar(k, e.type());
+                if (!(e instanceof Expr.Local l && l.var().equals(sv))) {
+                    out.add(new Stmt.Assign(sv, e, line));
+                }
+                continue;
+            }
+            Object key = v instanceof Row r ? new Row(r.array(), null) : v;
+            for (Cfg.Block succ : new Cfg.Block[] {to, alsoTo}) {
+                if (succ == null) {
+                    continue;
+                }
+                Object old = carriedRefs.putIfAbsent(succ.id * 1024L + k, key);
+                if (old != null && !old.equals(key)) {
+                    throw new Unsupported(line, "a ?: that chooses between two arrays");
+                }
+            }
+            if (v instanceof Row r) {
+                Var sv = stackVar(k, Type.I32);
+                if (!(r.row() instanceof Expr.Local l && l.var().equals(sv))) {
+                    out.add(new Stmt.Assign(sv, r.row(), line));
+                }
+            }
+        }
     }
 
     private static void requireEmpty(List<Object> stack, int line) {
@@ -406,7 +499,16 @@ public final class MethodReader {
                 Var v = var(((VarInsnNode) insn).var, loadType(op - (Opcodes.ISTORE - Opcodes.ILOAD)), insn.getNext());
                 assign(v, value, stack, out, line);
             }
-            case Opcodes.ASTORE -> bindArray(((VarInsnNode) insn).var, pop(stack, line), line);
+            case Opcodes.ASTORE -> {
+                Object value = pop(stack, line);
+                if (value instanceof Row) {
+                    Var rv = rowSlots.get(((VarInsnNode) insn).var);
+                    if (rv != null) {
+                        spill(stack, out, line, rv, false);
+                    }
+                }
+                bindArray(((VarInsnNode) insn).var, value, out, line);
+            }
             case Opcodes.IINC -> {
                 IincInsnNode inc = (IincInsnNode) insn;
                 Var v = var(inc.var, Type.I32, insn);
@@ -414,21 +516,44 @@ public final class MethodReader {
             }
             case Opcodes.IALOAD, Opcodes.LALOAD, Opcodes.FALOAD, Opcodes.DALOAD -> {
                 Expr index = popExpr(stack, line);
-                ArrayRef a = popArray(stack, line);
-                checkElement(a, op - Opcodes.IALOAD, line);
-                stack.add(new Expr.Load(a, index));
+                Object arr = pop(stack, line);
+                if (arr instanceof Row r) {
+                    checkElement(r.array(), op - Opcodes.IALOAD, line);
+                    stack.add(new Expr.Load(r.array(), r.row(), index));
+                } else {
+                    ArrayRef a = asArray(arr, line, 1);
+                    checkElement(a, op - Opcodes.IALOAD, line);
+                    stack.add(new Expr.Load(a, index));
+                }
             }
             case Opcodes.IASTORE, Opcodes.LASTORE, Opcodes.FASTORE, Opcodes.DASTORE -> {
                 Expr value = popExpr(stack, line);
                 Expr index = popExpr(stack, line);
-                ArrayRef a = popArray(stack, line);
-                checkElement(a, op - Opcodes.IASTORE, line);
+                Object arr = pop(stack, line);
                 spill(stack, out, line, null, true);
-                out.add(new Stmt.Store(a, index, value, line));
+                if (arr instanceof Row r) {
+                    checkElement(r.array(), op - Opcodes.IASTORE, line);
+                    out.add(new Stmt.Store(r.array(), r.row(), index, value, line));
+                } else {
+                    ArrayRef a = asArray(arr, line, 1);
+                    checkElement(a, op - Opcodes.IASTORE, line);
+                    out.add(new Stmt.Store(a, index, value, line));
+                }
             }
-            case Opcodes.BALOAD, Opcodes.CALOAD, Opcodes.SALOAD, Opcodes.BASTORE, Opcodes.CASTORE, Opcodes.SASTORE,
-                 Opcodes.AALOAD, Opcodes.AASTORE -> throw new Unsupported(line, "an array of byte, char, short, boolean or objects");
-            case Opcodes.ARRAYLENGTH -> stack.add(new Expr.Length(popArray(stack, line)));
+            case Opcodes.AALOAD -> {
+                Expr index = popExpr(stack, line);
+                ArrayRef a = asArray(pop(stack, line), line, 2);
+                stack.add(new Row(a, index));
+            }
+            case Opcodes.AASTORE -> throw new Unsupported(line, "a store of a row into an array of arrays");
+            case Opcodes.BALOAD, Opcodes.CALOAD, Opcodes.SALOAD, Opcodes.BASTORE, Opcodes.CASTORE, Opcodes.SASTORE ->
+                    throw new Unsupported(line, "an array of byte, char, short or boolean");
+            case Opcodes.ARRAYLENGTH -> {
+                Object arr = pop(stack, line);
+                stack.add(arr instanceof Row r ? new Expr.Length(r.array(), r.row())
+                        : new Expr.Length(asArray(arr, line, 0)));
+            }
+            case Opcodes.INVOKESTATIC -> stack.add(call((MethodInsnNode) insn, stack, line));
             case Opcodes.POP -> pop(stack, line);
             case Opcodes.POP2 -> {
                 Object v = pop(stack, line);
@@ -466,7 +591,7 @@ public final class MethodReader {
             case Opcodes.GETFIELD, Opcodes.GETSTATIC -> field((FieldInsnNode) insn, op == Opcodes.GETSTATIC, stack, line);
             case Opcodes.PUTFIELD, Opcodes.PUTSTATIC ->
                     throw new Unsupported(line, "an assignment to the field " + ((FieldInsnNode) insn).name);
-            case Opcodes.INVOKEVIRTUAL, Opcodes.INVOKESPECIAL, Opcodes.INVOKESTATIC, Opcodes.INVOKEINTERFACE -> {
+            case Opcodes.INVOKEVIRTUAL, Opcodes.INVOKESPECIAL, Opcodes.INVOKEINTERFACE -> {
                 MethodInsnNode m = (MethodInsnNode) insn;
                 throw new Unsupported(line, "a call to " + m.owner.replace('/', '.') + "." + m.name);
             }
@@ -547,19 +672,34 @@ public final class MethodReader {
         if (bound != null) {
             return bound;
         }
+        if (rowSlots.containsKey(slot)) {
+            return new Row(rowArrays.get(slot), new Expr.Local(rowSlots.get(slot)));
+        }
         MethodBody.Param p = paramAt(slot);
         if (p != null) {
-            Type element = Type.ofArrayDescriptor(p.descriptor());
+            Type element = Type.ofArrayElement(p.descriptor());
             if (element == null) {
                 throw new Unsupported(line, "the parameter " + p.name() + " of type "
                         + org.objectweb.asm.Type.getType(p.descriptor()).getClassName());
             }
-            return new ArrayRef(new ArrayRef.Parameter(p.index(), p.name()), element);
+            return new ArrayRef(new ArrayRef.Parameter(p.index(), p.name()), element, Type.arrayDims(p.descriptor()));
         }
         throw new Unsupported(line, "a local variable holding a reference that is not an array from a parameter or field");
     }
 
-    private void bindArray(int slot, Object value, int line) {
+    private void bindArray(int slot, Object value, List<Stmt> out, int line) {
+        if (value instanceof Row r) {
+            if (paramAt(slot) != null) {
+                throw new Unsupported(line, "an assignment to the array parameter " + paramAt(slot).name());
+            }
+            ArrayRef old = rowArrays.putIfAbsent(slot, r.array());
+            if (old != null && !old.equals(r.array())) {
+                throw new Unsupported(line, "an array variable that refers to rows of different arrays");
+            }
+            Var v = rowSlots.computeIfAbsent(slot, k -> new Var(method.maxLocals + 4096 + k, Type.I32, localName(k, null) + "_row"));
+            out.add(new Stmt.Assign(v, r.row(), line));
+            return;
+        }
         if (!(value instanceof ArrayRef a)) {
             throw new Unsupported(line, "a local variable holding a reference that is not an array from a parameter or field");
         }
@@ -580,9 +720,9 @@ public final class MethodReader {
             }
         }
         ArrayRef.Field source = new ArrayRef.Field(f.owner, f.name, f.desc, isStatic);
-        Type element = Type.ofArrayDescriptor(f.desc);
+        Type element = Type.ofArrayElement(f.desc);
         if (element != null) {
-            stack.add(new ArrayRef(source, element));
+            stack.add(new ArrayRef(source, element, Type.arrayDims(f.desc)));
             return;
         }
         Type scalar = Type.ofDescriptor(f.desc);
@@ -615,6 +755,11 @@ public final class MethodReader {
      */
     private void spill(List<Object> stack, List<Stmt> out, int line, Var v, boolean memory) {
         for (int k = 0; k < stack.size(); k++) {
+            if (stack.get(k) instanceof Row r && !(r.row() instanceof Expr.Const)
+                    && ((v != null && mentions(r.row(), v)) || (memory && readsMemory(r.row())))) {
+                stack.set(k, new Row(r.array(), temp(r.row(), out, line)));
+                continue;
+            }
             if (stack.get(k) instanceof Expr e && !(e instanceof Expr.Const)
                     && ((v != null && mentions(e, v)) || (memory && readsMemory(e)))) {
                 stack.set(k, temp(e, out, line));
@@ -760,11 +905,40 @@ public final class MethodReader {
         throw new Unsupported(line, "a reference used as a number");
     }
 
-    private static ArrayRef popArray(List<Object> stack, int line) {
-        Object v = pop(stack, line);
+    /** {@code v} as an array of {@code dims} dimensions (0: any). */
+    private static ArrayRef asArray(Object v, int line, int dims) {
         if (v instanceof ArrayRef a) {
+            if (dims != 0 && a.dims() != dims) {
+                throw new Unsupported(line, "an access to " + a.name() + " with the wrong number of dimensions");
+            }
             return a;
         }
-        throw new Unsupported(line, "an array that is not a parameter or a field");
+        throw new Unsupported(line, "an array that is not a parameter, a field or a row of one");
+    }
+
+    /** A call of a {@code java.lang.Math} method the kernel compiler knows; anything else is unsupported. */
+    private Expr call(MethodInsnNode m, List<Object> stack, int line) {
+        boolean math = m.owner.equals("java/lang/Math");
+        boolean strict = m.owner.equals("java/lang/StrictMath");
+        org.acc4j.compiler.ir.MathFn fn = org.acc4j.compiler.ir.MathFn.named(m.name);
+        org.objectweb.asm.Type[] argTypes = org.objectweb.asm.Type.getArgumentTypes(m.desc);
+        Type result = Type.ofDescriptor(org.objectweb.asm.Type.getReturnType(m.desc).getDescriptor());
+        if ((!math && !strict) || fn == null || fn.arity() != argTypes.length || result == null) {
+            throw new Unsupported(line, "a call to " + m.owner.replace('/', '.') + "." + m.name);
+        }
+        if (strict && !fn.exact()) {
+            throw new Unsupported(line, "StrictMath." + m.name + " (its fdlibm result is not reproduced on the GPU; use Math."
+                    + m.name + ", which allows 1 ulp)");
+        }
+        for (org.objectweb.asm.Type t : argTypes) {
+            if (Type.ofDescriptor(t.getDescriptor()) != result) {
+                throw new Unsupported(line, "a call to Math." + m.name + m.desc);
+            }
+        }
+        List<Expr> args = new ArrayList<>();
+        for (int k = 0; k < argTypes.length; k++) {
+            args.add(0, popExpr(stack, line));
+        }
+        return new Expr.Call(fn, result, args);
     }
 }

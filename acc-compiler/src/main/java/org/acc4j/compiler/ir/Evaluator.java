@@ -10,7 +10,7 @@ import java.util.function.Function;
  * Values are boxed Java primitives (Integer, Long, Float, Double, Boolean). An array load cannot be evaluated
  * here (the data may live on the device): it throws {@link NotEvaluable}.
  */
-public final class Evaluator {
+public class Evaluator {
     /** Thrown for expressions that need array contents. */
     public static final class NotEvaluable extends RuntimeException {
         public NotEvaluable(String what) {
@@ -21,9 +21,32 @@ public final class Evaluator {
     private final Map<Var, Object> locals = new HashMap<>();
     private final Function<ArrayRef.Source, Object> sources;
 
+    private final boolean memory;
+
     /** @param sources gives a parameter's or field's value (an array for array sources) */
     public Evaluator(Function<ArrayRef.Source, Object> sources) {
+        this(sources, false);
+    }
+
+    /** With {@code memory}, array loads read the arrays {@code sources} gives (for the kernel interpreter). */
+    public Evaluator(Function<ArrayRef.Source, Object> sources, boolean memory) {
         this.sources = sources;
+        this.memory = memory;
+    }
+
+    /** The array (or row) an access reads or writes, with Java's checks. */
+    public Object array(ArrayRef a, Expr row) {
+        Object array = sources.apply(a.source());
+        if (array == null) {
+            throw new NullPointerException("Cannot load from array because \"" + a.name() + "\" is null");
+        }
+        if (row != null) {
+            array = ((Object[]) array)[(Integer) eval(row)];
+            if (array == null) {
+                throw new NullPointerException("a row of " + a.name() + " is null");
+            }
+        }
+        return array;
     }
 
     public void set(Var v, Object value) {
@@ -78,8 +101,21 @@ public final class Evaluator {
             }
             return java.lang.reflect.Array.getLength(array);
         }
-        if (e instanceof Expr.Load) {
-            throw new NotEvaluable("array load " + e);
+        if (e instanceof Expr.Load l) {
+            if (!memory) {
+                throw new NotEvaluable("array load " + e);
+            }
+            Object array = array(l.array(), l.row());
+            int index = (Integer) eval(l.index());
+            loaded(l, array, index);
+            return java.lang.reflect.Array.get(array, index);
+        }
+        if (e instanceof Expr.Call c) {
+            Object[] a = new Object[c.args().size()];
+            for (int k = 0; k < a.length; k++) {
+                a[k] = eval(c.args().get(k));
+            }
+            return MathCalls.call(c.fn(), c.type(), a);
         }
         if (e instanceof Expr.Binary b) {
             return binary(b.op(), eval(b.left()), eval(b.right()));
@@ -127,6 +163,10 @@ public final class Evaluator {
             return a < b ? -1 : a > b ? 1 : 0;
         }
         throw new IllegalStateException("unknown expression " + e);
+    }
+
+    /** Called for each array load in memory mode (the interpreter tracks which thread read what). */
+    protected void loaded(Expr.Load l, Object array, int index) {
     }
 
     private static Object binary(BinOp op, Object l, Object r) {

@@ -50,6 +50,20 @@ public enum Type {
     }
 
     /** The element type of a one-dimensional primitive array descriptor ("[D" gives F64), or null. */
+    /** 1 for {@code [D}, 2 for {@code [[D} (of int, long, float, double), else 0. */
+    public static int arrayDims(String desc) {
+        if (ofArrayDescriptor(desc) != null) {
+            return 1;
+        }
+        return desc.startsWith("[[") && ofArrayDescriptor(desc.substring(1)) != null ? 2 : 0;
+    }
+
+    /** The element type of a one- or two-dimensional array of int, long, float or double, else null. */
+    public static Type ofArrayElement(String desc) {
+        int dims = arrayDims(desc);
+        return dims == 0 ? null : ofArrayDescriptor(desc.substring(dims - 1));
+    }
+
     public static Type ofArrayDescriptor(String desc) {
         return switch (desc) {
             case "[I" -> I32;

@@ -1,0 +1,263 @@
+package org.acc4j.compiler.interp;
+
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.acc4j.compiler.CompiledMethod;
+import org.acc4j.compiler.KernelPlan;
+import org.acc4j.compiler.ir.ArrayRef;
+import org.acc4j.compiler.ir.Disjointness;
+import org.acc4j.compiler.ir.Evaluator;
+import org.acc4j.compiler.ir.Expr;
+import org.acc4j.compiler.ir.Mapping;
+import org.acc4j.compiler.ir.MethodBody;
+import org.acc4j.compiler.ir.Region;
+import org.acc4j.compiler.ir.Stmt;
+import org.acc4j.compiler.ir.Type;
+import org.acc4j.compiler.ir.Var;
+
+/**
+ * Runs a compiled method's kernels on the host the way the GPU runs them: for every block of the grid and
+ * every thread of the block, explicitly, each thread executing the region with its mapping's index arithmetic
+ * ({@code start = blockIdx * blockDim + threadIdx}, {@code stride = gridDim * blockDim} per level). The grid is
+ * the one the runtime would launch, with each axis capped at {@code maxBlocks} so that threads also stride.
+ *
+ * <p>Threads run one after another, so a race cannot change the result here; instead the interpreter checks
+ * for one: an element written by one thread and read or written by another in the same kernel is an error.
+ * That is what makes it a test of a mapping, not only of the arithmetic.
+ */
+public final class KernelInterpreter {
+    /** Two threads touched one element, one of them writing. */
+    public static final class Race extends RuntimeException {
+        Race(String message) {
+            super(message);
+        }
+    }
+
+    /** The launch would not happen: a disjointness check failed (the runtime would run the call on the host). */
+    public static final class HostInstead extends RuntimeException {
+        HostInstead(String message) {
+            super(message);
+        }
+    }
+
+    private final CompiledMethod method;
+    private final Function<ArrayRef.Source, Object> sources;
+    private final Object[] args;
+    private final int maxBlocks;
+
+    private KernelInterpreter(CompiledMethod method, Function<ArrayRef.Source, Object> sources, Object[] args,
+                              int maxBlocks) {
+        this.method = method;
+        this.sources = sources;
+        this.args = args;
+        this.maxBlocks = maxBlocks;
+    }
+
+    /**
+     * Runs every kernel of {@code method} on the arrays themselves.
+     *
+     * @param sources a parameter's or field's value
+     * @param args the call's arguments (scalars by parameter index)
+     */
+    public static void run(CompiledMethod method, Function<ArrayRef.Source, Object> sources, Object[] args,
+                           int maxBlocks) {
+        KernelInterpreter k = new KernelInterpreter(method, sources, args, maxBlocks);
+        for (KernelPlan plan : method.kernels()) {
+            k.checks(plan.region());
+        }
+        for (KernelPlan plan : method.kernels()) {
+            k.kernel(plan.region());
+        }
+    }
+
+    /** Runs a static method's kernels with its arguments. */
+    public static void run(CompiledMethod method, Object[] args, int maxBlocks) {
+        run(method, s -> {
+            if (s instanceof ArrayRef.Parameter p) {
+                return args[p.index()];
+            }
+            throw new IllegalArgumentException("the field " + s.name() + " (use the sources form)");
+        }, args, maxBlocks);
+    }
+
+    private Evaluator evaluator(Thread t) {
+        Evaluator ev = t == null ? new Evaluator(sources, true) : new ThreadEvaluator(t);
+        for (MethodBody.Param p : method.body().params()) {
+            Type type = Type.ofDescriptor(p.descriptor());
+            if (type != null) {
+                ev.set(new Var(p.slot(), type, p.name()), args[p.index()]);
+            }
+        }
+        return ev;
+    }
+
+    private void checks(Region r) {
+        Evaluator ev = evaluator(null);
+        ev.run(r.prologue());
+        for (Disjointness d : r.checks()) {
+            String why;
+            try {
+                why = d.check(ev);
+            } catch (Evaluator.NotEvaluable e) {
+                why = "cannot be checked: " + e.getMessage();
+            }
+            if (why != null) {
+                throw new HostInstead(why);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- one kernel
+
+    /** Who touched an element: the writer and a reader (thread ids, -1 for none, -2 for several readers). */
+    private static final class Touch {
+        int writer = -1;
+        int reader = -1;
+    }
+
+    private final Map<Object, Map<Integer, Touch>> touched = new IdentityHashMap<>();
+
+    private Touch touch(Object array, int index) {
+        return touched.computeIfAbsent(array, k -> new java.util.HashMap<>()).computeIfAbsent(index, k -> new Touch());
+    }
+
+    private record Thread(int id, int[] ctaid, int[] tid, int[] nctaid, int[] ntid) {
+    }
+
+    private final class ThreadEvaluator extends Evaluator {
+        private final Thread thread;
+
+        ThreadEvaluator(Thread thread) {
+            super(sources, true);
+            this.thread = thread;
+        }
+
+        @Override
+        protected void loaded(Expr.Load l, Object array, int index) {
+            Touch t = touch(array, index);
+            if (t.writer >= 0 && t.writer != thread.id) {
+                throw new Race("thread " + thread.id + " reads " + l + " (element " + index + ") written by thread "
+                        + t.writer);
+            }
+            t.reader = t.reader == -1 || t.reader == thread.id ? thread.id : -2;
+        }
+    }
+
+    private void kernel(Region r) {
+        touched.clear();
+        Mapping m = r.mapping();
+        Evaluator host = evaluator(null);
+        host.run(r.prologue());
+        int[] grid = {1, 1, 1};
+        for (int axis = 0; axis < 3; axis++) {
+            Mapping.GridDim d = m.grid().get(axis);
+            if (d instanceof Mapping.Fixed f) {
+                grid[axis] = Math.min(f.blocks(), maxBlocks);
+            } else if (d instanceof Mapping.FromTrip t) {
+                long trip = trip(m.levels().get(t.level()), host);
+                long blocks = trip < 0 ? maxBlocks : (trip + t.perBlock() - 1) / t.perBlock();
+                grid[axis] = (int) Math.max(1, Math.min(blocks, maxBlocks));
+            }
+        }
+        int[] block = m.block();
+        int id = 0;
+        for (int bz = 0; bz < grid[2]; bz++) {
+            for (int by = 0; by < grid[1]; by++) {
+                for (int bx = 0; bx < grid[0]; bx++) {
+                    for (int tz = 0; tz < block[2]; tz++) {
+                        for (int ty = 0; ty < block[1]; ty++) {
+                            for (int tx = 0; tx < block[0]; tx++) {
+                                Thread t = new Thread(id++, new int[] {bx, by, bz}, new int[] {tx, ty, tz}, grid, block);
+                                Evaluator ev = evaluator(t);
+                                ev.run(r.prologue());
+                                statement(r.loop(), r, t, ev);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static long trip(Mapping.Level level, Evaluator ev) {
+        long total = 1;
+        try {
+            for (Stmt.For f : level.loops()) {
+                total *= Evaluator.tripCount(ev.evalLong(f.lower()), f.cond(), ev.evalLong(f.bound()), f.step());
+            }
+            return total;
+        } catch (Evaluator.NotEvaluable e) {
+            return -1;
+        }
+    }
+
+    private void statements(List<Stmt> stmts, Region r, Thread t, Evaluator ev) {
+        for (Stmt s : stmts) {
+            statement(s, r, t, ev);
+        }
+    }
+
+    private void statement(Stmt s, Region r, Thread t, Evaluator ev) {
+        if (s instanceof Stmt.Assign a) {
+            ev.set(a.var(), ev.eval(a.value()));
+        } else if (s instanceof Stmt.Store st) {
+            Object array = ev.array(st.array(), st.row());
+            int index = (Integer) ev.eval(st.index());
+            Object value = ev.eval(st.value());
+            java.lang.reflect.Array.set(array, index, value);
+            Touch touch = touch(array, index);
+            if ((touch.writer >= 0 && touch.writer != t.id) || touch.reader == -2
+                    || (touch.reader >= 0 && touch.reader != t.id)) {
+                throw new Race("thread " + t.id + " writes " + st.array().name() + " element " + index
+                        + " that another thread touched (line " + st.line() + ")");
+            }
+            touch.writer = t.id;
+        } else if (s instanceof Stmt.If i) {
+            statements((Boolean) ev.eval(i.cond()) ? i.then() : i.otherwise(), r, t, ev);
+        } else if (s instanceof Stmt.For f) {
+            Mapping.Level level = r.mapping().levelOf(f);
+            if (level != null && level.outer() == f) {
+                parallel(level, r, t, ev);
+            } else {
+                ev.set(f.index(), ev.eval(f.lower()));
+                Expr test = new Expr.Compare(f.cond(), new Expr.Local(f.index()), f.bound(), false);
+                while ((Boolean) ev.eval(test)) {
+                    statements(f.body(), r, t, ev);
+                    Object v = ev.get(f.index());
+                    ev.set(f.index(), v instanceof Integer x ? (Object) (int) (x + f.step()) : (Object) ((Long) v + f.step()));
+                }
+            }
+        }
+    }
+
+    /** One level of the mapping, as the PTX runs it. */
+    private void parallel(Mapping.Level level, Region r, Thread t, Evaluator ev) {
+        List<Stmt.For> loops = level.loops();
+        long[] lo = new long[loops.size()];
+        long[] trips = new long[loops.size()];
+        long total = 1;
+        for (int q = 0; q < loops.size(); q++) {
+            Stmt.For f = loops.get(q);
+            lo[q] = ev.evalLong(f.lower());
+            trips[q] = Evaluator.tripCount(lo[q], f.cond(), ev.evalLong(f.bound()), f.step());
+            total *= trips[q];
+        }
+        int g = level.gridAxis();
+        int b = level.blockAxis();
+        long start = (g >= 0 ? (long) t.ctaid[g] * (b >= 0 ? t.ntid[b] : 1) : 0) + (b >= 0 ? t.tid[b] : 0);
+        long stride = (long) (g >= 0 ? t.nctaid[g] : 1) * (b >= 0 ? t.ntid[b] : 1);
+        for (long it = start; it < total; it += stride) {
+            long rest = it;
+            for (int q = loops.size() - 1; q >= 0; q--) {
+                long tq = q == 0 ? rest : rest % trips[q];
+                rest = q == 0 ? rest : rest / trips[q];
+                long index = lo[q] + tq * loops.get(q).step();
+                Stmt.For f = loops.get(q);
+                ev.set(f.index(), f.index().type() == Type.I32 ? (Object) (int) index : (Object) index);
+            }
+            statements(level.inner().body(), r, t, ev);
+        }
+    }
+}
