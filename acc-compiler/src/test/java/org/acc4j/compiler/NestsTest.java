@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.acc4j.compiler.fixtures.NestInputs;
 import org.acc4j.compiler.fixtures.Nests;
 import org.acc4j.compiler.interp.KernelInterpreter;
 import org.acc4j.compiler.ir.Mapping;
@@ -61,13 +62,13 @@ class NestsTest {
         }
         for (int maxBlocks : new int[] {2, 1000}) {
             for (long seed = 1; seed <= 2; seed++) {
-                Object[] device = args(name, seed);
-                Object[] plain = copy(device);
-                Method method = method(name);
+                Object[] device = NestInputs.args(name, seed, 1);
+                Object[] plain = NestInputs.copy(device);
+                Method method = NestInputs.method(name);
                 method.invoke(null, plain);
                 KernelInterpreter.run(m, device, maxBlocks);
                 for (int k = 0; k < device.length; k++) {
-                    assertDeepEquals(plain[k], device[k], name + " argument " + k + " (seed " + seed + ", "
+                    NestInputs.assertDeepEquals(plain[k], device[k], name + " argument " + k + " (seed " + seed + ", "
                             + maxBlocks + " blocks per axis at most)");
                 }
             }
@@ -116,115 +117,4 @@ class NestsTest {
         // Disjointness itself
     }
 
-    // ---------------------------------------------------------------- inputs
-
-    static Method method(String name) {
-        for (Method m : Nests.class.getMethods()) {
-            if (m.getName().equals(name)) {
-                return m;
-            }
-        }
-        throw new IllegalArgumentException(name);
-    }
-
-    static Object[] args(String name, long seed) {
-        Random r = new Random(seed);
-        return switch (name) {
-            case "jacobiAuto", "jacobiMap21", "jacobiMap22", "jacobiMap23", "jacobiMap24" ->
-                    new Object[] {doubles(r, 37 * 37), doubles(r, 37 * 37), 37};
-            case "jacobi2D" -> new Object[] {doubles2(r, 29, 41), doubles2(r, 29, 41), 29};
-            case "dgemm" -> new Object[] {doubles(r, 19 * 19), doubles(r, 19 * 19), doubles(r, 19 * 19), 19};
-            case "dgemm2D" -> new Object[] {doubles2(r, 19, 19), doubles2(r, 19, 19), doubles2(r, 19, 19), 19};
-            case "stencilAuto", "stencilMap31", "stencilMap32", "stencilMap33" ->
-                    new Object[] {doubles(r, 13 * 11 * 9), doubles(r, 13 * 11 * 9), 13, 11, 9};
-            case "collapsed" -> new Object[] {floats(r, 7 * 9), floats(r, 7 * 9), 7, 9};
-            case "transpose" -> new Object[] {doubles2(r, 23, 17), doubles2(r, 17, 23), 17, 23};
-            case "mathAndSelect" -> {
-                double[] x = doubles(r, 301);
-                for (int i = 0; i < x.length; i += 7) {
-                    x[i] = -x[i] * 1e3;
-                }
-                x[3] = -0.0;
-                x[5] = 0.0;
-                long[] m = new long[301];
-                for (int i = 0; i < m.length; i++) {
-                    m[i] = r.nextLong() >> r.nextInt(60);
-                }
-                yield new Object[] {new double[301], x, m, 301};
-            }
-            default -> throw new IllegalArgumentException(name);
-        };
-    }
-
-    static double[] doubles(Random r, int n) {
-        double[] a = new double[n];
-        for (int i = 0; i < n; i++) {
-            a[i] = r.nextDouble() * 2 - 1;
-        }
-        return a;
-    }
-
-    static float[] floats(Random r, int n) {
-        float[] a = new float[n];
-        for (int i = 0; i < n; i++) {
-            a[i] = r.nextFloat() * 2 - 1;
-        }
-        return a;
-    }
-
-    static double[][] doubles2(Random r, int rows, int cols) {
-        double[][] a = new double[rows][];
-        for (int i = 0; i < rows; i++) {
-            a[i] = doubles(r, cols);
-        }
-        return a;
-    }
-
-    static Object[] copy(Object[] args) {
-        Object[] c = new Object[args.length];
-        for (int k = 0; k < args.length; k++) {
-            c[k] = deepCopy(args[k]);
-        }
-        return c;
-    }
-
-    static Object deepCopy(Object o) {
-        if (o instanceof double[][] d) {
-            List<double[]> rows = new ArrayList<>();
-            for (double[] row : d) {
-                rows.add(row.clone());
-            }
-            return rows.toArray(new double[0][]);
-        }
-        if (o instanceof double[] d) {
-            return d.clone();
-        }
-        if (o instanceof float[] f) {
-            return f.clone();
-        }
-        if (o instanceof long[] l) {
-            return l.clone();
-        }
-        if (o instanceof int[] i) {
-            return i.clone();
-        }
-        return o;
-    }
-
-    static void assertDeepEquals(Object expected, Object actual, String what) {
-        if (expected instanceof double[][] e) {
-            double[][] a = (double[][]) actual;
-            for (int i = 0; i < e.length; i++) {
-                assertArrayEquals(e[i], a[i], what + " row " + i);
-            }
-        } else if (expected instanceof double[] e) {
-            assertArrayEquals(e, (double[]) actual, what);
-        } else if (expected instanceof float[] e) {
-            assertArrayEquals(e, (float[]) actual, what);
-        } else if (expected instanceof long[] e) {
-            assertArrayEquals(e, (long[]) actual, what);
-        } else {
-            assertEquals(expected, actual, what);
-        }
-    }
 }
