@@ -99,6 +99,27 @@ public final class Function {
                 + gridX + " x block " + blockX + " and " + args.count() + " parameters");
     }
 
+    /**
+     * Launches a three-dimensional grid of three-dimensional blocks on the default stream; does not wait.
+     *
+     * @param grid blocks on x, y, z, each at least 1
+     * @param block threads on x, y, z, each at least 1
+     */
+    public void launch(int[] grid, int[] block, KernelArgs args, String what) {
+        for (int k = 0; k < 3; k++) {
+            if (grid[k] < 1 || block[k] < 1) {
+                throw new IllegalArgumentException("bad launch configuration for kernel " + name + ": grid "
+                        + java.util.Arrays.toString(grid) + ", block " + java.util.Arrays.toString(block));
+            }
+        }
+        module.ensureOpen();
+        int result = JCudaDriver.cuLaunchKernel(function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                0, null, args.toPointer(), null);
+        Cuda.check(result, "cuLaunchKernel", "launching kernel " + name + " (" + what + ") with grid "
+                + grid[0] + " x " + grid[1] + " x " + grid[2] + " of blocks " + block[0] + " x " + block[1] + " x "
+                + block[2] + " and " + args.count() + " parameters");
+    }
+
     @Override
     public String toString() {
         return "Function[" + name + " in " + module.name() + "]";

@@ -62,6 +62,7 @@ public final class Launcher implements AutoCloseable {
         for (int k = 0; k < evaluators.length; k++) {
             evaluators[k] = evaluator(m, self, args);
             trips[k] = tripCount(m.kernel(k).region(), evaluators[k], lowers, k);
+            Geometry.check(m.kernel(k).region(), evaluators[k]);
         }
         List<Object> entered = new ArrayList<>();
         List<Clause> clauses = new ArrayList<>();
@@ -75,7 +76,7 @@ public final class Launcher implements AutoCloseable {
                 clauses.add(clause);
             }
             for (int k = 0; k < evaluators.length; k++) {
-                launch(m, k, trips[k], arrays, self, args);
+                launch(m, k, trips[k], evaluators[k], arrays, self, args);
             }
             ok = true;
         } finally {
@@ -178,16 +179,16 @@ public final class Launcher implements AutoCloseable {
         }
     }
 
-    private void launch(OffloadedMethod m, int k, long trip, Map<ArrayRef, Object> arrays, Object self,
-                        Object[] args) {
+    private void launch(OffloadedMethod m, int k, long trip, Evaluator ev, Map<ArrayRef, Object> arrays,
+                        Object self, Object[] args) {
         KernelPlan plan = m.kernel(k);
         if (trip == 0) {
             return;
         }
-        int vector = plan.vector();
-        long gangs = plan.gang() > 0 ? plan.gang() : defaultGangs(vector);
-        if (plan.gang() <= 0 && trip > 0) {
-            gangs = Math.max(1, Math.min(gangs, (trip + vector - 1) / vector));
+        int[] block = plan.mapping().block();
+        int[] grid = Geometry.grid(plan.region(), ev, defaultGangs(plan.mapping().threads()));
+        if (grid == null) {
+            return;
         }
         KernelArgs ka = new KernelArgs();
         for (KernelParam p : plan.params()) {
@@ -210,7 +211,7 @@ public final class Launcher implements AutoCloseable {
             }
         }
         errorRecord.zero();
-        m.functions().get(k).launch((int) Math.min(gangs, Integer.MAX_VALUE), vector, ka, plan.entry());
+        m.functions().get(k).launch(grid, block, ka, plan.entry());
         context.synchronize("kernel " + plan.entry() + " of " + m.displayName());
         errorRecord.copyToHost(errorHost);
         int code = (int) errorHost[0];
