@@ -12,7 +12,7 @@ mkdir -p .gpu/lib .gpu/test-classes
 cp acc-agent/target/acc.jar .gpu/acc.jar
 cp acc-annotations/target/acc-annotations-*.jar .gpu/lib/annotations.jar
 cp samples/target/samples-*.jar .gpu/samples.jar
-rm -rf .gpu/test-classes/* && cp -r acc-runtime/target/test-classes/. .gpu/test-classes/
+rm -rf .gpu/test-classes/* && cp -r acc-runtime/target/test-classes/. samples/target/test-classes/. .gpu/test-classes/
 # the tests run against acc.jar (runtime, compiler, JCuda) and the JUnit console (JUnit itself)
 mvn -B -q -N dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:1.14.4 -DoutputDirectory="$root/.gpu" >/dev/null
 echo "packed .gpu: $(du -sh .gpu | cut -f1)"

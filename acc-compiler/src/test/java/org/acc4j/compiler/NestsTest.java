@@ -32,15 +32,15 @@ class NestsTest {
             "jacobiMap22, Map2_2, '16,2,1'",
             "jacobiMap23, Map2_3, '16,1,1'",
             "jacobiMap24, Map2_4, '16,2,1'",
-            "jacobi2D, Map2_3, '128,1,1'",
-            "dgemm, Map2_3, '128,1,1'",
+            "jacobi2D, Map2_4, '128,2,1'",
+            "dgemm, Map2_4, '128,2,1'",
             "dgemm2D, Map2_4, '16,2,1'",
-            "stencilAuto, mapping gang vector gang gang, '128,1,1'",
+            "stencilAuto, mapping gang vector gang vector gang, '128,2,1'",
             "stencilMap31, Map3_1, '16,2,1'",
             "stencilMap32, Map3_2, '8,4,2'",
             "stencilMap33, Map3_3, '16,2,1'",
             "collapsed, Map1, '32,1,1'",
-            "transpose, Map2_3, '128,1,1'",
+            "transpose, Map2_4, '128,2,1'",
             "mathAndSelect, Map1, '128,1,1'",
     })
     void mappingAndResult(String name, String mapping, String block) throws Exception {
@@ -79,11 +79,12 @@ class NestsTest {
     void jacobiWithoutHintsIsCoalescedOnTheInnerLoop() {
         CompiledMethod m = CompilerTest.offload(Nests.class, "jacobiAuto");
         Mapping map = m.kernels().get(0).mapping();
-        // j is stride-1: block x and grid x; i: grid y
+        // j is stride-1: block x and grid x; i: block y and grid y
         assertEquals(0, map.levels().get(1).blockAxis());
         assertEquals(0, map.levels().get(1).gridAxis());
         assertEquals(1, map.levels().get(0).gridAxis());
-        assertEquals(Mapping.NONE, map.levels().get(0).blockAxis());
+        assertEquals(1, map.levels().get(0).blockAxis());
+        assertEquals("Map2_4", map.name());
         assertEquals(1, m.kernels().get(0).region().checks().size(), "a[i*n+j] is checked disjoint at launch");
         assertTrue(String.join("\n", m.report()).contains("checked before each launch: the writes to a"), m.report()::toString);
     }
