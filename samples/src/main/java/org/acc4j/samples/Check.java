@@ -36,6 +36,11 @@ final class Check {
 
     /** Median time of {@code reps} runs in milliseconds. */
     static double medianMillis(int reps, Runnable r) {
+        // warm up first (the JIT compiles the launch path, the GPU raises its clocks): at least 3 calls and 200 ms
+        long start = System.nanoTime();
+        for (int i = 0; i < 3 || System.nanoTime() - start < 200_000_000L; i++) {
+            r.run();
+        }
         double[] t = new double[reps];
         for (int i = 0; i < reps; i++) {
             long t0 = System.nanoTime();
