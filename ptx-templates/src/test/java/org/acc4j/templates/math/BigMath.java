@@ -1,0 +1,208 @@
+package org.acc4j.templates.math;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.MathContext;
+import java.math.RoundingMode;
+
+/**
+ * High-precision reference values (about 40 significant digits, far below the 2^-100 needed to decide which
+ * doubles bracket an exact result) for the functions of {@link AccMath}, and the constants its tables hold.
+ * Arguments are converted to BigDecimal exactly. Slow (tens of microseconds a call): the tests use it where
+ * StrictMath cannot decide and on samples.
+ */
+final class BigMath {
+    private BigMath() {
+    }
+
+    private static final BigDecimal TWO = BigDecimal.valueOf(2);
+    static final MathContext MC = new MathContext(40, RoundingMode.HALF_EVEN);
+    private static final MathContext WIDE = new MathContext(48, RoundingMode.HALF_EVEN);
+    private static final MathContext LONG = new MathContext(70, RoundingMode.HALF_EVEN);
+    /** Enough digits of pi to reduce any double modulo pi/2 and keep 50 digits of the remainder. */
+    private static final MathContext HUGE = new MathContext(420, RoundingMode.HALF_EVEN);
+    static final BigDecimal PI = pi(HUGE);
+    static final BigDecimal HALF_PI = PI.divide(BigDecimal.valueOf(2), HUGE);
+    static final BigDecimal LN2 = ln2(LONG);
+
+    /** pi by Machin's formula. */
+    private static BigDecimal pi(MathContext mc) {
+        MathContext w = new MathContext(mc.getPrecision() + 10);
+        BigDecimal a = arctanInverse(5, w).multiply(BigDecimal.valueOf(16), w);
+        BigDecimal b = arctanInverse(239, w).multiply(BigDecimal.valueOf(4), w);
+        return a.subtract(b, w).round(mc);
+    }
+
+    private static BigDecimal arctanInverse(int n, MathContext mc) {
+        BigDecimal x = BigDecimal.ONE.divide(BigDecimal.valueOf(n), mc);
+        BigDecimal x2 = x.multiply(x, mc);
+        BigDecimal term = x;
+        BigDecimal sum = BigDecimal.ZERO;
+        BigDecimal eps = BigDecimal.ONE.movePointLeft(mc.getPrecision() + 5);
+        for (int k = 0; term.abs().compareTo(eps) > 0; k++) {
+            BigDecimal t = term.divide(BigDecimal.valueOf(2L * k + 1), mc);
+            sum = (k & 1) == 0 ? sum.add(t, mc) : sum.subtract(t, mc);
+            term = term.multiply(x2, mc);
+        }
+        return sum;
+    }
+
+    /** ln 2 = 2 atanh(1/3). */
+    private static BigDecimal ln2(MathContext mc) {
+        BigDecimal z = BigDecimal.ONE.divide(BigDecimal.valueOf(3), mc);
+        BigDecimal z2 = z.multiply(z, mc);
+        BigDecimal term = z;
+        BigDecimal sum = BigDecimal.ZERO;
+        BigDecimal eps = BigDecimal.ONE.movePointLeft(mc.getPrecision() + 5);
+        for (int k = 1; term.compareTo(eps) > 0; k += 2) {
+            sum = sum.add(term.divide(BigDecimal.valueOf(k), mc), mc);
+            term = term.multiply(z2, mc);
+        }
+        return sum.multiply(TWO, mc);
+    }
+
+    /** Taylor series of e^y - 1 for |y| below about 1 (no cancellation). */
+    static BigDecimal expm1Series(BigDecimal y, MathContext mc) {
+        BigDecimal term = y;
+        BigDecimal sum = y;
+        for (int n = 2; n < 200; n++) {
+            term = term.multiply(y, mc).divide(BigDecimal.valueOf(n), mc);
+            sum = sum.add(term, mc);
+            if (term.signum() == 0 || term.abs().compareTo(sum.abs().ulp()) < 0) {
+                break;
+            }
+        }
+        return sum;
+    }
+
+    /** e^x for |x| below about 2000. */
+    static BigDecimal exp(BigDecimal x) {
+        long n = x.divide(LN2, MathContext.DECIMAL64).setScale(0, RoundingMode.HALF_EVEN).longValueExact();
+        BigDecimal y = x.subtract(LN2.multiply(BigDecimal.valueOf(n), WIDE), WIDE);
+        // e^y = (e^(y/256))^256
+        BigDecimal e = expm1Series(y.divide(BigDecimal.valueOf(256), WIDE), WIDE).add(BigDecimal.ONE, WIDE);
+        for (int i = 0; i < 8; i++) {
+            e = e.multiply(e, WIDE);
+        }
+        BigDecimal scale = new BigDecimal(BigInteger.ONE.shiftLeft((int) Math.abs(n)));
+        return (n >= 0 ? e.multiply(scale, WIDE) : e.divide(scale, WIDE)).round(MC);
+    }
+
+    static BigDecimal exp(double x) {
+        return exp(exact(x));
+    }
+
+    /** A double to 70 digits: exact where it matters (a relative 1e-70 is far below what any check needs). */
+    private static BigDecimal exact(double x) {
+        return new BigDecimal(x).round(LONG);
+    }
+
+    /** log x for positive finite x: a Halley step on e^y = x from the double logarithm (cubes its error). */
+    static BigDecimal log(double x) {
+        BigDecimal bx = exact(x);
+        BigDecimal y = new BigDecimal(StrictMath.log(x));
+        for (int i = 0; i < 1; i++) {
+            BigDecimal e = exp(y);
+            y = y.add(TWO.multiply(bx.subtract(e, WIDE), WIDE).divide(bx.add(e, WIDE), WIDE), WIDE);
+        }
+        return y.round(MC);
+    }
+
+    /**
+     * |x|^y for finite nonzero x and finite y (the caller settles signs and special cases); null when the result
+     * is beyond e^+-2000 (so certainly +Infinity or 0 in double).
+     */
+    static BigDecimal powAbs(double x, double y) {
+        BigDecimal t = exact(y).multiply(log(Math.abs(x)), WIDE);
+        if (t.abs().compareTo(BigDecimal.valueOf(2000)) > 0) {
+            return null;
+        }
+        return exp(t);
+    }
+
+    /** tanh x = E / (E + 2) with E = e^(2x) - 1. */
+    static BigDecimal tanh(double x) {
+        BigDecimal z = exact(x).multiply(TWO);
+        if (z.abs().compareTo(BigDecimal.valueOf(200)) > 0) {
+            return BigDecimal.valueOf(x > 0 ? 1 : -1);
+        }
+        BigDecimal e = z.abs().compareTo(BigDecimal.ONE) < 0 ? expm1Series(z, WIDE)
+                : exp(z).subtract(BigDecimal.ONE, WIDE);
+        return e.divide(e.add(TWO, WIDE), MC);
+    }
+
+    /** x reduced modulo pi/2: {quadrant (0..3), remainder in [-pi/4, pi/4]}. */
+    static Object[] reduce(double x) {
+        BigDecimal bx = new BigDecimal(x);
+        // digits for the integer part of x / (pi/2), plus 70 for a remainder that may be as small as 2^-61
+        MathContext mc = new MathContext(65 + Math.max(0, (int) (Math.getExponent(x) * 0.302)));
+        BigDecimal k = bx.divide(HALF_PI, mc).setScale(0, RoundingMode.HALF_EVEN);
+        BigDecimal r = bx.subtract(k.multiply(HALF_PI, mc), mc).round(WIDE);
+        int q = k.toBigInteger().and(BigInteger.valueOf(3)).intValue();
+        return new Object[] {q, r};
+    }
+
+    /** sin and cos of |r| <= pi/4 + tiny by their Taylor series: {sin r, cos r}. */
+    static BigDecimal[] sinCosSmall(BigDecimal r) {
+        BigDecimal r2 = r.multiply(r, WIDE);
+        BigDecimal s = r;
+        BigDecimal c = BigDecimal.ONE;
+        BigDecimal ts = r;
+        BigDecimal tc = BigDecimal.ONE;
+        BigDecimal eps = BigDecimal.ONE.movePointLeft(50);
+        for (int n = 1; n < 100; n++) {
+            ts = ts.multiply(r2, WIDE).divide(BigDecimal.valueOf((2L * n) * (2L * n + 1)), WIDE).negate();
+            tc = tc.multiply(r2, WIDE).divide(BigDecimal.valueOf((2L * n - 1) * (2L * n)), WIDE).negate();
+            s = s.add(ts, WIDE);
+            c = c.add(tc, WIDE);
+            if (tc.abs().compareTo(eps) < 0 && ts.abs().compareTo(eps.multiply(r.abs())) <= 0) {
+                break;
+            }
+        }
+        return new BigDecimal[] {s, c};
+    }
+
+    /** sin (mode 0), cos (mode 1) or tan (mode 2) of a finite x. */
+    static BigDecimal trig(double x, int mode) {
+        Object[] red = reduce(x);
+        int q = (Integer) red[0];
+        BigDecimal[] sc = sinCosSmall((BigDecimal) red[1]);
+        BigDecimal s = sc[0];
+        BigDecimal c = sc[1];
+        BigDecimal sinX = switch (q) {
+            case 0 -> s;
+            case 1 -> c;
+            case 2 -> s.negate();
+            default -> c.negate();
+        };
+        BigDecimal cosX = switch (q) {
+            case 0 -> c;
+            case 1 -> s.negate();
+            case 2 -> c.negate();
+            default -> s;
+        };
+        return switch (mode) {
+            case 0 -> sinX.round(MC);
+            case 1 -> cosX.round(MC);
+            default -> sinX.divide(cosX, MC);
+        };
+    }
+
+    /** The double nearest to v (ties to even). */
+    static double nearest(BigDecimal v) {
+        return v.doubleValue();
+    }
+
+    /** The double-double nearest to v: {hi, lo}. */
+    static double[] doubleDouble(BigDecimal v) {
+        double hi = v.doubleValue();
+        double lo = v.subtract(new BigDecimal(hi), WIDE).doubleValue();
+        return new double[] {hi, lo};
+    }
+
+    /** 2/pi in binary: bits 1..n of its fraction as a BigInteger floor(2/pi * 2^n). */
+    static BigInteger twoOverPiBits(int n) {
+        BigDecimal twoOverPi = TWO.divide(PI, HUGE);
+        return twoOverPi.multiply(new BigDecimal(BigInteger.ONE.shiftLeft(n)), HUGE).toBigInteger();
+    }
+}

@@ -1,0 +1,46 @@
+package org.acc4j.templates.math;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import org.junit.jupiter.api.Test;
+
+/** Recomputes every table entry and split constant of the math routines with BigDecimal and compares bits. */
+class MathTablesTest {
+    private static final MathContext MC = BigMath.MC;
+
+    private static void assertDoubleDouble(BigDecimal exact, long hi, long lo, String what) {
+        double[] dd = BigMath.doubleDouble(exact);
+        assertEquals(Double.doubleToRawLongBits(dd[0]), hi, what + " hi");
+        assertEquals(Double.doubleToRawLongBits(dd[1]), lo, what + " lo");
+    }
+
+    /** The number of significant bits of a double. */
+    private static int bits(double d) {
+        long m = Double.doubleToRawLongBits(d) & 0xFFFFFFFFFFFFFL;
+        return 53 - Long.numberOfTrailingZeros(m | 1L << 52);
+    }
+
+    @Test
+    void expTable() {
+        for (int j = 0; j < 128; j++) {
+            BigDecimal v = BigMath.exp(BigMath.LN2.multiply(BigDecimal.valueOf(j)).divide(BigDecimal.valueOf(128), MC));
+            assertDoubleDouble(v, MathTables.EXP_TAB[2 * j], MathTables.EXP_TAB[2 * j + 1], "2^(" + j + "/128)");
+        }
+    }
+
+    @Test
+    void expConstants() {
+        BigDecimal step = BigMath.LN2.divide(BigDecimal.valueOf(128), MC);
+        // k * L1 is exact for |k| < 2^18, and L1 + L2 is ln2/128 to far below an ulp of L2
+        assertTrue(bits(-AccMath.NEG_L1) <= 35);
+        BigDecimal sum = new BigDecimal(-AccMath.NEG_L1).add(new BigDecimal(AccMath.L2));
+        assertTrue(sum.subtract(step).abs().compareTo(new BigDecimal(Math.ulp(AccMath.L2))) < 0);
+        assertEquals(-AccMath.L2, AccMath.NEG_L2);
+        assertEquals(BigDecimal.valueOf(128).divide(BigMath.LN2, MC).doubleValue(), AccMath.INV_LN2N);
+        assertTrue(BigMath.exp(709.79).compareTo(new BigDecimal(Double.MAX_VALUE)) > 0);
+        assertTrue(BigMath.exp(-745.2).compareTo(new BigDecimal(Double.MIN_VALUE).divide(BigDecimal.valueOf(2))) < 0);
+    }
+}
