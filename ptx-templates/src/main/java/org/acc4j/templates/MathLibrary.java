@@ -154,7 +154,10 @@ public final class MathLibrary {
         EXP_TABLE("exp_table"),
         EXP_CORE("exp_core_f64", EXP_TABLE),
         EXP_F64("exp_f64", EXP_CORE),
-        EXP_F32("exp_f32", EXP_F64);
+        EXP_F32("exp_f32", EXP_F64),
+        LOG_CORE("log_core_f64"),
+        LOG_F64("log_f64", LOG_CORE),
+        LOG_F32("log_f32", LOG_F64);
 
         final String resource;
         final List<Part> dependencies;

@@ -99,6 +99,7 @@ class MathPtxTest {
     void tablesInThePtxAreTheMirrorsTables() {
         PtxInterpreter ptx = new PtxInterpreter(MathLibrary.moduleText(MathLibrary.all()));
         assertArrayEquals(MathTables.EXP_TAB, ptx.global("acc_math_exp_tab"));
+        assertArrayEquals(MathTables.LOG_TAB, ptx.global("acc_math_log_tab"));
     }
 
     /** A kernel calling one routine on element i of an array (two arrays for pow), as a compiler would. */

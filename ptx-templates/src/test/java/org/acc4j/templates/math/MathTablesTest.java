@@ -43,4 +43,34 @@ class MathTablesTest {
         assertTrue(BigMath.exp(709.79).compareTo(new BigDecimal(Double.MAX_VALUE)) > 0);
         assertTrue(BigMath.exp(-745.2).compareTo(new BigDecimal(Double.MIN_VALUE).divide(BigDecimal.valueOf(2))) < 0);
     }
+
+    @Test
+    void logTable() {
+        for (int i = 0; i < 128; i++) {
+            double lo = Double.longBitsToDouble(AccMath.LOG_OFF + ((long) i << 45));
+            double hi = Double.longBitsToDouble(AccMath.LOG_OFF + ((long) (i + 1) << 45));
+            double invc = Double.longBitsToDouble(MathTables.LOG_TAB[3 * i]);
+            if (lo == 1.0 || hi == 1.0) {
+                assertEquals(1.0, invc, "slice " + i + " touches 1: invc = 1");
+            } else {
+                BigDecimal mid = new BigDecimal(lo).add(new BigDecimal(hi)).divide(BigDecimal.valueOf(2));
+                assertEquals(BigDecimal.ONE.divide(mid, MC).doubleValue(), invc, "invc of slice " + i);
+            }
+            BigDecimal minusLog = BigMath.log(invc).negate();
+            if (invc == 1.0) {
+                assertEquals(0L, MathTables.LOG_TAB[3 * i + 1]);
+                assertEquals(0L, MathTables.LOG_TAB[3 * i + 2]);
+            } else {
+                assertDoubleDouble(minusLog, MathTables.LOG_TAB[3 * i + 1], MathTables.LOG_TAB[3 * i + 2], "-log(invc) " + i);
+            }
+        }
+    }
+
+    @Test
+    void logConstants() {
+        // e * LN2H is exact for |e| < 2^11; LN2H + LN2L is ln 2 to far below an ulp of LN2L
+        assertTrue(bits(AccMath.LN2H) <= 42);
+        BigDecimal sum = new BigDecimal(AccMath.LN2H).add(new BigDecimal(AccMath.LN2L));
+        assertTrue(sum.subtract(BigMath.LN2).abs().compareTo(new BigDecimal(Math.ulp(AccMath.LN2L))) < 0);
+    }
 }
