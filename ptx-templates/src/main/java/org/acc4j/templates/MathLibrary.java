@@ -157,7 +157,9 @@ public final class MathLibrary {
         EXP_F32("exp_f32", EXP_F64),
         LOG_CORE("log_core_f64"),
         LOG_F64("log_f64", LOG_CORE),
-        LOG_F32("log_f32", LOG_F64);
+        LOG_F32("log_f32", LOG_F64),
+        POW_F64("pow_f64", LOG_CORE, EXP_CORE),
+        POW_F32("pow_f32", POW_F64);
 
         final String resource;
         final List<Part> dependencies;
