@@ -159,7 +159,9 @@ public final class MathLibrary {
         LOG_F64("log_f64", LOG_CORE),
         LOG_F32("log_f32", LOG_F64),
         POW_F64("pow_f64", LOG_CORE, EXP_CORE),
-        POW_F32("pow_f32", POW_F64);
+        POW_F32("pow_f32", POW_F64),
+        TANH_F64("tanh_f64", EXP_TABLE),
+        TANH_F32("tanh_f32", TANH_F64);
 
         final String resource;
         final List<Part> dependencies;
