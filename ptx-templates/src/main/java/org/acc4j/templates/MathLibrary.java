@@ -161,7 +161,14 @@ public final class MathLibrary {
         POW_F64("pow_f64", LOG_CORE, EXP_CORE),
         POW_F32("pow_f32", POW_F64),
         TANH_F64("tanh_f64", EXP_TABLE),
-        TANH_F32("tanh_f32", TANH_F64);
+        TANH_F32("tanh_f32", TANH_F64),
+        TRIG_CORE("trig_core_f64"),
+        SIN_F64("sin_f64", TRIG_CORE),
+        SIN_F32("sin_f32", SIN_F64),
+        COS_F64("cos_f64", TRIG_CORE),
+        COS_F32("cos_f32", COS_F64),
+        TAN_F64("tan_f64", TRIG_CORE),
+        TAN_F32("tan_f32", TAN_F64);
 
         final String resource;
         final List<Part> dependencies;

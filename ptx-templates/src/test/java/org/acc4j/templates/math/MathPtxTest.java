@@ -100,6 +100,8 @@ class MathPtxTest {
         PtxInterpreter ptx = new PtxInterpreter(MathLibrary.moduleText(MathLibrary.all()));
         assertArrayEquals(MathTables.EXP_TAB, ptx.global("acc_math_exp_tab"));
         assertArrayEquals(MathTables.LOG_TAB, ptx.global("acc_math_log_tab"));
+        assertArrayEquals(MathTables.TRIG_TAB, ptx.global("acc_math_trig_tab"));
+        assertArrayEquals(MathTables.TWO_OVER_PI, ptx.global("acc_math_two_over_pi"));
     }
 
     /** A kernel calling one routine on element i of an array (two arrays for pow), as a compiler would. */

@@ -73,4 +73,42 @@ class MathTablesTest {
         BigDecimal sum = new BigDecimal(AccMath.LN2H).add(new BigDecimal(AccMath.LN2L));
         assertTrue(sum.subtract(BigMath.LN2).abs().compareTo(new BigDecimal(Math.ulp(AccMath.LN2L))) < 0);
     }
+
+    @Test
+    void trigTable() {
+        for (int j = 0; j < 26; j++) {
+            BigDecimal[] sc = BigMath.sinCosSmall(BigDecimal.valueOf(j).divide(BigDecimal.valueOf(32)));
+            assertDoubleDouble(sc[0], MathTables.TRIG_TAB[4 * j], MathTables.TRIG_TAB[4 * j + 1], "sin(" + j + "/32)");
+            assertDoubleDouble(sc[1], MathTables.TRIG_TAB[4 * j + 2], MathTables.TRIG_TAB[4 * j + 3], "cos(" + j + "/32)");
+        }
+        // the kernel's index rint(32 u) stays in the table for u up to pi/4 plus a little
+        assertTrue(Math.rint(32 * Math.nextUp(AccMath.PIO4) * (1 + 0x1p-40)) <= 25);
+    }
+
+    @Test
+    void twoOverPiBits() {
+        java.math.BigInteger bits = BigMath.twoOverPiBits(64 * (MathTables.TWO_OVER_PI.length - 1));
+        assertEquals(0L, MathTables.TWO_OVER_PI[0], "padding word");
+        for (int w = 1; w < MathTables.TWO_OVER_PI.length; w++) {
+            long word = bits.shiftRight(64 * (MathTables.TWO_OVER_PI.length - 1 - w)).longValue();
+            assertEquals(word, MathTables.TWO_OVER_PI[w], "word " + w + " of 2/pi");
+        }
+        // the largest exponent's window (start bit 1033, four words) stays inside the table
+        int s = 2046 - 1013;
+        assertTrue((s >> 6) + 3 < MathTables.TWO_OVER_PI.length);
+    }
+
+    @Test
+    void trigConstants() {
+        // k * Pi is exact for |k| < 2^20, and the four pieces give pi/2 to 2^-150
+        for (double p : new double[] {-AccMath.NEG_P1, -AccMath.NEG_P2, -AccMath.NEG_P3}) {
+            assertTrue(bits(p) <= 33);
+        }
+        BigDecimal sum = new BigDecimal(-AccMath.NEG_P1).add(new BigDecimal(-AccMath.NEG_P2))
+                .add(new BigDecimal(-AccMath.NEG_P3)).add(new BigDecimal(-AccMath.NEG_P4));
+        assertTrue(sum.subtract(BigMath.HALF_PI).abs().compareTo(new BigDecimal(0x1p-150)) < 0);
+        assertDoubleDouble(BigMath.HALF_PI, Double.doubleToRawLongBits(AccMath.PIO2H), Double.doubleToRawLongBits(AccMath.PIO2L), "pi/2");
+        assertEquals(BigMath.HALF_PI.divide(BigDecimal.valueOf(2)).doubleValue(), AccMath.PIO4);
+        assertEquals(BigDecimal.ONE.divide(BigMath.HALF_PI, MC).doubleValue(), AccMath.TWO_OVER_PI_D);
+    }
 }

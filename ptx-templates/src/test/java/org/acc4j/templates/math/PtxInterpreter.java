@@ -481,6 +481,7 @@ final class PtxInterpreter {
             case "or" -> x | y;
             case "xor" -> x ^ y;
             case "not" -> type.equals("pred") ? (x != 0 ? 0 : 1) : ~x;
+            case "neg" -> -x;
             case "shl" -> (y & 0xFFFFFFFFL) >= w ? 0 : x << y;
             case "shr" -> {
                 long amount = y & 0xFFFFFFFFL;
