@@ -16,8 +16,8 @@ import org.acc4j.runtime.cuda.KernelArgs;
 import org.acc4j.templates.MathLibrary;
 import org.acc4j.templates.MathLibrary.Routine;
 import org.acc4j.templates.math.AccMath;
-import org.acc4j.templates.math.MathInputs;
-import org.acc4j.templates.math.MathInputs.Kind;
+import org.acc4j.templates.math.Inputs;
+import org.acc4j.templates.math.Inputs.Kind;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * The PTX math routines on the GPU: for every routine (double and float), a kernel applies it to 2^20 seeded
- * inputs (the generator of the host tests, {@link MathInputs}) and every result must have the bits of
+ * inputs (the generator of the host tests, {@link Inputs}) and every result must have the bits of
  * {@link AccMath}, the host mirror (NaNs compared as Java compares them). Every output element must be written.
  * Prints, per routine, the largest distance to StrictMath in ulps. Skips, saying why, where there is no CUDA
  * device.
@@ -166,8 +166,8 @@ class MathFunctionsGpuTest {
     }
 
     private static void checkDoubles(Routine r) {
-        double[] xs = MathInputs.doubles(kind(r), N, SEED);
-        double[] ys = r.function().arity() == 2 ? MathInputs.powExponents(N, SEED) : xs.clone();
+        double[] xs = Inputs.doubles(kind(r), N, SEED);
+        double[] ys = r.function().arity() == 2 ? Inputs.powExponents(N, SEED) : xs.clone();
         double[] out = new double[N];
         java.util.Arrays.fill(out, Double.longBitsToDouble(UNWRITTEN));
         float ms = launch(r, xs, ys, out, 8L * N);
@@ -199,8 +199,8 @@ class MathFunctionsGpuTest {
     }
 
     private static void checkFloats(Routine r) {
-        float[] xs = MathInputs.floats(kind(r), N, SEED);
-        float[] ys = r.function().arity() == 2 ? MathInputs.powExponentsFloat(N, SEED) : xs.clone();
+        float[] xs = Inputs.floats(kind(r), N, SEED);
+        float[] ys = r.function().arity() == 2 ? Inputs.powExponentsFloat(N, SEED) : xs.clone();
         float[] out = new float[N];
         java.util.Arrays.fill(out, Float.intBitsToFloat(UNWRITTEN_F));
         float ms = launch(r, xs, ys, out, 4L * N);

@@ -1,9 +1,9 @@
 package org.acc4j.templates.math;
 
-import static org.acc4j.templates.math.MathTables.EXP_TAB;
-import static org.acc4j.templates.math.MathTables.LOG_TAB;
-import static org.acc4j.templates.math.MathTables.TRIG_TAB;
-import static org.acc4j.templates.math.MathTables.TWO_OVER_PI;
+import static org.acc4j.templates.math.Tables.EXP_TAB;
+import static org.acc4j.templates.math.Tables.LOG_TAB;
+import static org.acc4j.templates.math.Tables.TRIG_TAB;
+import static org.acc4j.templates.math.Tables.TWO_OVER_PI;
 
 /**
  * The Java mirror of the PTX math routines in {@code org/acc4j/templates/math/*.ptx}: the same operations in the

@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.math.BigDecimal;
 import java.util.function.DoubleFunction;
 import java.util.function.DoubleUnaryOperator;
-import org.acc4j.templates.math.MathInputs.Kind;
+import org.acc4j.templates.math.Inputs.Kind;
 import org.junit.jupiter.api.Test;
 
 /**
  * Accuracy, special cases and semi-monotonicity of the double routines of {@link AccMath}: 10^6 seeded inputs a
- * function (see {@link MathInputs}), each result proved faithful: equal to StrictMath's (which is within 1 ulp)
+ * function (see {@link Inputs}), each result proved faithful: equal to StrictMath's (which is within 1 ulp)
  * away from powers of two, or else checked against the BigDecimal reference; one input in 250 is checked against
  * the reference regardless, for the maximum error printed.
  */
@@ -34,7 +34,7 @@ class AccMathTest {
 
     private static Accuracy run(String name, Kind kind, DoubleUnaryOperator acc, DoubleUnaryOperator strict,
             DoubleFunction<BigDecimal> exact, boolean strictVouches, Certificate certificate) {
-        double[] xs = MathInputs.doubles(kind, N, SEED);
+        double[] xs = Inputs.doubles(kind, N, SEED);
         Accuracy a = new Accuracy(name, false);
         for (int i = 0; i < xs.length; i++) {
             double x = xs[i];
@@ -71,7 +71,7 @@ class AccMathTest {
     private static void semiMonotone(String name, DoubleUnaryOperator acc, DoubleUnaryOperator slope, double[] starts,
             int length) {
         for (double start : starts) {
-            double[] xs = MathInputs.adjacent(start, length);
+            double[] xs = Inputs.adjacent(start, length);
             double d0 = slope.applyAsDouble(xs[0]);
             double d1 = slope.applyAsDouble(xs[length - 1]);
             if (!(d0 * d1 > 0)) {
@@ -286,8 +286,8 @@ class AccMathTest {
 
     @Test
     void powIsFaithful() {
-        double[] xs = MathInputs.doubles(Kind.POW, N, SEED);
-        double[] ys = MathInputs.powExponents(N, SEED);
+        double[] xs = Inputs.doubles(Kind.POW, N, SEED);
+        double[] ys = Inputs.powExponents(N, SEED);
         Accuracy a = new Accuracy("pow", false);
         for (int i = 0; i < N; i++) {
             double x = xs[i];

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.math.BigDecimal;
 import java.util.SplittableRandom;
 import java.util.function.DoubleUnaryOperator;
-import org.acc4j.templates.math.MathInputs.Kind;
+import org.acc4j.templates.math.Inputs.Kind;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,7 +20,7 @@ class AccMathTrigTest {
     private static final int SAMPLE = 250;
 
     private static Accuracy run(String name, Kind kind, DoubleUnaryOperator acc, DoubleUnaryOperator strict, int mode) {
-        double[] xs = MathInputs.doubles(kind, N, AccMathTest.SEED);
+        double[] xs = Inputs.doubles(kind, N, AccMathTest.SEED);
         Accuracy a = new Accuracy(name, false);
         for (int i = 0; i < N; i++) {
             double x = xs[i];
@@ -102,7 +102,7 @@ class AccMathTrigTest {
         double[] xs = {0x1.6ac5b262ca1ffp+849, Double.MAX_VALUE, -Double.MAX_VALUE, 0x1p1023, 1e300, 1e22, 0x1p20,
             Math.nextDown(0x1p20), 0x1.921fb54442d18p+0, 0x1.921fb54442d18p+1, 0x1.2d97c7f3321d2p+1, 1e16, 5e15};
         for (double x0 : xs) {
-            for (double x : MathInputs.adjacent(Math.nextDown(Math.nextDown(x0)), 5)) {
+            for (double x : Inputs.adjacent(Math.nextDown(Math.nextDown(x0)), 5)) {
                 if (!Double.isFinite(x)) {
                     continue;
                 }
@@ -122,7 +122,7 @@ class AccMathTrigTest {
      */
     private static void semiMonotone(String name, DoubleUnaryOperator f, DoubleUnaryOperator slope, double[] starts) {
         for (double start : starts) {
-            double[] xs = MathInputs.adjacent(start, 64);
+            double[] xs = Inputs.adjacent(start, 64);
             double d0 = slope.applyAsDouble(xs[0]);
             double d1 = slope.applyAsDouble(xs[63]);
             if (!(d0 * d1 > 0) || Math.abs(d0) < 1e-6) {

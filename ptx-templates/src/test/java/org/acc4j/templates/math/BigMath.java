@@ -188,11 +188,6 @@ final class BigMath {
         };
     }
 
-    /** The double nearest to v (ties to even). */
-    static double nearest(BigDecimal v) {
-        return v.doubleValue();
-    }
-
     /** The double-double nearest to v: {hi, lo}. */
     static double[] doubleDouble(BigDecimal v) {
         double hi = v.doubleValue();

@@ -14,7 +14,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.acc4j.templates.MathLibrary;
 import org.acc4j.templates.MathLibrary.Routine;
-import org.acc4j.templates.math.MathInputs.Kind;
+import org.acc4j.templates.math.Inputs.Kind;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -22,10 +22,10 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * The PTX routines against their Java mirror: each routine's module text, run by {@link PtxInterpreter} on
  * seeded and special inputs, gives exactly the bits of {@link AccMath}; the tables in the PTX are those of
- * {@link MathTables}; and {@code ptxas -arch=sm_90} assembles every routine in a test kernel (skipped, saying so,
+ * {@link Tables}; and {@code ptxas -arch=sm_90} assembles every routine in a test kernel (skipped, saying so,
  * where ptxas is not on the PATH).
  */
-class MathPtxTest {
+class PtxTest {
     private static final int INPUTS = 20_000;
     static final String HEADER = ".version 7.8\n.target sm_90\n.address_size 64\n\n";
 
@@ -64,8 +64,8 @@ class MathPtxTest {
         for (Routine r : MathLibrary.all()) {
             tests.add(DynamicTest.dynamicTest(r.symbol(), () -> {
                 PtxInterpreter ptx = new PtxInterpreter(MathLibrary.moduleText(Set.of(r)));
-                double[] xs = MathInputs.doubles(kind(r), INPUTS, AccMathTest.SEED);
-                double[] ys = r.function().arity() == 2 ? MathInputs.powExponents(INPUTS, AccMathTest.SEED)
+                double[] xs = Inputs.doubles(kind(r), INPUTS, AccMathTest.SEED);
+                double[] ys = r.function().arity() == 2 ? Inputs.powExponents(INPUTS, AccMathTest.SEED)
                         : new double[INPUTS];
                 for (int i = 0; i < INPUTS + SPECIALS.length * SPECIALS.length; i++) {
                     double x;
@@ -98,10 +98,10 @@ class MathPtxTest {
     @Test
     void tablesInThePtxAreTheMirrorsTables() {
         PtxInterpreter ptx = new PtxInterpreter(MathLibrary.moduleText(MathLibrary.all()));
-        assertArrayEquals(MathTables.EXP_TAB, ptx.global("acc_math_exp_tab"));
-        assertArrayEquals(MathTables.LOG_TAB, ptx.global("acc_math_log_tab"));
-        assertArrayEquals(MathTables.TRIG_TAB, ptx.global("acc_math_trig_tab"));
-        assertArrayEquals(MathTables.TWO_OVER_PI, ptx.global("acc_math_two_over_pi"));
+        assertArrayEquals(Tables.EXP_TAB, ptx.global("acc_math_exp_tab"));
+        assertArrayEquals(Tables.LOG_TAB, ptx.global("acc_math_log_tab"));
+        assertArrayEquals(Tables.TRIG_TAB, ptx.global("acc_math_trig_tab"));
+        assertArrayEquals(Tables.TWO_OVER_PI, ptx.global("acc_math_two_over_pi"));
     }
 
     /** A kernel calling one routine on element i of an array (two arrays for pow), as a compiler would. */

@@ -8,7 +8,7 @@ import java.math.MathContext;
 import org.junit.jupiter.api.Test;
 
 /** Recomputes every table entry and split constant of the math routines with BigDecimal and compares bits. */
-class MathTablesTest {
+class TablesTest {
     private static final MathContext MC = BigMath.MC;
 
     private static void assertDoubleDouble(BigDecimal exact, long hi, long lo, String what) {
@@ -27,7 +27,7 @@ class MathTablesTest {
     void expTable() {
         for (int j = 0; j < 128; j++) {
             BigDecimal v = BigMath.exp(BigMath.LN2.multiply(BigDecimal.valueOf(j)).divide(BigDecimal.valueOf(128), MC));
-            assertDoubleDouble(v, MathTables.EXP_TAB[2 * j], MathTables.EXP_TAB[2 * j + 1], "2^(" + j + "/128)");
+            assertDoubleDouble(v, Tables.EXP_TAB[2 * j], Tables.EXP_TAB[2 * j + 1], "2^(" + j + "/128)");
         }
     }
 
@@ -49,7 +49,7 @@ class MathTablesTest {
         for (int i = 0; i < 128; i++) {
             double lo = Double.longBitsToDouble(AccMath.LOG_OFF + ((long) i << 45));
             double hi = Double.longBitsToDouble(AccMath.LOG_OFF + ((long) (i + 1) << 45));
-            double invc = Double.longBitsToDouble(MathTables.LOG_TAB[3 * i]);
+            double invc = Double.longBitsToDouble(Tables.LOG_TAB[3 * i]);
             if (lo == 1.0 || hi == 1.0) {
                 assertEquals(1.0, invc, "slice " + i + " touches 1: invc = 1");
             } else {
@@ -58,10 +58,10 @@ class MathTablesTest {
             }
             BigDecimal minusLog = BigMath.log(invc).negate();
             if (invc == 1.0) {
-                assertEquals(0L, MathTables.LOG_TAB[3 * i + 1]);
-                assertEquals(0L, MathTables.LOG_TAB[3 * i + 2]);
+                assertEquals(0L, Tables.LOG_TAB[3 * i + 1]);
+                assertEquals(0L, Tables.LOG_TAB[3 * i + 2]);
             } else {
-                assertDoubleDouble(minusLog, MathTables.LOG_TAB[3 * i + 1], MathTables.LOG_TAB[3 * i + 2], "-log(invc) " + i);
+                assertDoubleDouble(minusLog, Tables.LOG_TAB[3 * i + 1], Tables.LOG_TAB[3 * i + 2], "-log(invc) " + i);
             }
         }
     }
@@ -78,8 +78,8 @@ class MathTablesTest {
     void trigTable() {
         for (int j = 0; j < 26; j++) {
             BigDecimal[] sc = BigMath.sinCosSmall(BigDecimal.valueOf(j).divide(BigDecimal.valueOf(32)));
-            assertDoubleDouble(sc[0], MathTables.TRIG_TAB[4 * j], MathTables.TRIG_TAB[4 * j + 1], "sin(" + j + "/32)");
-            assertDoubleDouble(sc[1], MathTables.TRIG_TAB[4 * j + 2], MathTables.TRIG_TAB[4 * j + 3], "cos(" + j + "/32)");
+            assertDoubleDouble(sc[0], Tables.TRIG_TAB[4 * j], Tables.TRIG_TAB[4 * j + 1], "sin(" + j + "/32)");
+            assertDoubleDouble(sc[1], Tables.TRIG_TAB[4 * j + 2], Tables.TRIG_TAB[4 * j + 3], "cos(" + j + "/32)");
         }
         // the kernel's index rint(32 u) stays in the table for u up to pi/4 plus a little
         assertTrue(Math.rint(32 * Math.nextUp(AccMath.PIO4) * (1 + 0x1p-40)) <= 25);
@@ -87,15 +87,15 @@ class MathTablesTest {
 
     @Test
     void twoOverPiBits() {
-        java.math.BigInteger bits = BigMath.twoOverPiBits(64 * (MathTables.TWO_OVER_PI.length - 1));
-        assertEquals(0L, MathTables.TWO_OVER_PI[0], "padding word");
-        for (int w = 1; w < MathTables.TWO_OVER_PI.length; w++) {
-            long word = bits.shiftRight(64 * (MathTables.TWO_OVER_PI.length - 1 - w)).longValue();
-            assertEquals(word, MathTables.TWO_OVER_PI[w], "word " + w + " of 2/pi");
+        java.math.BigInteger bits = BigMath.twoOverPiBits(64 * (Tables.TWO_OVER_PI.length - 1));
+        assertEquals(0L, Tables.TWO_OVER_PI[0], "padding word");
+        for (int w = 1; w < Tables.TWO_OVER_PI.length; w++) {
+            long word = bits.shiftRight(64 * (Tables.TWO_OVER_PI.length - 1 - w)).longValue();
+            assertEquals(word, Tables.TWO_OVER_PI[w], "word " + w + " of 2/pi");
         }
         // the largest exponent's window (start bit 1033, four words) stays inside the table
         int s = 2046 - 1013;
-        assertTrue((s >> 6) + 3 < MathTables.TWO_OVER_PI.length);
+        assertTrue((s >> 6) + 3 < Tables.TWO_OVER_PI.length);
     }
 
     @Test

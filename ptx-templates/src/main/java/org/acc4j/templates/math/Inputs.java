@@ -1,6 +1,5 @@
 package org.acc4j.templates.math;
 
-import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -10,8 +9,8 @@ import java.util.SplittableRandom;
  * overflow and underflow thresholds, near the reduction points of each algorithm and, for the trig functions,
  * near multiples of pi/2 up to the largest doubles. The same (function, count, seed) always gives the same array.
  */
-public final class MathInputs {
-    private MathInputs() {
+public final class Inputs {
+    private Inputs() {
     }
 
     /** The functions an argument set can be drawn for. */
@@ -45,9 +44,12 @@ public final class MathInputs {
         return out;
     }
 
-    /** Float arguments: the double set rounded to float, with a fifth of them random float bit patterns. */
+    /**
+     * Float arguments: the double set rounded to float, with a fifth of them (not for POW, whose bases pair with
+     * {@link #powExponentsFloat}) replaced by random float bit patterns.
+     */
     public static float[] floats(Kind kind, int count, long seed) {
-        double[] d = kind == Kind.POW ? doubles(kind, count, seed) : doubles(kind, count, seed + 1);
+        double[] d = doubles(kind, count, seed);
         SplittableRandom rnd = new SplittableRandom(seed * 31 + kind.ordinal());
         float[] out = new float[count];
         for (int i = 0; i < count; i++) {
@@ -209,6 +211,6 @@ public final class MathInputs {
             out[i] = v;
             v = Math.nextUp(v);
         }
-        return Arrays.copyOf(out, length);
+        return out;
     }
 }

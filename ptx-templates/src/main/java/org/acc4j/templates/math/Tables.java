@@ -6,8 +6,8 @@ package org.acc4j.templates.math;
  * Each double-double entry {@code (hi, lo)} has {@code hi} the nearest double to the value and {@code lo} the
  * nearest double to the rest; the unit tests recompute every entry to 400 bits and compare.
  */
-final class MathTables {
-    private MathTables() {
+final class Tables {
+    private Tables() {
     }
 
     /** {@code 2^(j/128)} for j = 0..127 as (hi, lo) pairs. */
