@@ -109,13 +109,19 @@ class NestsTest {
     }
 
     @Test
-    void aFailedDisjointnessCheckMeansHost() {
-        CompiledMethod m = CompilerTest.offload(Nests.class, "jacobiAuto");
-        // n = 3 rows of length 3 but a declared row length of 1: i*1 + j overlaps for i, j in 1..1? no: make n small
-        Object[] args = {new double[100], new double[100], 10};
-        KernelInterpreter.run(m, args, 4);
-        // the same kernel, with a row length that makes rows overlap, cannot be shown by n alone: covered by
-        // Disjointness itself
+    void disjointnessIsCheckedWithTheCallsValues() throws Exception {
+        CompiledMethod m = CompilerTest.offload(Nests.class, "strided");
+        assertEquals(1, m.kernels().get(0).region().checks().size());
+        // width >= cols: rows do not overlap, the kernel runs and matches plain Java
+        double[] device = new double[7 * 12];
+        double[] plain = device.clone();
+        Nests.strided(plain, 7, 11, 12);
+        KernelInterpreter.run(m, new Object[] {device, 7, 11, 12}, 3);
+        assertArrayEquals(plain, device);
+        // width < cols: rows overlap, so the launch is refused (the runtime runs the call on the host)
+        KernelInterpreter.HostInstead h = org.junit.jupiter.api.Assertions.assertThrows(KernelInterpreter.HostInstead.class,
+                () -> KernelInterpreter.run(m, new Object[] {new double[7 * 12], 7, 11, 10}, 3));
+        assertTrue(h.getMessage().contains("may repeat"), h::getMessage);
     }
 
 }

@@ -150,16 +150,9 @@ public final class KernelInterpreter {
         Mapping m = r.mapping();
         Evaluator host = evaluator(null);
         host.run(r.prologue());
-        int[] grid = {1, 1, 1};
-        for (int axis = 0; axis < 3; axis++) {
-            Mapping.GridDim d = m.grid().get(axis);
-            if (d instanceof Mapping.Fixed f) {
-                grid[axis] = Math.min(f.blocks(), maxBlocks);
-            } else if (d instanceof Mapping.FromTrip t) {
-                long trip = trip(m.levels().get(t.level()), host);
-                long blocks = trip < 0 ? maxBlocks : (trip + t.perBlock() - 1) / t.perBlock();
-                grid[axis] = (int) Math.max(1, Math.min(blocks, maxBlocks));
-            }
+        int[] grid = m.grid(host, maxBlocks, maxBlocks);
+        if (grid == null) {
+            return;
         }
         int[] block = m.block();
         int id = 0;
@@ -178,18 +171,6 @@ public final class KernelInterpreter {
                     }
                 }
             }
-        }
-    }
-
-    private static long trip(Mapping.Level level, Evaluator ev) {
-        long total = 1;
-        try {
-            for (Stmt.For f : level.loops()) {
-                total *= Evaluator.tripCount(ev.evalLong(f.lower()), f.cond(), ev.evalLong(f.bound()), f.step());
-            }
-            return total;
-        } catch (Evaluator.NotEvaluable e) {
-            return -1;
         }
     }
 

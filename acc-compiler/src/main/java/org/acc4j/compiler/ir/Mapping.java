@@ -96,6 +96,48 @@ public record Mapping(List<Level> levels, int[] block, List<GridDim> grid, Strin
     public record FromTrip(int level, int perBlock, long max, int fallback) implements GridDim {
     }
 
+    /** The level's trip count (the product over collapsed loops), or -1 when it depends on the nest. */
+    public static long trip(Level level, Evaluator ev) {
+        long total = 1;
+        try {
+            for (Stmt.For f : level.loops()) {
+                long t = Evaluator.tripCount(ev.evalLong(f.lower()), f.cond(), ev.evalLong(f.bound()), f.step());
+                total = Math.multiplyExact(total, t);
+            }
+            return total;
+        } catch (Evaluator.NotEvaluable | ArithmeticException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * The grid on x, y, z for a launch, each axis at most {@code cap}. {@code fullDevice} is the number of blocks
+     * that fill every SM (the cap of a single loop's gangs, and the x extent when a trip count is unknown).
+     *
+     * @param ev an evaluator that has run the region's prologue
+     * @return null when the outer level runs no iteration
+     */
+    public int[] grid(Evaluator ev, int fullDevice, long cap) {
+        int[] dims = {1, 1, 1};
+        for (int axis = 0; axis < 3; axis++) {
+            GridDim d = grid.get(axis);
+            long blocks = 1;
+            if (d instanceof Fixed f) {
+                blocks = f.blocks();
+            } else if (d instanceof FromTrip t) {
+                long trip = trip(levels.get(t.level()), ev);
+                if (trip == 0 && t.level() == 0) {
+                    return null;
+                }
+                long max = t.max() == 0 ? fullDevice : t.max();
+                blocks = trip < 0 ? (axis == 0 ? fullDevice : Math.min(max, 64)) : (trip + t.perBlock() - 1) / t.perBlock();
+                blocks = Math.min(blocks, max);
+            }
+            dims[axis] = (int) Math.max(1, Math.min(blocks, cap));
+        }
+        return dims;
+    }
+
     public Level levelOf(Stmt.For f) {
         for (Level l : levels) {
             if (l.contains(f)) {

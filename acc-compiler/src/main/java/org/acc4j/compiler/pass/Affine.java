@@ -8,47 +8,9 @@ import org.acc4j.compiler.ir.Type;
 import org.acc4j.compiler.ir.UnOp;
 import org.acc4j.compiler.ir.Var;
 
-/** Recognises subscripts of the form {@code c*i + rest}, with {@code rest} invariant in a loop. */
+/** Recognises unit-stride subscripts {@code i + rest}, with {@code rest} invariant in a loop (for coverage). */
 public final class Affine {
     private Affine() {
-    }
-
-    /** The coefficient of {@code i} in {@code e}, or null when {@code e} is not linear in {@code i}. */
-    public static Long coefficient(Expr e, Var i) {
-        if (!Exprs.mentions(e, i)) {
-            return 0L;
-        }
-        if (e instanceof Expr.Local l) {
-            return l.var().equals(i) ? 1L : 0L;
-        }
-        if (e instanceof Expr.Unary u && u.op() == UnOp.NEG) {
-            Long c = coefficient(u.operand(), i);
-            return c == null ? null : -c;
-        }
-        if (e instanceof Expr.Binary b) {
-            Long l = coefficient(b.left(), i);
-            Long r = coefficient(b.right(), i);
-            if (l == null || r == null) {
-                return null;
-            }
-            switch (b.op()) {
-                case ADD:
-                    return l + r;
-                case SUB:
-                    return l - r;
-                case MUL:
-                    if (b.right() instanceof Expr.Const k && r == 0) {
-                        return l * constant(k);
-                    }
-                    if (b.left() instanceof Expr.Const k && l == 0) {
-                        return r * constant(k);
-                    }
-                    return null;
-                default:
-                    return null;
-            }
-        }
-        return null;
     }
 
     /** Whether {@code e} reads no array and no variable of {@code variant} other than {@code i}. */
@@ -72,9 +34,5 @@ public final class Affine {
             }
         }
         return null;
-    }
-
-    private static long constant(Expr.Const k) {
-        return k.type() == Type.I32 ? (int) k.bits() : k.type() == Type.I64 ? k.bits() : Long.MIN_VALUE;
     }
 }

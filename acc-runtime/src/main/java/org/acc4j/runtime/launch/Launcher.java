@@ -186,7 +186,7 @@ public final class Launcher implements AutoCloseable {
             return;
         }
         int[] block = plan.mapping().block();
-        int[] grid = Geometry.grid(plan.region(), ev, defaultGangs(plan.mapping().threads()));
+        int[] grid = plan.mapping().grid(ev, defaultGangs(plan.mapping().threads()), Integer.MAX_VALUE);
         if (grid == null) {
             return;
         }
