@@ -42,6 +42,7 @@ class NestsTest {
             "collapsed, Map1, '32,1,1'",
             "transpose, Map2_4, '128,2,1'",
             "mathAndSelect, Map1, '128,1,1'",
+            "transcendental, Map1, '128,1,1'",
     })
     void mappingAndResult(String name, String mapping, String block) throws Exception {
         CompiledMethod m = CompilerTest.offload(Nests.class, name);
@@ -64,7 +65,7 @@ class NestsTest {
             for (long seed = 1; seed <= 2; seed++) {
                 Object[] device = NestInputs.args(name, seed, 1);
                 Object[] plain = NestInputs.copy(device);
-                Method method = NestInputs.method(name);
+                Method method = NestInputs.reference(name);
                 method.invoke(null, plain);
                 KernelInterpreter.run(m, device, maxBlocks);
                 for (int k = 0; k < device.length; k++) {

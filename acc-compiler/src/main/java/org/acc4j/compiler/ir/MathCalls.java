@@ -1,6 +1,12 @@
 package org.acc4j.compiler.ir;
 
-/** {@link MathFn} on the host with Java's results, for the evaluator and the kernel interpreter. */
+import org.acc4j.templates.math.AccMath;
+
+/**
+ * {@link MathFn} on the host, for the evaluator and the kernel interpreter, with the device's results: Java's
+ * exact functions directly, and the others through {@code AccMath}, the bit-exact mirror of the PTX routines
+ * (within 1 ulp as {@code java.lang.Math} allows, but not always the bits {@code Math} gives on this JVM).
+ */
 final class MathCalls {
     private MathCalls() {
     }
@@ -17,13 +23,13 @@ final class MathCalls {
                 case FLOOR -> Math.floor(x);
                 case CEIL -> Math.ceil(x);
                 case RINT -> Math.rint(x);
-                case EXP -> Math.exp(x);
-                case LOG -> Math.log(x);
-                case POW -> Math.pow(x, (Double) a[1]);
-                case SIN -> Math.sin(x);
-                case COS -> Math.cos(x);
-                case TAN -> Math.tan(x);
-                case TANH -> Math.tanh(x);
+                case EXP -> AccMath.exp(x);
+                case LOG -> AccMath.log(x);
+                case POW -> AccMath.pow(x, (Double) a[1]);
+                case SIN -> AccMath.sin(x);
+                case COS -> AccMath.cos(x);
+                case TAN -> AccMath.tan(x);
+                case TANH -> AccMath.tanh(x);
             };
         }
         if (t == Type.F32) {

@@ -54,6 +54,7 @@ public final class KernelEmitter {
     private final List<ErrorSite> sites = new ArrayList<>();
     private final StringBuilder stubs = new StringBuilder();
     private final List<Runnable> stubWriters = new ArrayList<>();
+    private final Set<org.acc4j.templates.MathLibrary.Routine> mathUsed = new LinkedHashSet<>();
     private Reg errBase;
     private Reg errCode;
     private Reg errDetail;
@@ -163,6 +164,7 @@ public final class KernelEmitter {
         String ptx = "//\n// acc4j kernel for " + method.owner().replace('/', '.') + "." + method.name()
                 + ", region " + region.ordinal() + " (loop at " + where + ")\n// " + region.why() + "\n//\n"
                 + ".version " + ptxVersion(sm) + "\n.target sm_" + sm + "\n.address_size 64\n\n"
+                + org.acc4j.templates.MathLibrary.moduleText(mathUsed)
                 + ".visible .entry " + entry + "(\n" + decl + "\n)\n{\n" + w.body() + "}\n";
         return new Result(entry, ptx, params, List.copyOf(sites));
     }
@@ -544,10 +546,32 @@ public final class KernelEmitter {
                     minMax(min, t, d, a.get(0), a.get(1));
                 }
             }
-            default -> throw new Unsupported(currentLine, "Math." + c.fn().javaName()
-                    + " on the GPU (its routine is not in ptx-templates yet)");
+            default -> mathRoutine(c, d, a);
         }
         return d;
+    }
+
+    /** A call of a {@code ptx-templates} math routine: arguments and result pass through {@code .param} space. */
+    private void mathRoutine(Expr.Call c, Reg d, List<Reg> a) {
+        var routine = org.acc4j.templates.MathLibrary.routine(c.fn().javaName(), c.type() == Type.F64)
+                .orElseThrow(() -> new Unsupported(currentLine, "Math." + c.fn().javaName() + " on "
+                        + c.type().javaName() + " on the GPU (ptx-templates has no routine for it)"));
+        mathUsed.add(routine);
+        String ty = routine.ptxType();
+        StringBuilder call = new StringBuilder("{\n");
+        for (int k = 0; k < a.size(); k++) {
+            call.append("\t.param .").append(ty).append(" a").append(k).append(";\n");
+        }
+        call.append("\t.param .").append(ty).append(" r0;\n");
+        for (int k = 0; k < a.size(); k++) {
+            call.append("\tst.param.").append(ty).append(" [a").append(k).append("], ").append(a.get(k)).append(";\n");
+        }
+        call.append("\tcall.uni (r0), ").append(routine.symbol()).append(", (");
+        for (int k = 0; k < a.size(); k++) {
+            call.append(k > 0 ? ", " : "").append('a').append(k);
+        }
+        call.append(");\n\tld.param.").append(ty).append(' ').append(d).append(", [r0];\n\t}");
+        w.block(call.toString());
     }
 
     /**

@@ -75,6 +75,11 @@ final class PtxWriter {
         line(instruction);
     }
 
+    /** A brace-delimited block written out in full (its own {@code .param} declarations, a call). */
+    void block(String text) {
+        code.append('\t').append(text).append('\n');
+    }
+
     void stGlobal(String type, Reg addr, long offset, Object value) {
         line("st.global." + type + " [" + addr + (offset != 0 ? "+" + offset : "") + "], " + value);
     }

@@ -3,6 +3,7 @@ package org.acc4j.runtime.gpu;
 import org.acc4j.Data;
 import org.acc4j.Kernels;
 import org.acc4j.Loop;
+import org.acc4j.templates.math.AccMath;
 
 /** Kernels run on the GPU by {@link OffloadGpuTest} and, unchanged, as plain Java for the reference. */
 public final class GpuFixtures {
@@ -110,7 +111,28 @@ public final class GpuFixtures {
     @Kernels
     static void unsupported(double[] a, int n) {
         for (int i = 0; i < n; i++) {
-            a[i] = Math.sin(a[i]);
+            a[i] = Math.cbrt(a[i]);
+        }
+    }
+
+    /** Math's transcendental functions, in double and (widened and rounded back) in float. */
+    @Kernels
+    static void transcendental(double[] out, float[] f, double[] x, int n) {
+        for (int i = 0; i < n; i++) {
+            double v = x[i];
+            out[i] = Math.exp(v) + Math.log(Math.abs(v)) * Math.sin(v * 7) - Math.cos(v) / (2 + Math.tan(v))
+                    + Math.pow(Math.abs(v), v * 3) + Math.tanh(v * 4);
+            f[i] = (float) Math.exp(f[i]) + (float) Math.sin(f[i] * 3);
+        }
+    }
+
+    /** The reference for {@link #transcendental}: the device's routines through their bit-exact Java mirror. */
+    static void transcendentalReference(double[] out, float[] f, double[] x, int n) {
+        for (int i = 0; i < n; i++) {
+            double v = x[i];
+            out[i] = AccMath.exp(v) + AccMath.log(Math.abs(v)) * AccMath.sin(v * 7) - AccMath.cos(v) / (2 + AccMath.tan(v))
+                    + AccMath.pow(Math.abs(v), v * 3) + AccMath.tanh(v * 4);
+            f[i] = (float) AccMath.exp(f[i]) + (float) AccMath.sin(f[i] * 3);
         }
     }
 }

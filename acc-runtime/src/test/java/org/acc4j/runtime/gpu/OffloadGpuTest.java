@@ -33,15 +33,26 @@ class OffloadGpuTest {
     /** Runs {@code name} plainly and on the device on copies of {@code args}; asserts every array matches. */
     private static void matches(Object self, String name, Object... args) throws Exception {
         Method m = find(name);
+        Method reference = reference(name);
         Object[] plain = deepCopy(args);
         Object[] gpu = deepCopy(args);
-        m.setAccessible(true);
-        m.invoke(Modifier.isStatic(m.getModifiers()) ? null : self, plain);
+        reference.setAccessible(true);
+        reference.invoke(Modifier.isStatic(reference.getModifiers()) ? null : self, plain);
         boolean on = AccRuntime.offload(GpuFixtures.class, name, java.lang.invoke.MethodType.methodType(m.getReturnType(), m.getParameterTypes()).toMethodDescriptorString(), self, gpu);
         assertTrue(on, name + " did not run on the device");
         for (int i = 0; i < args.length; i++) {
             assertSameArray(name + " argument " + i, plain[i], gpu[i]);
         }
+    }
+
+    /** The plain-Java reference: {@code <name>Reference} where the kernel calls AccMath's routines, else the kernel. */
+    private static Method reference(String name) {
+        for (Method m : GpuFixtures.class.getDeclaredMethods()) {
+            if (m.getName().equals(name + "Reference")) {
+                return m;
+            }
+        }
+        return find(name);
     }
 
     private static Method find(String name) {
@@ -119,6 +130,19 @@ class OffloadGpuTest {
     void vectorAdd() throws Exception {
         Random r = new Random(1);
         matches(null, "vectorAdd", doubles(r, N), doubles(r, N), new double[N], N);
+    }
+
+    @Test
+    void transcendentalFunctionsGiveTheRoutinesBits() throws Exception {
+        Random r = new Random(11);
+        double[] x = doubles(r, N);
+        for (int i = 0; i < N; i += 5) {
+            x[i] *= 700;
+        }
+        x[1] = 0.0;
+        x[2] = Double.NaN;
+        x[3] = Double.NEGATIVE_INFINITY;
+        matches(null, "transcendental", new double[N], floats(r, N), x, N);
     }
 
     @Test
