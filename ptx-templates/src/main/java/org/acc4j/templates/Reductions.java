@@ -29,7 +29,9 @@ import java.util.TreeSet;
  *     them; calls one after another in the same kernel are fine, whatever their routines.</li>
  * </ul>
  * {@link #moduleText} also declares {@code acc_reduce_smem}, {@value #SHARED_BYTES} bytes of static shared
- * memory that all routines share; it counts against the kernel's shared memory.
+ * memory that all routines share; it counts against the kernel's shared memory. The routines need PTX ISA 6.0 and
+ * sm_70 or later ({@code shfl.sync}, {@code atom.acq_rel}, {@code ld.relaxed}); the header the caller writes
+ * ({@code .version 7.8}, {@code .target sm_90}) has them.
  *
  * <p><b>Order, and determinism.</b> Thread ids are linear ({@code tid.x + ntid.x*(tid.y + ntid.y*tid.z)}, and
  * likewise for blocks over {@code ctaid}/{@code nctaid}). In a block of T threads, a tree over the n threads that
