@@ -4,16 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.acc4j.templates.MathLibrary;
 import org.acc4j.templates.MathLibrary.Routine;
+import org.acc4j.templates.Ptxas;
 import org.acc4j.templates.math.Inputs.Kind;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -145,49 +141,13 @@ class PtxTest {
         return m.toString();
     }
 
-    private static boolean ptxasOnPath() {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return false;
-        }
-        for (String dir : path.split(java.io.File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(dir, "ptxas"))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static void assemble(String name, String ptx) throws IOException, InterruptedException {
-        Path dir = Files.createTempDirectory("acc4j-math-ptx");
-        try {
-            Path src = dir.resolve(name + ".ptx");
-            Files.writeString(src, ptx, StandardCharsets.UTF_8);
-            Process p = new ProcessBuilder("ptxas", "-arch=sm_90", src.toString(), "-o", dir.resolve(name + ".cubin").toString())
-                    .redirectErrorStream(true).start();
-            String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(120, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new AssertionError("ptxas timed out on " + name);
-            }
-            assertEquals(0, p.exitValue(), "ptxas -arch=sm_90 rejected " + name + ":\n" + log);
-        } finally {
-            try (var files = Files.list(dir)) {
-                for (Path f : files.toList()) {
-                    Files.deleteIfExists(f);
-                }
-            }
-            Files.deleteIfExists(dir);
-        }
-    }
-
     @TestFactory
     List<DynamicTest> ptxasAssemblesEachRoutineAlone() {
         List<DynamicTest> tests = new ArrayList<>();
         for (Routine r : MathLibrary.all()) {
             tests.add(DynamicTest.dynamicTest(r.symbol(), () -> {
-                assumeTrue(ptxasOnPath(), "ptxas is not on the PATH: PTX assembly check skipped");
-                assemble(r.symbol(), module(List.of(r)));
+                assumeTrue(Ptxas.onPath(), Ptxas.ABSENT);
+                Ptxas.assemble(r.symbol(), module(List.of(r)));
             }));
         }
         return tests;
@@ -195,7 +155,7 @@ class PtxTest {
 
     @Test
     void ptxasAssemblesAllRoutinesInOneModule() throws Exception {
-        assumeTrue(ptxasOnPath(), "ptxas is not on the PATH: PTX assembly check skipped");
-        assemble("all", module(MathLibrary.all()));
+        assumeTrue(Ptxas.onPath(), Ptxas.ABSENT);
+        Ptxas.assemble("all", module(MathLibrary.all()));
     }
 }
