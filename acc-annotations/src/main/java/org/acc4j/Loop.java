@@ -46,4 +46,11 @@ public @interface Loop {
 
     /** How many tightly nested loops, starting with this one, form one iteration space. */
     int collapse() default 1;
+
+    /**
+     * OpenACC's {@code reduction} clause: {@code "op:variable"}, several separated by commas ({@code "+:sum, max:m"}),
+     * op one of {@code + * max min & | ^ && ||}. Unmarked accumulations are found without it; the clause makes the
+     * compiler check that the named local is one. Naming locals needs their names in the class file ({@code javac -g}).
+     */
+    String reduction() default "";
 }

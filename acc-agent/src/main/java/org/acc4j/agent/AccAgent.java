@@ -5,6 +5,7 @@ import static net.bytebuddy.matcher.ElementMatchers.isAnnotatedWith;
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
+import static net.bytebuddy.matcher.ElementMatchers.returns;
 
 import java.lang.instrument.Instrumentation;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -48,7 +49,9 @@ public final class AccAgent {
                         .or(nameStartsWith("sun.")))
                 .type(declaresMethod(isAnnotatedWith(named(KERNELS)).or(isAnnotatedWith(named(DATA)))))
                 .transform((builder, type, loader, module, domain) -> builder
-                        .visit(Advice.to(KernelsAdvice.class).on(isAnnotatedWith(named(KERNELS))))
+                        .visit(Advice.to(KernelsAdvice.class).on(isAnnotatedWith(named(KERNELS)).and(returns(void.class))))
+                        .visit(Advice.to(KernelsValueAdvice.class)
+                                .on(isAnnotatedWith(named(KERNELS)).and(not(returns(void.class)))))
                         .visit(Advice.to(DataAdvice.class)
                                 .on(isAnnotatedWith(named(DATA)).and(not(isAnnotatedWith(named(KERNELS)))))))
                 .with(new AgentBuilder.Listener.Adapter() {

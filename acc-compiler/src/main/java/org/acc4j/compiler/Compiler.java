@@ -68,6 +68,14 @@ public final class Compiler {
                 for (String note : r.notes()) {
                     report.add(where(cn, 0) + "  " + note);
                 }
+                for (var red : r.reductions()) {
+                    report.add(where(cn, red.line()) + "  " + red + ": each thread accumulates privately, the grid's "
+                            + "values are combined on the device and only the result is copied back");
+                }
+                for (var v : r.hostVars()) {
+                    report.add(where(cn, 0) + "  " + v.name() + " is computed on the host (it depends on a reduction) "
+                            + "and passed to the kernel");
+                }
                 for (var check : r.checks()) {
                     report.add(where(cn, 0) + "  checked before each launch: the writes to " + check.array().name()
                             + " at line " + check.line() + " do not overlap");

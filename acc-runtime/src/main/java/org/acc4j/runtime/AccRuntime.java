@@ -145,6 +145,26 @@ public final class AccRuntime implements Backend {
         return false;
     }
 
+    /**
+     * Runs a {@code @Kernels} call that returns a value on the device: a one-element array holding the value, or
+     * null when the original body must run (on the host).
+     */
+    public static Object[] offloadValue(Class<?> owner, String name, String desc, Object self, Object[] args) {
+        Gpu g = INSTANCE.gpu();
+        if (g == null) {
+            return null;
+        }
+        Offloader.Outcome o = g.offloader.run(owner, name, desc, self, args);
+        if (o.onDevice()) {
+            return new Object[] {o.value()};
+        }
+        if (o.firstTime()) {
+            say(o.reason());
+        }
+        sync(g, owner, self, args, true);
+        return null;
+    }
+
     /** After a {@code @Kernels} call ran on the host: device copies of its arrays get the host's values. */
     public static void afterHost(Class<?> owner, Object self, Object[] args) {
         Gpu g = INSTANCE.gpu;

@@ -63,6 +63,7 @@ final class LoopAnnotations {
         boolean seq = false;
         boolean independent = false;
         int collapse = 1;
+        String reduction = "";
         if (values != null) {
             for (int i = 0; i + 1 < values.size(); i += 2) {
                 String name = (String) values.get(i);
@@ -74,10 +75,11 @@ final class LoopAnnotations {
                     case "seq" -> seq = (Boolean) v;
                     case "independent" -> independent = (Boolean) v;
                     case "collapse" -> collapse = (Integer) v;
+                    case "reduction" -> reduction = (String) v;
                     default -> { }
                 }
             }
         }
-        return new LoopSpec(gang, worker, vector, seq, independent, collapse, true);
+        return new LoopSpec(gang, worker, vector, seq, independent, collapse, reduction, true);
     }
 }

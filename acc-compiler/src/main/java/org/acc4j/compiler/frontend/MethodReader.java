@@ -163,7 +163,7 @@ public final class MethodReader {
                     if (loop != null) {
                         throw new Unsupported(line(b), "a return inside a loop");
                     }
-                    out.add(new Stmt.Return(lastLine(b)));
+                    out.add(new Stmt.Return(e.jumpCond, lastLine(b)));
                     b = stop;
                 }
                 case Exit.FALL -> b = e.fall;
@@ -345,6 +345,13 @@ public final class MethodReader {
             }
             if (op == Opcodes.RETURN) {
                 return new Exit(Exit.RETURN, null, null, null);
+            }
+            if (op >= Opcodes.IRETURN && op <= Opcodes.DRETURN) {
+                Expr value = popExpr(stack, line);
+                if (!stack.isEmpty()) {
+                    throw new Unsupported(line, "a return with values left on the operand stack");
+                }
+                return new Exit(Exit.RETURN, value, null, null);
             }
             step(insn, op, stack, out, line);
         }
@@ -602,8 +609,7 @@ public final class MethodReader {
             case Opcodes.MONITORENTER, Opcodes.MONITOREXIT -> throw new Unsupported(line, "a synchronized block");
             case Opcodes.CHECKCAST, Opcodes.INSTANCEOF -> throw new Unsupported(line, "a cast or instanceof on a reference");
             case Opcodes.TABLESWITCH, Opcodes.LOOKUPSWITCH -> throw new Unsupported(line, "a switch");
-            case Opcodes.IRETURN, Opcodes.LRETURN, Opcodes.FRETURN, Opcodes.DRETURN, Opcodes.ARETURN ->
-                    throw new Unsupported(line, "a method that returns a value");
+            case Opcodes.ARETURN -> throw new Unsupported(line, "a method that returns a reference");
             case Opcodes.ACONST_NULL -> throw new Unsupported(line, "null");
             default -> throw new Unsupported(line, "the bytecode instruction " + op);
         }

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.acc4j.compiler.CompiledMethod;
+import org.acc4j.compiler.HostProgram;
+import org.acc4j.compiler.ir.Reduction;
 import org.acc4j.compiler.KernelPlan;
 import org.acc4j.compiler.ir.ArrayRef;
 import org.acc4j.compiler.ir.Disjointness;
@@ -61,20 +63,18 @@ public final class KernelInterpreter {
      * @param sources a parameter's or field's value
      * @param args the call's arguments (scalars by parameter index)
      */
-    public static void run(CompiledMethod method, Function<ArrayRef.Source, Object> sources, Object[] args,
-                           int maxBlocks) {
+    public static Object run(CompiledMethod method, Function<ArrayRef.Source, Object> sources, Object[] args,
+                             int maxBlocks) {
         KernelInterpreter k = new KernelInterpreter(method, sources, args, maxBlocks);
         for (KernelPlan plan : method.kernels()) {
             k.checks(plan.region());
         }
-        for (KernelPlan plan : method.kernels()) {
-            k.kernel(plan.region());
-        }
+        return HostProgram.run(method, k.evaluator(null), (n, host) -> k.kernel(method.kernels().get(n).region(), host));
     }
 
     /** Runs a static method's kernels with its arguments. */
-    public static void run(CompiledMethod method, Object[] args, int maxBlocks) {
-        run(method, s -> {
+    public static Object run(CompiledMethod method, Object[] args, int maxBlocks) {
+        return run(method, s -> {
             if (s instanceof ArrayRef.Parameter p) {
                 return args[p.index()];
             }
@@ -95,7 +95,11 @@ public final class KernelInterpreter {
 
     private void checks(Region r) {
         Evaluator ev = evaluator(null);
-        ev.run(r.prologue());
+        try {
+            ev.run(r.devicePrologue());
+        } catch (Evaluator.NotEvaluable e) {
+            // the check below says what it could not evaluate
+        }
         for (Disjointness d : r.checks()) {
             String why;
             try {
@@ -145,16 +149,23 @@ public final class KernelInterpreter {
         }
     }
 
-    private void kernel(Region r) {
+    /** Runs one region's kernel over its grid; returns its reductions' results as the device would give them. */
+    private long[] kernel(Region r, Evaluator host) {
         touched.clear();
         Mapping m = r.mapping();
-        Evaluator host = evaluator(null);
-        host.run(r.prologue());
+        List<Reduction> reductions = r.reductions();
         int[] grid = m.grid(host, maxBlocks, maxBlocks);
         if (grid == null) {
-            return;
+            // no launch: every reduction gives its identity
+            long[] none = new long[reductions.size()];
+            for (int j = 0; j < none.length; j++) {
+                none[j] = identityBits(reductions.get(j));
+            }
+            return none;
         }
         int[] block = m.block();
+        int threads = grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2];
+        long[][] privates = new long[reductions.size()][threads];
         int id = 0;
         for (int bz = 0; bz < grid[2]; bz++) {
             for (int by = 0; by < grid[1]; by++) {
@@ -162,16 +173,42 @@ public final class KernelInterpreter {
                     for (int tz = 0; tz < block[2]; tz++) {
                         for (int ty = 0; ty < block[1]; ty++) {
                             for (int tx = 0; tx < block[0]; tx++) {
-                                Thread t = new Thread(id++, new int[] {bx, by, bz}, new int[] {tx, ty, tz}, grid, block);
+                                Thread t = new Thread(id, new int[] {bx, by, bz}, new int[] {tx, ty, tz}, grid, block);
                                 Evaluator ev = evaluator(t);
-                                ev.run(r.prologue());
+                                for (Var v : r.hostVars()) {
+                                    ev.set(v, host.get(v));
+                                }
+                                ev.run(r.devicePrologue());
+                                for (Reduction red : reductions) {
+                                    ev.set(red.var(), red.fromBits(identityBits(red)));
+                                }
                                 statement(r.loop(), r, t, ev);
+                                for (int j = 0; j < reductions.size(); j++) {
+                                    privates[j][id] = reductions.get(j).toBits(ev.get(reductions.get(j).var()));
+                                }
+                                id++;
                             }
                         }
                     }
                 }
             }
         }
+        long[] out = new long[reductions.size()];
+        for (int j = 0; j < out.length; j++) {
+            var routine = routine(reductions.get(j));
+            out[j] = org.acc4j.templates.reduce.ReduceOrder.combine(routine.op(), routine.kind(), privates[j], block, grid);
+        }
+        return out;
+    }
+
+    private static org.acc4j.templates.Reductions.Routine routine(Reduction r) {
+        return new org.acc4j.templates.Reductions.Routine(org.acc4j.templates.Reductions.Op.valueOf(r.op().name()),
+                org.acc4j.templates.Reductions.Kind.valueOf(r.type().name()));
+    }
+
+    private static long identityBits(Reduction r) {
+        var routine = routine(r);
+        return org.acc4j.templates.Reductions.identityBits(routine.op(), routine.kind());
     }
 
     private void statements(List<Stmt> stmts, Region r, Thread t, Evaluator ev) {

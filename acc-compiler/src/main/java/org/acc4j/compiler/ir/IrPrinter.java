@@ -46,8 +46,8 @@ public final class IrPrinter {
                         .append("; ").append(f.index()).append(f.step() >= 0 ? " += " + f.step() : " -= " + -f.step())
                         .append(f.spec().annotated() ? "  " + f.spec() : "").append('\n');
                 print(f.body(), depth + 1, b);
-            } else if (s instanceof Stmt.Return) {
-                b.append(pad).append("return\n");
+            } else if (s instanceof Stmt.Return r) {
+                b.append(pad).append("return").append(r.value() != null ? " " + r.value() : "").append('\n');
             }
         }
     }

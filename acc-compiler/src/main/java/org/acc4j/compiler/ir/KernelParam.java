@@ -17,4 +17,16 @@ public sealed interface KernelParam {
     /** A scalar read at the call: a parameter of the method or a primitive field. */
     record Scalar(ArrayRef.Source source, Type type) implements KernelParam {
     }
+
+    /** A host value: a local the host computed from an earlier region's reduction (see {@link Region#hostVars}). */
+    record HostValue(Var var) implements KernelParam {
+    }
+
+    /**
+     * The device address of one part of reduction {@code index}'s scratch: its result, its block counter (a u32
+     * the last block resets to 0) or its per-block partial values (one element per block of the grid).
+     */
+    record ReductionSlot(int index, Reduction reduction, Part part) implements KernelParam {
+        public enum Part { RESULT, COUNTER, PARTIALS }
+    }
 }

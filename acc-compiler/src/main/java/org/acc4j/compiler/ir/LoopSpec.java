@@ -5,10 +5,20 @@ package org.acc4j.compiler.ir;
  * {@link #OFF}, {@link #AUTO} or a positive size, as in the annotation.
  */
 public record LoopSpec(int gang, int worker, int vector, boolean seq, boolean independent, int collapse,
-                       boolean annotated) {
+                       String reduction, boolean annotated) {
     public static final int OFF = -1;
     public static final int AUTO = 0;
-    public static final LoopSpec NONE = new LoopSpec(OFF, OFF, OFF, false, false, 1, false);
+    public static final LoopSpec NONE = new LoopSpec(OFF, OFF, OFF, false, false, 1, "", false);
+
+    public LoopSpec(int gang, int worker, int vector, boolean seq, boolean independent, int collapse, boolean annotated) {
+        this(gang, worker, vector, seq, independent, collapse, "", annotated);
+    }
+
+    /** The items of the {@code reduction} clause ({@code "+:s"}), in order; empty without one. */
+    public java.util.List<String> reductionItems() {
+        return reduction.isBlank() ? java.util.List.of()
+                : java.util.Arrays.stream(reduction.split(",")).map(String::trim).toList();
+    }
 
     /** Whether the user named a parallel level, which we take as an assertion that the loop is parallel. */
     public boolean hasParallelLevel() {
@@ -27,7 +37,8 @@ public record LoopSpec(int gang, int worker, int vector, boolean seq, boolean in
         if (vector != OFF) { b.append(sep).append("vector").append(vector > 0 ? "=" + vector : ""); sep = ", "; }
         if (seq) { b.append(sep).append("seq"); sep = ", "; }
         if (independent) { b.append(sep).append("independent"); sep = ", "; }
-        if (collapse != 1) { b.append(sep).append("collapse=").append(collapse); }
+        if (collapse != 1) { b.append(sep).append("collapse=").append(collapse); sep = ", "; }
+        if (!reduction.isBlank()) { b.append(sep).append("reduction=").append(reduction); }
         return b.append(')').toString();
     }
 }

@@ -13,16 +13,46 @@ import java.util.List;
  * @param mapping where the parallel loops go on the grid (null until {@code Parallelism} decides)
  * @param checks conditions the runtime checks before a launch, for loops parallelised without the user's word
  * @param notes one line per loop for the compile report: parallel or not, and why
+ * @param reductions the scalars the nest accumulates into (see {@link Reduction})
+ * @param hostVars locals whose values at the loop the host computes and passes in (they depend on an earlier
+ *     region's reduction); the kernel skips the prologue's assignments to them
  */
 public record Region(int ordinal, List<Stmt> prologue, Stmt.For loop, String why, Mapping mapping,
-                     List<Disjointness> checks, List<String> notes) {
+                     List<Disjointness> checks, List<String> notes, List<Reduction> reductions, List<Var> hostVars) {
     public Region {
         prologue = List.copyOf(prologue);
         checks = List.copyOf(checks);
         notes = List.copyOf(notes);
+        reductions = List.copyOf(reductions);
+        hostVars = List.copyOf(hostVars);
     }
 
     public Region(int ordinal, List<Stmt> prologue, Stmt.For loop, String why) {
-        this(ordinal, prologue, loop, why, null, List.of(), List.of());
+        this(ordinal, prologue, loop, why, null, List.of(), List.of(), List.of(), List.of());
+    }
+
+    /** The same region as decided by the parallelism pass. */
+    public Region decided(String why, Mapping mapping, List<Disjointness> checks, List<String> notes) {
+        return new Region(ordinal, prologue, loop, why, mapping, checks, notes, reductions, hostVars);
+    }
+
+    /** The prologue each thread runs: without the assignments to {@link #hostVars}, whose values come from the host. */
+    public List<Stmt> devicePrologue() {
+        return hostVars.isEmpty() ? prologue : without(prologue, java.util.Set.copyOf(hostVars));
+    }
+
+    private static List<Stmt> without(List<Stmt> stmts, java.util.Set<Var> vars) {
+        List<Stmt> out = new java.util.ArrayList<>();
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.Assign a && vars.contains(a.var())) {
+                continue;
+            }
+            if (s instanceof Stmt.If i) {
+                out.add(new Stmt.If(i.cond(), without(i.then(), vars), without(i.otherwise(), vars), i.line()));
+            } else {
+                out.add(s);
+            }
+        }
+        return out;
     }
 }

@@ -45,7 +45,10 @@ public sealed interface Stmt {
         }
     }
 
-    /** The end of a void method. */
-    record Return(int line) implements Stmt {
+    /** The end of the method, with its value ({@code null} for a void method). */
+    record Return(Expr value, int line) implements Stmt {
+        public Return(int line) {
+            this(null, line);
+        }
     }
 }

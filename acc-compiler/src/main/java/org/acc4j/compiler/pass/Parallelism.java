@@ -81,7 +81,10 @@ public final class Parallelism {
         report(List.of(top), mapping, lines);
         String why = user ? "parallel: mapped by the user" : "parallelizable: no loop-carried dependence"
                 + (checks.isEmpty() ? "" : " (disjoint writes checked at launch)");
-        return new Region(region.ordinal(), region.prologue(), top, why + "; " + mapping, mapping, checks, lines);
+        for (org.acc4j.compiler.ir.Reduction r : region.reductions()) {
+            why += "; " + r + " over the whole nest (line " + r.line() + ")";
+        }
+        return region.decided(why + "; " + mapping, mapping, checks, lines);
     }
 
     // ---------------------------------------------------------------- facts
@@ -324,9 +327,13 @@ public final class Parallelism {
         Dataflow.liveIn(f.body(), carried);
         carried.retainAll(inside);
         carried.remove(f.index());
+        for (org.acc4j.compiler.ir.Reduction r : region.reductions()) {
+            carried.remove(r.var());
+        }
         if (!carried.isEmpty()) {
-            return "the scalar " + carried.iterator().next().name() + " is carried from one iteration to the next"
-                    + " (a reduction, not supported yet)";
+            Var v = carried.iterator().next();
+            return "the scalar " + v.name() + " is carried from one iteration to the next"
+                    + (v.type() == org.acc4j.compiler.ir.Type.PRED ? "" : " and is not a reduction");
         }
         Map<ArrayRef, Access> first = new LinkedHashMap<>();
         for (Access a : accesses) {

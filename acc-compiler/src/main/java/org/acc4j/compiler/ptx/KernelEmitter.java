@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.acc4j.compiler.Unsupported;
+import org.acc4j.compiler.ir.Reduction;
 import org.acc4j.compiler.ir.ArrayRef;
 import org.acc4j.compiler.ir.Cond;
 import org.acc4j.compiler.ir.ErrorSite;
@@ -74,7 +75,7 @@ public final class KernelEmitter {
     }
 
     private Result run(String entry, int sm) {
-        List<Stmt> all = new ArrayList<>(region.prologue());
+        List<Stmt> all = new ArrayList<>(region.devicePrologue());
         all.add(region.loop());
         List<KernelParam> params = new ArrayList<>();
         StringBuilder decl = new StringBuilder();
@@ -98,6 +99,12 @@ public final class KernelEmitter {
         Dataflow.liveIn(all, liveIn);
         List<Var> scalarParams = new ArrayList<>();
         for (Var v : liveIn) {
+            if (region.hostVars().contains(v)) {
+                scalarParams.add(v);
+                params.add(new KernelParam.HostValue(v));
+                decl.append(",\n\t.param .").append(paramType(v.type())).append(" p_").append(ident(v.name()));
+                continue;
+            }
             MethodBody.Param p = method.paramAtSlot(v.slot());
             if (p == null || Type.ofDescriptor(p.descriptor()) != v.type()) {
                 throw new Unsupported(region.loop().line(), "the variable " + v.name() + " read before it is set in the region");
@@ -117,6 +124,14 @@ public final class KernelEmitter {
         for (Expr.FieldValue f : fieldValues) {
             params.add(new KernelParam.Scalar(f.field(), f.type()));
             decl.append(",\n\t.param .").append(paramType(f.type())).append(" p_f_").append(ident(f.field().name()));
+        }
+
+        List<Reduction> reductions = region.reductions();
+        for (int k = 0; k < reductions.size(); k++) {
+            for (KernelParam.ReductionSlot.Part part : KernelParam.ReductionSlot.Part.values()) {
+                params.add(new KernelParam.ReductionSlot(k, reductions.get(k), part));
+                decl.append(",\n\t.param .u64 p_red").append(k).append('_').append(part.name().toLowerCase());
+            }
         }
 
         // parameters into registers
@@ -144,9 +159,15 @@ public final class KernelEmitter {
         }
 
         String exit = "$L_exit";
-        statements(region.prologue());
+        statements(region.devicePrologue());
+        for (Reduction r : reductions) {
+            // each thread accumulates from the identity; the host combines the result with the value before the loop
+            w.comment("private accumulator of " + r);
+            w.mov(var(r.var()), identity(r));
+        }
         statement(region.loop());
         w.label(exit);
+        reduceAll(reductions);
         w.ret();
         for (Runnable r : stubWriters) {
             r.run();
@@ -158,13 +179,19 @@ public final class KernelEmitter {
         w.setp("ne", "s32", lost, old, 0);
         w.braIf(lost, true, exit);
         w.stGlobal("b64", errBase, 8, errDetail);
-        w.ret();
+        if (reductions.isEmpty()) {
+            w.ret();
+        } else {
+            // every thread of the block must reach the reductions' barriers
+            w.bra(exit);
+        }
 
         String where = (method.sourceFile() != null ? method.sourceFile() : method.displayName()) + ":" + region.loop().line();
         String ptx = "//\n// acc4j kernel for " + method.owner().replace('/', '.') + "." + method.name()
                 + ", region " + region.ordinal() + " (loop at " + where + ")\n// " + region.why() + "\n//\n"
                 + ".version " + ptxVersion(sm) + "\n.target sm_" + sm + "\n.address_size 64\n\n"
                 + org.acc4j.templates.MathLibrary.moduleText(mathUsed)
+                + org.acc4j.templates.Reductions.moduleText(reductionRoutines(reductions))
                 + ".visible .entry " + entry + "(\n" + decl + "\n)\n{\n" + w.body() + "}\n";
         return new Result(entry, ptx, params, List.copyOf(sites));
     }
@@ -186,6 +213,57 @@ public final class KernelEmitter {
 
     static String ident(String name) {
         return name.replaceAll("[^A-Za-z0-9_]", "_");
+    }
+
+    private static org.acc4j.templates.Reductions.Routine routine(Reduction r) {
+        org.acc4j.templates.Reductions.Kind kind = switch (r.type()) {
+            case I32 -> org.acc4j.templates.Reductions.Kind.I32;
+            case I64 -> org.acc4j.templates.Reductions.Kind.I64;
+            case F32 -> org.acc4j.templates.Reductions.Kind.F32;
+            case F64 -> org.acc4j.templates.Reductions.Kind.F64;
+            case PRED -> throw new IllegalStateException("a reduction over a predicate");
+        };
+        return new org.acc4j.templates.Reductions.Routine(
+                org.acc4j.templates.Reductions.Op.valueOf(r.op().name()), kind);
+    }
+
+    private static List<org.acc4j.templates.Reductions.Routine> reductionRoutines(List<Reduction> reductions) {
+        List<org.acc4j.templates.Reductions.Routine> out = new ArrayList<>();
+        for (Reduction r : reductions) {
+            out.add(routine(r));
+        }
+        return out;
+    }
+
+    /** The operator's identity as a PTX immediate of the variable's type. */
+    private static String identity(Reduction r) {
+        long bits = org.acc4j.templates.Reductions.identityBits(routine(r).op(), routine(r).kind());
+        return switch (r.type()) {
+            case I32 -> Integer.toString((int) bits);
+            case I64 -> Long.toString(bits);
+            case F32 -> String.format("0f%08X", (int) bits);
+            case F64 -> String.format("0d%016X", bits);
+            case PRED -> throw new IllegalStateException("predicate");
+        };
+    }
+
+    /** Every thread hands its accumulator to the template, which combines the grid's values on the device. */
+    private void reduceAll(List<Reduction> reductions) {
+        for (int k = 0; k < reductions.size(); k++) {
+            Reduction r = reductions.get(k);
+            var routine = routine(r);
+            String ty = r.type().ptx();
+            String p = "p_red" + k + "_";
+            w.comment("combine " + r + " over the grid");
+            w.block("{\n\t.reg .b64 %ra<4>;\n"
+                    + "\tld.param.u64 %ra1, [" + p + "partials];\n\tcvta.to.global.u64 %ra1, %ra1;\n"
+                    + "\tld.param.u64 %ra2, [" + p + "counter];\n\tcvta.to.global.u64 %ra2, %ra2;\n"
+                    + "\tld.param.u64 %ra3, [" + p + "result];\n\tcvta.to.global.u64 %ra3, %ra3;\n"
+                    + "\t.param ." + ty + " v;\n\t.param .u64 pp;\n\t.param .u64 pc;\n\t.param .u64 pr;\n"
+                    + "\tst.param." + ty + " [v], " + var(r.var()) + ";\n"
+                    + "\tst.param.u64 [pp], %ra1;\n\tst.param.u64 [pc], %ra2;\n\tst.param.u64 [pr], %ra3;\n"
+                    + "\tcall.uni " + routine.symbol() + ", (v, pp, pc, pr);\n\t}");
+        }
     }
 
     private Reg var(Var v) {

@@ -98,6 +98,19 @@ public final class DeviceBuffer implements AutoCloseable {
         }
     }
 
+    /** Copies the first {@code count} longs of the device memory into {@code into}; blocks until done. */
+    public void copyToHost(long[] into, int count) {
+        ensureOpen();
+        long n = 8L * count;
+        if (n > bytes || count > into.length) {
+            throw new IllegalArgumentException(count + " longs from " + bytes + " bytes of " + what);
+        }
+        if (n > 0) {
+            Cuda.check(JCudaDriver.cuMemcpyDtoH(Pointer.to(into), pointer, n), "cuMemcpyDtoH",
+                    "copying " + n + " bytes to the host for " + what);
+        }
+    }
+
     /** Sets every byte to 0 ({@code cuMemsetD8}). */
     public void zero() {
         ensureOpen();

@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.acc4j.compiler.HostProgram;
 import org.acc4j.compiler.KernelPlan;
+import org.acc4j.compiler.ir.Reduction;
 import org.acc4j.compiler.ir.ArrayRef;
 import org.acc4j.compiler.ir.DataClause;
 import org.acc4j.compiler.ir.ErrorSite;
@@ -42,6 +44,7 @@ public final class Launcher implements AutoCloseable {
     private final Context context;
     private final PresentTable table;
     private final DeviceBuffer errorRecord;
+    private final ReductionScratch scratch = new ReductionScratch();
     private final long[] errorHost = new long[2];
 
     public Launcher(Device device, Context context, PresentTable table) {
@@ -51,8 +54,11 @@ public final class Launcher implements AutoCloseable {
         this.errorRecord = DeviceBuffer.allocate(16, "the kernel error record");
     }
 
-    /** Runs {@code m} on the device, or throws {@link HostInstead} before anything is launched. */
-    public synchronized void run(OffloadedMethod m, Object self, Object[] args) throws HostInstead {
+    /**
+     * Runs {@code m} on the device, or throws {@link HostInstead} before anything is launched; returns the
+     * method's value (boxed; null for a void method).
+     */
+    public synchronized Object run(OffloadedMethod m, Object self, Object[] args) throws HostInstead {
         context.makeCurrent();
         table.drainCollected();
         Map<ArrayRef, Object> arrays = bind(m, self, args);
@@ -67,6 +73,7 @@ public final class Launcher implements AutoCloseable {
         List<Object> entered = new ArrayList<>();
         List<Clause> clauses = new ArrayList<>();
         boolean ok = false;
+        Object value;
         try {
             for (DataClause c : m.plan().data()) {
                 Object array = arrays.get(c.array());
@@ -75,9 +82,7 @@ public final class Launcher implements AutoCloseable {
                 entered.add(array);
                 clauses.add(clause);
             }
-            for (int k = 0; k < evaluators.length; k++) {
-                launch(m, k, trips[k], evaluators[k], arrays, self, args);
-            }
+            value = HostProgram.run(m.plan(), evaluator(m, self, args), (k, ev) -> launch(m, k, ev, arrays, self, args));
             ok = true;
         } finally {
             for (int i = entered.size() - 1; i >= 0; i--) {
@@ -88,6 +93,7 @@ public final class Launcher implements AutoCloseable {
                 }
             }
         }
+        return value;
     }
 
     private Map<ArrayRef, Object> bind(OffloadedMethod m, Object self, Object[] args) throws HostInstead {
@@ -131,7 +137,7 @@ public final class Launcher implements AutoCloseable {
     /** The loop's trip count evaluated on the host, or -1 when it depends on device data. */
     private static long tripCount(Region r, Evaluator ev, long[] lowers, int k) {
         try {
-            ev.run(r.prologue());
+            ev.run(r.devicePrologue());
             long lo = ev.evalLong(r.loop().lower());
             long ub = ev.evalLong(r.loop().bound());
             lowers[k] = lo;
@@ -179,16 +185,35 @@ public final class Launcher implements AutoCloseable {
         }
     }
 
-    private void launch(OffloadedMethod m, int k, long trip, Evaluator ev, Map<ArrayRef, Object> arrays,
-                        Object self, Object[] args) {
+    /** Launches region {@code k} with the host's values at its loop; returns its reductions' result bits. */
+    private long[] launch(OffloadedMethod m, int k, Evaluator ev, Map<ArrayRef, Object> arrays, Object self,
+                          Object[] args) {
         KernelPlan plan = m.kernel(k);
+        List<Reduction> reductions = plan.region().reductions();
+        long[] results = new long[reductions.size()];
+        for (int j = 0; j < results.length; j++) {
+            var op = org.acc4j.templates.Reductions.Op.valueOf(reductions.get(j).op().name());
+            var kind = org.acc4j.templates.Reductions.Kind.valueOf(reductions.get(j).type().name());
+            results[j] = org.acc4j.templates.Reductions.identityBits(op, kind);
+        }
+        long trip;
+        try {
+            trip = Evaluator.tripCount(ev.evalLong(plan.region().loop().lower()), plan.region().loop().cond(),
+                    ev.evalLong(plan.region().loop().bound()), plan.region().loop().step());
+        } catch (Evaluator.NotEvaluable e) {
+            trip = -1;
+        }
         if (trip == 0) {
-            return;
+            return results;
         }
         int[] block = plan.mapping().block();
         int[] grid = plan.mapping().grid(ev, defaultGangs(plan.mapping().threads()), Integer.MAX_VALUE);
         if (grid == null) {
-            return;
+            return results;
+        }
+        long blocks = (long) grid[0] * grid[1] * grid[2];
+        if (!reductions.isEmpty()) {
+            scratch.reserve(reductions.size() * 16L + reductions.size() * blocks * 8);
         }
         KernelArgs ka = new KernelArgs();
         for (KernelParam p : plan.params()) {
@@ -200,14 +225,17 @@ public final class Launcher implements AutoCloseable {
             } else if (p instanceof KernelParam.ArrayLength l) {
                 ka.addInt(java.lang.reflect.Array.getLength(arrays.get(l.array())));
             } else if (p instanceof KernelParam.Scalar s) {
-                Object v = Sources.scalar(m.sources().value(s.source(), self, args));
-                switch (s.type()) {
-                    case I32 -> ka.addInt((Integer) v);
-                    case I64 -> ka.addLong((Long) v);
-                    case F32 -> ka.addFloat((Float) v);
-                    case F64 -> ka.addDouble((Double) v);
-                    default -> throw new IllegalStateException("scalar of type " + s.type());
-                }
+                addScalar(ka, s.type(), Sources.scalar(m.sources().value(s.source(), self, args)));
+            } else if (p instanceof KernelParam.HostValue h) {
+                addScalar(ka, h.var().type(), ev.get(h.var()));
+            } else if (p instanceof KernelParam.ReductionSlot r) {
+                int n = reductions.size();
+                long offset = switch (r.part()) {
+                    case RESULT -> 8L * r.index();
+                    case COUNTER -> 8L * n + 8L * r.index();
+                    case PARTIALS -> 16L * n + 8L * blocks * r.index();
+                };
+                ka.addLong(scratch.address() + offset);
             }
         }
         errorRecord.zero();
@@ -217,6 +245,26 @@ public final class Launcher implements AutoCloseable {
         int code = (int) errorHost[0];
         if (code != 0) {
             throw javaException(plan.sites().get(code - 1), errorHost[1], arrays);
+        }
+        if (!reductions.isEmpty()) {
+            scratch.copyToHost(results, reductions.size());
+            for (int j = 0; j < results.length; j++) {
+                if (reductions.get(j).type() == org.acc4j.compiler.ir.Type.I32
+                        || reductions.get(j).type() == org.acc4j.compiler.ir.Type.F32) {
+                    results[j] &= 0xFFFFFFFFL;
+                }
+            }
+        }
+        return results;
+    }
+
+    private static void addScalar(KernelArgs ka, org.acc4j.compiler.ir.Type type, Object v) {
+        switch (type) {
+            case I32 -> ka.addInt((Integer) v);
+            case I64 -> ka.addLong((Long) v);
+            case F32 -> ka.addFloat((Float) v);
+            case F64 -> ka.addDouble((Double) v);
+            default -> throw new IllegalStateException("scalar of type " + type);
         }
     }
 
@@ -254,6 +302,7 @@ public final class Launcher implements AutoCloseable {
 
     @Override
     public void close() {
+        scratch.close();
         errorRecord.close();
     }
 }

@@ -24,7 +24,10 @@ import org.objectweb.asm.tree.MethodNode;
  */
 public final class Offloader {
     /** What happened to a call. */
-    public record Outcome(boolean onDevice, String reason, boolean firstTime) {
+    public record Outcome(boolean onDevice, String reason, boolean firstTime, Object value) {
+        public Outcome(boolean onDevice, String reason, boolean firstTime) {
+            this(onDevice, reason, firstTime, null);
+        }
     }
 
     private final Device device;
@@ -50,12 +53,32 @@ public final class Offloader {
             return new Outcome(false, "runs on the host: " + d, reported.add(key));
         }
         try {
-            launcher.run((OffloadedMethod) m, self, args);
-            return new Outcome(true, null, false);
+            Object value = launcher.run((OffloadedMethod) m, self, args);
+            return new Outcome(true, null, false, javaValue(value, desc));
         } catch (Launcher.HostInstead h) {
             String reason = "runs on the host for this call: " + h.getMessage();
             return new Outcome(false, ((OffloadedMethod) m).displayName() + " " + reason, reported.add(key + reason));
         }
+    }
+
+    /** The evaluator's value as the method's return type gives it (booleans, bytes, shorts and chars compute as int). */
+    static Object javaValue(Object value, String desc) {
+        if (value == null) {
+            return null;
+        }
+        return switch (desc.charAt(desc.indexOf(')') + 1)) {
+            case 'Z' -> (Integer) value != 0;
+            case 'B' -> (byte) (int) (Integer) value;
+            case 'S' -> (short) (int) (Integer) value;
+            case 'C' -> (char) (int) (Integer) value;
+            default -> value;
+        };
+    }
+
+    /** {@link #javaValue} for a method, for tests that run the interpreter. */
+    public static Object javaValueForTests(Object value, java.lang.reflect.Method m) {
+        return javaValue(value, java.lang.invoke.MethodType.methodType(m.getReturnType(), m.getParameterTypes())
+                .toMethodDescriptorString());
     }
 
     /** The explicit clauses of a {@code @Data} method, resolved once. */
