@@ -10,8 +10,8 @@ echo "== GPU tests"
 j -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path ".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')" \
   --include-tag gpu --select-package org.acc4j.runtime --select-package org.acc4j.samples ${GPU_TESTS_EXTRA:-} --details=tree --disable-banner 2>&1 | tee "$out/gpu-tests.log"
 echo "== samples"
-for s in ${SAMPLES:-VectorAdd Saxpy Jacobi Dgemm Transpose Gaussblur Stencil Laplacian Wave13pt}; do
-  case $s in VectorAdd|Saxpy) a="${SAMPLE_N:-67108864} 20";; *) a="";; esac
+for s in ${SAMPLES:-VectorAdd Saxpy Dot Jacobi Dgemm Transpose Gaussblur Stencil Laplacian Wave13pt}; do
+  case $s in VectorAdd|Saxpy) a="${SAMPLE_N:-67108864} 20";; Dot) a="${DOT_N:-134217728} 20";; *) a="";; esac
   j -javaagent:.gpu/acc.jar -Dacc4j.report=${REPORT:-false} -cp .gpu/samples.jar:.gpu/lib/annotations.jar org.acc4j.samples.$s $a 2>&1 | tee -a "$out/samples.log"
 done
 if [ "${ANCHORS:-1}" = 1 ]; then
