@@ -11,6 +11,9 @@ package org.acc4j.compiler.ir;
  * @param line the source line of its first update
  */
 public record Reduction(Var var, Op op, int line) {
+    /** Reductions one loop nest may have. */
+    public static final int MAX_PER_REGION = 64;
+
     /** The operators of OpenACC's {@code reduction} clause ({@code &&} and {@code ||} are AND and OR of 0/1). */
     public enum Op {
         ADD("+"), MUL("*"), MAX("max"), MIN("min"), AND("&"), OR("|"), XOR("^");

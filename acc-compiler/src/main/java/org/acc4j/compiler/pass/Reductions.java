@@ -64,6 +64,9 @@ public final class Reductions {
             }
         }
         checkClauses(List.of(top), out, why);
+        if (out.size() > Reduction.MAX_PER_REGION) {
+            throw new Unsupported(top.line(), "more than " + Reduction.MAX_PER_REGION + " reductions in one loop nest");
+        }
         out.sort(java.util.Comparator.comparingInt(r -> r.var().slot()));
         return List.copyOf(out);
     }

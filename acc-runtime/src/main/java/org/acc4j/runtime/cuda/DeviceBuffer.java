@@ -98,15 +98,15 @@ public final class DeviceBuffer implements AutoCloseable {
         }
     }
 
-    /** Copies the first {@code count} longs of the device memory into {@code into}; blocks until done. */
-    public void copyToHost(long[] into, int count) {
+    /** Copies {@code count} longs from byte {@code offset} of the device memory into {@code into}; blocks until done. */
+    public void copyToHost(long offset, long[] into, int count) {
         ensureOpen();
         long n = 8L * count;
-        if (n > bytes || count > into.length) {
-            throw new IllegalArgumentException(count + " longs from " + bytes + " bytes of " + what);
+        if (offset < 0 || offset + n > bytes || count > into.length) {
+            throw new IllegalArgumentException(count + " longs at " + offset + " from " + bytes + " bytes of " + what);
         }
         if (n > 0) {
-            Cuda.check(JCudaDriver.cuMemcpyDtoH(Pointer.to(into), pointer, n), "cuMemcpyDtoH",
+            Cuda.check(JCudaDriver.cuMemcpyDtoH(Pointer.to(into), pointer.withByteOffset(offset), n), "cuMemcpyDtoH",
                     "copying " + n + " bytes to the host for " + what);
         }
     }

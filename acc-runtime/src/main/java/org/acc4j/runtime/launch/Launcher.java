@@ -213,7 +213,7 @@ public final class Launcher implements AutoCloseable {
         }
         long blocks = (long) grid[0] * grid[1] * grid[2];
         if (!reductions.isEmpty()) {
-            scratch.reserve(reductions.size() * 16L + reductions.size() * blocks * 8);
+            scratch.reserve(ReductionScratch.partials(reductions.size(), blocks));
         }
         KernelArgs ka = new KernelArgs();
         for (KernelParam p : plan.params()) {
@@ -229,11 +229,10 @@ public final class Launcher implements AutoCloseable {
             } else if (p instanceof KernelParam.HostValue h) {
                 addScalar(ka, h.var().type(), ev.get(h.var()));
             } else if (p instanceof KernelParam.ReductionSlot r) {
-                int n = reductions.size();
                 long offset = switch (r.part()) {
-                    case RESULT -> 8L * r.index();
-                    case COUNTER -> 8L * n + 8L * r.index();
-                    case PARTIALS -> 16L * n + 8L * blocks * r.index();
+                    case COUNTER -> ReductionScratch.counter(r.index());
+                    case RESULT -> ReductionScratch.result(r.index());
+                    case PARTIALS -> ReductionScratch.partials(r.index(), blocks);
                 };
                 ka.addLong(scratch.address() + offset);
             }

@@ -3,12 +3,29 @@ package org.acc4j.runtime.launch;
 import org.acc4j.runtime.cuda.DeviceBuffer;
 
 /**
- * Device memory for the reductions of one launch at a time: the results (8 bytes each), the block counters
- * (8 bytes each, zero between launches: the reduction templates reset them) and the per-block partial values.
- * It grows when a launch needs more and is zeroed whenever it is allocated. Used under the launcher's lock.
+ * Device memory for the reductions of one launch at a time, at fixed places: the block counters of reductions
+ * 0 to 63 first (8 bytes each; zero between launches, since the templates' last block resets them, so no other
+ * data may ever land there), then their results (8 bytes each), then the per-block partial values. It grows when
+ * a launch needs more and is zeroed whenever it is allocated. Used under the launcher's lock.
  */
 final class ReductionScratch implements AutoCloseable {
+    /** Reductions one kernel may have (the compiler refuses more). */
+    static final int MAX = org.acc4j.compiler.ir.Reduction.MAX_PER_REGION;
+
     private DeviceBuffer buffer;
+
+    static long counter(int j) {
+        return 8L * j;
+    }
+
+    static long result(int j) {
+        return 8L * MAX + 8L * j;
+    }
+
+    /** Where reduction {@code j}'s partial values start; {@code partials(n, blocks)} is the size n of them need. */
+    static long partials(int j, long blocks) {
+        return 16L * MAX + 8L * blocks * j;
+    }
 
     /** Makes at least {@code bytes} available. */
     void reserve(long bytes) {
@@ -32,7 +49,7 @@ final class ReductionScratch implements AutoCloseable {
 
     /** The first {@code count} 8-byte results. */
     void copyToHost(long[] into, int count) {
-        buffer.copyToHost(into, count);
+        buffer.copyToHost(result(0), into, count);
     }
 
     @Override
