@@ -111,8 +111,10 @@ public final class Acc {
     static Object checkArray(Object a) {
         Objects.requireNonNull(a, "array");
         Class<?> c = a.getClass();
-        if (!c.isArray() || !c.getComponentType().isPrimitive()) {
-            throw new IllegalArgumentException("acc4j: expected a one-dimensional primitive array, got "
+        boolean rank1 = c.isArray() && c.getComponentType().isPrimitive();
+        boolean rank2 = c.isArray() && c.getComponentType().isArray() && c.getComponentType().getComponentType().isPrimitive();
+        if (!rank1 && !rank2) {
+            throw new IllegalArgumentException("acc4j: expected a primitive array of one or two dimensions, got "
                     + c.getTypeName());
         }
         return a;

@@ -28,6 +28,7 @@ class AccHostTest {
         assertThrows(NullPointerException.class, () -> Acc.copyin((Object) null));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Acc.copyin("not an array"));
         assertTrue(e.getMessage().contains("java.lang.String"));
-        assertThrows(IllegalArgumentException.class, () -> Acc.isPresent(new double[2][2]));
+        assertTrue(Acc.isPresent(new double[2][2]));
+        assertThrows(IllegalArgumentException.class, () -> Acc.isPresent(new double[2][2][2]));
     }
 }

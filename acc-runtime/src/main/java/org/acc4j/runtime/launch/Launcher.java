@@ -46,6 +46,8 @@ public final class Launcher implements AutoCloseable {
     private final DeviceBuffer errorRecord;
     private final ReductionScratch scratch = new ReductionScratch();
     private final long[] errorHost = new long[2];
+    /** Whether the error record may hold a code: it is read after every launch and zeroed only when it did. */
+    private boolean errorRecordDirty = true;
 
     public Launcher(Device device, Context context, PresentTable table) {
         this.device = device;
@@ -237,11 +239,16 @@ public final class Launcher implements AutoCloseable {
                 ka.addLong(scratch.address() + offset);
             }
         }
-        errorRecord.zero();
+        if (errorRecordDirty) {
+            errorRecord.zero();
+            errorRecordDirty = false;
+        }
+        errorRecordDirty = true;
         m.functions().get(k).launch(grid, block, ka, plan.entry());
         context.synchronize("kernel " + plan.entry() + " of " + m.displayName());
         errorRecord.copyToHost(errorHost);
         int code = (int) errorHost[0];
+        errorRecordDirty = code != 0;
         if (code != 0) {
             throw javaException(plan.sites().get(code - 1), errorHost[1], arrays);
         }

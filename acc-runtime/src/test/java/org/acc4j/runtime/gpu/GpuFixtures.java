@@ -115,6 +115,16 @@ public final class GpuFixtures {
         }
     }
 
+    /** Rows of a rank-2 array, for the Acc routines on double[][]. */
+    @Kernels
+    static void scaleRows(double[][] a, int rows, int cols) {
+        for (int i = 0; i < rows; i++) {
+            for (int j = 0; j < cols; j++) {
+                a[i][j] = a[i][j] * 2 + i;
+            }
+        }
+    }
+
     /** Math's transcendental functions, in double and (widened and rounded back) in float. */
     @Kernels
     static void transcendental(double[] out, float[] f, double[] x, int n) {

@@ -146,6 +146,29 @@ class OffloadGpuTest {
     }
 
     @Test
+    void accRoutinesTakeRankTwoArrays() {
+        Random r = new Random(12);
+        double[][] a = new double[300][];
+        double[][] expected = new double[300][];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = doubles(r, 517);
+            expected[i] = a[i].clone();
+        }
+        GpuFixtures.scaleRows(expected, 300, 517);
+        GpuFixtures.scaleRows(expected, 300, 517);
+        Acc.copyin((Object) a);
+        assertTrue(Acc.isPresent(a));
+        for (int k = 0; k < 2; k++) {
+            assertTrue(AccRuntime.offload(GpuFixtures.class, "scaleRows", "([[DII)V", null, new Object[] {a, 300, 517}),
+                    "scaleRows did not run on the device");
+        }
+        Acc.copyout((Object) a);
+        for (int i = 0; i < a.length; i++) {
+            assertSameArray("row " + i, expected[i], a[i]);
+        }
+    }
+
+    @Test
     void saxpy() throws Exception {
         Random r = new Random(2);
         matches(null, "saxpy", 1.75f, floats(r, N), floats(r, N), N);
