@@ -91,7 +91,9 @@ public record Nest(long seed, String method, String source, List<Param> params, 
     }
 
     /**
-     * The first difference between two argument lists, bit for bit (NaNs by their bits), or null when equal.
+     * The first difference between two argument lists, bit for bit except that all NaNs are alike (as
+     * {@link Double#doubleToLongBits} compares: HotSpot itself gives a NaN different payloads in interpreted and
+     * JIT-compiled code, e.g. when C2 swaps the operands of a sum of two NaNs), or null when equal.
      */
     public static String firstDifference(Object[] expected, Object[] actual, List<Param> params) {
         for (int k = 0; k < expected.length; k++) {
@@ -117,14 +119,14 @@ public record Nest(long seed, String method, String source, List<Param> params, 
         if (e instanceof double[] d) {
             double[] x = (double[]) a;
             for (int i = 0; i < d.length; i++) {
-                if (Double.doubleToRawLongBits(d[i]) != Double.doubleToRawLongBits(x[i])) {
+                if (Double.doubleToLongBits(d[i]) != Double.doubleToLongBits(x[i])) {
                     return "[" + i + "]: expected " + d[i] + ", got " + x[i];
                 }
             }
         } else if (e instanceof float[] d) {
             float[] x = (float[]) a;
             for (int i = 0; i < d.length; i++) {
-                if (Float.floatToRawIntBits(d[i]) != Float.floatToRawIntBits(x[i])) {
+                if (Float.floatToIntBits(d[i]) != Float.floatToIntBits(x[i])) {
                     return "[" + i + "]: expected " + d[i] + ", got " + x[i];
                 }
             }

@@ -388,14 +388,17 @@ public final class NestGenerator {
     /** A construct the compiler cannot offload; the diagnostic must name it. */
     private void plant(String indent) {
         String name = "u" + locals++;
+        // an operand javac cannot fold: the innermost index in scope
+        String index = scope.stream().filter(s -> s.name().length() == 1 && "ijk".contains(s.name()))
+                .reduce((a, b) -> b).map(Scalar::name).orElseThrow();
         switch (r.nextInt(5)) {
             case 0 -> {
                 unsupported = "cbrt";
-                body.append(indent).append("double ").append(name).append(" = Math.cbrt(").append(expr("double", 1)).append(");\n");
+                body.append(indent).append("double ").append(name).append(" = Math.cbrt(").append(index).append(" + ").append(expr("double", 1)).append(");\n");
             }
             case 1 -> {
                 unsupported = "exp";
-                body.append(indent).append("double ").append(name).append(" = Math.exp(").append(expr("double", 1)).append(");\n");
+                body.append(indent).append("double ").append(name).append(" = Math.exp(").append(index).append(" + ").append(expr("double", 1)).append(");\n");
             }
             case 2 -> {
                 unsupported = "new";
@@ -403,11 +406,11 @@ public final class NestGenerator {
             }
             case 3 -> {
                 unsupported = "remainder";
-                body.append(indent).append("double ").append(name).append(" = ").append(expr("double", 1)).append(" % 3.0;\n");
+                body.append(indent).append("double ").append(name).append(" = (").append(index).append(" + ").append(expr("double", 1)).append(") % 3.0;\n");
             }
             default -> {
                 unsupported = "helper";
-                body.append(indent).append("double ").append(name).append(" = helper(").append(expr("double", 1)).append(");\n");
+                body.append(indent).append("double ").append(name).append(" = helper(").append(index).append(" + ").append(expr("double", 1)).append(");\n");
             }
         }
         features.add("unsupported-" + unsupported);
