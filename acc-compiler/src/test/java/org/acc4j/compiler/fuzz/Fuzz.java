@@ -30,9 +30,14 @@ public final class Fuzz {
         return c.getMethod(n.method(), n.types());
     }
 
-    /** Seeds {@code first .. first+count-1} on the interpreter side. */
+    /**
+     * Seeds {@code first .. first+count-1} on the interpreter side, every kernel also through {@code ptxas} when it
+     * is on the PATH (unless {@code -Dacc4j.fuzz.ptxas=false}).
+     */
     public static Harness.Tally interpret(long first, long count, NestGenerator.Options options) throws Exception {
         Harness.Tally tally = new Harness.Tally();
+        java.nio.file.Path ptxas = Boolean.parseBoolean(System.getProperty("acc4j.fuzz.ptxas", "true"))
+                ? org.acc4j.compiler.Ptxas.find() : null;
         for (long s = first; s < first + count; s += BATCH) {
             Batch b = Batch.of(s, (int) Math.min(BATCH, first + count - s), options);
             Javac.Loader loader = load(b, tally);
@@ -42,7 +47,7 @@ public final class Fuzz {
             Class<?> c = loader.loadClass(b.className());
             byte[] bytes = loader.getResourceAsStream(b.className().replace('.', '/') + ".class").readAllBytes();
             for (Nest n : b.nests()) {
-                tally.add(n, Harness.interpret(n, method(c, n), bytes));
+                tally.add(n, Harness.interpret(n, method(c, n), bytes, ptxas));
             }
         }
         return tally;

@@ -1,15 +1,19 @@
 package org.acc4j.compiler.fuzz;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import org.acc4j.compiler.CompiledMethod;
 import org.acc4j.compiler.Compiler;
 import org.acc4j.compiler.Diagnostic;
+import org.acc4j.compiler.KernelPlan;
+import org.acc4j.compiler.Ptxas;
 import org.acc4j.compiler.interp.KernelInterpreter;
 
 /**
@@ -57,13 +61,29 @@ public final class Harness {
         };
     }
 
-    /** Compiles {@code nest} and runs it on the interpreter against plain Java. */
-    public static Outcome interpret(Nest nest, Method plainJava, byte[] classFile) {
+    /**
+     * Compiles {@code nest}, assembles its kernels with {@code ptxas} (when not null) and runs it on the
+     * interpreter against plain Java.
+     */
+    public static Outcome interpret(Nest nest, Method plainJava, byte[] classFile, Path ptxas) {
         Object c = compile(nest, classFile);
         if (c instanceof Outcome o) {
             return o;
         }
         CompiledMethod m = (CompiledMethod) c;
+        if (ptxas != null) {
+            for (KernelPlan k : m.kernels()) {
+                String rejected;
+                try {
+                    rejected = Ptxas.assemble(ptxas, k.entry(), k.ptx());
+                } catch (IOException | InterruptedException e) {
+                    rejected = "ptxas did not run: " + e;
+                }
+                if (rejected != null) {
+                    return Outcome.failed("ptxas rejects " + k.entry() + ": " + rejected);
+                }
+            }
+        }
         Object[] expected = nest.args();
         Throwable javaThrew = plain(plainJava, expected);
         Outcome last = null;
