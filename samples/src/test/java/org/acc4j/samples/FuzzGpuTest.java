@@ -11,7 +11,6 @@ import org.acc4j.compiler.CompiledMethod;
 import org.acc4j.compiler.fuzz.Batch;
 import org.acc4j.compiler.fuzz.Fuzz;
 import org.acc4j.compiler.fuzz.Harness;
-import org.acc4j.compiler.fuzz.Javac;
 import org.acc4j.compiler.fuzz.Nest;
 import org.acc4j.compiler.fuzz.NestGenerator;
 import org.acc4j.compiler.fuzz.Outcome;
@@ -37,7 +36,7 @@ class FuzzGpuTest {
         assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
         long first = setting("acc4j.fuzz.first", "ACC4J_FUZZ_FIRST", 1);
         long count = setting("acc4j.fuzz.nests", "ACC4J_FUZZ_NESTS", 10_000);
-        boolean javac = Javac.available();
+        boolean javac = Fuzz.javacAvailable();
         assumeTrue(javac || getClass().getClassLoader().getResource(
                         resource(Batch.className(first, (int) Math.min(Fuzz.BATCH, count)))) != null,
                 "no javac in this runtime and no pre-compiled nests on the class path: bash scripts/gpu-pack.sh packs them");

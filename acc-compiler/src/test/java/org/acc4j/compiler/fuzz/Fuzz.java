@@ -13,6 +13,14 @@ public final class Fuzz {
     private Fuzz() {
     }
 
+    /**
+     * Whether this runtime has a Java compiler. A jlink'd runtime without {@code jdk.compiler} (the GPU machine's)
+     * has none, and there {@link Javac} must not even be loaded: its verification needs {@code javax.tools}.
+     */
+    public static boolean javacAvailable() {
+        return ModuleLayer.boot().findModule("jdk.compiler").isPresent();
+    }
+
     /** Generates and compiles the batch; its loader, or a failure for every seed when javac rejects it. */
     public static Javac.Loader load(Batch b, Harness.Tally tally) {
         try {

@@ -32,11 +32,6 @@ public final class Javac {
     private Javac() {
     }
 
-    /** Whether this runtime has a Java compiler (a jlink'd runtime without {@code jdk.compiler} has none). */
-    public static boolean available() {
-        return ToolProvider.getSystemJavaCompiler() != null;
-    }
-
     /**
      * The class files of one compilation unit, by binary name.
      *
