@@ -13,6 +13,12 @@ cp acc-agent/target/acc.jar .gpu/acc.jar
 cp acc-annotations/target/acc-annotations-*.jar .gpu/lib/annotations.jar
 cp samples/target/samples-*.jar .gpu/samples.jar
 rm -rf .gpu/test-classes/* && cp -r acc-runtime/target/test-classes/. samples/target/test-classes/. .gpu/test-classes/
+# the fuzzer: its generator and harness, and its nests compiled here (the runtime there has no javac)
+mvn -B -q -pl acc-compiler test-compile
+mkdir -p .gpu/test-classes/org/acc4j/compiler && cp -r acc-compiler/target/test-classes/org/acc4j/compiler/fuzz acc-compiler/target/test-classes/org/acc4j/compiler/Ptxas.class .gpu/test-classes/org/acc4j/compiler/
+fuzzcp="acc-compiler/target/test-classes:acc-compiler/target/classes:$(ls acc-annotations/target/acc-annotations-*.jar | head -1)"
+rm -rf .gpu/fuzz-classes && java -cp "$fuzzcp" org.acc4j.compiler.fuzz.Pack .gpu/fuzz-classes 1 "${FUZZ_NESTS:-10000}"
+rm -f .gpu/lib/fuzz-nests.jar && jar cf .gpu/lib/fuzz-nests.jar -C .gpu/fuzz-classes . && rm -rf .gpu/fuzz-classes
 # the tests run against acc.jar (runtime, compiler, JCuda) and the JUnit console (JUnit itself)
 mvn -B -q -N dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:1.14.4 -DoutputDirectory="$root/.gpu" >/dev/null
 echo "packed .gpu: $(du -sh .gpu | cut -f1)"

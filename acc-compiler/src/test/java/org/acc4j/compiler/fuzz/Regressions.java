@@ -1,0 +1,42 @@
+package org.acc4j.compiler.fuzz;
+
+import org.acc4j.Kernels;
+
+/** Minimal kernels of the fuzzer's findings (see {@link RegressionTest}); each names the seed it came from. */
+public final class Regressions {
+    private Regressions() {
+    }
+
+    /** Seed 9 (and most "accessed at another subscript" refusals of seeds 1..6000): a ?: in a read-modify-write. */
+    @Kernels
+    public static void selectInReadModifyWrite(double[] o, double[] b, int n) {
+        for (int i = 0; i < n; i++) {
+            o[i] = o[i] + (b[i] > 0 ? 1.0 : 2.0);
+        }
+    }
+
+    /** The same with a compound assignment (javac's dup2 of array and index across the ?:). */
+    @Kernels
+    public static void selectInCompoundAssignment(double[] o, double[] b, int n) {
+        for (int i = 0; i < n; i++) {
+            o[i] += b[i] > 0 ? 1.0 : 2.0;
+        }
+    }
+
+    /** The form that is parallel today: the ?: in a local before the read-modify-write. */
+    @Kernels
+    public static void selectBeforeReadModifyWrite(double[] o, double[] b, int n) {
+        for (int i = 0; i < n; i++) {
+            double t = b[i] > 0 ? 1.0 : 2.0;
+            o[i] = o[i] + t;
+        }
+    }
+
+    /** Seed 13: a read one past the end of b. */
+    @Kernels
+    public static void readPastTheEnd(double[] o, double[] b, int n) {
+        for (int i = 0; i < n; i++) {
+            o[i] = b[i + 1];
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package org.acc4j.samples;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Method;
+import org.acc4j.Acc;
+import org.acc4j.compiler.CompiledMethod;
+import org.acc4j.compiler.fuzz.Batch;
+import org.acc4j.compiler.fuzz.Fuzz;
+import org.acc4j.compiler.fuzz.Harness;
+import org.acc4j.compiler.fuzz.Nest;
+import org.acc4j.compiler.fuzz.NestGenerator;
+import org.acc4j.compiler.fuzz.Outcome;
+import org.acc4j.runtime.AccRuntime;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The differential fuzzer on the GPU: {@code acc4j.fuzz.nests} random nests (default 10000, from seed
+ * {@code acc4j.fuzz.first}, default 1; or the environment's {@code ACC4J_FUZZ_NESTS}, {@code ACC4J_FUZZ_FIRST}) run through {@link AccRuntime#offload} and compared with plain Java, bit
+ * for bit, or by the exception thrown. Prints the counts and every failing seed (rerun one on the host with
+ * {@code org.acc4j.compiler.fuzz.Fuzz <seed>}).
+ *
+ * <p>Nests are compiled with javac in memory where the runtime has one; the GPU machine's jlink'd runtime has
+ * none, so {@code scripts/gpu-pack.sh} compiles them ahead of time ({@code .gpu/lib/fuzz-nests.jar}, seeds
+ * {@code 1..FUZZ_NESTS}), and the test loads them from the class path. Skips, saying why, with neither.
+ */
+@Tag("gpu")
+class FuzzGpuTest {
+    @Test
+    void randomNestsOnTheGpuMatchPlainJava() throws Exception {
+        Acc.install(AccRuntime.get());
+        assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
+        long first = setting("acc4j.fuzz.first", "ACC4J_FUZZ_FIRST", 1);
+        long count = setting("acc4j.fuzz.nests", "ACC4J_FUZZ_NESTS", 10_000);
+        boolean javac = Fuzz.javacAvailable();
+        assumeTrue(javac || getClass().getClassLoader().getResource(
+                        resource(Batch.className(first, (int) Math.min(Fuzz.BATCH, count)))) != null,
+                "no javac in this runtime and no pre-compiled nests on the class path: bash scripts/gpu-pack.sh packs them");
+        Harness.Tally tally = new Harness.Tally();
+        long t0 = System.nanoTime();
+        for (long s = first; s < first + count; s += Fuzz.BATCH) {
+            Batch b = Batch.of(s, (int) Math.min(Fuzz.BATCH, first + count - s), NestGenerator.Options.ALL);
+            ClassLoader loader = javac ? Fuzz.load(b, tally) : getClass().getClassLoader();
+            if (loader == null) {
+                continue;
+            }
+            Class<?> c;
+            try {
+                c = Class.forName(b.className(), true, loader);
+            } catch (ClassNotFoundException e) {
+                throw new AssertionError("the nests from seed " + s + " were not packed: FUZZ_NESTS=" + count
+                        + " bash scripts/gpu-pack.sh packs seeds 1.." + count, e);
+            }
+            byte[] bytes;
+            try (InputStream in = loader.getResourceAsStream(resource(b.className()))) {
+                bytes = in.readAllBytes();
+            }
+            for (Nest n : b.nests()) {
+                tally.add(n, onDevice(n, c, Fuzz.method(c, n), bytes));
+            }
+            if ((s - first + Fuzz.BATCH) % 1000 == 0) {
+                System.out.printf("fuzz (GPU): %d nests, %d failed, %.0f s%n", tally.nests, tally.failures.size(),
+                        (System.nanoTime() - t0) / 1e9);
+            }
+        }
+        System.out.printf("fuzz (GPU), seeds %d..%d in %.0f s: %s", first, first + count - 1, (System.nanoTime() - t0) / 1e9,
+                tally.summary());
+        assertTrue(tally.failures.isEmpty(), "failing seeds " + tally.failures.keySet() + "\n" + tally.summary());
+    }
+
+    /** A system property, else an environment variable (the GPU runner passes no JVM options), else the default. */
+    private static long setting(String property, String env, long otherwise) {
+        String v = System.getProperty(property, System.getenv(env));
+        return v == null || v.isBlank() ? otherwise : Long.parseLong(v.trim());
+    }
+
+    private static String resource(String className) {
+        return className.replace('.', '/') + ".class";
+    }
+
+    /** The compiler's decision, then (when it offloads) the call on the device against plain Java. */
+    private static Outcome onDevice(Nest n, Class<?> c, Method plainJava, byte[] bytes) throws IOException {
+        Object compiled = Harness.compile(n, bytes);
+        if (compiled instanceof Outcome o) {
+            return o;
+        }
+        assert compiled instanceof CompiledMethod;
+        Object[] expected = n.args();
+        Throwable javaThrew = Harness.plain(plainJava, expected);
+        Object[] actual = n.args();
+        Throwable threw = null;
+        boolean on = false;
+        try {
+            on = AccRuntime.offload(c, n.method(), n.descriptor(), null, actual);
+        } catch (RuntimeException | Error e) {
+            threw = e;
+        }
+        if (!on && threw == null) {
+            // the check before the launch refused the call (the runtime said why on stderr); nothing was written
+            String untouched = Nest.firstDifference(n.args(), actual, n.params());
+            return untouched == null ? new Outcome(Outcome.Kind.HOST_AT_LAUNCH, "the runtime ran the call on the host")
+                    : Outcome.failed("the runtime declined the call but changed " + untouched);
+        }
+        return Harness.compare("GPU", n, expected, javaThrew, actual, threw);
+    }
+}
