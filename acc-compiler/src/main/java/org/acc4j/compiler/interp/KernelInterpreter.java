@@ -224,6 +224,7 @@ public final class KernelInterpreter {
             Object array = ev.array(st.array(), st.row());
             int index = (Integer) ev.eval(st.index());
             Object value = ev.eval(st.value());
+            Evaluator.checkIndex(array, index);
             java.lang.reflect.Array.set(array, index, value);
             Touch touch = touch(array, index);
             if ((touch.writer >= 0 && touch.writer != t.id) || touch.reader == -2

@@ -49,6 +49,14 @@ public class Evaluator {
         return array;
     }
 
+    /** Java's check and message for {@code array[index]} (java.lang.reflect.Array throws without a message). */
+    public static void checkIndex(Object array, int index) {
+        int length = java.lang.reflect.Array.getLength(array);
+        if (index < 0 || index >= length) {
+            throw new ArrayIndexOutOfBoundsException("Index " + index + " out of bounds for length " + length);
+        }
+    }
+
     public void set(Var v, Object value) {
         locals.put(v, value);
     }
@@ -108,6 +116,7 @@ public class Evaluator {
             Object array = array(l.array(), l.row());
             int index = (Integer) eval(l.index());
             loaded(l, array, index);
+            checkIndex(array, index);
             return java.lang.reflect.Array.get(array, index);
         }
         if (e instanceof Expr.Call c) {

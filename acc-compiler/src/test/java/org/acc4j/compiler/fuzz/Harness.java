@@ -136,10 +136,7 @@ public final class Harness {
             if (threw == null) {
                 return Outcome.failed(side + " did not throw; plain Java threw " + javaThrew);
             }
-            // the interpreter's own out-of-bounds exceptions (from java.lang.reflect.Array) carry no message
-            boolean messageless = side.startsWith("interpreter") && threw.getMessage() == null;
-            if (javaThrew.getClass() != threw.getClass()
-                    || !messageless && !Objects.equals(javaThrew.getMessage(), threw.getMessage())) {
+            if (javaThrew.getClass() != threw.getClass() || !Objects.equals(javaThrew.getMessage(), threw.getMessage())) {
                 return Outcome.failed(side + " threw " + stack(threw) + "\nplain Java threw " + javaThrew);
             }
             return new Outcome(Outcome.Kind.THREW, threw.toString());

@@ -65,8 +65,6 @@ class RegressionTest {
     }
 
     @Test
-    @Disabled("bug: the interpreter's ArrayIndexOutOfBoundsException (from java.lang.reflect.Array) has no message; "
-            + "Java's and the GPU's say \"Index 8 out of bounds for length 8\"")
     void theInterpreterThrowsJavasOutOfBoundsMessage() {
         CompiledMethod m = offload("readPastTheEnd");
         ArrayIndexOutOfBoundsException java = assertThrows(ArrayIndexOutOfBoundsException.class,
