@@ -60,7 +60,7 @@ public class CopyBench {
     public static class EachCall extends GpuState {
         @Param({"8192"})
         public String size;
-        @Param({"par"})
+        @Param({"naive"})
         public String variant;
 
         public EachCall() {
