@@ -4,7 +4,7 @@
 # run. Everything goes to $OUT: run-info.txt, jmh-<Name>.json and .log per class, anchors.log.
 #
 # Settings (environment):
-#   BENCH            classes to run, without "Bench" (default: all nine, the set that fits the 10-minute device limit)
+#   BENCH            classes to run, without "Bench" (default: every *Bench class of the jar, ~4-5 min with the peers)
 #   BENCH_BUDGET_S   seconds for the JMH part; a class that would start after it is skipped and listed (default 390)
 #   BENCH_FORKS      JMH forks (default 0: every class in one JVM with one CUDA context; a fork costs ~3 s of start-up)
 #   BENCH_JMH_ARGS   more JMH options, e.g. "-p size=4096" or "-i 5" (they override the classes' annotations)
@@ -16,9 +16,15 @@ cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/acc4j-bench}
 mkdir -p "$out"
 start=$SECONDS
-set=${BENCH:-VectorAdd Copy Jacobi Transpose Dgemm Gaussblur Stencil Laplacian Wave13pt}
 budget=${BENCH_BUDGET_S:-390}
 read -r -a java <<<"${BENCH_JAVA:-bash .gpu/on-gpu.sh}"
+set=${BENCH:-VectorAdd Copy Jacobi Transpose Dgemm Gaussblur Stencil Laplacian Wave13pt}
+if [ -z "${BENCH:-}" ]; then
+  # any other *Bench class in the jar (DotBench, when it comes) joins the default set
+  for c in $("${java[@]}" -jar .gpu/bench/benchmarks.jar -l 2>/dev/null | sed -n 's/^org\.acc4j\.jmh\.\([A-Za-z0-9]*\)Bench\..*/\1/p' | sort -u); do
+    case " $set " in *" $c "*) ;; *) set="$set $c";; esac
+  done
+fi
 jvm=(-javaagent:.gpu/acc.jar)
 [ "${BENCH_ALLOW_HOST:-0}" = 1 ] && jvm+=(-Dbench.allowHost=true)
 {
@@ -40,7 +46,7 @@ cat "$out/run-info.txt"
 for b in $set; do
   left=$((budget - (SECONDS - start)))
   if [ "$left" -lt 20 ]; then
-    echo "skipped: ${b}Bench (budget of ${budget} s spent)" | tee -a "$out/run-info.txt"
+    echo "skipped: ${b}Bench (less than 20 s of the ${budget} s budget left)" | tee -a "$out/run-info.txt"
     continue
   fi
   echo "== ${b}Bench (${left} s of the budget left)"

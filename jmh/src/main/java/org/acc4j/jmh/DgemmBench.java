@@ -23,7 +23,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 2, time = 200, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 3, time = 300, timeUnit = TimeUnit.MILLISECONDS)
 public class DgemmBench {
-    static final String SAMPLE = "dgemm";
+    static final Sample SAMPLE = Sample.of("dgemm");
 
     @State(Scope.Benchmark)
     public static class Serial extends SerialState {

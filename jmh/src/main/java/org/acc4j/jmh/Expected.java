@@ -13,22 +13,27 @@ final class Expected {
     private final int[][] at;
     private final double[][] values;
     private final Object returned;
+    private final double tolerance;
 
-    private Expected(List<Integer> outputs, int[][] at, double[][] values, Object returned) {
+    private Expected(List<Integer> outputs, int[][] at, double[][] values, Object returned, double tolerance) {
         this.outputs = outputs;
         this.at = at;
         this.values = values;
         this.returned = returned;
+        this.tolerance = tolerance;
     }
 
-    /** Runs the reference on {@code args} (whose outputs it overwrites) and keeps every output element. */
-    static Expected full(Kernel reference, Object[] args, List<Integer> outputs) {
+    /**
+     * Runs the reference on {@code args} (whose outputs it overwrites) and keeps every output element and what it
+     * returns, to be matched within {@code tolerance} (relative; 0 for bit for bit) when it is a double.
+     */
+    static Expected full(Kernel reference, Object[] args, List<Integer> outputs, double tolerance) {
         Object returned = reference.call(args);
         double[][] values = new double[outputs.size()][];
         for (int o = 0; o < outputs.size(); o++) {
             values[o] = (double[]) args[outputs.get(o)];
         }
-        return new Expected(outputs, null, values, returned);
+        return new Expected(outputs, null, values, returned, tolerance);
     }
 
     /**
@@ -54,7 +59,7 @@ final class Expected {
             at[e] = i * n + j;
             values[e] = s;
         }
-        return new Expected(List.of(2), new int[][] {at}, new double[][] {values}, null);
+        return new Expected(List.of(2), new int[][] {at}, new double[][] {values}, null, 0);
     }
 
     /** Whether only some elements are compared. */
@@ -81,9 +86,10 @@ final class Expected {
         return null;
     }
 
-    private static boolean sameValue(Object expected, Object actual) {
+    private boolean sameValue(Object expected, Object actual) {
         if (expected instanceof Double e && actual instanceof Double a) {
-            return Double.doubleToLongBits(e) == Double.doubleToLongBits(a);
+            return tolerance == 0 ? Double.doubleToLongBits(e) == Double.doubleToLongBits(a)
+                    : Math.abs(e - a) <= tolerance * Math.abs(e);
         }
         return expected.equals(actual);
     }

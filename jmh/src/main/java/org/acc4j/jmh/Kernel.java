@@ -36,6 +36,24 @@ record Kernel(String name, Method method, List<Integer> outputs) {
         return new Kernel(sample + ".flat.plain", e.referenceMethod(), e.outputs());
     }
 
+    /** A static method of {@code owner} by name (not overloaded), for samples outside the catalogue. */
+    static Kernel of(Class<?> owner, String method, List<Integer> outputs) {
+        Method found = null;
+        for (Method m : owner.getDeclaredMethods()) {
+            if (m.getName().equals(method)) {
+                if (found != null) {
+                    throw new IllegalArgumentException(owner.getSimpleName() + "." + method + " is overloaded");
+                }
+                found = m;
+            }
+        }
+        if (found == null) {
+            throw new IllegalArgumentException("no method " + owner.getSimpleName() + "." + method);
+        }
+        found.setAccessible(true);
+        return new Kernel(owner.getSimpleName() + "." + method, found, List.copyOf(outputs));
+    }
+
     private static Catalog.Entry entry(String name) {
         return name.equals(VECTOR_ADD.name()) ? VECTOR_ADD : Catalog.get(name);
     }

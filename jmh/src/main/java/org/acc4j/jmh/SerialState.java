@@ -9,11 +9,11 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * concrete state names the sample and declares the {@code size} parameter.
  */
 public abstract class SerialState {
-    private final String sample;
+    private final Sample sample;
     Workload workload;
     Object[] args;
 
-    protected SerialState(String sample) {
+    protected SerialState(Sample sample) {
         this.sample = sample;
     }
 

@@ -22,7 +22,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 2, time = 200, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 3, time = 300, timeUnit = TimeUnit.MILLISECONDS)
 public class StencilBench {
-    static final String SAMPLE = "stencil";
+    static final Sample SAMPLE = Sample.of("stencil");
 
     @State(Scope.Benchmark)
     public static class Serial extends SerialState {

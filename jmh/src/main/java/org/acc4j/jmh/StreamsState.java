@@ -10,12 +10,12 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * reference before anything is timed.
  */
 public abstract class StreamsState {
-    private final String sample;
+    private final Sample sample;
     Workload workload;
     Object[] args;
     Consumer<Object[]> body;
 
-    protected StreamsState(String sample) {
+    protected StreamsState(Sample sample) {
         this.sample = sample;
     }
 
@@ -26,10 +26,10 @@ public abstract class StreamsState {
 
     void setUp(String size) {
         workload = Workload.of(sample, size);
-        body = Streams.of(sample);
+        body = sample.streams();
         args = workload.freshArgs();
         body.accept(args);
-        workload.check(sample + " parallel streams", args, null);
+        workload.check(sample.name() + " parallel streams", args, null);
     }
 
     /** One call of the parallel version. */

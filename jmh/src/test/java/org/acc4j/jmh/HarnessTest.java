@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.acc4j.Acc;
 import org.acc4j.spi.Backend;
 import org.junit.jupiter.api.AfterEach;
@@ -34,6 +35,7 @@ class HarnessTest {
         assertThrows(IllegalArgumentException.class, () -> Workload.dims("4x8"));
         assertThrows(IllegalArgumentException.class, () -> Workload.of("jacobi", "32x32x32"));
         assertThrows(IllegalArgumentException.class, () -> Workload.of("nosuch", "32"));
+        assertThrows(IllegalArgumentException.class, () -> Workload.of("stencil", "32"));
     }
 
     @Test
@@ -53,7 +55,7 @@ class HarnessTest {
     @CsvSource({"jacobi,37", "dgemm,29", "gaussblur,33", "copy,31", "transpose,31", "vectoradd,1000",
         "stencil,13x11x9", "laplacian,13x11x9", "wave13pt,13x11x9"})
     void streamsVersionIsPlainJavaBitForBit(String sample, String size) {
-        StreamsState s = new StreamsState(sample) { };
+        StreamsState s = new StreamsState(Sample.of(sample)) { };
         s.setUp(size); // checks against the reference, throws on a difference
         assertNull(s.workload.expected().difference(s.args, null));
         assertFalse(s.workload.outputsUntouched(s.args), "the reference writes something");
@@ -62,7 +64,7 @@ class HarnessTest {
     @ParameterizedTest
     @CsvSource({"jacobi,37", "dgemm,29", "stencil,13x11x9", "wave13pt,13x11x9"})
     void serialRunsTheReference(String sample, String size) {
-        SerialState s = new SerialState(sample) { };
+        SerialState s = new SerialState(Sample.of(sample)) { };
         s.setUp(size);
         s.run();
         assertNull(s.workload.expected().difference(s.args, null));
@@ -93,7 +95,7 @@ class HarnessTest {
 
     @Test
     void gpuModeRefusesHostTime() {
-        GpuState s = new GpuState("jacobi", GpuState.Transfers.RESIDENT) { };
+        GpuState s = new GpuState(Sample.of("jacobi"), GpuState.Transfers.RESIDENT) { };
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> s.setUp("24", "map2_4"));
         assertTrue(e.getMessage().contains("on the host"), e.getMessage());
     }
@@ -102,7 +104,7 @@ class HarnessTest {
     @Test
     void aKernelThatRunsOnTheHostIsCaughtEvenWhenTheRuntimeClaimsADevice() {
         installed = Acc.install(new ClaimsDevice());
-        GpuState s = new GpuState("stencil", GpuState.Transfers.EACH_CALL) { };
+        GpuState s = new GpuState(Sample.of("stencil"), GpuState.Transfers.EACH_CALL) { };
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> s.setUp("13x11x9", "map3_2"));
         assertTrue(e.getMessage().contains("the host for this call"), e.getMessage());
     }
@@ -111,7 +113,7 @@ class HarnessTest {
     void hostRunsAreTimedOnlyWhenAsked() {
         System.setProperty(GpuState.ALLOW_HOST, "true");
         try {
-            GpuState s = new GpuState("transpose", GpuState.Transfers.RESIDENT) { };
+            GpuState s = new GpuState(Sample.of("transpose"), GpuState.Transfers.RESIDENT) { };
             s.setUp("33", "par");
             s.run();
             assertNull(s.workload.expected().difference(s.args, null));
@@ -119,6 +121,27 @@ class HarnessTest {
         } finally {
             System.clearProperty(GpuState.ALLOW_HOST);
         }
+    }
+
+    /** A family declared by its benchmark class, as DotBench will be: a method that returns its result. */
+    @Test
+    void aSampleOutsideTheCatalogueThatReturnsAValue() {
+        Sample sum = new Sample("sum", (r, d) -> new Object[] {r.array(d[0]), d[0]},
+                a -> { }, Kernel.of(HarnessTest.class, "sum", List.of()), v -> Kernel.of(HarnessTest.class, "sum",
+                List.of()), 1e-12);
+        Workload w = Workload.of(sum, "1000");
+        Object[] args = w.freshArgs();
+        w.check("sum", args, sum(((double[]) args[0]), 1000));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> w.check("sum", args, 1.0e9));
+        assertTrue(e.getMessage().contains("returned"), e.getMessage());
+    }
+
+    static double sum(double[] a, int n) {
+        double s = 0;
+        for (int i = 0; i < n; i++) {
+            s += a[i];
+        }
+        return s;
     }
 
     private static final class ClaimsDevice implements Backend {
