@@ -27,7 +27,7 @@ if [ -z "${BENCH:-}" ]; then
 fi
 jvm=(-javaagent:.gpu/acc.jar)
 [ "${BENCH_ALLOW_HOST:-0}" = 1 ] && jvm+=(-Dbench.allowHost=true)
-{
+info=$(
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   cat .gpu/bench/commit.txt 2>/dev/null
   if command -v nvidia-smi >/dev/null; then
@@ -41,8 +41,8 @@ jvm=(-javaagent:.gpu/acc.jar)
   echo "set: $set"
   echo "jmh: -f ${BENCH_FORKS:-0} ${BENCH_JMH_ARGS:-}"
   echo "allow-host: ${BENCH_ALLOW_HOST:-0}"
-} >>"$out/run-info.txt"
-cat "$out/run-info.txt"
+)
+echo "$info" | tee -a "$out/run-info.txt"
 for b in $set; do
   left=$((budget - (SECONDS - start)))
   if [ "$left" -lt 20 ]; then
