@@ -1,86 +1,92 @@
 package org.acc4j.jmh;
 
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
-import org.acc4j.Acc;
-import org.acc4j.Kernels;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * c = a + b in three modes: serial Java, parallel streams, and acc4j with the data resident on the device.
- * Run with {@code java -javaagent:acc.jar -jar benchmarks.jar VectorAdd} (forks inherit the agent flag via
- * {@code -jvmArgsAppend}). The setup checks the result against serial Java before anything is timed.
+ * c = a + b over n doubles ({@code VectorAdd.add}).
+ * Modes: {@code serial} (plain Java), {@code streams} (parallel streams), {@code gpuKernel} (acc4j, data
+ * resident; every {@code variant}) and {@code gpuTotal} (acc4j, copying in and out each call). See
+ * {@link GpuState} for the checks made before timing.
  */
-@State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 2, time = 200, timeUnit = TimeUnit.MILLISECONDS)
+@Measurement(iterations = 3, time = 300, timeUnit = TimeUnit.MILLISECONDS)
 public class VectorAddBench {
-    @Param({"16777216"})
-    int n;
+    static final Sample SAMPLE = Sample.of("vectoradd");
 
-    double[] a;
-    double[] b;
-    double[] c;
+    @State(Scope.Benchmark)
+    public static class Serial extends SerialState {
+        @Param({"67108864"})
+        public String size;
 
-    @Kernels
-    static void add(double[] a, double[] b, double[] c, int n) {
-        for (int i = 0; i < n; i++) {
-            c[i] = a[i] + b[i];
+        public Serial() {
+            super(SAMPLE);
         }
     }
 
-    @Setup(Level.Trial)
-    public void setUp() {
-        Random r = new Random(42);
-        a = new double[n];
-        b = new double[n];
-        c = new double[n];
-        for (int i = 0; i < n; i++) {
-            a[i] = r.nextDouble();
-            b[i] = r.nextGaussian();
+    @State(Scope.Benchmark)
+    public static class Parallel extends StreamsState {
+        @Param({"67108864"})
+        public String size;
+
+        public Parallel() {
+            super(SAMPLE);
         }
-        add(a, b, c, n);
-        for (int i = 0; i < n; i++) {
-            if (Double.doubleToLongBits(c[i]) != Double.doubleToLongBits(a[i] + b[i])) {
-                throw new IllegalStateException("acc4j result differs from Java at " + i);
-            }
-        }
-        Acc.copyin(a, b);
-        Acc.create(c);
     }
 
-    @TearDown(Level.Trial)
-    public void tearDown() {
-        Acc.delete(a, b, c);
+    @State(Scope.Benchmark)
+    public static class Resident extends GpuState {
+        @Param({"67108864"})
+        public String size;
+        @Param({"default"})
+        public String variant;
+
+        public Resident() {
+            super(SAMPLE, Transfers.RESIDENT);
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class EachCall extends GpuState {
+        @Param({"67108864"})
+        public String size;
+        @Param({"default"})
+        public String variant;
+
+        public EachCall() {
+            super(SAMPLE, Transfers.EACH_CALL);
+        }
     }
 
     @Benchmark
-    public double[] serial() {
-        for (int i = 0; i < n; i++) {
-            c[i] = a[i] + b[i];
-        }
-        return c;
+    @Warmup(iterations = 1)
+    @Measurement(iterations = 2)
+    public Object serial(Serial s) {
+        return s.run();
     }
 
     @Benchmark
-    public double[] parallelStreams() {
-        IntStream.range(0, n).parallel().forEach(i -> c[i] = a[i] + b[i]);
-        return c;
+    public Object streams(Parallel s) {
+        return s.run();
     }
 
     @Benchmark
-    public double[] accResident() {
-        add(a, b, c, n);
-        return c;
+    public Object gpuKernel(Resident s) {
+        return s.run();
+    }
+
+    @Benchmark
+    public Object gpuTotal(EachCall s) {
+        return s.run();
     }
 }

@@ -1,0 +1,99 @@
+package org.acc4j.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** The measurements of a run, looked up by sample, mode, size and variant. */
+public final class Results {
+    /** The report's order of samples. */
+    public static final List<String> ORDER = List.of("vectoradd", "copy", "jacobi", "transpose", "gaussblur", "dgemm",
+            "dot", "stencil", "laplacian", "wave13pt");
+
+    private final List<Measurement> all;
+
+    public Results(List<Measurement> all) {
+        this.all = List.copyOf(all);
+    }
+
+    /** The name of a sample in prose. */
+    public static String title(String sample) {
+        return switch (sample) {
+            case "vectoradd" -> "vector add";
+            case "dgemm" -> "DGEMM";
+            case "gaussblur" -> "Gaussblur";
+            case "jacobi" -> "Jacobi 2D";
+            case "stencil" -> "3D stencil";
+            case "laplacian" -> "Laplacian";
+            case "wave13pt" -> "wave13pt";
+            case "dot" -> "dot product";
+            default -> sample;
+        };
+    }
+
+    /** The variant without {@code @Loop}: what a user gets with no hints. */
+    public static String defaultVariant(String sample) {
+        return sample.equals("copy") || sample.equals("transpose") ? "naive" : "default";
+    }
+
+    /** Samples present, in {@link #ORDER} (unknown ones after). */
+    public List<String> samples() {
+        Set<String> s = new LinkedHashSet<>();
+        ORDER.stream().filter(o -> all.stream().anyMatch(m -> m.sample().equals(o))).forEach(s::add);
+        all.forEach(m -> s.add(m.sample()));
+        return List.copyOf(s);
+    }
+
+    /** The sizes of a sample's GPU results, else of its host results, in order of appearance. */
+    public List<String> sizes(String sample) {
+        Set<String> gpu = new LinkedHashSet<>();
+        Set<String> host = new LinkedHashSet<>();
+        for (Measurement m : all) {
+            if (m.sample().equals(sample)) {
+                (m.gpu() ? gpu : host).add(m.size());
+            }
+        }
+        return List.copyOf(gpu.isEmpty() ? host : gpu);
+    }
+
+    public Optional<Measurement> find(String sample, String mode, String size, String variant) {
+        return all.stream().filter(m -> m.sample().equals(sample) && m.mode().equals(mode) && m.size().equals(size)
+                && (variant == null || m.variant().equals(variant))).findFirst();
+    }
+
+    /** A host mode's result at {@code size}, else at the sample's only other size (DGEMM's serial n = 1024). */
+    public Optional<Measurement> host(String sample, String mode, String size) {
+        Optional<Measurement> same = find(sample, mode, size, null);
+        if (same.isPresent()) {
+            return same;
+        }
+        return all.stream().filter(m -> m.sample().equals(sample) && m.mode().equals(mode)).findFirst();
+    }
+
+    /** The kernel-only results of every variant, in order of appearance. */
+    public List<Measurement> variants(String sample, String size) {
+        List<Measurement> v = new ArrayList<>();
+        for (Measurement m : all) {
+            if (m.sample().equals(sample) && m.size().equals(size) && m.mode().equals(Measurement.KERNEL)) {
+                v.add(m);
+            }
+        }
+        return v;
+    }
+
+    /** The fastest kernel-only variant. */
+    public Optional<Measurement> best(String sample, String size) {
+        return variants(sample, size).stream().max(Comparator.comparingDouble(Measurement::rate));
+    }
+
+    public Optional<Measurement> defaultKernel(String sample, String size) {
+        return find(sample, Measurement.KERNEL, size, defaultVariant(sample));
+    }
+
+    public boolean isEmpty() {
+        return all.isEmpty();
+    }
+}

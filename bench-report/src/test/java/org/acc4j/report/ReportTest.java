@@ -1,0 +1,136 @@
+package org.acc4j.report;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The report generator on a small synthetic JMH file and a real anchors log of the H100 (2026-11-22). */
+class ReportTest {
+    @TempDir
+    Path tmp;
+
+    static String resource(String name) throws IOException {
+        try (InputStream in = ReportTest.class.getResourceAsStream("/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void jmhResultsAreReadInMilliseconds() throws IOException {
+        List<Measurement> all = JmhJson.parse(resource("jmh-small.json"));
+        assertEquals(8, all.size(), "the non-acc4j benchmark is skipped");
+        Measurement first = all.get(0);
+        assertEquals(new Measurement("jacobi", "gpuKernel", "8192", "default", 0.4, 0.01, false), first);
+        assertEquals(0.32, all.get(1).ms(), 1e-12, "us/op");
+        assertTrue(Double.isNaN(all.get(1).error()));
+        assertEquals(250, all.get(2).ms(), 1e-9, "s/op");
+        assertEquals("", all.get(3).variant());
+        assertEquals("stencil", all.get(7).sample());
+        assertTrue(JmhJson.settings(resource("jmh-small.json")).contains("warm-up 2 × 200 ms"));
+    }
+
+    @Test
+    void aHostRunIsRecognisedFromTheJvmArguments() {
+        String json = "[{\"benchmark\":\"org.acc4j.jmh.CopyBench.gpuKernel\",\"jvmArgs\":[\"-Dbench.allowHost=true\"],"
+                + "\"params\":{\"size\":\"64\",\"variant\":\"par\"},"
+                + "\"primaryMetric\":{\"score\":1.0,\"scoreError\":0.1,\"scoreUnit\":\"ms/op\"}}]";
+        assertTrue(JmhJson.parse(json).get(0).onHost());
+        assertThrows(IllegalArgumentException.class, () -> JmhJson.parse("{}"));
+    }
+
+    @Test
+    void anchorsLogGivesEveryPeerInGbsOrTflops() throws IOException {
+        AnchorsLog log = AnchorsLog.parse(resource("anchors-h100.log"));
+        assertEquals("NVIDIA H100 80GB HBM3", log.gpu());
+        assertEquals(24, log.peers().size());
+        AnchorsLog.Peer cuda = log.find("cuda jacobi").orElseThrow();
+        assertEquals(new AnchorsLog.Peer("cuda jacobi 8192^2 (32x8)", 0.408, 2633.4, Work.GBS), cuda);
+        AnchorsLog.Peer gcc = log.find("gcc-openacc dgemm").orElseThrow();
+        assertEquals("gcc-openacc dgemm n=2048", gcc.name());
+        assertEquals(0.7698, gcc.rate(), 1e-9, "GFLOP/s become TFLOP/s");
+        assertEquals(Work.TFLOPS, gcc.unit());
+        assertEquals(60.9, log.find("cublas dgemm 4096").orElseThrow().rate());
+        assertEquals(2753.7, log.find(PeerSet.COPY.line()).orElseThrow().rate());
+        for (String s : Results.ORDER) {
+            for (PeerSet.Ref r : PeerSet.of(s)) {
+                assertTrue(log.find(r.line()).isPresent(), s + ": no line " + r.line());
+            }
+        }
+    }
+
+    @Test
+    void workIsDefinedOnceForEveryKernel() {
+        assertEquals(16.0 * 8190 * 8190 / 0.4e-3 / 1e9, Work.of("jacobi", "8192").rate(0.4), 1e-9);
+        assertEquals(2.0 * 4096 * 4096 * 4096 / 0.1 / 1e12, Work.of("dgemm", "4096").rate(100), 1e-12);
+        assertEquals(16.0 * 510 * 510 * 62, Work.of("stencil", "512x512x64").bytes());
+        assertEquals(24.0 * 252 * 252 * 252, Work.of("wave13pt", "256x256x256").bytes());
+        for (String s : Results.ORDER) {
+            String size = s.equals("stencil") || s.equals("laplacian") || s.equals("wave13pt") ? "64x64x64" : "64";
+            assertTrue(Work.of(s, size).bytes() > 0, s);
+        }
+        assertThrows(IllegalArgumentException.class, () -> Work.of("nosuch", "8"));
+    }
+
+    @Test
+    void reportHasTablesChartsAndTheRunsFacts() throws IOException {
+        Path run = runFolder(false);
+        Path docs = tmp.resolve("docs");
+        List<Path> files = Report.write(Run.load(run), docs);
+        String md = Files.readString(docs.resolve("benchmarks.md"));
+        assertTrue(md.contains("| date | 2026-11-23T10:00:00Z |"), md);
+        assertTrue(md.contains("| GPU | NVIDIA H100 80GB HBM3 |"));
+        assertTrue(md.contains("| driver | 580.95.05 (CUDA 13.0) |"));
+        assertTrue(md.contains("| commit | 0123abc |"));
+        assertFalse(md.contains("Smoke run"));
+        // Jacobi without @Loop: 2683 GB/s against hand CUDA's 2633.4 in the same run
+        assertTrue(md.contains("| Jacobi 2D | 8192 | hand CUDA (32×8) | `cuda jacobi 8192^2 (32x8)` | 2633 | 2683 | 1.02 |"),
+                md);
+        // DGEMM's serial run is at another size, compared as FLOP rates
+        assertTrue(md.contains("(2147 ms, n = 1024)"), md);
+        assertTrue(md.contains("- skipped: Wave13ptBench (less than 20 s of the 390 s budget left)"));
+        assertTrue(md.contains("- not timed: acc4j ran stencil.flat.default on the host"));
+        assertTrue(md.contains("![speed-up over serial Java](benchmarks/speedup.png)"));
+        for (String png : List.of("peers", "mappings-2d", "speedup", "kernel-vs-total")) {
+            Path p = docs.resolve("benchmarks").resolve(png + ".png");
+            assertTrue(files.contains(p), png);
+            byte[] head = Arrays.copyOf(Files.readAllBytes(p), 4);
+            assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, head, png + " is a PNG");
+        }
+        assertFalse(files.contains(docs.resolve("benchmarks").resolve("variants-copy-transpose.png")),
+                "no chart without data");
+    }
+
+    @Test
+    void aHostRunSaysSoAtTheTopAndOnEveryChart() throws IOException {
+        Path docs = tmp.resolve("host-docs");
+        Report.write(Run.load(runFolder(true)), docs);
+        String md = Files.readString(docs.resolve("benchmarks.md"));
+        assertTrue(md.contains("**Smoke run without a GPU.**"), md);
+    }
+
+    private Path runFolder(boolean host) throws IOException {
+        Path run = tmp.resolve(host ? "host-run" : "run");
+        Files.createDirectories(run);
+        Files.writeString(run.resolve("jmh-Jacobi.json"), resource("jmh-small.json"));
+        Files.writeString(run.resolve("anchors.log"), resource("anchors-h100.log"));
+        Files.writeString(run.resolve("jmh-Stencil.log"), "java.lang.IllegalStateException: acc4j ran"
+                + " stencil.flat.default on the host for this call: not timed\n\tat x\n");
+        Files.writeString(run.resolve("run-info.txt"), String.join("\n", "date: 2026-11-23T10:00:00Z",
+                "commit: 0123abc", "gpu: NVIDIA H100 80GB HBM3", "driver: 580.95.05", "cuda: 13.0",
+                "host: 16 cores, x86_64", "allow-host: " + (host ? 1 : 0), "JacobiBench: exit 0, 20 s",
+                "skipped: Wave13ptBench (less than 20 s of the 390 s budget left)", ""));
+        return run;
+    }
+}

@@ -1,0 +1,92 @@
+package org.acc4j.jmh;
+
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * 7-point stencil on an nx × ny × nz grid ({@code Stencil.stencil*}).
+ * Modes: {@code serial} (plain Java), {@code streams} (parallel streams), {@code gpuKernel} (acc4j, data
+ * resident; every {@code variant}) and {@code gpuTotal} (acc4j, copying in and out each call). See
+ * {@link GpuState} for the checks made before timing.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 2, time = 200, timeUnit = TimeUnit.MILLISECONDS)
+@Measurement(iterations = 3, time = 300, timeUnit = TimeUnit.MILLISECONDS)
+public class StencilBench {
+    static final Sample SAMPLE = Sample.of("stencil");
+
+    @State(Scope.Benchmark)
+    public static class Serial extends SerialState {
+        @Param({"512x512x64", "256x256x256"})
+        public String size;
+
+        public Serial() {
+            super(SAMPLE);
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class Parallel extends StreamsState {
+        @Param({"512x512x64", "256x256x256"})
+        public String size;
+
+        public Parallel() {
+            super(SAMPLE);
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class Resident extends GpuState {
+        @Param({"512x512x64", "256x256x256"})
+        public String size;
+        @Param({"default", "map3_1", "map3_2", "map3_3"})
+        public String variant;
+
+        public Resident() {
+            super(SAMPLE, Transfers.RESIDENT);
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class EachCall extends GpuState {
+        @Param({"512x512x64", "256x256x256"})
+        public String size;
+        @Param({"default"})
+        public String variant;
+
+        public EachCall() {
+            super(SAMPLE, Transfers.EACH_CALL);
+        }
+    }
+
+    @Benchmark
+    @Warmup(iterations = 1)
+    @Measurement(iterations = 2)
+    public Object serial(Serial s) {
+        return s.run();
+    }
+
+    @Benchmark
+    public Object streams(Parallel s) {
+        return s.run();
+    }
+
+    @Benchmark
+    public Object gpuKernel(Resident s) {
+        return s.run();
+    }
+
+    @Benchmark
+    public Object gpuTotal(EachCall s) {
+        return s.run();
+    }
+}

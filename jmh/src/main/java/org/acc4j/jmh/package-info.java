@@ -1,0 +1,20 @@
+/**
+ * JMH benchmarks of the shipped sample kernels ({@code org.acc4j.samples}), one class per kernel family, each in
+ * four modes: {@code serial} (the sample's plain-Java reference), {@code streams} (the same loop nest over a
+ * parallel stream, {@link org.acc4j.jmh.Streams}), {@code gpuKernel} (acc4j with the data resident, every
+ * {@code variant}) and {@code gpuTotal} (acc4j copying in and out each call). Every mode's setup checks its
+ * result against plain Java before timing; the GPU modes also prove the kernel ran on the device
+ * ({@link org.acc4j.jmh.GpuState}).
+ *
+ * <p>Run on the GPU machine with {@code scripts/bench-run.sh}; {@code bench-report} turns the results into
+ * {@code docs/benchmarks.md}.
+ *
+ * <p><b>Adding a benchmark</b> is one class shaped like {@link org.acc4j.jmh.JacobiBench}: four nested states
+ * ({@code size} and {@code variant} parameters) and four {@code @Benchmark} methods. A family outside the
+ * catalogue declares its own {@link org.acc4j.jmh.Sample}, as the dot product's will:
+ * <b>DotBench goes here</b> when reductions land (class {@code DotBench}, sample {@code "dot"}, size 2^27, the
+ * kernel returning its sum, compared within a relative tolerance since the GPU sums in another order). The run
+ * script picks up any {@code *Bench} class in the jar, and the report already knows the dot product's work and its
+ * peers (CuPy, GCC OpenACC).
+ */
+package org.acc4j.jmh;
