@@ -11,10 +11,7 @@
  *
  * <p><b>Adding a benchmark</b> is one class shaped like {@link org.acc4j.jmh.JacobiBench}: four nested states
  * ({@code size} and {@code variant} parameters) and four {@code @Benchmark} methods. A family outside the
- * catalogue declares its own {@link org.acc4j.jmh.Sample}, as the dot product's will:
- * <b>DotBench goes here</b> when reductions land (class {@code DotBench}, sample {@code "dot"}, size 2^27, the
- * kernel returning its sum, compared within a relative tolerance since the GPU sums in another order). The run
- * script picks up any {@code *Bench} class in the jar, and the report already knows the dot product's work and its
- * peers (CuPy, GCC OpenACC).
+ * catalogue declares its own {@link org.acc4j.jmh.Sample}, as {@link org.acc4j.jmh.DotBench} does (the kernel returns
+ * its sum, compared within a relative tolerance since the GPU sums in another order).
  */
 package org.acc4j.jmh;

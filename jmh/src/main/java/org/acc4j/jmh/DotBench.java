@@ -1,0 +1,103 @@
+package org.acc4j.jmh;
+
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The dot product of two arrays of n doubles ({@code Reduce.dot}, an unmarked reduction).
+ * Modes: {@code serial} (plain Java), {@code streams} (parallel streams), {@code gpuKernel} (acc4j, data
+ * resident; every {@code variant}) and {@code gpuTotal} (acc4j, copying in and out each call). See
+ * {@link GpuState} for the checks made before timing.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 2, time = 200, timeUnit = TimeUnit.MILLISECONDS)
+@Measurement(iterations = 3, time = 300, timeUnit = TimeUnit.MILLISECONDS)
+public class DotBench {
+    /** The sum the streams mode computes, kept so that the JIT cannot drop it. */
+    static volatile double sink;
+
+    static final Sample SAMPLE = new Sample("dot",
+            (r, d) -> new Object[] {r.array(d[0]), r.array(d[0]), d[0]},
+            a -> {
+                double[] x = (double[]) a[0];
+                double[] y = (double[]) a[1];
+                sink = java.util.stream.IntStream.range(0, (Integer) a[2]).parallel().mapToDouble(i -> x[i] * y[i]).sum();
+            },
+            Kernel.of(org.acc4j.samples.Dot.class, "dotPlain", java.util.List.of()),
+            v -> Kernel.of(org.acc4j.samples.Reduce.class, "dot", java.util.List.of()), 1e-9);
+
+    @State(Scope.Benchmark)
+    public static class Serial extends SerialState {
+        @Param({"134217728"})
+        public String size;
+
+        public Serial() {
+            super(SAMPLE);
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class Parallel extends StreamsState {
+        @Param({"134217728"})
+        public String size;
+
+        public Parallel() {
+            super(SAMPLE);
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class Resident extends GpuState {
+        @Param({"134217728"})
+        public String size;
+        @Param({"default"})
+        public String variant;
+
+        public Resident() {
+            super(SAMPLE, Transfers.RESIDENT);
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class EachCall extends GpuState {
+        @Param({"134217728"})
+        public String size;
+        @Param({"default"})
+        public String variant;
+
+        public EachCall() {
+            super(SAMPLE, Transfers.EACH_CALL);
+        }
+    }
+
+    @Benchmark
+    @Warmup(iterations = 1)
+    @Measurement(iterations = 2)
+    public Object serial(Serial s) {
+        return s.run();
+    }
+
+    @Benchmark
+    public Object streams(Parallel s) {
+        return s.run();
+    }
+
+    @Benchmark
+    public Object gpuKernel(Resident s) {
+        return s.run();
+    }
+
+    @Benchmark
+    public Object gpuTotal(EachCall s) {
+        return s.run();
+    }
+}
