@@ -139,9 +139,6 @@ final class Workload {
                 throw new IllegalArgumentException("size " + size + ": every extent must be at least 5");
             }
         }
-        if (d.length == 1) {
-            Math.multiplyExact(d[0], d[0]); // n × n must index an int array
-        }
         return d;
     }
 }
