@@ -51,6 +51,7 @@ public class Evaluator {
 
     /** Java's check and message for {@code array[index]} (java.lang.reflect.Array throws without a message). */
     public static void checkIndex(Object array, int index) {
+        // explicit: an implicit exception in hot code may come without its message
         int length = java.lang.reflect.Array.getLength(array);
         if (index < 0 || index >= length) {
             throw new ArrayIndexOutOfBoundsException("Index " + index + " out of bounds for length " + length);
@@ -178,9 +179,17 @@ public class Evaluator {
     protected void loaded(Expr.Load l, Object array, int index) {
     }
 
+    /** Java's exception and message for an integer division by zero, thrown explicitly (a hot implicit one has none). */
+    private static void divisor(BinOp op, long b) {
+        if (b == 0 && (op == BinOp.DIV || op == BinOp.REM)) {
+            throw new ArithmeticException("/ by zero");
+        }
+    }
+
     private static Object binary(BinOp op, Object l, Object r) {
         if (l instanceof Integer a) {
             int b = (Integer) r;
+            divisor(op, b);
             return switch (op) {
                 case ADD -> a + b; case SUB -> a - b; case MUL -> a * b; case DIV -> a / b; case REM -> a % b;
                 case AND -> a & b; case OR -> a | b; case XOR -> a ^ b; case SHL -> a << b; case SHR -> a >> b;
@@ -195,6 +204,7 @@ public class Evaluator {
                 };
             }
             long b = (Long) r;
+            divisor(op, b);
             return switch (op) {
                 case ADD -> a + b; case SUB -> a - b; case MUL -> a * b; case DIV -> a / b; case REM -> a % b;
                 case AND -> a & b; case OR -> a | b; case XOR -> a ^ b; default -> throw new IllegalStateException();
