@@ -13,6 +13,8 @@ cp acc-agent/target/acc.jar .gpu/acc.jar
 cp acc-annotations/target/acc-annotations-*.jar .gpu/lib/annotations.jar
 cp samples/target/samples-*.jar .gpu/samples.jar
 rm -rf .gpu/test-classes/* && cp -r acc-runtime/target/test-classes/. samples/target/test-classes/. .gpu/test-classes/
+# the reduction templates' test kernels, which their GPU test writes its module with
+mkdir -p .gpu/test-classes/org/acc4j/templates/reduce && cp ptx-templates/target/test-classes/org/acc4j/templates/reduce/TestKernels.class .gpu/test-classes/org/acc4j/templates/reduce/
 # the fuzzer: its generator and harness, and its nests compiled here (the runtime there has no javac)
 mvn -B -q -pl acc-compiler test-compile
 mkdir -p .gpu/test-classes/org/acc4j/compiler && cp -r acc-compiler/target/test-classes/org/acc4j/compiler/fuzz acc-compiler/target/test-classes/org/acc4j/compiler/Ptxas.class .gpu/test-classes/org/acc4j/compiler/

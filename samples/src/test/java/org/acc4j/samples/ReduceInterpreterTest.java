@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import java.util.List;
 import org.acc4j.compiler.CompiledMethod;
 import org.acc4j.compiler.interp.KernelInterpreter;
+import org.acc4j.runtime.launch.Offloader;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -24,17 +25,17 @@ class ReduceInterpreterTest {
     void interpretedReductionMatchesPlainJava(ReduceCases.Case c) throws Exception {
         CompiledMethod m = CatalogInterpreterTest.compile(c.method());
         assertFalse(m.kernels().get(0).region().reductions().isEmpty(), c + ": no reduction found");
+        String desc = java.lang.invoke.MethodType.methodType(c.method().getReturnType(),
+                c.method().getParameterTypes()).toMethodDescriptorString();
         Object[] plainArgs = c.copy();
         Object expected = c.method().invoke(null, plainArgs);
         for (int maxBlocks : new int[] {1, 3, 40}) {
             Object[] args = c.copy();
-            Object actual = org.acc4j.runtime.launch.Offloader.javaValueForTests(
-                    KernelInterpreter.run(m, args, maxBlocks), c.method());
+            Object actual = Offloader.javaValue(KernelInterpreter.run(m, args, maxBlocks), desc);
             c.check(expected, actual, plainArgs, args, "with " + maxBlocks + " blocks per axis at most");
             // the same launch shape gives the same bits
             Object[] again = c.copy();
-            assertEquals(actual, org.acc4j.runtime.launch.Offloader.javaValueForTests(
-                    KernelInterpreter.run(m, again, maxBlocks), c.method()), c + " twice");
+            assertEquals(actual, Offloader.javaValue(KernelInterpreter.run(m, again, maxBlocks), desc), c + " twice");
         }
     }
 }

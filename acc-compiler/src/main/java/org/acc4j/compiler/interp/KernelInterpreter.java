@@ -159,7 +159,7 @@ public final class KernelInterpreter {
             // no launch: every reduction gives its identity
             long[] none = new long[reductions.size()];
             for (int j = 0; j < none.length; j++) {
-                none[j] = identityBits(reductions.get(j));
+                none[j] = reductions.get(j).identityBits();
             }
             return none;
         }
@@ -180,7 +180,7 @@ public final class KernelInterpreter {
                                 }
                                 ev.run(r.devicePrologue());
                                 for (Reduction red : reductions) {
-                                    ev.set(red.var(), red.fromBits(identityBits(red)));
+                                    ev.set(red.var(), red.fromBits(red.identityBits()));
                                 }
                                 statement(r.loop(), r, t, ev);
                                 for (int j = 0; j < reductions.size(); j++) {
@@ -195,20 +195,10 @@ public final class KernelInterpreter {
         }
         long[] out = new long[reductions.size()];
         for (int j = 0; j < out.length; j++) {
-            var routine = routine(reductions.get(j));
+            var routine = reductions.get(j).routine();
             out[j] = org.acc4j.templates.reduce.ReduceOrder.combine(routine.op(), routine.kind(), privates[j], block, grid);
         }
         return out;
-    }
-
-    private static org.acc4j.templates.Reductions.Routine routine(Reduction r) {
-        return new org.acc4j.templates.Reductions.Routine(org.acc4j.templates.Reductions.Op.valueOf(r.op().name()),
-                org.acc4j.templates.Reductions.Kind.valueOf(r.type().name()));
-    }
-
-    private static long identityBits(Reduction r) {
-        var routine = routine(r);
-        return org.acc4j.templates.Reductions.identityBits(routine.op(), routine.kind());
     }
 
     private void statements(List<Stmt> stmts, Region r, Thread t, Evaluator ev) {

@@ -53,6 +53,18 @@ public record Reduction(Var var, Op op, int line) {
         return var.type();
     }
 
+    /** The {@code ptx-templates} routine that combines this reduction's values over the grid. */
+    public org.acc4j.templates.Reductions.Routine routine() {
+        return new org.acc4j.templates.Reductions.Routine(org.acc4j.templates.Reductions.Op.valueOf(op.name()),
+                org.acc4j.templates.Reductions.Kind.valueOf(var.type().name()));
+    }
+
+    /** The operator's identity as raw bits: each thread's starting value, and the result of a launch of no threads. */
+    public long identityBits() {
+        var r = routine();
+        return org.acc4j.templates.Reductions.identityBits(r.op(), r.kind());
+    }
+
     /** {@code init op result} with Java's semantics, on the host, for the values the evaluator holds. */
     public Object combine(Object init, Object result) {
         return switch (var.type()) {

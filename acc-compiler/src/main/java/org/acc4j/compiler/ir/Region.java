@@ -41,7 +41,8 @@ public record Region(int ordinal, List<Stmt> prologue, Stmt.For loop, String why
         return hostVars.isEmpty() ? prologue : without(prologue, java.util.Set.copyOf(hostVars));
     }
 
-    private static List<Stmt> without(List<Stmt> stmts, java.util.Set<Var> vars) {
+    /** {@code stmts} without their assignments to {@code vars} (inside ifs too). */
+    public static List<Stmt> without(List<Stmt> stmts, java.util.Set<Var> vars) {
         List<Stmt> out = new java.util.ArrayList<>();
         for (Stmt s : stmts) {
             if (s instanceof Stmt.Assign a && vars.contains(a.var())) {

@@ -177,45 +177,11 @@ public final class Reductions {
             }
             return null;
         }
-        if (value instanceof Expr.Select s && v.type() == Type.I32) {
-            // v && e is (v != 0 ? (e ? 1 : 0) : 0); v || e is (v != 0 ? 1 : (e ? 1 : 0))
-            if (!isTest(s.cond(), v)) {
-                return null;
-            }
-            if (isConst(s.ifFalse(), 0) && !Exprs.mentions(s.ifTrue(), v) && isBoolean(s.ifTrue())) {
-                return Reduction.Op.AND;
-            }
-            if (isConst(s.ifTrue(), 1) && !Exprs.mentions(s.ifFalse(), v) && isBoolean(s.ifFalse())) {
-                return Reduction.Op.OR;
-            }
-        }
         return null;
-    }
-
-    private static boolean isTest(Expr cond, Var v) {
-        if (cond instanceof Expr.Compare c) {
-            boolean zero = isConst(c.right(), 0) && c.left().equals(new Expr.Local(v));
-            return zero && c.cond() == org.acc4j.compiler.ir.Cond.NE;
-        }
-        return false;
     }
 
     private static boolean isConst(Expr e, long bits) {
         return e instanceof Expr.Const k && k.type() == Type.I32 && k.bits() == bits;
-    }
-
-    /** An expression whose value is 0 or 1. */
-    private static boolean isBoolean(Expr e) {
-        if (e instanceof Expr.Const k) {
-            return k.type() == Type.I32 && (k.bits() == 0 || k.bits() == 1);
-        }
-        if (e instanceof Expr.Compare) {
-            return true;
-        }
-        if (e instanceof Expr.Select s) {
-            return isBoolean(s.ifTrue()) && isBoolean(s.ifFalse());
-        }
-        return false;
     }
 
     /** How many times {@code stmts} read {@code v}. */

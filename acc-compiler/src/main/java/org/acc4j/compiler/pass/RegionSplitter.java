@@ -42,8 +42,7 @@ public final class RegionSplitter {
                 checkNoLeak(List.of(f), loopAssigned, s.line());
                 List<Reduction> reductions = Reductions.find(f);
                 // the host values the threads read: live into the prologue without its assignments to them, and the loop
-                List<Stmt> threads = new ArrayList<>(new Region(0, scalar, f, "", null, List.of(), List.of(), List.of(),
-                        List.copyOf(host)).devicePrologue());
+                List<Stmt> threads = new ArrayList<>(Region.without(scalar, host));
                 threads.add(f);
                 Set<Var> used = new HashSet<>();
                 Dataflow.liveIn(threads, used);

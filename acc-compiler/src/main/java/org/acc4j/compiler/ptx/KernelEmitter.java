@@ -215,29 +215,17 @@ public final class KernelEmitter {
         return name.replaceAll("[^A-Za-z0-9_]", "_");
     }
 
-    private static org.acc4j.templates.Reductions.Routine routine(Reduction r) {
-        org.acc4j.templates.Reductions.Kind kind = switch (r.type()) {
-            case I32 -> org.acc4j.templates.Reductions.Kind.I32;
-            case I64 -> org.acc4j.templates.Reductions.Kind.I64;
-            case F32 -> org.acc4j.templates.Reductions.Kind.F32;
-            case F64 -> org.acc4j.templates.Reductions.Kind.F64;
-            case PRED -> throw new IllegalStateException("a reduction over a predicate");
-        };
-        return new org.acc4j.templates.Reductions.Routine(
-                org.acc4j.templates.Reductions.Op.valueOf(r.op().name()), kind);
-    }
-
     private static List<org.acc4j.templates.Reductions.Routine> reductionRoutines(List<Reduction> reductions) {
         List<org.acc4j.templates.Reductions.Routine> out = new ArrayList<>();
         for (Reduction r : reductions) {
-            out.add(routine(r));
+            out.add(r.routine());
         }
         return out;
     }
 
     /** The operator's identity as a PTX immediate of the variable's type. */
     private static String identity(Reduction r) {
-        long bits = org.acc4j.templates.Reductions.identityBits(routine(r).op(), routine(r).kind());
+        long bits = r.identityBits();
         return switch (r.type()) {
             case I32 -> Integer.toString((int) bits);
             case I64 -> Long.toString(bits);
@@ -251,7 +239,7 @@ public final class KernelEmitter {
     private void reduceAll(List<Reduction> reductions) {
         for (int k = 0; k < reductions.size(); k++) {
             Reduction r = reductions.get(k);
-            var routine = routine(r);
+            var routine = r.routine();
             String ty = r.type().ptx();
             String p = "p_red" + k + "_";
             w.comment("combine " + r + " over the grid");

@@ -194,9 +194,7 @@ public final class Launcher implements AutoCloseable {
         List<Reduction> reductions = plan.region().reductions();
         long[] results = new long[reductions.size()];
         for (int j = 0; j < results.length; j++) {
-            var op = org.acc4j.templates.Reductions.Op.valueOf(reductions.get(j).op().name());
-            var kind = org.acc4j.templates.Reductions.Kind.valueOf(reductions.get(j).type().name());
-            results[j] = org.acc4j.templates.Reductions.identityBits(op, kind);
+            results[j] = reductions.get(j).identityBits();
         }
         long trip;
         try {
@@ -254,12 +252,6 @@ public final class Launcher implements AutoCloseable {
         }
         if (!reductions.isEmpty()) {
             scratch.copyToHost(results, reductions.size());
-            for (int j = 0; j < results.length; j++) {
-                if (reductions.get(j).type() == org.acc4j.compiler.ir.Type.I32
-                        || reductions.get(j).type() == org.acc4j.compiler.ir.Type.F32) {
-                    results[j] &= 0xFFFFFFFFL;
-                }
-            }
         }
         return results;
     }

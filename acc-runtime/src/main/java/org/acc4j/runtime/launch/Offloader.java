@@ -62,7 +62,7 @@ public final class Offloader {
     }
 
     /** The evaluator's value as the method's return type gives it (booleans, bytes, shorts and chars compute as int). */
-    static Object javaValue(Object value, String desc) {
+    public static Object javaValue(Object value, String desc) {
         if (value == null) {
             return null;
         }
@@ -73,12 +73,6 @@ public final class Offloader {
             case 'C' -> (char) (int) (Integer) value;
             default -> value;
         };
-    }
-
-    /** {@link #javaValue} for a method, for tests that run the interpreter. */
-    public static Object javaValueForTests(Object value, java.lang.reflect.Method m) {
-        return javaValue(value, java.lang.invoke.MethodType.methodType(m.getReturnType(), m.getParameterTypes())
-                .toMethodDescriptorString());
     }
 
     /** The explicit clauses of a {@code @Data} method, resolved once. */

@@ -18,6 +18,7 @@ import org.acc4j.templates.Reductions;
 import org.acc4j.templates.Reductions.Kind;
 import org.acc4j.templates.Reductions.Op;
 import org.acc4j.templates.Reductions.Routine;
+import org.acc4j.templates.reduce.TestKernels;
 import org.acc4j.templates.reduce.ReduceOrder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -86,59 +87,10 @@ class ReductionTemplatesGpuTest {
         StringBuilder m = new StringBuilder(".version 7.8\n.target " + target + "\n.address_size 64\n\n");
         m.append(Reductions.moduleText(Reductions.all()));
         for (Routine r : Reductions.all()) {
-            m.append('\n').append(kernel(List.of(r, r)));
+            m.append('\n').append(TestKernels.kernel(List.of(r, r)));
         }
-        m.append('\n').append(kernel(MIXED));
+        m.append('\n').append(TestKernels.kernel(MIXED));
         return m.toString();
-    }
-
-    private static String entry(List<Routine> calls) {
-        StringBuilder e = new StringBuilder("test");
-        for (Routine r : calls) {
-            e.append('_').append(r.symbol().substring("acc_reduce_".length()));
-        }
-        return e.toString();
-    }
-
-    /**
-     * Every thread loads in_k[blockLinear * T + threadLinear] and calls routine k with partials_k, counter_k and
-     * result_k, for each k in order: as the compiler will call them at the end of a kernel.
-     */
-    static String kernel(List<Routine> calls) {
-        StringBuilder k = new StringBuilder(".visible .entry ").append(entry(calls)).append("(");
-        for (int c = 0; c < calls.size(); c++) {
-            k.append(c == 0 ? "" : ", ").append(".param .u64 in_").append(c).append(", .param .u64 partials_").append(c)
-                    .append(", .param .u64 counter_").append(c).append(", .param .u64 result_").append(c);
-        }
-        k.append(")\n{\n    .reg .b32 %r<12>;\n    .reg .b64 %rd<12>;\n");
-        k.append("    mov.u32 %r1, %ntid.x;\n    mov.u32 %r2, %ntid.y;\n    mov.u32 %r3, %ntid.z;\n");
-        k.append("    mov.u32 %r4, %tid.x;\n    mov.u32 %r5, %tid.y;\n    mov.u32 %r6, %tid.z;\n");
-        k.append("    mad.lo.u32 %r7, %r6, %r2, %r5;\n    mad.lo.u32 %r7, %r7, %r1, %r4;\n");
-        k.append("    mul.lo.u32 %r8, %r1, %r2;\n    mul.lo.u32 %r8, %r8, %r3;\n");
-        k.append("    mov.u32 %r1, %nctaid.x;\n    mov.u32 %r2, %nctaid.y;\n");
-        k.append("    mov.u32 %r4, %ctaid.x;\n    mov.u32 %r5, %ctaid.y;\n    mov.u32 %r6, %ctaid.z;\n");
-        k.append("    mul.wide.u32 %rd1, %r6, %r2;\n    cvt.u64.u32 %rd2, %r5;\n    add.u64 %rd1, %rd1, %rd2;\n");
-        k.append("    cvt.u64.u32 %rd2, %r1;\n    cvt.u64.u32 %rd3, %r4;\n    mad.lo.u64 %rd1, %rd1, %rd2, %rd3;\n");
-        k.append("    cvt.u64.u32 %rd2, %r8;\n    cvt.u64.u32 %rd3, %r7;\n    mad.lo.u64 %rd4, %rd1, %rd2, %rd3;\n");
-        for (int c = 0; c < calls.size(); c++) {
-            Routine r = calls.get(c);
-            String t = r.ptxType();
-            k.append("    {\n        .reg ").append(t).append(" %v;\n        .reg .b64 %x<4>;\n");
-            k.append("        .param ").append(t).append(" a0;\n        .param .u64 a1;\n");
-            k.append("        .param .u64 a2;\n        .param .u64 a3;\n");
-            k.append("        ld.param.u64 %x1, [in_").append(c).append("];\n");
-            k.append("        cvta.to.global.u64 %x1, %x1;\n");
-            k.append("        mad.lo.u64 %x1, %rd4, ").append(r.kind().bytes()).append(", %x1;\n");
-            k.append("        ld.global").append(t).append(" %v, [%x1];\n");
-            k.append("        ld.param.u64 %x1, [partials_").append(c).append("];\n");
-            k.append("        ld.param.u64 %x2, [counter_").append(c).append("];\n");
-            k.append("        ld.param.u64 %x3, [result_").append(c).append("];\n");
-            k.append("        st.param").append(t).append(" [a0], %v;\n        st.param.u64 [a1], %x1;\n");
-            k.append("        st.param.u64 [a2], %x2;\n        st.param.u64 [a3], %x3;\n");
-            k.append("        call.uni ").append(r.symbol()).append(", (a0, a1, a2, a3);\n    }\n");
-        }
-        k.append("    ret;\n}\n");
-        return k.toString();
     }
 
     @TestFactory
@@ -176,7 +128,7 @@ class ReductionTemplatesGpuTest {
                 check(MIXED, inputs, shape[0], shape[1]);
             }
             System.out.printf(Locale.ROOT, "%s: %d shapes x 2 launches bit-identical to ReduceOrder%n",
-                    entry(MIXED), SHAPES.length);
+                    TestKernels.entry(MIXED), SHAPES.length);
         }));
         return tests;
     }
@@ -187,7 +139,7 @@ class ReductionTemplatesGpuTest {
 
     /** Launches the kernel of {@code calls} twice; every result and counter is checked after each; returns ms. */
     private static float check(List<Routine> calls, long[][] inputs, int[] block, int[] grid) {
-        Function f = module.function(entry(calls));
+        Function f = module.function(TestKernels.entry(calls));
         int n = inputs[0].length;
         int blocks = threads(grid);
         String shape = "block " + Arrays.toString(block) + ", grid " + Arrays.toString(grid);
@@ -219,8 +171,8 @@ class ReductionTemplatesGpuTest {
                     }
                 }
                 long t0 = System.nanoTime();
-                f.launch(grid, block, args, entry(calls) + " on " + shape);
-                context.synchronize("kernel " + entry(calls) + " on " + shape);
+                f.launch(grid, block, args, TestKernels.entry(calls) + " on " + shape);
+                context.synchronize("kernel " + TestKernels.entry(calls) + " on " + shape);
                 slowest = Math.max(slowest, (System.nanoTime() - t0) / 1e6f);
                 for (int c = 0; c < calls.size(); c++) {
                     Routine r = calls.get(c);

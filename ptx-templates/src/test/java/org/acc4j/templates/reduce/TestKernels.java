@@ -8,13 +8,13 @@ import org.acc4j.templates.Reductions.Routine;
  * index (block id x threads per block + thread id) and every thread calls the routine; {@code calls} routines
  * one after another, call k with parameters {@code in_k, partials_k, counter_k, result_k}.
  */
-final class TestKernels {
-    static final String HEADER = ".version 7.8\n.target sm_90\n.address_size 64\n\n";
+public final class TestKernels {
+    public static final String HEADER = ".version 7.8\n.target sm_90\n.address_size 64\n\n";
 
     private TestKernels() {
     }
 
-    static String entry(List<Routine> calls) {
+    public static String entry(List<Routine> calls) {
         StringBuilder e = new StringBuilder("test");
         for (Routine r : calls) {
             e.append('_').append(r.symbol().substring("acc_reduce_".length()));
@@ -22,7 +22,7 @@ final class TestKernels {
         return e.toString();
     }
 
-    static String kernel(List<Routine> calls) {
+    public static String kernel(List<Routine> calls) {
         StringBuilder k = new StringBuilder(".visible .entry ").append(entry(calls)).append("(");
         for (int c = 0; c < calls.size(); c++) {
             k.append(c == 0 ? "" : ", ").append(".param .u64 in_").append(c).append(", .param .u64 partials_").append(c)
