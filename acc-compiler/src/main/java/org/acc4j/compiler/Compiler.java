@@ -2,6 +2,7 @@ package org.acc4j.compiler;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.acc4j.compiler.frontend.Inliner;
 import org.acc4j.compiler.frontend.MethodReader;
 import org.acc4j.compiler.ir.DataClause;
 import org.acc4j.compiler.ir.MethodBody;
@@ -16,10 +17,12 @@ import org.objectweb.asm.tree.MethodNode;
 /**
  * The compiler's entry point: a method's class-file bytes in, PTX kernels and a launch plan out.
  *
- * <p>The pipeline, in order: {@link MethodReader} (bytecode to structured IR), {@link RegionSplitter} (one
+ * <p>The pipeline, in order: {@link Inliner} (the application's static, private and final methods expanded in
+ * place), {@link MethodReader} (bytecode to structured IR), {@link RegionSplitter} (one
  * region per top-level loop nest), {@link Parallelism} (which loops run in parallel, and why),
  * {@link DataClauses} (explicit and implicit data clauses), {@link KernelEmitter} (IR to PTX). Nothing here
- * touches a device, a class loader or a static field; a compilation is a pure function of its inputs.
+ * touches a device, a class loader or a static field; a compilation is a pure function of its inputs (the
+ * class files of callees come from the caller's {@link Inliner.ClassSource}).
  */
 public final class Compiler {
     /** Bumped whenever generated code changes; part of the kernel cache key. */
@@ -49,16 +52,31 @@ public final class Compiler {
      * @param sm the device's compute capability as major*10+minor
      */
     public static Result compile(byte[] classFile, String name, String descriptor, int sm) {
+        return compile(classFile, name, descriptor, sm, internalName -> null);
+    }
+
+    /**
+     * Compiles the method {@code name}{@code descriptor} of the class whose bytes are given, inlining the
+     * static, private and final methods it calls: those of its own class, and of the classes whose bytes
+     * {@code classes} gives.
+     *
+     * @param sm the device's compute capability as major*10+minor
+     */
+    public static Result compile(byte[] classFile, String name, String descriptor, int sm, Inliner.ClassSource classes) {
         ClassNode cn = readClass(classFile);
         MethodNode mn = find(cn, name, descriptor);
         try {
-            MethodBody body = MethodReader.read(cn, mn);
+            Inliner.Expanded expanded = Inliner.expand(cn, mn, classes);
+            MethodBody body = MethodReader.read(cn, expanded.method());
             List<Region> regions = new ArrayList<>();
             for (Region r : RegionSplitter.split(body)) {
                 regions.add(Parallelism.decide(r));
             }
             List<KernelPlan> kernels = new ArrayList<>();
             List<String> report = new ArrayList<>();
+            for (String call : expanded.inlined()) {
+                report.add(where(cn, 0) + "inlined " + call);
+            }
             String simple = cn.name.substring(cn.name.lastIndexOf('/') + 1);
             for (Region r : regions) {
                 String entry = KernelEmitterNames.entry(simple, mn.name, r.ordinal());

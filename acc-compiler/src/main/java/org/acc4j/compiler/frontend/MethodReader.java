@@ -61,6 +61,7 @@ public final class MethodReader {
     private final Map<Integer, ArrayRef> arraySlots = new HashMap<>();
     private final Map<Integer, Var> rowSlots = new HashMap<>();
     private final Map<Integer, ArrayRef> rowArrays = new HashMap<>();
+    private final java.util.Set<Integer> thisSlots = new java.util.HashSet<>();
 
     /** A row {@code array[row]} of a two-dimensional array, as a value on the stack or in a local. */
     private record Row(ArrayRef array, Expr row) {
@@ -508,6 +509,11 @@ public final class MethodReader {
             }
             case Opcodes.ASTORE -> {
                 Object value = pop(stack, line);
+                if (value == THIS) {
+                    // an inlined instance method's receiver
+                    thisSlots.add(((VarInsnNode) insn).var);
+                    return;
+                }
                 if (value instanceof Row) {
                     Var rv = rowSlots.get(((VarInsnNode) insn).var);
                     if (rv != null) {
@@ -671,7 +677,7 @@ public final class MethodReader {
     }
 
     private Object reference(int slot, int line) {
-        if (slot == 0 && !isStatic()) {
+        if ((slot == 0 && !isStatic()) || thisSlots.contains(slot)) {
             return THIS;
         }
         ArrayRef bound = arraySlots.get(slot);

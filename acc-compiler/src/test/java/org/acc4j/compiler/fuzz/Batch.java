@@ -31,7 +31,8 @@ public record Batch(String className, List<Nest> nests) {
 
     public String source() {
         StringBuilder s = new StringBuilder("package " + PACKAGE + ";\n\nimport org.acc4j.Kernels;\nimport org.acc4j.Loop;\n\n"
-                + "public final class " + simpleName() + " {\n    static double helper(double x) {\n        return x * 0.5 + 1;\n    }\n\n");
+                + "public final class " + simpleName() + " {\n    static double helper(double x) {\n        return x * 0.5 + 1;\n    }\n\n"
+                + "    static double twice(double x, int k) {\n        return k == 0 ? x : twice(x * 2, k - 1);\n    }\n\n");
         for (Nest n : nests) {
             s.append(n.source()).append('\n');
         }

@@ -391,7 +391,7 @@ public final class NestGenerator {
         // an operand javac cannot fold: the innermost index in scope
         String index = scope.stream().filter(s -> s.name().length() == 1 && "ijk".contains(s.name()))
                 .reduce((a, b) -> b).map(Scalar::name).orElseThrow();
-        switch (r.nextInt(5)) {
+        switch (r.nextInt(6)) {
             case 0 -> {
                 unsupported = "cbrt";
                 body.append(indent).append("double ").append(name).append(" = Math.cbrt(").append(index).append(" + ").append(expr("double", 1)).append(");\n");
@@ -409,12 +409,17 @@ public final class NestGenerator {
                 unsupported = "remainder";
                 body.append(indent).append("double ").append(name).append(" = (").append(index).append(" + ").append(expr("double", 1)).append(") % 3.0;\n");
             }
+            case 4 -> {
+                // the class's own static methods are inlined; a recursive one cannot be
+                unsupported = "recursive";
+                body.append(indent).append("double ").append(name).append(" = twice(").append(index).append(" + ").append(expr("double", 1)).append(", 2);\n");
+            }
             default -> {
-                unsupported = "helper";
+                // not a plant any more: helper is inlined, and the nest must give Java's result
                 body.append(indent).append("double ").append(name).append(" = helper(").append(index).append(" + ").append(expr("double", 1)).append(");\n");
             }
         }
-        features.add("unsupported-" + unsupported);
+        features.add(unsupported == null ? "inlined-call" : "unsupported-" + unsupported);
         scope.add(new Scalar(name, "double"));
     }
 

@@ -131,7 +131,7 @@ public final class Offloader {
             return new Diagnostic(owner.getName().replace('.', '/'), name, null, 0, e.getMessage());
         }
         int sm = device.computeMajor() * 10 + device.computeMinor();
-        Compiler.Result r = Compiler.compile(bytes, name, desc, sm);
+        Compiler.Result r = Compiler.compile(bytes, name, desc, sm, internalName -> classFile(owner.getClassLoader(), internalName));
         if (r instanceof Compiler.Host h) {
             return h.reason();
         }
@@ -151,6 +151,16 @@ public final class Offloader {
         }
         String simple = owner.getSimpleName() + "." + name;
         return new OffloadedMethod(simple, plan, List.copyOf(functions), new Sources(owner));
+    }
+
+    /** The bytes of a class the compiler inlines from, read through the caller's class loader; null if absent. */
+    static byte[] classFile(ClassLoader loader, String internalName) {
+        try (InputStream in = loader != null ? loader.getResourceAsStream(internalName + ".class")
+                : ClassLoader.getSystemResourceAsStream(internalName + ".class")) {
+            return in == null ? null : in.readAllBytes();
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     static byte[] classFile(Class<?> owner) {

@@ -11,6 +11,31 @@ public final class GpuFixtures {
     static float[] staticField;
     int scale = 3;
 
+    /** Inlined into {@link #withCalls}: a private method with two returns. */
+    private static double smooth(double x) {
+        if (x < 0) {
+            return -x * 0.5;
+        }
+        return x * x;
+    }
+
+    /** Another class's static method, read through the caller's class loader and inlined. */
+    static final class Helpers {
+        private Helpers() {
+        }
+
+        static double blend(double a, double b, int i) {
+            return (i & 1) == 0 ? 0.75 * a + 0.25 * b : 0.25 * a + 0.75 * b;
+        }
+    }
+
+    @Kernels
+    static void withCalls(double[] out, double[] x, int n) {
+        for (int i = 1; i < n - 1; i++) {
+            out[i] = smooth(x[i]) + Helpers.blend(x[i - 1], x[i + 1], i);
+        }
+    }
+
     @Kernels
     static void vectorAdd(double[] a, double[] b, double[] c, int n) {
         for (int i = 0; i < n; i++) {

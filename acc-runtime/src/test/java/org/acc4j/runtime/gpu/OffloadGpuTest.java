@@ -133,6 +133,12 @@ class OffloadGpuTest {
     }
 
     @Test
+    void inlinedCallsGiveJavasResult() throws Exception {
+        Random r = new Random(21);
+        matches(null, "withCalls", new double[N], doubles(r, N), N);
+    }
+
+    @Test
     void transcendentalFunctionsGiveTheRoutinesBits() throws Exception {
         Random r = new Random(11);
         double[] x = doubles(r, N);
