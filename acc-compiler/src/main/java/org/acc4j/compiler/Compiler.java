@@ -2,11 +2,14 @@ package org.acc4j.compiler;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.acc4j.compiler.frontend.Inliner;
 import org.acc4j.compiler.frontend.MethodReader;
 import org.acc4j.compiler.ir.DataClause;
 import org.acc4j.compiler.ir.MethodBody;
 import org.acc4j.compiler.ir.Region;
+import org.acc4j.compiler.ir.RangeCheck;
+import org.acc4j.compiler.pass.Bounds;
 import org.acc4j.compiler.pass.Parallelism;
 import org.acc4j.compiler.pass.RegionSplitter;
 import org.acc4j.compiler.ptx.KernelEmitter;
@@ -81,7 +84,16 @@ public final class Compiler {
             for (Region r : regions) {
                 String entry = KernelEmitterNames.entry(simple, mn.name, r.ordinal());
                 KernelEmitter.Result k = KernelEmitter.emit(body, r, entry, sm);
-                kernels.add(new KernelPlan(r, k.entry(), k.ptx(), k.params(), k.sites()));
+                List<RangeCheck> hoisted = Bounds.hoistable(r);
+                KernelPlan.Unchecked unchecked = null;
+                if (!hoisted.isEmpty()) {
+                    KernelEmitter.Result u = KernelEmitter.emit(body, r, entry + "_nc", sm, identitySet(hoisted));
+                    if (!u.params().equals(k.params())) {
+                        throw new IllegalStateException("the unchecked variant of " + entry + " has other parameters");
+                    }
+                    unchecked = new KernelPlan.Unchecked(u.entry(), u.ptx(), u.sites(), hoisted);
+                }
+                kernels.add(new KernelPlan(r, k.entry(), k.ptx(), k.params(), k.sites(), unchecked));
                 report.add(where(cn, r.loop().line()) + "kernel " + entry + ": " + r.mapping());
                 for (String note : r.notes()) {
                     report.add(where(cn, 0) + "  " + note);
@@ -89,6 +101,12 @@ public final class Compiler {
                 for (var red : r.reductions()) {
                     report.add(where(cn, red.line()) + "  " + red + ": each thread accumulates privately, the grid's "
                             + "values are combined on the device and only the result is copied back");
+                }
+                if (!hoisted.isEmpty()) {
+                    report.add(where(cn, 0) + "  bounds of " + hoisted.size() + " access"
+                            + (hoisted.size() == 1 ? "" : "es") + " proven on the host before each launch (no check in "
+                            + "the kernel when they hold): " + hoisted.stream().map(c -> c.array().name() + " at line "
+                            + c.line()).distinct().collect(java.util.stream.Collectors.joining(", ")));
                 }
                 for (var v : r.hostVars()) {
                     report.add(where(cn, 0) + "  " + v.name() + " is computed on the host (it depends on a reduction) "
@@ -114,6 +132,12 @@ public final class Compiler {
         ClassNode cn = readClass(classFile);
         MethodNode mn = find(cn, name, descriptor);
         return DataClauses.explicit(cn, mn);
+    }
+
+    private static Set<Object> identitySet(List<RangeCheck> checks) {
+        Set<Object> ids = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        checks.forEach(c -> ids.add(c.node()));
+        return ids;
     }
 
     private static String where(ClassNode cn, int line) {

@@ -11,10 +11,40 @@ import org.acc4j.compiler.ir.Region;
  * The launch geometry is the region's {@link Mapping}: the block's shape is fixed, the grid's is fixed or
  * computed from trip counts before each launch.
  */
-public record KernelPlan(Region region, String entry, String ptx, List<KernelParam> params, List<ErrorSite> sites) {
+public record KernelPlan(Region region, String entry, String ptx, List<KernelParam> params, List<ErrorSite> sites,
+                         Unchecked unchecked) {
     public KernelPlan {
         params = List.copyOf(params);
         sites = List.copyOf(sites);
+    }
+
+    public KernelPlan(Region region, String entry, String ptx, List<KernelParam> params, List<ErrorSite> sites) {
+        this(region, entry, ptx, params, sites, null);
+    }
+
+    /**
+     * The same kernel without the bounds checks the host can prove before a launch (same parameters): launched
+     * instead of the checked one when every one of {@code checks} holds for the call.
+     */
+    public record Unchecked(String entry, String ptx, List<ErrorSite> sites, List<org.acc4j.compiler.ir.RangeCheck> checks) {
+        public Unchecked {
+            sites = List.copyOf(sites);
+            checks = List.copyOf(checks);
+        }
+    }
+
+    /** The variant to launch for a call whose host values {@code ev} gives: unchecked when every proof holds. */
+    public boolean provenInBounds(org.acc4j.compiler.ir.Evaluator ev,
+                                  java.util.function.Function<org.acc4j.compiler.ir.ArrayRef, Object> arrays) {
+        if (unchecked == null) {
+            return false;
+        }
+        for (org.acc4j.compiler.ir.RangeCheck c : unchecked.checks()) {
+            if (!c.holds(ev, arrays)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public Mapping mapping() {

@@ -221,6 +221,9 @@ class CompilerTest {
                         + "i from blockIdx.x * blockDim.x + threadIdx.x by gridDim.x * blockDim.x",
                 "Kernels1D.java:   line " + loopLine + ": loop over i: parallel (parallelizable): "
                         + "i from blockIdx.x * blockDim.x + threadIdx.x by gridDim.x * blockDim.x",
+                "Kernels1D.java:   bounds of 3 accesses proven on the host before each launch (no check in the kernel "
+                        + "when they hold): a at line " + (loopLine + 1) + ", b at line " + (loopLine + 1) + ", c at line "
+                        + (loopLine + 1),
                 "Kernels1D.java: data copyout(c) implicit",
                 "Kernels1D.java: data copyin(a) implicit",
                 "Kernels1D.java: data copyin(b) implicit"), m.report());

@@ -2,6 +2,7 @@ package org.acc4j.compiler.interp;
 
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.function.Function;
 import org.acc4j.compiler.CompiledMethod;
@@ -69,7 +70,7 @@ public final class KernelInterpreter {
         for (KernelPlan plan : method.kernels()) {
             k.checks(plan.region());
         }
-        return HostProgram.run(method, k.evaluator(null), (n, host) -> k.kernel(method.kernels().get(n).region(), host));
+        return HostProgram.run(method, k.evaluator(null), (n, host) -> k.kernel(method.kernels().get(n), host));
     }
 
     /** Runs a static method's kernels with its arguments. */
@@ -140,6 +141,7 @@ public final class KernelInterpreter {
 
         @Override
         protected void loaded(Expr.Load l, Object array, int index) {
+            unprovenAccess(l, array, index);
             Touch t = touch(array, index);
             if (t.writer >= 0 && t.writer != thread.id) {
                 throw new Race("thread " + thread.id + " reads " + l + " (element " + index + ") written by thread "
@@ -149,8 +151,26 @@ public final class KernelInterpreter {
         }
     }
 
-    /** Runs one region's kernel over its grid; returns its reductions' results as the device would give them. */
-    private long[] kernel(Region r, Evaluator host) {
+    /**
+     * The accesses whose checks the launched variant leaves out (the runtime's choice: all proofs hold), by
+     * identity; one that goes out of bounds here means a proof was wrong, a compiler bug.
+     */
+    private final Set<Object> unchecked = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+
+    private void unprovenAccess(Object node, Object array, int index) {
+        if (unchecked.contains(node) && (index < 0 || index >= java.lang.reflect.Array.getLength(array))) {
+            throw new AssertionError("acc4j compiler bug: the bounds proof of " + node + " held, but index " + index
+                    + " is out of bounds for length " + java.lang.reflect.Array.getLength(array));
+        }
+    }
+
+    /** Runs one kernel over its grid; returns its reductions' results as the device would give them. */
+    private long[] kernel(KernelPlan plan, Evaluator host) {
+        Region r = plan.region();
+        unchecked.clear();
+        if (plan.provenInBounds(host, a -> sources.apply(a.source()))) {
+            plan.unchecked().checks().forEach(c -> unchecked.add(c.node()));
+        }
         touched.clear();
         Mapping m = r.mapping();
         List<Reduction> reductions = r.reductions();
@@ -214,6 +234,7 @@ public final class KernelInterpreter {
             Object array = ev.array(st.array(), st.row());
             int index = (Integer) ev.eval(st.index());
             Object value = ev.eval(st.value());
+            unprovenAccess(st, array, index);
             Evaluator.checkIndex(array, index);
             java.lang.reflect.Array.set(array, index, value);
             Touch touch = touch(array, index);

@@ -60,9 +60,13 @@ public final class KernelEmitter {
     private Reg errCode;
     private Reg errDetail;
 
-    private KernelEmitter(MethodBody method, Region region) {
+    /** The accesses (loads and stores, by identity) whose bounds checks were hoisted to the host. */
+    private final Set<Object> unchecked;
+
+    private KernelEmitter(MethodBody method, Region region, Set<Object> unchecked) {
         this.method = method;
         this.region = region;
+        this.unchecked = unchecked;
     }
 
     /**
@@ -71,7 +75,17 @@ public final class KernelEmitter {
      * @param sm the target's compute capability as major*10+minor (90 for an H100)
      */
     public static Result emit(MethodBody method, Region region, String entry, int sm) {
-        return new KernelEmitter(method, region).run(entry, sm);
+        return emit(method, region, entry, sm, Set.of());
+    }
+
+    /**
+     * Emits the kernel for {@code region} of {@code method} without the bounds checks of the accesses in
+     * {@code unchecked} (loads and stores, by identity), which the runtime proves before the launch.
+     */
+    public static Result emit(MethodBody method, Region region, String entry, int sm, Set<Object> unchecked) {
+        java.util.Set<Object> ids = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        ids.addAll(unchecked);
+        return new KernelEmitter(method, region, ids).run(entry, sm);
     }
 
     private Result run(String entry, int sm) {
@@ -278,8 +292,9 @@ public final class KernelEmitter {
         } else if (s instanceof Stmt.Store st) {
             Reg index = expr(st.index());
             Reg value = expr(st.value());
-            Reg addr = st.row() == null ? address(st.array(), index, s.line())
-                    : address2(st.array(), st.row(), index, s.line());
+            boolean check = !unchecked.contains(st);
+            Reg addr = st.row() == null ? address(st.array(), index, s.line(), st.array().element().bytes(), check)
+                    : address2(st.array(), st.row(), index, s.line(), check);
             w.stGlobal(st.array().element().bits(), addr, 0, value);
         } else if (s instanceof Stmt.If i) {
             w.comment(where(s.line()) + "if " + i.cond());
@@ -507,15 +522,16 @@ public final class KernelEmitter {
             return fields.get(f.field());
         }
         if (e instanceof Expr.Length l) {
-            return l.row() == null ? lengths.get(l.array()) : row(l.array(), l.row(), currentLine)[1];
+            return l.row() == null ? lengths.get(l.array()) : row(l.array(), l.row(), currentLine, true)[1];
         }
         if (e instanceof Expr.Call c) {
             return call(c);
         }
         if (e instanceof Expr.Load l) {
             Reg index = expr(l.index());
-            Reg addr = l.row() == null ? address(l.array(), index, currentLine)
-                    : address2(l.array(), l.row(), index, currentLine);
+            boolean check = !unchecked.contains(l);
+            Reg addr = l.row() == null ? address(l.array(), index, currentLine, l.array().element().bytes(), check)
+                    : address2(l.array(), l.row(), index, currentLine, check);
             Reg d = w.reg(l.type());
             w.ldGlobal(!written.contains(l.array()), l.type().bits(), d, addr);
             return d;
@@ -779,14 +795,14 @@ public final class KernelEmitter {
     }
 
     /** {@code array[row]}'s device address and length, after the row's bounds check. */
-    private Reg[] row(ArrayRef array, Expr rowExpr, int line) {
+    private Reg[] row(ArrayRef array, Expr rowExpr, int line, boolean check) {
         String key = array.name() + "[" + rowExpr + "]";
         Reg[] known = rows.get(key);
         if (known != null) {
             return known;
         }
         Reg r = expr(rowExpr);
-        Reg entry = address(array, r, line, ArrayRef.ROW_ENTRY_BYTES);
+        Reg entry = address(array, r, line, ArrayRef.ROW_ENTRY_BYTES, check);
         Reg data = w.reg(Type.I64);
         Reg len = w.reg(Type.I32);
         w.ldGlobal(true, "u64", data, entry);
@@ -806,8 +822,11 @@ public final class KernelEmitter {
     }
 
     /** The address of {@code array[row][index]} after both bounds checks. */
-    private Reg address2(ArrayRef array, Expr rowExpr, Reg index, int line) {
-        Reg[] row = row(array, rowExpr, line);
+    private Reg address2(ArrayRef array, Expr rowExpr, Reg index, int line, boolean check) {
+        Reg[] row = row(array, rowExpr, line, check);
+        if (!check) {
+            return elementAddress(row[0], index, array.element().bytes());
+        }
         Reg rowIndex = expr(rowExpr);
         Reg bad = w.reg(Type.PRED);
         w.setp("ge", "u32", bad, index, row[1]);
@@ -832,13 +851,20 @@ public final class KernelEmitter {
         return addr;
     }
 
-    /** The address of {@code array[index]} after Java's bounds check. */
-    private Reg address(ArrayRef array, Reg index, int line) {
-        return address(array, index, line, array.element().bytes());
+    /** {@code base + index * bytes}. */
+    private Reg elementAddress(Reg base, Reg index, int bytes) {
+        Reg offset = w.reg(Type.I64);
+        Reg addr = w.reg(Type.I64);
+        w.op("mul.wide.s32", offset, index, bytes);
+        w.op("add.s64", addr, base, offset);
+        return addr;
     }
 
-    /** The address of element {@code index} of {@code bytes} bytes after Java's bounds check. */
-    private Reg address(ArrayRef array, Reg index, int line, int bytes) {
+    /** The address of element {@code index} of {@code bytes} bytes, after Java's bounds check unless hoisted. */
+    private Reg address(ArrayRef array, Reg index, int line, int bytes, boolean check) {
+        if (!check) {
+            return elementAddress(bases.get(array), index, bytes);
+        }
         Reg bad = w.reg(Type.PRED);
         w.setp("ge", "u32", bad, index, lengths.get(array));
         int code = site(ErrorSite.Kind.INDEX_OUT_OF_BOUNDS, array.name(), line);

@@ -242,13 +242,16 @@ public final class Launcher implements AutoCloseable {
             errorRecordDirty = false;
         }
         errorRecordDirty = true;
-        m.functions().get(k).launch(grid, block, ka, plan.entry());
-        context.synchronize("kernel " + plan.entry() + " of " + m.displayName());
+        // the variant without the checks the host proves for this call's values, else the one checking all
+        boolean proven = plan.provenInBounds(ev, arrays::get);
+        String entry = proven ? plan.unchecked().entry() : plan.entry();
+        (proven ? m.unchecked().get(k) : m.functions().get(k)).launch(grid, block, ka, entry);
+        context.synchronize("kernel " + entry + " of " + m.displayName());
         errorRecord.copyToHost(errorHost);
         int code = (int) errorHost[0];
         errorRecordDirty = code != 0;
         if (code != 0) {
-            throw javaException(plan.sites().get(code - 1), errorHost[1], arrays);
+            throw javaException((proven ? plan.unchecked().sites() : plan.sites()).get(code - 1), errorHost[1], arrays);
         }
         if (!reductions.isEmpty()) {
             scratch.copyToHost(results, reductions.size());

@@ -5,8 +5,12 @@ import org.acc4j.compiler.CompiledMethod;
 import org.acc4j.compiler.KernelPlan;
 import org.acc4j.runtime.cuda.Function;
 
-/** A {@code @Kernels} method ready to launch: its plan, its loaded kernels, and how to read its sources. */
-record OffloadedMethod(String displayName, CompiledMethod plan, List<Function> functions, Sources sources) {
+/**
+ * A {@code @Kernels} method ready to launch: its plan, its loaded kernels, the variants without the bounds checks
+ * the host proves (null where a kernel has none), and how to read its sources.
+ */
+record OffloadedMethod(String displayName, CompiledMethod plan, List<Function> functions, List<Function> unchecked,
+                       Sources sources) {
     KernelPlan kernel(int i) {
         return plan.kernels().get(i);
     }

@@ -145,12 +145,17 @@ public final class Offloader {
                 .orElseThrow();
         String key = KernelCache.key(mn, sm);
         List<Function> functions = new ArrayList<>();
+        List<Function> unchecked = new ArrayList<>();
         for (KernelPlan k : plan.kernels()) {
             Module module = cache.module(key + "#" + k.region().ordinal(), k.ptx(), k.entry());
             functions.add(module.function(k.entry()));
+            KernelPlan.Unchecked u = k.unchecked();
+            unchecked.add(u == null ? null
+                    : cache.module(key + "#" + k.region().ordinal() + "nc", u.ptx(), u.entry()).function(u.entry()));
         }
         String simple = owner.getSimpleName() + "." + name;
-        return new OffloadedMethod(simple, plan, List.copyOf(functions), new Sources(owner));
+        return new OffloadedMethod(simple, plan, List.copyOf(functions), java.util.Collections.unmodifiableList(unchecked),
+                new Sources(owner));
     }
 
     /** The bytes of a class the compiler inlines from, read through the caller's class loader; null if absent. */

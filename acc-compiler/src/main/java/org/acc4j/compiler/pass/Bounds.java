@@ -1,0 +1,183 @@
+package org.acc4j.compiler.pass;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.acc4j.compiler.ir.Expr;
+import org.acc4j.compiler.ir.Exprs;
+import org.acc4j.compiler.ir.RangeCheck;
+import org.acc4j.compiler.ir.Region;
+import org.acc4j.compiler.ir.Stmt;
+import org.acc4j.compiler.ir.Var;
+
+/**
+ * Finds the array accesses of a region whose bounds checks can be hoisted to the host: both subscripts linear in
+ * the indices of the loops around the access (locals assigned once from such forms substituted, as
+ * {@link Linear} does), every one of those loops with bounds invariant in the nest. Accesses in the region's
+ * prologue, and those with other subscripts ({@code a[idx[i]]}, {@code a[i*i]}, a triangular inner loop), keep
+ * their check in the kernel.
+ */
+public final class Bounds {
+    private final Set<Var> indices = new HashSet<>();
+    private final Set<Var> variant = new HashSet<>();
+    private final List<RangeCheck> out = new ArrayList<>();
+
+    private Bounds() {
+    }
+
+    /** The hoistable checks of {@code region}'s loop nest, in program order. */
+    public static List<RangeCheck> hoistable(Region region) {
+        Bounds b = new Bounds();
+        List<Stmt> nest = List.of(region.loop());
+        Dataflow.assigned(nest, b.variant);
+        b.indices(nest);
+        Set<Var> once = new HashSet<>();
+        Map<Var, Integer> counts = new HashMap<>();
+        count(nest, counts, false);
+        counts.forEach((v, n) -> {
+            if (n == 1) {
+                once.add(v);
+            }
+        });
+        b.walk(nest, new ArrayList<>(), new HashMap<>(), once, true);
+        // a node shared by two places of the tree would be proven for one and unchecked in both: keep its checks
+        Map<Object, Integer> seen = new java.util.IdentityHashMap<>();
+        List<Stmt> everything = new ArrayList<>(region.devicePrologue());
+        everything.addAll(nest);
+        b.all(everything, seen);
+        return b.out.stream().filter(c -> seen.getOrDefault(c.node(), 0) == 1).toList();
+    }
+
+    /** Counts every load and store object of {@code stmts}. */
+    private void all(List<Stmt> stmts, Map<Object, Integer> seen) {
+        for (Expr e : Dataflow.expressions(stmts)) {
+            Dataflow.forEach(e, x -> {
+                if (x instanceof Expr.Load) {
+                    seen.merge(x, 1, Integer::sum);
+                }
+            });
+        }
+        storesIn(stmts, seen);
+    }
+
+    private static void storesIn(List<Stmt> stmts, Map<Object, Integer> seen) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.Store) {
+                seen.merge(s, 1, Integer::sum);
+            } else if (s instanceof Stmt.If i) {
+                storesIn(i.then(), seen);
+                storesIn(i.otherwise(), seen);
+            } else if (s instanceof Stmt.For f) {
+                storesIn(f.body(), seen);
+            }
+        }
+    }
+
+    private void indices(List<Stmt> stmts) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.For f) {
+                indices.add(f.index());
+                indices(f.body());
+            } else if (s instanceof Stmt.If i) {
+                indices(i.then());
+                indices(i.otherwise());
+            }
+        }
+    }
+
+    private static void count(List<Stmt> stmts, Map<Var, Integer> counts, boolean conditional) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.Assign a) {
+                counts.merge(a.var(), conditional ? 2 : 1, Integer::sum);
+            } else if (s instanceof Stmt.If i) {
+                count(i.then(), counts, true);
+                count(i.otherwise(), counts, true);
+            } else if (s instanceof Stmt.For f) {
+                counts.merge(f.index(), 2, Integer::sum);
+                count(f.body(), counts, conditional);
+            }
+        }
+    }
+
+    /** {@code invariantLoops}: every loop in {@code loops} has bounds invariant in the nest. */
+    private void walk(List<Stmt> stmts, List<Stmt.For> loops, Map<Var, Expr> defs, Set<Var> once, boolean invariantLoops) {
+        Map<Var, Expr> scope = new HashMap<>(defs);
+        for (Stmt s : stmts) {
+            Linear lin = new Linear(indices, variant, scope);
+            if (s instanceof Stmt.Assign a) {
+                loads(a.value(), lin, loops, invariantLoops, s.line());
+                if (once.contains(a.var()) && !Exprs.readsMemory(a.value())) {
+                    scope.put(a.var(), a.value());
+                }
+            } else if (s instanceof Stmt.Store st) {
+                if (st.row() != null) {
+                    loads(st.row(), lin, loops, invariantLoops, s.line());
+                }
+                loads(st.index(), lin, loops, invariantLoops, s.line());
+                loads(st.value(), lin, loops, invariantLoops, s.line());
+                access(st, st.array(), st.row(), st.index(), lin, loops, invariantLoops, s.line());
+            } else if (s instanceof Stmt.If i) {
+                loads(i.cond(), lin, loops, invariantLoops, s.line());
+                walk(i.then(), loops, scope, once, invariantLoops);
+                walk(i.otherwise(), loops, scope, once, invariantLoops);
+            } else if (s instanceof Stmt.For f) {
+                loads(f.lower(), lin, loops, invariantLoops, s.line());
+                loads(f.bound(), lin, loops, invariantLoops, s.line());
+                boolean invariant = invariantLoops && invariant(f.lower()) && invariant(f.bound());
+                loops.add(f);
+                walk(f.body(), loops, scope, once, invariant);
+                loops.remove(loops.size() - 1);
+            }
+        }
+    }
+
+    private boolean invariant(Expr e) {
+        return !Exprs.any(e, x -> x instanceof Expr.Load || (x instanceof Expr.Local l && variant.contains(l.var())));
+    }
+
+    private void loads(Expr e, Linear lin, List<Stmt.For> loops, boolean invariantLoops, int line) {
+        Dataflow.forEach(e, x -> {
+            if (x instanceof Expr.Load l) {
+                access(l, l.array(), l.row(), l.index(), lin, loops, invariantLoops, line);
+            }
+        });
+    }
+
+    private void access(Object node, org.acc4j.compiler.ir.ArrayRef array, Expr row, Expr index, Linear lin,
+                        List<Stmt.For> loops, boolean invariantLoops, int line) {
+        if (!invariantLoops) {
+            return;
+        }
+        RangeCheck.Bound r = null;
+        if (row != null) {
+            r = bound(lin.of(row), loops);
+            if (r == null) {
+                return;
+            }
+        }
+        RangeCheck.Bound c = bound(lin.of(index), loops);
+        if (c != null) {
+            out.add(new RangeCheck(node, array, r, c, line));
+        }
+    }
+
+    /** The form as terms of the enclosing loops, or null when it is not linear in them. */
+    private static RangeCheck.Bound bound(Linear.Form f, List<Stmt.For> loops) {
+        if (f == null) {
+            return null;
+        }
+        List<RangeCheck.Term> terms = new ArrayList<>();
+        int found = 0;
+        for (Stmt.For loop : loops) {
+            Expr c = f.coefficient(loop.index());
+            if (c != null) {
+                terms.add(new RangeCheck.Term(loop, c));
+                found++;
+            }
+        }
+        return found == f.coefficients().size() ? new RangeCheck.Bound(terms, f.rest()) : null;
+    }
+}
