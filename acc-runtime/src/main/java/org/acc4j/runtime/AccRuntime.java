@@ -11,6 +11,7 @@ import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.data.Clause;
 import org.acc4j.runtime.data.CudaMemory;
 import org.acc4j.runtime.data.HostArrays;
+import org.acc4j.runtime.data.OutOfDeviceMemoryException;
 import org.acc4j.runtime.data.PresentTable;
 import org.acc4j.runtime.launch.Guard;
 import org.acc4j.runtime.launch.Launcher;
@@ -114,7 +115,14 @@ public final class AccRuntime implements Backend {
             Context context = Context.open(d);
             PresentTable table = new PresentTable(new CudaMemory());
             KernelCache cache = new KernelCache();
-            Launcher launcher = new Launcher(d, context, table);
+            Launcher launcher;
+            try {
+                launcher = new Launcher(d, context, table);
+            } catch (RuntimeException e) {
+                // no room for the error record: give the context back
+                context.close();
+                throw e;
+            }
             Guard guard = new Guard(context, table, cache, launcher);
             Offloader offloader = new Offloader(d, cache, launcher, guard, line -> {
                 if (report) {
@@ -129,7 +137,7 @@ public final class AccRuntime implements Backend {
                 hookInstalled = true;
                 Runtime.getRuntime().addShutdownHook(new Thread(this::shutdown, "acc4j-shutdown"));
             }
-        } catch (LinkageError | CudaException e) {
+        } catch (LinkageError | CudaException | OutOfDeviceMemoryException e) {
             say("the CUDA driver could not be used (" + firstLine(e) + "): @Kernels methods run as plain Java");
         }
     }
