@@ -11,7 +11,9 @@ import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.data.Clause;
 import org.acc4j.runtime.data.CudaMemory;
 import org.acc4j.runtime.data.HostArrays;
+import org.acc4j.runtime.data.OutOfDeviceMemoryException;
 import org.acc4j.runtime.data.PresentTable;
+import org.acc4j.runtime.launch.Guard;
 import org.acc4j.runtime.launch.Launcher;
 import org.acc4j.runtime.launch.Offloader;
 import org.acc4j.spi.Backend;
@@ -23,6 +25,11 @@ import org.acc4j.spi.Backend;
  * kernel cache, and the launcher. Where there is no usable GPU (no driver, no device,
  * {@code ACC_DEVICE_TYPE=host}) it says so once on stderr and every region runs as plain Java.
  *
+ * <p>Any thread may call in: every operation on the device goes through the {@link Guard}, which serialises them,
+ * makes the context current on the calling thread and rebuilds the device after a sticky fault (the caller gets a
+ * {@link org.acc4j.runtime.cuda.DeviceFaultException}). {@link #shutdown()} (also run at JVM exit) waits for the
+ * operation in progress, then frees every buffer and module and releases the context.
+ *
  * <p>The agent's advice calls the static entry points {@link #offload}, {@link #afterHost},
  * {@link #enterData} and {@link #exitData}.
  */
@@ -30,13 +37,28 @@ public final class AccRuntime implements Backend {
     private static final AccRuntime INSTANCE = new AccRuntime();
 
     private record Gpu(Device device, Context context, PresentTable table, KernelCache cache, Launcher launcher,
-                       Offloader offloader) {
+                       Guard guard, Offloader offloader) {
+        /** Frees everything in reverse order of creation, going on past failures; the context is always released. */
         void close() {
-            context.makeCurrent();
-            launcher.close();
-            cache.close();
-            table.close();
-            context.close();
+            synchronized (launcher) {
+                // the device lock: the call in progress ends first
+                RuntimeException failure = null;
+                for (Runnable step : List.<Runnable>of(context::makeCurrent, launcher::close, cache::close, table::close,
+                        context::close)) {
+                    try {
+                        step.run();
+                    } catch (RuntimeException e) {
+                        if (failure == null) {
+                            failure = e;
+                        } else {
+                            failure.addSuppressed(e);
+                        }
+                    }
+                }
+                if (failure != null) {
+                    throw failure;
+                }
+            }
         }
     }
 
@@ -93,13 +115,21 @@ public final class AccRuntime implements Backend {
             Context context = Context.open(d);
             PresentTable table = new PresentTable(new CudaMemory());
             KernelCache cache = new KernelCache();
-            Launcher launcher = new Launcher(d, context, table);
-            Offloader offloader = new Offloader(d, cache, launcher, line -> {
+            Launcher launcher;
+            try {
+                launcher = new Launcher(d, context, table);
+            } catch (RuntimeException e) {
+                // no room for the error record: give the context back
+                context.close();
+                throw e;
+            }
+            Guard guard = new Guard(context, table, cache, launcher);
+            Offloader offloader = new Offloader(d, cache, launcher, guard, line -> {
                 if (report) {
                     say(line);
                 }
             });
-            gpu = new Gpu(d, context, table, cache, launcher, offloader);
+            gpu = new Gpu(d, context, table, cache, launcher, guard, offloader);
             if (report) {
                 say("offloading to " + d.name() + " (" + d.smTarget() + ", " + d.multiprocessors() + " SMs)");
             }
@@ -107,7 +137,7 @@ public final class AccRuntime implements Backend {
                 hookInstalled = true;
                 Runtime.getRuntime().addShutdownHook(new Thread(this::shutdown, "acc4j-shutdown"));
             }
-        } catch (LinkageError | CudaException e) {
+        } catch (LinkageError | CudaException | OutOfDeviceMemoryException e) {
             say("the CUDA driver could not be used (" + firstLine(e) + "): @Kernels methods run as plain Java");
         }
     }
@@ -179,16 +209,18 @@ public final class AccRuntime implements Backend {
         if (g == null) {
             return null;
         }
-        g.context.makeCurrent();
-        return g.offloader.enterRegion(owner, name, desc, self, args, g.table);
+        return g.guard.run("the data region of " + owner.getSimpleName() + "." + name,
+                () -> g.offloader.enterRegion(owner, name, desc, self, args, g.table));
     }
 
     /** Exits a data region entered by {@link #enterData}. */
     public static void exitData(Object token) {
         Gpu g = INSTANCE.gpu;
         if (g != null && token != null) {
-            g.context.makeCurrent();
-            g.offloader.exitRegion(token, g.table);
+            g.guard.run("the exit of a data region", () -> {
+                g.offloader.exitRegion(token, g.table);
+                return null;
+            });
         }
     }
 
@@ -217,17 +249,19 @@ public final class AccRuntime implements Backend {
                 }
             }
         }
-        g.context.makeCurrent();
-        for (Object a : arrays) {
-            // a row the host run set to null has no device copy to update; launches of the array run on the host
-            if (g.table.isPresent(a) && (toHost || HostArrays.nullRow(a) < 0)) {
-                if (toHost) {
-                    g.table.updateHost(a);
-                } else {
-                    g.table.updateDevice(a);
+        g.guard.run("the copies around a host run of " + owner.getSimpleName(), () -> {
+            for (Object a : arrays) {
+                // a row the host run set to null has no device copy to update; launches of the array run on the host
+                if (g.table.isPresent(a) && (toHost || HostArrays.nullRow(a) < 0)) {
+                    if (toHost) {
+                        g.table.updateHost(a);
+                    } else {
+                        g.table.updateDevice(a);
+                    }
                 }
             }
-        }
+            return null;
+        });
     }
 
     // ------------------------------------------------------------------ Backend: the Acc routines
@@ -271,54 +305,87 @@ public final class AccRuntime implements Backend {
 
     @Override
     public void copyin(Object array) {
-        withTable(t -> t.enterDynamic(array, Clause.COPYIN));
+        withTable("Acc.copyin", array, t -> t.enterDynamic(array, Clause.COPYIN));
     }
 
     @Override
     public void create(Object array) {
-        withTable(t -> t.enterDynamic(array, Clause.CREATE));
+        withTable("Acc.create", array, t -> t.enterDynamic(array, Clause.CREATE));
     }
 
     @Override
     public void copyout(Object array) {
-        withTable(t -> t.exitDynamic(array, Clause.COPYOUT, false));
+        withTable("Acc.copyout", array, t -> t.exitDynamic(array, Clause.COPYOUT, false));
     }
 
     @Override
     public void delete(Object array) {
-        withTable(t -> t.exitDynamic(array, Clause.DELETE, false));
+        withTable("Acc.delete", array, t -> t.exitDynamic(array, Clause.DELETE, false));
     }
 
     @Override
     public void updateDevice(Object array) {
-        withTable(t -> t.updateDevice(array));
+        withTable("Acc.updateDevice", array, t -> t.updateDevice(array));
     }
 
     @Override
     public void updateHost(Object array) {
-        withTable(t -> t.updateHost(array));
+        withTable("Acc.updateHost", array, t -> t.updateHost(array));
     }
 
     @Override
     public boolean isPresent(Object array) {
         Gpu g = gpu();
-        return g == null || g.table.isPresent(array);
+        // isPresent frees the buffers of reclaimed arrays, which needs the context
+        return g == null || g.guard.run("Acc.isPresent", () -> g.table.isPresent(array));
     }
 
     @Override
     public void waitAll() {
         Gpu g = gpu();
         if (g != null) {
-            g.context.makeCurrent();
-            g.context.synchronize("Acc.waitAll");
+            g.guard.run("Acc.waitAll", () -> {
+                g.context.synchronize("Acc.waitAll");
+                return null;
+            });
         }
     }
 
-    private void withTable(java.util.function.Consumer<PresentTable> op) {
+    private void withTable(String routine, Object array, java.util.function.Consumer<PresentTable> op) {
         Gpu g = gpu();
         if (g != null) {
-            g.context.makeCurrent();
-            op.accept(g.table);
+            g.guard.run(routine + " of " + HostArrays.describe(array), () -> {
+                op.accept(g.table);
+                return null;
+            });
         }
+    }
+
+    // ------------------------------------------------------------------ for the runtime's own tests
+
+    /**
+     * Loads {@code ptx} through the kernel cache and runs its kernel {@code entry} (no parameters) on one thread
+     * through the {@link Guard}, waiting for it when {@code wait}: how the fault-recovery test makes a kernel trap.
+     * Package-private: not reachable from applications, and no setting switches it on.
+     */
+    void launchForTest(String ptx, String entry, boolean wait) {
+        Gpu g = gpu();
+        if (g == null) {
+            throw new IllegalStateException("no device");
+        }
+        g.guard.run("the test kernel " + entry, () -> {
+            org.acc4j.runtime.cuda.Module module = g.cache.module("test:" + entry + ":" + ptx.hashCode(), ptx, entry);
+            module.function(entry).launch(1, 1, new org.acc4j.runtime.cuda.KernelArgs(), "test kernel");
+            if (wait) {
+                g.context.synchronize("kernel " + entry);
+            }
+            return null;
+        });
+    }
+
+    /** The number of times the device was rebuilt after a fault, for tests; 0 without a device. */
+    int rebuildsForTest() {
+        Gpu g = gpu();
+        return g == null ? 0 : g.guard.rebuilds();
     }
 }

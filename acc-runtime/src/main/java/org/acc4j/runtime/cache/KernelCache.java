@@ -15,7 +15,7 @@ import org.objectweb.asm.tree.MethodNode;
  * Loaded kernel modules, keyed by what determines the code: the method's bytecode (its instructions and
  * annotations, so the mapping too), its descriptor (the element types), the compiler's version and the device's
  * compute capability. Two classes with the same method body share a module. The cache owns its modules and
- * unloads them on {@link #close()}.
+ * unloads them on {@link #close()}. Thread-safe; loading needs the context current on the calling thread.
  */
 public final class KernelCache implements AutoCloseable {
     private final Map<String, Module> modules = new HashMap<>();
@@ -48,6 +48,18 @@ public final class KernelCache implements AutoCloseable {
 
     public synchronized int size() {
         return modules.size();
+    }
+
+    /**
+     * Forgets every module without unloading it, after the context that held them was destroyed (a sticky fault):
+     * each is {@linkplain Module#abandon() abandoned}, so their functions refuse to launch, and the next {@link
+     * #module} call loads its PTX again.
+     */
+    public synchronized void forget() {
+        for (Module m : modules.values()) {
+            m.abandon();
+        }
+        modules.clear();
     }
 
     @Override

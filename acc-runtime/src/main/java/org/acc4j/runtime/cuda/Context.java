@@ -24,7 +24,8 @@ public final class Context implements AutoCloseable {
 
     private final Device device;
     private final CUdevice handle;
-    private final CUcontext context;
+    /** The retained primary context; replaced by {@link #reset}. */
+    private volatile CUcontext context;
     private boolean closed;
 
     private Context(Device device, CUdevice handle, CUcontext context) {
@@ -65,6 +66,54 @@ public final class Context implements AutoCloseable {
         ensureOpen();
         Cuda.check(JCudaDriver.cuCtxSetCurrent(context), "cuCtxSetCurrent",
                 "making the context of device " + device.ordinal() + " current");
+    }
+
+    /**
+     * Destroys the primary context with everything in it ({@code cuDevicePrimaryCtxReset}) and retains a fresh one,
+     * made current on this thread: the way out of a sticky fault, after which every call on the old context fails.
+     * Every {@link DeviceBuffer} and {@link Module} of the old context is gone (abandon them, never close them), and
+     * other threads must call {@link #makeCurrent()} again. The caller makes sure no other thread uses the device
+     * meanwhile. Still exactly one retain is held afterwards; if the fresh retain fails, none is, and this context
+     * counts as closed.
+     *
+     * @throws CudaException when the driver refuses the reset or the retain
+     */
+    public synchronized void reset() {
+        ensureOpen();
+        Cuda.check(JCudaDriver.cuDevicePrimaryCtxReset(handle), "cuDevicePrimaryCtxReset",
+                "resetting the primary context of device " + device.ordinal() + " after a fault");
+        // resetting does not release: give back the old retain, then take one on the fresh context
+        int released = JCudaDriver.cuDevicePrimaryCtxRelease(handle);
+        CUcontext fresh = new CUcontext();
+        int retained = JCudaDriver.cuDevicePrimaryCtxRetain(fresh, handle);
+        if (retained != jcuda.driver.CUresult.CUDA_SUCCESS) {
+            closed = released == jcuda.driver.CUresult.CUDA_SUCCESS;
+            Cuda.check(retained, "cuDevicePrimaryCtxRetain", "retaining the primary context of device "
+                    + device.ordinal() + " again after its reset");
+        }
+        if (released != jcuda.driver.CUresult.CUDA_SUCCESS) {
+            // the old retain is still counted: keep holding exactly one
+            JCudaDriver.cuDevicePrimaryCtxRelease(handle);
+        }
+        context = fresh;
+        makeCurrent();
+    }
+
+    /**
+     * Free and total memory of the device whose context is current on this thread ({@code cuMemGetInfo}), or null
+     * when it cannot be read (no current context, a failed driver): for messages about running out of memory.
+     */
+    public static MemInfo currentMemInfo() {
+        long[] free = new long[1];
+        long[] total = new long[1];
+        try {
+            if (JCudaDriver.cuMemGetInfo(free, total) != jcuda.driver.CUresult.CUDA_SUCCESS) {
+                return null;
+            }
+        } catch (LinkageError e) {
+            return null;
+        }
+        return new MemInfo(free[0], total[0]);
     }
 
     /**

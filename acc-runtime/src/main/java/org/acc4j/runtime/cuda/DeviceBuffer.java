@@ -125,6 +125,16 @@ public final class DeviceBuffer implements AutoCloseable {
         return closed;
     }
 
+    /**
+     * Forgets the memory without freeing it, because the context that held it was destroyed ({@link
+     * Context#reset()}): {@code cuMemFree} would fail. Afterwards the buffer is closed.
+     */
+    public void abandon() {
+        synchronized (this) {
+            closed = true;
+        }
+    }
+
     /** Frees the memory ({@code cuMemFree}); later calls do nothing. */
     @Override
     public void close() {

@@ -113,6 +113,14 @@ public final class Module implements AutoCloseable {
         Cuda.check(JCudaDriver.cuModuleUnload(module), "cuModuleUnload", "unloading module " + name);
     }
 
+    /**
+     * Forgets the module without unloading it, because the context that held it was destroyed ({@link
+     * Context#reset()}). Afterwards it is closed: its functions must be looked up in a module loaded again.
+     */
+    public synchronized void abandon() {
+        closed = true;
+    }
+
     /** Throws when closed; used by {@link Function} too. */
     synchronized void ensureOpen() {
         if (closed) {

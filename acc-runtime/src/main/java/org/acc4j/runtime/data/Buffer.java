@@ -37,4 +37,10 @@ public interface Buffer extends AutoCloseable {
     /** Frees the device memory; later calls do nothing. */
     @Override
     void close();
+
+    /**
+     * Forgets the device memory without freeing it, because the context that held it was destroyed (after a
+     * sticky fault): freeing would fail. Afterwards the buffer counts as closed; later calls do nothing.
+     */
+    void abandon();
 }

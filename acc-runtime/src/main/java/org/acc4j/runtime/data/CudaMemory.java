@@ -2,6 +2,9 @@ package org.acc4j.runtime.data;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import jcuda.driver.CUresult;
+import org.acc4j.runtime.cuda.Context;
+import org.acc4j.runtime.cuda.CudaException;
 import org.acc4j.runtime.cuda.DeviceBuffer;
 
 /**
@@ -75,6 +78,14 @@ public final class CudaMemory implements DeviceMemory {
             }
         }
 
+        @Override
+        public void abandon() {
+            if (closed.compareAndSet(false, true)) {
+                inUse.addAndGet(-buffer.bytes());
+                buffer.abandon();
+            }
+        }
+
         private Object match(Object hostArray) {
             if (hostArray == null || arrayType == null || hostArray.getClass() != arrayType
                     || java.lang.reflect.Array.getLength(hostArray) != length) {
@@ -100,7 +111,7 @@ public final class CudaMemory implements DeviceMemory {
                     + HostArrays.describe(hostArray) + "); use byte[] or int[]");
         }
         long bytes = HostArrays.byteSize(hostArray);
-        DeviceBuffer buffer = DeviceBuffer.allocate(bytes, HostArrays.describe(hostArray));
+        DeviceBuffer buffer = allocateBuffer(bytes, HostArrays.describe(hostArray));
         inUse.addAndGet(bytes);
         return new CudaBuffer(buffer, hostArray.getClass(), HostArrays.length(hostArray), inUse);
     }
@@ -110,9 +121,26 @@ public final class CudaMemory implements DeviceMemory {
         if (bytes < 0) {
             throw new IllegalArgumentException("negative size " + bytes + " for " + what);
         }
-        DeviceBuffer buffer = DeviceBuffer.allocate(bytes, what);
+        DeviceBuffer buffer = allocateBuffer(bytes, what);
         inUse.addAndGet(bytes);
         return new CudaBuffer(buffer, null, -1, inUse);
+    }
+
+    /**
+     * {@link DeviceBuffer#allocate}, with {@code CUDA_ERROR_OUT_OF_MEMORY} turned into an {@link
+     * OutOfDeviceMemoryException} that names the bytes asked and free.
+     */
+    public static DeviceBuffer allocateBuffer(long bytes, String what) {
+        try {
+            return DeviceBuffer.allocate(bytes, what);
+        } catch (CudaException e) {
+            if (e.result() != CUresult.CUDA_ERROR_OUT_OF_MEMORY) {
+                throw e;
+            }
+            Context.MemInfo info = Context.currentMemInfo();
+            throw new OutOfDeviceMemoryException(what, bytes, info == null ? -1 : info.free(),
+                    info == null ? -1 : info.total(), e);
+        }
     }
 
     @Override

@@ -10,6 +10,7 @@ public interface DeviceMemory {
      * Allocates a buffer sized for {@code hostArray} (contents undefined; nothing is copied).
      *
      * @throws IllegalArgumentException when the array type is not supported
+     * @throws OutOfDeviceMemoryException when the device has not enough free memory
      */
     Buffer allocate(Object hostArray);
 
@@ -20,6 +21,7 @@ public interface DeviceMemory {
      *
      * @param what what the memory is for, for messages, e.g. {@code double[37][41] row table}
      * @throws IllegalArgumentException when {@code bytes} is negative
+     * @throws OutOfDeviceMemoryException when the device has not enough free memory
      */
     Buffer allocateRaw(long bytes, String what);
 

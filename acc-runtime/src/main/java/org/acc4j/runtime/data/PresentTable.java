@@ -66,7 +66,8 @@ public final class PresentTable implements AutoCloseable {
 
         private final PresentTable table;
         private final Key key;
-        private final Buffer buffer;
+        /** Replaced only by {@link PresentTable#restore()}. */
+        private Buffer buffer;
         private final String array;
         /** For a two-dimensional array, the rows its table lists, in order; null for one dimension. */
         private final Object[] rows;
@@ -85,9 +86,14 @@ public final class PresentTable implements AutoCloseable {
             this.rowEntries = rowEntries;
         }
 
-        /** The device buffer (the row table of a two-dimensional array); closed once the entry is removed. */
+        /**
+         * The device buffer (the row table of a two-dimensional array); closed once the entry is removed, replaced
+         * when the table is {@linkplain PresentTable#restore() restored} after a fault.
+         */
         public Buffer buffer() {
-            return buffer;
+            synchronized (table) {
+                return buffer;
+            }
         }
 
         /** The array's description, such as {@code double[1024]} or {@code double[37][41]}. */
@@ -400,6 +406,86 @@ public final class PresentTable implements AutoCloseable {
             throw failure;
         }
         return freed;
+    }
+
+    /**
+     * Rebuilds the device side after the context that held every buffer was destroyed (a sticky fault, then {@code
+     * Context.reset}): each buffer is abandoned, not freed; each present array gets a new buffer filled from the host
+     * array as it is now, and each two-dimensional array a new row table listing its rows' new buffers. Counts are
+     * kept; arrays the collector reclaimed are dropped. Device-side changes not yet copied back are therefore lost.
+     * If a buffer cannot be made again, every entry is dropped (nothing stays present) and the failure is thrown.
+     * Needs the new context current on this thread.
+     *
+     * @return how many arrays (rows and two-dimensional arrays each counted) are present again
+     */
+    public synchronized int restore() {
+        if (closed) {
+            return 0;
+        }
+        for (Entry entry : entries.values()) {
+            entry.buffer.abandon();
+        }
+        while (collected.poll() != null) {
+            // reclaimed arrays are found by their cleared keys below
+        }
+        for (Entry entry : List.copyOf(entries.values())) {
+            if (entry.key.get() == null) {
+                entries.remove(entry.key);
+                if (entry.rows != null) {
+                    for (Entry row : entry.rowEntries) {
+                        row.rowReferences--;
+                    }
+                }
+            }
+        }
+        // rows only a reclaimed table listed
+        entries.values().removeIf(Entry::unused);
+        List<Entry> restored = new ArrayList<>();
+        try {
+            // rows before the tables that list their addresses
+            List<Entry> gone = new ArrayList<>();
+            for (Entry entry : entries.values()) {
+                if (entry.rows == null) {
+                    // hold the array while it is uploaded; one reclaimed just now is dropped
+                    Object array = entry.key.get();
+                    if (array == null) {
+                        gone.add(entry);
+                        continue;
+                    }
+                    entry.buffer = memory.allocate(array);
+                    restored.add(entry);
+                    stats = stats.allocate();
+                    upload(entry, array);
+                }
+            }
+            for (Entry entry : gone) {
+                entries.remove(entry.key);
+            }
+            for (Entry entry : entries.values()) {
+                if (entry.rows != null) {
+                    entry.buffer = memory.allocateRaw((long) entry.rows.length * ROW_ENTRY_BYTES, entry.array
+                            + " row table");
+                    restored.add(entry);
+                    stats = stats.allocate();
+                    writeRowTable(entry.buffer, entry.rows, entry.rowEntries);
+                }
+            }
+        } catch (RuntimeException e) {
+            for (Entry entry : restored) {
+                try {
+                    closeBuffer(entry);
+                } catch (RuntimeException closing) {
+                    e.addSuppressed(closing);
+                }
+            }
+            for (Entry entry : entries.values()) {
+                entry.key.clear();
+            }
+            entries.clear();
+            throw new IllegalStateException("acc4j: the present data could not be restored on the device after a"
+                    + " fault, so no array is present any more: " + e.getMessage(), e);
+        }
+        return entries.size();
     }
 
     /** Frees every buffer (without copying back); later calls do nothing. */

@@ -23,6 +23,7 @@ import org.acc4j.runtime.cuda.KernelArgs;
 import org.acc4j.runtime.data.Aliasing;
 import org.acc4j.runtime.data.Clause;
 import org.acc4j.runtime.data.CudaMemory;
+import org.acc4j.runtime.data.OutOfDeviceMemoryException;
 import org.acc4j.runtime.data.PresentTable;
 
 /**
@@ -30,20 +31,35 @@ import org.acc4j.runtime.data.PresentTable;
  * kernels in order, turns a kernel's error record into the exception Java would throw, and exits the data
  * clauses (copying back only when every kernel succeeded).
  *
- * <p>Launches are serialised on this object: one error record serves every kernel.
+ * <p>Launches are serialised on this object, whose monitor is the device lock of {@link Guard}: one error record and
+ * one reduction scratch serve every kernel, whatever thread calls. Data that does not fit on the device sends the
+ * call to the host ({@link HostInstead}) when no kernel of it has run yet; nothing allocated for the call is kept.
  */
 public final class Launcher implements AutoCloseable {
     /** A call that must run on the host instead, and why. */
     public static final class HostInstead extends Exception {
+        private final String kind;
+
         public HostInstead(String reason) {
+            this(reason, reason);
+        }
+
+        /** A reason whose details vary between calls; {@code kind} is said once per method. */
+        public HostInstead(String reason, String kind) {
             super(reason, null, false, false);
+            this.kind = kind;
+        }
+
+        /** What is reported once per method. */
+        public String kind() {
+            return kind;
         }
     }
 
     private final Device device;
     private final Context context;
     private final PresentTable table;
-    private final DeviceBuffer errorRecord;
+    private DeviceBuffer errorRecord;
     private final ReductionScratch scratch = new ReductionScratch();
     private final long[] errorHost = new long[2];
     /** Whether the error record may hold a code: it is read after every launch and zeroed only when it did. */
@@ -53,7 +69,7 @@ public final class Launcher implements AutoCloseable {
         this.device = device;
         this.context = context;
         this.table = table;
-        this.errorRecord = DeviceBuffer.allocate(16, "the kernel error record");
+        this.errorRecord = CudaMemory.allocateBuffer(16, "the kernel error record");
     }
 
     /**
@@ -74,7 +90,7 @@ public final class Launcher implements AutoCloseable {
         }
         List<Object> entered = new ArrayList<>();
         List<Clause> clauses = new ArrayList<>();
-        boolean ok = false;
+        boolean[] launched = {false};
         Object value;
         try {
             for (DataClause c : m.plan().data()) {
@@ -84,18 +100,61 @@ public final class Launcher implements AutoCloseable {
                 entered.add(array);
                 clauses.add(clause);
             }
-            value = HostProgram.run(m.plan(), evaluator(m, self, args), (k, ev) -> launch(m, k, ev, arrays, self, args));
-            ok = true;
-        } finally {
-            for (int i = entered.size() - 1; i >= 0; i--) {
+            value = HostProgram.run(m.plan(), evaluator(m, self, args), (k, ev) -> {
+                long[] results = launch(m, k, ev, arrays, self, args);
+                launched[0] = true;
+                return results;
+            });
+        } catch (Throwable t) {
+            // nothing goes back to the host; this call's buffers are freed (and failures to free kept with t)
+            exitAll(entered, clauses, false, t);
+            if (t instanceof OutOfDeviceMemoryException oom && !launched[0]) {
+                throw new HostInstead("not enough device memory: " + oom.getMessage().replace("acc4j: out of device"
+                        + " memory: ", ""), "out of device memory");
+            }
+            throw t;
+        }
+        exitAll(entered, clauses, true, null);
+        return value;
+    }
+
+    /**
+     * Exits every entered array in reverse order (copying back when {@code ok}), going on past failures: they are
+     * added to {@code pending}, or thrown at the end when there is none.
+     */
+    private void exitAll(List<Object> entered, List<Clause> clauses, boolean ok, Throwable pending) {
+        RuntimeException failure = null;
+        for (int i = entered.size() - 1; i >= 0; i--) {
+            try {
                 if (ok) {
                     table.exit(entered.get(i), clauses.get(i));
                 } else {
                     table.discard(entered.get(i));
                 }
+            } catch (RuntimeException e) {
+                if (pending != null) {
+                    pending.addSuppressed(e);
+                } else if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
             }
         }
-        return value;
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /**
+     * Forgets the error record and the reduction scratch without freeing them, after their context was destroyed
+     * (a sticky fault), and allocates a new error record in the fresh context, current on this thread.
+     */
+    public synchronized void deviceLost() {
+        errorRecord.abandon();
+        scratch.abandon();
+        errorRecord = CudaMemory.allocateBuffer(16, "the kernel error record");
+        errorRecordDirty = true;
     }
 
     private Map<ArrayRef, Object> bind(OffloadedMethod m, Object self, Object[] args) throws HostInstead {
@@ -302,8 +361,11 @@ public final class Launcher implements AutoCloseable {
     }
 
     @Override
-    public void close() {
-        scratch.close();
-        errorRecord.close();
+    public synchronized void close() {
+        try {
+            scratch.close();
+        } finally {
+            errorRecord.close();
+        }
     }
 }

@@ -14,4 +14,19 @@ record OffloadedMethod(String displayName, CompiledMethod plan, List<Function> f
     KernelPlan kernel(int i) {
         return plan.kernels().get(i);
     }
+
+    /** Whether its kernels were loaded into a context since destroyed (after a fault): they must be loaded again. */
+    boolean stale() {
+        for (Function f : functions) {
+            if (f.module().isClosed()) {
+                return true;
+            }
+        }
+        for (Function f : unchecked) {
+            if (f != null && f.module().isClosed()) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

@@ -30,34 +30,63 @@ public final class Offloader {
         }
     }
 
+    /** Loads of a method's kernels in a row that a device rebuild may undo before the call gives up. */
+    private static final int LOADS = 3;
+
     private final Device device;
     private final KernelCache cache;
     private final Launcher launcher;
+    private final Guard guard;
     private final java.util.function.Consumer<String> report;
     private final ConcurrentHashMap<String, Object> methods = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, List<DataClause>> dataRegions = new ConcurrentHashMap<>();
     private final java.util.Set<String> reported = ConcurrentHashMap.newKeySet();
 
-    public Offloader(Device device, KernelCache cache, Launcher launcher, java.util.function.Consumer<String> report) {
+    /**
+     * @param guard the device lock and fault handling every launch and module load goes through; null only where
+     *              nothing is launched (data regions in tests)
+     */
+    public Offloader(Device device, KernelCache cache, Launcher launcher, Guard guard,
+                     java.util.function.Consumer<String> report) {
         this.device = device;
         this.cache = cache;
         this.launcher = launcher;
+        this.guard = guard;
         this.report = report;
     }
 
-    /** Runs the call on the device, or says why it must run on the host (the reason is new only once). */
+    /**
+     * Runs the call on the device, or says why it must run on the host (the reason is new only once). Any thread may
+     * call; launches are serialised by the {@link Guard}.
+     *
+     * @throws org.acc4j.runtime.cuda.DeviceFaultException when the device faulted (it was rebuilt)
+     */
     public Outcome run(Class<?> owner, String name, String desc, Object self, Object[] args) {
         String key = owner.getName() + "." + name + desc;
-        Object m = methods.computeIfAbsent(key, k -> prepare(owner, name, desc));
-        if (m instanceof Diagnostic d) {
-            return new Outcome(false, "runs on the host: " + d, reported.add(key));
-        }
-        try {
-            Object value = launcher.run((OffloadedMethod) m, self, args);
-            return new Outcome(true, null, false, javaValue(value, desc));
-        } catch (Launcher.HostInstead h) {
-            String reason = "runs on the host for this call: " + h.getMessage();
-            return new Outcome(false, ((OffloadedMethod) m).displayName() + " " + reason, reported.add(key + reason));
+        for (int load = 1; ; load++) {
+            Object m = methods.computeIfAbsent(key, k -> prepare(owner, name, desc));
+            if (m instanceof Diagnostic d) {
+                return new Outcome(false, "runs on the host: " + d, reported.add(key));
+            }
+            OffloadedMethod om = (OffloadedMethod) m;
+            try {
+                // checked under the device lock, so a rebuild cannot come between the check and the launch
+                Object[] value = guard.run(om.displayName(), () -> om.stale() ? null
+                        : new Object[] {launcher.run(om, self, args)});
+                if (value != null) {
+                    return new Outcome(true, null, false, javaValue(value[0], desc));
+                }
+                // its kernels were loaded before the device was rebuilt: load them again
+                methods.remove(key, om);
+                if (load == LOADS) {
+                    String reason = "runs on the host for this call: the device was rebuilt " + LOADS
+                            + " times while its kernels were loading";
+                    return new Outcome(false, om.displayName() + " " + reason, reported.add(key + reason));
+                }
+            } catch (Launcher.HostInstead h) {
+                String reason = "runs on the host for this call: " + h.getMessage();
+                return new Outcome(false, om.displayName() + " " + reason, reported.add(key + "|" + h.kind()));
+            }
         }
     }
 
@@ -84,7 +113,9 @@ public final class Offloader {
     /**
      * Enters the data region of a {@code @Data} method; the token goes to {@link #exitRegion}. A two-dimensional
      * array enters with its rows (see {@link org.acc4j.runtime.data.PresentTable}); a null array or row throws
-     * {@link NullPointerException} naming it, after the arrays entered so far are exited again.
+     * {@link NullPointerException} naming it, and data that does not fit {@link
+     * org.acc4j.runtime.data.OutOfDeviceMemoryException} naming it, after the arrays entered so far are exited again
+     * (their buffers freed). Call it under the {@link Guard}.
      */
     public Object enterRegion(Class<?> owner, String name, String desc, Object self, Object[] args,
                               org.acc4j.runtime.data.PresentTable table) {
@@ -104,7 +135,12 @@ public final class Offloader {
                             + " named in @Data of " + owner.getSimpleName() + "." + name + " is null");
                 }
                 org.acc4j.runtime.data.Clause clause = org.acc4j.runtime.data.Clause.valueOf(c.kind().name());
-                table.enter(array, clause);
+                try {
+                    table.enter(array, clause);
+                } catch (org.acc4j.runtime.data.OutOfDeviceMemoryException e) {
+                    throw e.in("the array " + c.array().name() + " named in @Data of " + owner.getSimpleName() + "."
+                            + name);
+                }
                 entered.add(new Object[] {array, clause});
             }
         } catch (RuntimeException e) {
@@ -144,18 +180,21 @@ public final class Offloader {
         MethodNode mn = cn.methods.stream().filter(x -> x.name.equals(name) && x.desc.equals(desc)).findFirst()
                 .orElseThrow();
         String key = KernelCache.key(mn, sm);
-        List<Function> functions = new ArrayList<>();
-        List<Function> unchecked = new ArrayList<>();
-        for (KernelPlan k : plan.kernels()) {
-            Module module = cache.module(key + "#" + k.region().ordinal(), k.ptx(), k.entry());
-            functions.add(module.function(k.entry()));
-            KernelPlan.Unchecked u = k.unchecked();
-            unchecked.add(u == null ? null
-                    : cache.module(key + "#" + k.region().ordinal() + "nc", u.ptx(), u.entry()).function(u.entry()));
-        }
         String simple = owner.getSimpleName() + "." + name;
-        return new OffloadedMethod(simple, plan, List.copyOf(functions), java.util.Collections.unmodifiableList(unchecked),
-                new Sources(owner));
+        List<List<Function>> loaded = guard.run("loading the kernels of " + simple, () -> {
+            List<Function> checked = new ArrayList<>();
+            List<Function> unchecked = new ArrayList<>();
+            for (KernelPlan k : plan.kernels()) {
+                Module module = cache.module(key + "#" + k.region().ordinal(), k.ptx(), k.entry());
+                checked.add(module.function(k.entry()));
+                KernelPlan.Unchecked u = k.unchecked();
+                unchecked.add(u == null ? null
+                        : cache.module(key + "#" + k.region().ordinal() + "nc", u.ptx(), u.entry()).function(u.entry()));
+            }
+            return List.of(checked, unchecked);
+        });
+        return new OffloadedMethod(simple, plan, List.copyOf(loaded.get(0)),
+                java.util.Collections.unmodifiableList(loaded.get(1)), new Sources(owner));
     }
 
     /** The bytes of a class the compiler inlines from, read through the caller's class loader; null if absent. */

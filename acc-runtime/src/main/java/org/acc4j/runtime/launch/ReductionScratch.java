@@ -6,7 +6,8 @@ import org.acc4j.runtime.cuda.DeviceBuffer;
  * Device memory for the reductions of one launch at a time, at fixed places: the block counters of reductions
  * 0 to 63 first (8 bytes each; zero between launches, since the templates' last block resets them, so no other
  * data may ever land there), then their results (8 bytes each), then the per-block partial values. It grows when
- * a launch needs more and is zeroed whenever it is allocated. Used under the launcher's lock.
+ * a launch needs more and is zeroed whenever it is allocated. Not thread-safe: one launcher owns it and uses it
+ * under its lock (the device lock), so launches from many threads never share it at the same time.
  */
 final class ReductionScratch implements AutoCloseable {
     /** Reductions one kernel may have (the compiler refuses more). */
@@ -38,7 +39,7 @@ final class ReductionScratch implements AutoCloseable {
             buffer.close();
             buffer = null;
         }
-        DeviceBuffer b = DeviceBuffer.allocate(size, "the reductions' scratch");
+        DeviceBuffer b = org.acc4j.runtime.data.CudaMemory.allocateBuffer(size, "the reductions' scratch");
         b.zero();
         buffer = b;
     }
@@ -50,6 +51,14 @@ final class ReductionScratch implements AutoCloseable {
     /** The first {@code count} 8-byte results. */
     void copyToHost(long[] into, int count) {
         buffer.copyToHost(result(0), into, count);
+    }
+
+    /** Forgets the buffer without freeing it: its context was destroyed. The next launch allocates a new one. */
+    void abandon() {
+        if (buffer != null) {
+            buffer.abandon();
+            buffer = null;
+        }
     }
 
     @Override

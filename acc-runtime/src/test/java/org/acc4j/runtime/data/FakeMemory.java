@@ -25,6 +25,8 @@ final class FakeMemory implements DeviceMemory {
         private final boolean raw;
         private final long address;
         private boolean closed;
+        /** The simulated context that held it was destroyed ({@link FakeMemory#loseContext()}). */
+        private boolean lost;
 
         private FakeBuffer(Object data, boolean raw, long address) {
             this.data = data;
@@ -98,9 +100,30 @@ final class FakeMemory implements DeviceMemory {
                     violations.add("double free of " + what());
                     return;
                 }
+                if (lost) {
+                    violations.add("free of " + what() + " after its context was destroyed");
+                }
                 closed = true;
+                open.remove(this);
                 live--;
                 frees++;
+                bytesInUse -= bytes();
+            }
+        }
+
+        @Override
+        public void abandon() {
+            synchronized (FakeMemory.this) {
+                if (closed) {
+                    return;
+                }
+                if (!lost) {
+                    violations.add("abandon of " + what() + " while its context is alive (a leak)");
+                }
+                closed = true;
+                open.remove(this);
+                live--;
+                abandoned++;
                 bytesInUse -= bytes();
             }
         }
@@ -144,6 +167,10 @@ final class FakeMemory implements DeviceMemory {
         }
 
         private void live(String operation) {
+            if (lost && !closed) {
+                violations.add(operation + " of " + what() + " after its context was destroyed");
+                throw new IllegalStateException(operation + " after the context was destroyed");
+            }
             if (closed) {
                 violations.add(operation + " after close of " + what());
                 throw new IllegalStateException(operation + " after close");
@@ -176,6 +203,10 @@ final class FakeMemory implements DeviceMemory {
     private int wordWrites;
     private long bytesInUse;
     private boolean failUploads;
+    private long capacity = Long.MAX_VALUE;
+    private int abandoned;
+    /** The buffers not yet closed or abandoned. */
+    private final java.util.Set<FakeBuffer> open = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
     @Override
     public synchronized FakeBuffer allocate(Object hostArray) {
@@ -202,6 +233,10 @@ final class FakeMemory implements DeviceMemory {
 
     private FakeBuffer track(Object data, boolean raw) {
         long bytes = HostArrays.byteSize(data);
+        if (bytes > capacity - bytesInUse) {
+            throw new OutOfDeviceMemoryException((raw ? "raw " : "") + HostArrays.describe(data), bytes,
+                    capacity - bytesInUse, capacity, null);
+        }
         long address = 0;
         if (bytes > 0) {
             address = nextAddress;
@@ -210,7 +245,29 @@ final class FakeMemory implements DeviceMemory {
         allocations++;
         live++;
         bytesInUse += bytes;
-        return new FakeBuffer(data, raw, address);
+        FakeBuffer buffer = new FakeBuffer(data, raw, address);
+        open.add(buffer);
+        return buffer;
+    }
+
+    /** Device memory of {@code bytes} in all: an allocation beyond it throws {@link OutOfDeviceMemoryException}. */
+    synchronized void capacity(long bytes) {
+        capacity = bytes;
+    }
+
+    /**
+     * Simulates a destroyed context: every open buffer is lost, so any use but {@link Buffer#abandon()} (a free
+     * included) is a violation. Buffers allocated afterwards are fine.
+     */
+    synchronized void loseContext() {
+        for (FakeBuffer b : open) {
+            b.lost = true;
+        }
+    }
+
+    /** Buffers forgotten through {@link Buffer#abandon()}. */
+    synchronized int abandoned() {
+        return abandoned;
     }
 
     @Override

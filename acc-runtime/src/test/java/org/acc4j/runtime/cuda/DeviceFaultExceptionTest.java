@@ -1,0 +1,56 @@
+package org.acc4j.runtime.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jcuda.driver.CUresult;
+import org.junit.jupiter.api.Test;
+
+/** Which CUDA errors rebuild the device, and what the exception says; no GPU needed. */
+class DeviceFaultExceptionTest {
+
+    @Test
+    void stickyErrorsAreTheOnesThatCorruptTheContext() {
+        for (int code : new int[] {CUresult.CUDA_ERROR_ILLEGAL_ADDRESS, CUresult.CUDA_ERROR_LAUNCH_FAILED,
+                CUresult.CUDA_ERROR_ILLEGAL_INSTRUCTION, CUresult.CUDA_ERROR_HARDWARE_STACK_ERROR,
+                CUresult.CUDA_ERROR_MISALIGNED_ADDRESS, CUresult.CUDA_ERROR_INVALID_ADDRESS_SPACE,
+                CUresult.CUDA_ERROR_INVALID_PC, CUresult.CUDA_ERROR_ASSERT, CUresult.CUDA_ERROR_LAUNCH_TIMEOUT,
+                CUresult.CUDA_ERROR_ECC_UNCORRECTABLE, CUresult.CUDA_ERROR_CONTEXT_IS_DESTROYED}) {
+            assertTrue(DeviceFaultException.sticky(code), CUresult.stringFor(code));
+        }
+        // these leave the context usable: the runtime reports them as they are
+        for (int code : new int[] {CUresult.CUDA_SUCCESS, CUresult.CUDA_ERROR_OUT_OF_MEMORY,
+                CUresult.CUDA_ERROR_INVALID_VALUE, CUresult.CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES,
+                CUresult.CUDA_ERROR_INVALID_PTX, CUresult.CUDA_ERROR_NOT_FOUND}) {
+            assertFalse(DeviceFaultException.sticky(code), CUresult.stringFor(code));
+        }
+    }
+
+    @Test
+    void messageNamesWhatRanTheErrorAndWhatWasLost() {
+        CudaException fault = new CudaException(CUresult.CUDA_ERROR_ILLEGAL_ADDRESS, "cuCtxSynchronize",
+                "waiting for kernel saxpy_loop_12 of Saxpy.run");
+        DeviceFaultException e = new DeviceFaultException("Saxpy.run", fault, 3, null);
+        assertEquals("acc4j: the device faulted in Saxpy.run: cuCtxSynchronize failed: CUDA_ERROR_ILLEGAL_ADDRESS (700)"
+                + " while waiting for kernel saxpy_loop_12 of Saxpy.run. The CUDA context was rebuilt and the next call"
+                + " runs normally; 3 arrays present on the device were restored from the host's copy, so changes made on"
+                + " the device and not yet copied back to the host are lost, and this call's results did not reach the"
+                + " host", e.getMessage());
+        assertSame(fault, e.getCause());
+        assertEquals(700, e.result());
+        assertTrue(e.rebuilt());
+    }
+
+    @Test
+    void aFailedRebuildSaysSo() {
+        CudaException fault = new CudaException(CUresult.CUDA_ERROR_LAUNCH_FAILED, "cuCtxSynchronize", "waiting");
+        IllegalStateException why = new IllegalStateException("no memory");
+        DeviceFaultException e = new DeviceFaultException("Acc.waitAll", fault, -1, why);
+        assertFalse(e.rebuilt());
+        assertTrue(e.getMessage().endsWith("Rebuilding the CUDA context failed too (no memory): device data is lost and"
+                + " the next call may fail the same way"), e.getMessage());
+        assertSame(why, e.getSuppressed()[0]);
+    }
+}
