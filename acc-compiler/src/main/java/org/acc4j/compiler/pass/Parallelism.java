@@ -201,6 +201,14 @@ public final class Parallelism {
             chain.add(group);
             Stmt.For inner = group.get(group.size() - 1);
             requireInvariantBounds(group);
+            for (Stmt.For f : group) {
+                String why = uncheckedNotEqual(f);
+                if (why != null) {
+                    throw new Unsupported(f.line(), "a parallel loop over " + f.index().name() + " with a != test whose "
+                            + why + " (the runtime checks before the launch that the index reaches its bound, so its"
+                            + " bounds must be known then; write the test with < or >)");
+                }
+            }
             Stmt.For next = null;
             for (Stmt s : inner.body()) {
                 if (s instanceof Stmt.For f && parallelClause(f.spec())) {
@@ -310,10 +318,42 @@ public final class Parallelism {
         return chain;
     }
 
+    /**
+     * Null when {@code f} has no {@code !=} test or its bounds can be evaluated before the launch (they use no
+     * variable the nest assigns, such as an outer index), else why not. A parallel {@code !=} level runs only
+     * after the runtime has checked that its index reaches the bound without wrapping around.
+     */
+    private String uncheckedNotEqual(Stmt.For f) {
+        if (f.cond() != org.acc4j.compiler.ir.Cond.NE) {
+            return null;
+        }
+        for (Expr e : List.of(f.lower(), f.bound())) {
+            Var v = firstVariant(e);
+            if (v != null) {
+                return "bound " + e + " depends on " + v.name() + ", which changes within the nest";
+            }
+        }
+        return null;
+    }
+
+    private Var firstVariant(Expr e) {
+        Var[] found = new Var[1];
+        Dataflow.forEach(e, x -> {
+            if (found[0] == null && x instanceof Expr.Local l && variant.contains(l.var())) {
+                found[0] = l.var();
+            }
+        });
+        return found[0];
+    }
+
     /** Null when {@code f} can run in parallel (given the checks made later), else the reason. */
     private String dependence(Stmt.For f) {
         if (f.spec().seq()) {
             return "marked seq";
+        }
+        String ne = uncheckedNotEqual(f);
+        if (ne != null) {
+            return "its != test's " + ne + " (the runtime must check the trip count before the launch)";
         }
         Set<Var> inside = new HashSet<>();
         Dataflow.assigned(f.body(), inside);
