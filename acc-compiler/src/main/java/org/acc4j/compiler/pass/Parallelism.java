@@ -34,6 +34,11 @@ import org.acc4j.compiler.ir.Var;
  * indices, whose parallel index appears; that the writes are disjoint is a {@link Disjointness} condition,
  * proven here when constant and otherwise checked by the runtime before each launch.
  *
+ * <p><b>{@code !=} loops</b> may be parallel levels when their bounds use nothing the nest assigns (no outer index):
+ * the runtime evaluates them before each launch and checks that the index reaches the bound in whole steps
+ * ({@link Mapping#checkNotEqualLoops}). An unmarked one whose bounds depend on the nest runs sequentially; a marked
+ * one is refused.
+ *
  * <p><b>Mapping</b> (the OpenUH rules, generalised): levels with a vector get block axes, the one whose index
  * is the stride-1 subscript of most accesses on x (coalescing), the others innermost first on y and z; levels
  * with a gang get grid axes, innermost first on x, y and z. Without clauses, the coalescing level gets
@@ -205,8 +210,8 @@ public final class Parallelism {
                 String why = uncheckedNotEqual(f);
                 if (why != null) {
                     throw new Unsupported(f.line(), "a parallel loop over " + f.index().name() + " with a != test whose "
-                            + why + " (the runtime checks before the launch that the index reaches its bound, so its"
-                            + " bounds must be known then; write the test with < or >)");
+                            + why + ": whether the index reaches its bound is checked before the launch, so its bounds"
+                            + " must be known then (write the test with < or >)");
                 }
             }
             Stmt.For next = null;
@@ -353,7 +358,7 @@ public final class Parallelism {
         }
         String ne = uncheckedNotEqual(f);
         if (ne != null) {
-            return "its != test's " + ne + " (the runtime must check the trip count before the launch)";
+            return "its != test's " + ne + ", so whether it reaches its bound cannot be checked before the launch";
         }
         Set<Var> inside = new HashSet<>();
         Dataflow.assigned(f.body(), inside);
