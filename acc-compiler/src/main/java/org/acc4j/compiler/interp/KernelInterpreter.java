@@ -107,7 +107,7 @@ public final class KernelInterpreter {
             String why;
             try {
                 why = r.mapping().checkNotEqualLoops(ev);
-            } catch (Evaluator.NotEvaluable e) {
+            } catch (Evaluator.NotEvaluable | ArithmeticException e) {
                 why = "the bounds of its != loops cannot be evaluated before the launch (" + e.getMessage() + ")";
             }
             if (why != null) {
