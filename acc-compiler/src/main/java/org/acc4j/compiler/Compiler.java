@@ -112,6 +112,11 @@ public final class Compiler {
                     report.add(where(cn, 0) + "  " + v.name() + " is computed on the host (it depends on a reduction) "
                             + "and passed to the kernel");
                 }
+                for (var f : r.mapping().notEqualLoops()) {
+                    report.add(where(cn, f.line()) + "  checked before each launch: the loop over " + f.index().name()
+                            + " reaches its bound " + f.bound() + " in whole steps of " + f.step()
+                            + " (else the call runs on the host)");
+                }
                 for (var check : r.checks()) {
                     report.add(where(cn, 0) + "  checked before each launch: the writes to " + check.array().name()
                             + " at line " + check.line() + " do not overlap");

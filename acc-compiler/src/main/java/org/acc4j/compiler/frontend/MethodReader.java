@@ -226,6 +226,9 @@ public final class MethodReader {
         if (step == 0) {
             throw new Unsupported(line, "a loop whose index " + v.name() + " does not change by a constant at the end of each iteration");
         }
+        if (step == Long.MIN_VALUE) {
+            throw new Unsupported(line, "a loop whose index " + v.name() + " steps by Long.MIN_VALUE");
+        }
         stmts.remove(stmts.size() - 1);
         if (assigns(stmts, v)) {
             throw new Unsupported(line, "a loop whose index " + v.name() + " is also assigned in its body");
@@ -233,7 +236,9 @@ public final class MethodReader {
         switch (cond) {
             case LT, LE -> requireStep(step > 0, line, v);
             case GT, GE -> requireStep(step < 0, line, v);
-            default -> throw new Unsupported(line, "a loop test with " + cond.symbol() + " (use <, <=, > or >=)");
+            // either direction; whether the index reaches the bound is checked before a parallel launch
+            case NE -> { }
+            default -> throw new Unsupported(line, "a loop test with " + cond.symbol() + " (use <, <=, >, >= or !=)");
         }
         Expr lower = new Expr.Local(v);
         if (!before.isEmpty() && before.get(before.size() - 1) instanceof Stmt.Assign a && a.var().equals(v)

@@ -38,7 +38,10 @@ public final class KernelInterpreter {
         }
     }
 
-    /** The launch would not happen: a disjointness check failed (the runtime would run the call on the host). */
+    /**
+     * The launch would not happen: a {@code !=} loop does not reach its bound, or a disjointness check failed (the
+     * runtime would run the call on the host).
+     */
     public static final class HostInstead extends RuntimeException {
         HostInstead(String message) {
             super(message);
@@ -101,11 +104,22 @@ public final class KernelInterpreter {
         } catch (Evaluator.NotEvaluable e) {
             // the check below says what it could not evaluate
         }
+        if (!r.mapping().notEqualLoops().isEmpty()) {
+            String why;
+            try {
+                why = r.mapping().checkNotEqualLoops(ev);
+            } catch (Evaluator.NotEvaluable | ArithmeticException e) {
+                why = "the bounds of its != loops cannot be evaluated before the launch (" + e.getMessage() + ")";
+            }
+            if (why != null) {
+                throw new HostInstead(why);
+            }
+        }
         for (Disjointness d : r.checks()) {
             String why;
             try {
                 why = d.check(ev);
-            } catch (Evaluator.NotEvaluable e) {
+            } catch (Evaluator.NotEvaluable | ArithmeticException e) {
                 why = "cannot be checked: " + e.getMessage();
             }
             if (why != null) {

@@ -246,15 +246,46 @@ public class Evaluator {
         };
     }
 
-    /** The number of iterations of a counted loop with these bounds, as the kernel computes it. */
+    /**
+     * Thrown by {@link #tripCount} for a {@code !=} loop whose index does not reach its bound without wrapping
+     * around: Java's loop then runs until the index wraps around to the bound (2^32 or 2^64 steps away at most)
+     * or forever. Such a loop is never run as a parallel level: the call runs on the host.
+     */
+    public static final class NeverReaches extends ArithmeticException {
+        public NeverReaches(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * The number of iterations of a counted loop with these bounds, as the kernel computes it. For {@code !=}
+     * it is {@code (bound - lower) / step} when that is a whole number of steps in the step's direction (0 when
+     * {@code lower == bound}), the count Java runs; else {@link NeverReaches}. Indices of type {@code int} arrive
+     * widened, so their span cannot overflow; a {@code long} span that overflows is {@link NeverReaches} too.
+     */
     public static long tripCount(long lower, Cond cond, long bound, long step) {
         return switch (cond) {
             case LT -> lower < bound ? (bound - lower + step - 1) / step : 0;
             case LE -> lower <= bound ? (bound - lower) / step + 1 : 0;
             case GT -> lower > bound ? (lower - bound - step - 1) / -step : 0;
             case GE -> lower >= bound ? (lower - bound) / -step + 1 : 0;
+            case NE -> notEqualTrips(lower, bound, step);
             default -> throw new IllegalArgumentException("trip count of a " + c(cond) + " loop");
         };
+    }
+
+    private static long notEqualTrips(long lower, long bound, long step) {
+        long span = bound - lower;
+        boolean overflow = ((bound ^ lower) & (bound ^ span)) < 0;
+        if (overflow || span % step != 0 || (span != 0 && (span < 0) != (step < 0))) {
+            throw new NeverReaches("from " + lower + " in steps of " + step + " the index does not reach " + bound
+                    + " without wrapping around");
+        }
+        long trips = span / step;
+        if (trips < 0) {
+            throw new ArithmeticException("the trip count " + Long.toUnsignedString(trips) + " exceeds 2^63 - 1");
+        }
+        return trips;
     }
 
     private static String c(Cond cond) {

@@ -110,6 +110,41 @@ public record Mapping(List<Level> levels, int[] block, List<GridDim> grid, Strin
         }
     }
 
+    /** The {@code !=} loops of the parallel levels, outermost first: the runtime checks them before each launch. */
+    public List<Stmt.For> notEqualLoops() {
+        List<Stmt.For> out = new java.util.ArrayList<>();
+        for (Level l : levels) {
+            for (Stmt.For f : l.loops()) {
+                if (f.cond() == Cond.NE) {
+                    out.add(f);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Null when every {@code !=} loop of the parallel levels reaches its bound in whole steps for the values
+     * {@code ev} gives (its trip count is then the one Java runs), else the reason: the launch must not happen
+     * and the call runs on the host, where Java's loop wraps around as it does.
+     *
+     * @param ev an evaluator that has run the region's prologue
+     * @throws Evaluator.NotEvaluable when a bound cannot be evaluated on the host
+     */
+    public String checkNotEqualLoops(Evaluator ev) {
+        for (Stmt.For f : notEqualLoops()) {
+            long lower = ev.evalLong(f.lower());
+            long bound = ev.evalLong(f.bound());
+            try {
+                Evaluator.tripCount(lower, Cond.NE, bound, f.step());
+            } catch (ArithmeticException e) {
+                return "the loop over " + f.index().name() + " at line " + f.line() + " (" + f.index().name() + " != "
+                        + f.bound() + "): " + e.getMessage();
+            }
+        }
+        return null;
+    }
+
     /**
      * The grid on x, y, z for a launch, each axis at most {@code cap}. {@code fullDevice} is the number of blocks
      * that fill every SM (the cap of a single loop's gangs, and the x extent when a trip count is unknown).

@@ -31,7 +31,9 @@ public sealed interface Stmt {
     /**
      * A counted loop: {@code for (index = lower; index cond bound; index += step) body}. The bound is evaluated
      * before each iteration, as in Java; a parallel loop needs it invariant. {@code step} is a non-zero
-     * constant whose sign agrees with {@code cond}.
+     * constant whose sign agrees with {@code cond}; with {@link Cond#NE} it has either sign, and the loop runs
+     * until the index equals the bound, wrapping around as Java's arithmetic does (a parallel level runs only when
+     * the runtime has checked that the index reaches the bound without wrapping, see {@link Evaluator#tripCount}).
      */
     record For(Var index, Expr lower, Cond cond, Expr bound, long step, LoopSpec spec, List<Stmt> body, int line)
             implements Stmt {

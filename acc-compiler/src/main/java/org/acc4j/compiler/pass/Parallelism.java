@@ -34,6 +34,11 @@ import org.acc4j.compiler.ir.Var;
  * indices, whose parallel index appears; that the writes are disjoint is a {@link Disjointness} condition,
  * proven here when constant and otherwise checked by the runtime before each launch.
  *
+ * <p><b>{@code !=} loops</b> may be parallel levels when their bounds use nothing the nest assigns (no outer index):
+ * the runtime evaluates them before each launch and checks that the index reaches the bound in whole steps
+ * ({@link Mapping#checkNotEqualLoops}). An unmarked one whose bounds depend on the nest runs sequentially; a marked
+ * one is refused.
+ *
  * <p><b>Mapping</b> (the OpenUH rules, generalised): levels with a vector get block axes, the one whose index
  * is the stride-1 subscript of most accesses on x (coalescing), the others innermost first on y and z; levels
  * with a gang get grid axes, innermost first on x, y and z. Without clauses, the coalescing level gets
@@ -201,6 +206,14 @@ public final class Parallelism {
             chain.add(group);
             Stmt.For inner = group.get(group.size() - 1);
             requireInvariantBounds(group);
+            for (Stmt.For f : group) {
+                String why = uncheckedNotEqual(f);
+                if (why != null) {
+                    throw new Unsupported(f.line(), "a parallel loop over " + f.index().name() + " with a != test whose "
+                            + why + ": whether the index reaches its bound is checked before the launch, so its bounds"
+                            + " must be known then (write the test with < or >)");
+                }
+            }
             Stmt.For next = null;
             for (Stmt s : inner.body()) {
                 if (s instanceof Stmt.For f && parallelClause(f.spec())) {
@@ -310,10 +323,42 @@ public final class Parallelism {
         return chain;
     }
 
+    /**
+     * Null when {@code f} has no {@code !=} test or its bounds can be evaluated before the launch (they use no
+     * variable the nest assigns, such as an outer index), else why not. A parallel {@code !=} level runs only
+     * after the runtime has checked that its index reaches the bound without wrapping around.
+     */
+    private String uncheckedNotEqual(Stmt.For f) {
+        if (f.cond() != org.acc4j.compiler.ir.Cond.NE) {
+            return null;
+        }
+        for (Expr e : List.of(f.lower(), f.bound())) {
+            Var v = firstVariant(e);
+            if (v != null) {
+                return "bound " + e + " depends on " + v.name() + ", which changes within the nest";
+            }
+        }
+        return null;
+    }
+
+    private Var firstVariant(Expr e) {
+        Var[] found = new Var[1];
+        Dataflow.forEach(e, x -> {
+            if (found[0] == null && x instanceof Expr.Local l && variant.contains(l.var())) {
+                found[0] = l.var();
+            }
+        });
+        return found[0];
+    }
+
     /** Null when {@code f} can run in parallel (given the checks made later), else the reason. */
     private String dependence(Stmt.For f) {
         if (f.spec().seq()) {
             return "marked seq";
+        }
+        String ne = uncheckedNotEqual(f);
+        if (ne != null) {
+            return "its != test's " + ne + ", so whether it reaches its bound cannot be checked before the launch";
         }
         Set<Var> inside = new HashSet<>();
         Dataflow.assigned(f.body(), inside);

@@ -437,9 +437,16 @@ public final class KernelEmitter {
         return r;
     }
 
-    /** The loop's trip count in 64 bits (0 when it does not run), as {@link org.acc4j.compiler.ir.Evaluator#tripCount}. */
+    /**
+     * The loop's trip count in 64 bits (0 when it does not run), as {@link org.acc4j.compiler.ir.Evaluator#tripCount}.
+     * A {@code !=} level runs only after the runtime has checked that its span is a whole number of steps in the
+     * step's direction, so its count is the exact quotient.
+     */
     private Reg tripCount(Stmt.For f, Reg lo, Reg ub) {
         Reg d = w.reg(Type.I64);
+        if (f.cond() == Cond.NE) {
+            return notEqualTrips(f, lo, ub, d);
+        }
         boolean up = f.cond() == Cond.LT || f.cond() == Cond.LE;
         long s = Math.abs(f.step());
         if (up) {
@@ -466,6 +473,25 @@ public final class KernelEmitter {
             } else {
                 w.op("add.s64", trip, d, 1);
             }
+        }
+        w.op("selp.b64", trip, trip, 0, some);
+        return trip;
+    }
+
+    private Reg notEqualTrips(Stmt.For f, Reg lo, Reg ub, Reg d) {
+        long s = Math.abs(f.step());
+        if (f.step() > 0) {
+            w.op("sub.s64", d, ub, lo);
+        } else {
+            w.op("sub.s64", d, lo, ub);
+        }
+        Reg trip = w.reg(Type.I64);
+        Reg some = w.reg(Type.PRED);
+        w.setp("gt", "s64", some, d, 0);
+        if (s == 1) {
+            w.mov(trip, d);
+        } else {
+            w.op("div.s64", trip, d, s);
         }
         w.op("selp.b64", trip, trip, 0, some);
         return trip;

@@ -12,8 +12,8 @@ import java.util.TreeSet;
  * Random loop nests within what the README says the compiler supports, and a few constructs outside it.
  *
  * <p>A nest is 1 to 3 loops deep, perfectly or imperfectly nested, with {@code int} or {@code long} indices, any of
- * {@code < <= > >=} (rarely {@code !=}), positive or negative constant steps and bounds from parameters and
- * expressions. It writes one or two output arrays at a subscript that is injective in the loops it names (so those
+ * {@code < <= > >= !=} ({@code !=} with a bound a whole number of steps away, so that Java's loop ends without
+ * wrapping around), positive or negative constant steps and bounds from parameters and expressions. It writes one or two output arrays at a subscript that is injective in the loops it names (so those
  * loops are truly independent: only they ever get {@code @Loop} clauses), and reads inputs of every element type
  * at affine subscripts, all in range unless an out-of-range access is planted on purpose. Unannotated nests are
  * sometimes made dependent (a write that every outer iteration repeats, a read of a neighbour's element, a scalar
@@ -27,7 +27,7 @@ public final class NestGenerator {
     /** Constructs that can be switched off by name (to keep CI green while a bug found with them is open). */
     public static final List<String> FLAGS = List.of("long-index", "triangular", "down", "2d", "ternary",
             "if", "reduction", "dependent", "fault", "unsupported", "annotations", "collapse", "imperfect",
-            "float-ops", "shifts", "division", "math", "casts");
+            "float-ops", "shifts", "division", "math", "casts", "not-equal");
 
     /** Which flagged constructs are off; immutable, {@link #without} returns a copy. */
     public record Options(Set<String> off) {
@@ -94,6 +94,8 @@ public final class NestGenerator {
     private boolean divZeroPlanted;
     private String dependence;
     private final Map<Arr, String[]> subscripts = new java.util.HashMap<>();
+    /** Whether the nest gets {@code @Loop} clauses (decided before the loop headers). */
+    private boolean annotated;
 
     private NestGenerator(long seed, Options options) {
         this.seed = seed;
@@ -136,6 +138,7 @@ public final class NestGenerator {
         dependence = dependentAllowed ? pick("same", "neighbour", "carry", "stride") : null;
         boolean reduction = depth >= 2 && dependence == null && chance(25, "reduction");
         boolean annotate = dependence == null && chance(45, "annotations");
+        annotated = annotate;
         if (chance(6, "fault")) {
             fault = r.nextBoolean() || !o.on("division") ? "index" : "div0";
             features.add("fault-" + fault);
@@ -151,7 +154,7 @@ public final class NestGenerator {
             L l = new L();
             l.name = names[d];
             l.type = chance(7, "long-index") ? "long" : "int";
-            headers[d] = header(l, d, sizes[d], plantAt == d && r.nextInt(3) == 0);
+            headers[d] = header(l, d, sizes[d]);
             loops.add(l);
         }
         if (unsupported != null) {
@@ -271,7 +274,7 @@ public final class NestGenerator {
     }
 
     /** The loop header with an {@code @ANN} hole for its annotation; sets the loop's concrete range. */
-    private String header(L l, int d, String size, boolean notEqual) {
+    private String header(L l, int d, String size) {
         int n = (Integer) scalarParams.get(size).value();
         // the exclusive upper end, as text and value
         String hiText;
@@ -312,24 +315,35 @@ public final class NestGenerator {
         long count = l.empty ? 0 : (hi - 1 - lo) / step;
         String t = l.type;
         String i = l.name;
-        if (notEqual && !l.empty) {
-            unsupported = "!=";
-            features.add("unsupported-ne");
-            l.min = lo;
-            l.max = hi - 1;
-            return "for (@ANN" + t + " " + i + " = " + lo + "; " + i + " != " + hiText + "; " + i + "++)";
+        // != with the bound one step past the last index, a whole number of steps from the start (a marked parallel
+        // loop whose bound depends on the outer index is refused, so triangular ones only go unannotated)
+        boolean notEqual = !(triangular && annotated) && chance(15, "not-equal");
+        if (notEqual) {
+            features.add("not-equal");
         }
         if (down) {
             features.add("down");
             l.max = hi - 1;
             l.min = hi - 1 - count * step;
             String test = r.nextBoolean() ? i + " >= " + lo : i + " > " + (lo - 1);
+            if (notEqual) {
+                // from hi - 1 down by step: count + 1 iterations, or none when hi - 1 < lo
+                test = step == 1 ? (l.empty ? i + " != Math.min(" + (lo - 1) + ", " + hiText + " - 1)" : i + " != " + (lo - 1))
+                        : i + " != " + hiText + " - 1 - " + step + " * Math.max(0, (" + hiText + " - 1 - " + lo + " + " + step
+                        + ") / " + step + ")";
+            }
             String inc = step == 1 ? i + "--" : i + " -= " + step;
             return "for (@ANN" + t + " " + i + " = " + hiText + " - 1; " + test + "; " + inc + ")";
         }
         l.min = lo;
         l.max = lo + count * step;
         String test = r.nextBoolean() ? i + " < " + hiText : i + " <= " + hiText + " - 1";
+        if (notEqual) {
+            // from lo up by step: ceil((hi - lo) / step) iterations, or none when hi <= lo
+            test = step == 1 ? (l.empty ? i + " != Math.max(" + hiText + ", " + lo + ")" : i + " != " + hiText)
+                    : i + " != " + lo + " + " + step + " * Math.max(0, (" + hiText + " - " + lo + " + " + (step - 1)
+                    + ") / " + step + ")";
+        }
         String inc = step == 1 ? i + "++" : i + " += " + step;
         if (step != 1) {
             features.add("step");

@@ -10,8 +10,23 @@ final class Geometry {
     private Geometry() {
     }
 
-    /** Runs the region's disjointness checks; a failure or an unknown makes the call run on the host. */
+    /**
+     * Checks that the region's {@code !=} parallel loops reach their bounds, then runs its disjointness checks;
+     * a failure or an unknown makes the call run on the host.
+     */
     static void check(Region r, Evaluator ev) throws Launcher.HostInstead {
+        if (r.mapping() != null && !r.mapping().notEqualLoops().isEmpty()) {
+            String why;
+            try {
+                why = r.mapping().checkNotEqualLoops(ev);
+            } catch (Evaluator.NotEvaluable | ArithmeticException e) {
+                why = "the bounds of its != loops cannot be evaluated before the launch (" + e.getMessage() + ")";
+            }
+            if (why != null) {
+                throw new Launcher.HostInstead("loop nest at line " + r.loop().line() + " is not run in parallel for "
+                        + "these arguments: " + why);
+            }
+        }
         List<Disjointness> checks = r.checks();
         for (Disjointness d : checks) {
             String why;

@@ -80,14 +80,9 @@ public final class Launcher implements AutoCloseable {
         context.makeCurrent();
         table.drainCollected();
         Map<ArrayRef, Object> arrays = bind(m, self, args);
-        Evaluator[] evaluators = new Evaluator[m.plan().kernels().size()];
-        long[] trips = new long[evaluators.length];
-        long[] lowers = new long[evaluators.length];
-        for (int k = 0; k < evaluators.length; k++) {
-            evaluators[k] = evaluator(m, self, args);
-            trips[k] = tripCount(m.kernel(k).region(), evaluators[k], lowers, k);
-            Geometry.check(m.kernel(k).region(), evaluators[k]);
-        }
+        long[] trips = new long[m.plan().kernels().size()];
+        long[] lowers = new long[trips.length];
+        Evaluator[] evaluators = checkBeforeLaunch(m, self, args, trips, lowers);
         List<Object> entered = new ArrayList<>();
         List<Clause> clauses = new ArrayList<>();
         boolean[] launched = {false};
@@ -182,6 +177,22 @@ public final class Launcher implements AutoCloseable {
             throw new HostInstead(problem);
         }
         return arrays;
+    }
+
+    /**
+     * The host's side of every region before anything is launched: its evaluator (after its prologue), its outer
+     * loop's trip count and lower bound (-1 and 0 when unknown), and the checks the compiler left to the launch
+     * ({@link Geometry#check}); a failed check throws {@link HostInstead}, and the call runs on the host.
+     */
+    static Evaluator[] checkBeforeLaunch(OffloadedMethod m, Object self, Object[] args, long[] trips, long[] lowers)
+            throws HostInstead {
+        Evaluator[] evaluators = new Evaluator[m.plan().kernels().size()];
+        for (int k = 0; k < evaluators.length; k++) {
+            evaluators[k] = evaluator(m, self, args);
+            trips[k] = tripCount(m.kernel(k).region(), evaluators[k], lowers, k);
+            Geometry.check(m.kernel(k).region(), evaluators[k]);
+        }
+        return evaluators;
     }
 
     private static Evaluator evaluator(OffloadedMethod m, Object self, Object[] args) {
