@@ -48,9 +48,9 @@ class CudaRenderingTest {
         Assumptions.assumeTrue(nvcc != null, "nvcc is not on the PATH: CUDA C renderings not compiled");
         Map<String, String> units = renderAll();
         assertTrue(units.size() >= 25, "rendered " + units.size() + " kernels");
-        Map<String, String> ptx = Nvcc.compile(nvcc, units);
-        for (Map.Entry<String, String> e : ptx.entrySet()) {
-            assertTrue(e.getValue().contains(".visible .entry " + e.getKey() + "("), e.getKey() + " has no entry of its name");
+        String ptx = Nvcc.compileTogether(nvcc, units);
+        for (String entry : units.keySet()) {
+            assertTrue(ptx.contains(".visible .entry " + entry + "("), entry + " has no entry of its name");
         }
     }
 

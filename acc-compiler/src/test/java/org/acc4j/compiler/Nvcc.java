@@ -60,4 +60,19 @@ public final class Nvcc {
         }
         return ptx;
     }
+
+    /**
+     * Compiles every {@code name -> CUDA C} as one translation unit, each in its own namespace (nvcc's start-up
+     * dominates the time of one small file); returns nvcc's PTX, which has one entry per unit, or throws with nvcc's
+     * output.
+     */
+    public static String compileTogether(Path nvcc, Map<String, String> units) throws IOException, InterruptedException {
+        StringBuilder all = new StringBuilder("#include <cuda_runtime.h>\n");
+        int k = 0;
+        for (Map.Entry<String, String> u : units.entrySet()) {
+            all.append("\n// ---- ").append(u.getKey()).append("\nnamespace unit").append(k++).append(" {\n")
+                    .append(u.getValue().replace("#include <cuda_runtime.h>\n", "")).append("}\n");
+        }
+        return compile(nvcc, Map.of("all_kernels", all.toString())).get("all_kernels");
+    }
 }

@@ -37,12 +37,26 @@ public final class Offloader {
     private final ConcurrentHashMap<String, Object> methods = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, List<DataClause>> dataRegions = new ConcurrentHashMap<>();
     private final java.util.Set<String> reported = ConcurrentHashMap.newKeySet();
+    private final java.nio.file.Path dump;
+    private final List<java.nio.file.Path> sourcePath;
 
     public Offloader(Device device, KernelCache cache, Launcher launcher, java.util.function.Consumer<String> report) {
+        this(device, cache, launcher, report, null, null);
+    }
+
+    /**
+     * @param dump a directory to write each compiled method's kernels into, as PTX with the Java source lines and as
+     *     CUDA C ({@link org.acc4j.compiler.cuda.KernelDump}); null for none
+     * @param sourcePath where the dump looks for the Java sources ({@code dir1:dir2}); null for none
+     */
+    public Offloader(Device device, KernelCache cache, Launcher launcher, java.util.function.Consumer<String> report,
+                     java.nio.file.Path dump, String sourcePath) {
         this.device = device;
         this.cache = cache;
         this.launcher = launcher;
         this.report = report;
+        this.dump = dump;
+        this.sourcePath = org.acc4j.compiler.cuda.KernelDump.sourcePath(sourcePath);
     }
 
     /** Runs the call on the device, or says why it must run on the host (the reason is new only once). */
@@ -139,6 +153,9 @@ public final class Offloader {
         for (String line : plan.report()) {
             report.accept(line);
         }
+        if (dump != null) {
+            dump(plan);
+        }
         ClassNode cn = new ClassNode();
         new ClassReader(bytes).accept(cn, 0);
         MethodNode mn = cn.methods.stream().filter(x -> x.name.equals(name) && x.desc.equals(desc)).findFirst()
@@ -151,6 +168,17 @@ public final class Offloader {
         }
         String simple = owner.getSimpleName() + "." + name;
         return new OffloadedMethod(simple, plan, List.copyOf(functions), new Sources(owner));
+    }
+
+    /** Writes the method's kernels to the dump directory; a failure is said on stderr and changes nothing else. */
+    private void dump(CompiledMethod plan) {
+        try {
+            for (java.nio.file.Path file : org.acc4j.compiler.cuda.KernelDump.write(dump, plan, sourcePath)) {
+                report.accept("dumped " + file);
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            System.err.println("acc4j: cannot dump the kernels of " + plan.body().displayName() + " into " + dump + ": " + e);
+        }
     }
 
     static byte[] classFile(Class<?> owner) {
