@@ -13,9 +13,6 @@ import java.util.List;
 import org.acc4j.compiler.CompiledMethod;
 import org.acc4j.compiler.Compiler;
 import org.acc4j.compiler.cuda.CudaCRenderer;
-import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.tree.ClassNode;
-import org.objectweb.asm.tree.MethodNode;
 
 /**
  * The samples' kernels as CUDA C ({@link CudaCRenderer}), and the PTX that nvcc made of some of them, stored under
@@ -56,19 +53,18 @@ public final class RenderedKernels {
         }
     }
 
-    /** Every {@code @Kernels} method of the samples. */
+    /** Every {@code @Kernels} method of the samples (by reflection: on the GPU machine ASM is shaded into acc.jar). */
     public static List<Method> all() {
         List<Method> out = new ArrayList<>();
         for (Class<?> c : SAMPLES) {
-            ClassNode cn = new ClassNode();
-            new ClassReader(bytes(c)).accept(cn, 0);
-            for (MethodNode mn : cn.methods) {
-                if (mn.visibleAnnotations != null
-                        && mn.visibleAnnotations.stream().anyMatch(a -> a.desc.equals("Lorg/acc4j/Kernels;"))) {
-                    out.add(new Method(c, mn.name, mn.desc));
+            for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
+                if (m.isAnnotationPresent(org.acc4j.Kernels.class)) {
+                    out.add(new Method(c, m.getName(), java.lang.invoke.MethodType.methodType(m.getReturnType(),
+                            m.getParameterTypes()).toMethodDescriptorString()));
                 }
             }
         }
+        out.sort(java.util.Comparator.comparing(Method::toString));
         return out;
     }
 
