@@ -128,7 +128,7 @@ public final class AccRuntime implements Backend {
                 if (report) {
                     say(line);
                 }
-            });
+            }, options.dump(), options.sourcePath());
             gpu = new Gpu(d, context, table, cache, launcher, guard, offloader);
             if (report) {
                 say("offloading to " + d.name() + " (" + d.smTarget() + ", " + d.multiprocessors() + " SMs)");

@@ -10,8 +10,11 @@ import java.util.Map;
  * @param hostOnly {@code ACC_DEVICE_TYPE=host}: every region runs as plain Java
  * @param deviceNumber {@code ACC_DEVICE_NUM}: the GPU to use (0 by default)
  * @param report {@code acc4j.report} / {@code ACC4J_REPORT}: print the compiler's decisions to stderr
+ * @param dump {@code acc4j.dump} / {@code ACC4J_DUMP}: a directory to write each kernel's PTX and CUDA C into, or null
+ * @param sourcePath {@code acc4j.sourcepath} / {@code ACC4J_SOURCEPATH}: where the dump finds the Java sources
+ *     ({@code dir1:dir2}), or null
  */
-public record Options(boolean hostOnly, int deviceNumber, boolean report) {
+public record Options(boolean hostOnly, int deviceNumber, boolean report, java.nio.file.Path dump, String sourcePath) {
 
     public static Options fromEnvironment() {
         return parse(System.getenv(), System.getProperties());
@@ -41,6 +44,9 @@ public record Options(boolean hostOnly, int deviceNumber, boolean report) {
             }
         }
         String report = props.getProperty("acc4j.report", env.get("ACC4J_REPORT"));
-        return new Options(host, device, report != null && !report.equals("false") && !report.equals("0"));
+        String dump = props.getProperty("acc4j.dump", env.get("ACC4J_DUMP"));
+        String sources = props.getProperty("acc4j.sourcepath", env.get("ACC4J_SOURCEPATH"));
+        return new Options(host, device, report != null && !report.equals("false") && !report.equals("0"),
+                dump == null || dump.isBlank() ? null : java.nio.file.Path.of(dump.trim()), sources);
     }
 }

@@ -45,4 +45,22 @@ class OptionsTest {
         assertTrue(num.getMessage().contains("ACC_DEVICE_NUM=-2"));
         assertThrows(IllegalArgumentException.class, () -> Options.parse(Map.of("ACC_DEVICE_NUM", "x"), new Properties()));
     }
+
+    @Test
+    void dumpDirectoryAndSourcePath() {
+        Options none = Options.parse(Map.of(), new Properties());
+        assertEquals(null, none.dump());
+        assertEquals(null, none.sourcePath());
+        Options env = Options.parse(Map.of("ACC4J_DUMP", "kernels", "ACC4J_SOURCEPATH", "src/main/java:lib/src"),
+                new Properties());
+        assertEquals(java.nio.file.Path.of("kernels"), env.dump());
+        assertEquals("src/main/java:lib/src", env.sourcePath());
+        Properties p = new Properties();
+        p.setProperty("acc4j.dump", "/tmp/k");
+        p.setProperty("acc4j.sourcepath", "s");
+        Options props = Options.parse(Map.of("ACC4J_DUMP", "kernels", "ACC4J_SOURCEPATH", "x"), p);
+        assertEquals(java.nio.file.Path.of("/tmp/k"), props.dump());
+        assertEquals("s", props.sourcePath());
+        assertEquals(null, Options.parse(Map.of("ACC4J_DUMP", " "), new Properties()).dump());
+    }
 }

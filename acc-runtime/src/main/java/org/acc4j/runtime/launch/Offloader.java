@@ -41,6 +41,8 @@ public final class Offloader {
     private final ConcurrentHashMap<String, Object> methods = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, List<DataClause>> dataRegions = new ConcurrentHashMap<>();
     private final java.util.Set<String> reported = ConcurrentHashMap.newKeySet();
+    private final java.nio.file.Path dump;
+    private final List<java.nio.file.Path> sourcePath;
 
     /**
      * @param guard the device lock and fault handling every launch and module load goes through; null only where
@@ -48,11 +50,25 @@ public final class Offloader {
      */
     public Offloader(Device device, KernelCache cache, Launcher launcher, Guard guard,
                      java.util.function.Consumer<String> report) {
+        this(device, cache, launcher, guard, report, null, null);
+    }
+
+    /**
+     * @param guard the device lock and fault handling every launch and module load goes through; null only where
+     *              nothing is launched (data regions in tests)
+     * @param dump a directory to write each compiled method's kernels into, as PTX with the Java source lines and as
+     *     CUDA C ({@link org.acc4j.compiler.cuda.KernelDump}); null for none
+     * @param sourcePath where the dump looks for the Java sources ({@code dir1:dir2}); null for none
+     */
+    public Offloader(Device device, KernelCache cache, Launcher launcher, Guard guard,
+                     java.util.function.Consumer<String> report, java.nio.file.Path dump, String sourcePath) {
         this.device = device;
         this.cache = cache;
         this.launcher = launcher;
         this.guard = guard;
         this.report = report;
+        this.dump = dump;
+        this.sourcePath = org.acc4j.compiler.cuda.KernelDump.sourcePath(sourcePath);
     }
 
     /**
@@ -175,6 +191,9 @@ public final class Offloader {
         for (String line : plan.report()) {
             report.accept(line);
         }
+        if (dump != null) {
+            dump(plan);
+        }
         ClassNode cn = new ClassNode();
         new ClassReader(bytes).accept(cn, 0);
         MethodNode mn = cn.methods.stream().filter(x -> x.name.equals(name) && x.desc.equals(desc)).findFirst()
@@ -204,6 +223,17 @@ public final class Offloader {
             return in == null ? null : in.readAllBytes();
         } catch (IOException e) {
             return null;
+        }
+    }
+
+    /** Writes the method's kernels to the dump directory; a failure is said on stderr and changes nothing else. */
+    private void dump(CompiledMethod plan) {
+        try {
+            for (java.nio.file.Path file : org.acc4j.compiler.cuda.KernelDump.write(dump, plan, sourcePath)) {
+                report.accept("dumped " + file);
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            System.err.println("acc4j: cannot dump the kernels of " + plan.body().displayName() + " into " + dump + ": " + e);
         }
     }
 
