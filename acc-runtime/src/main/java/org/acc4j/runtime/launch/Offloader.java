@@ -14,6 +14,7 @@ import org.acc4j.runtime.cache.KernelCache;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.Function;
 import org.acc4j.runtime.cuda.Module;
+import org.acc4j.runtime.profile.Profile;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.MethodNode;
@@ -34,19 +35,39 @@ public final class Offloader {
     private final KernelCache cache;
     private final Launcher launcher;
     private final java.util.function.Consumer<String> report;
+    private final Profile profile;
     private final ConcurrentHashMap<String, Object> methods = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, List<DataClause>> dataRegions = new ConcurrentHashMap<>();
     private final java.util.Set<String> reported = ConcurrentHashMap.newKeySet();
 
-    public Offloader(Device device, KernelCache cache, Launcher launcher, java.util.function.Consumer<String> report) {
+    /**
+     * @param report takes the compile report's lines (the compiler's decisions, then each kernel's resources)
+     * @param profile the time profile, or null when profiling is off
+     */
+    public Offloader(Device device, KernelCache cache, Launcher launcher, java.util.function.Consumer<String> report,
+                     Profile profile) {
         this.device = device;
         this.cache = cache;
         this.launcher = launcher;
         this.report = report;
+        this.profile = profile;
     }
 
     /** Runs the call on the device, or says why it must run on the host (the reason is new only once). */
     public Outcome run(Class<?> owner, String name, String desc, Object self, Object[] args) {
+        if (profile == null) {
+            return runCall(owner, name, desc, self, args);
+        }
+        try (Profile.Scope scope = profile.enter(Profile.Kind.KERNELS, owner, name, desc)) {
+            Outcome o = runCall(owner, name, desc, self, args);
+            if (!o.onDevice()) {
+                scope.ranOnHost();
+            }
+            return o;
+        }
+    }
+
+    private Outcome runCall(Class<?> owner, String name, String desc, Object self, Object[] args) {
         String key = owner.getName() + "." + name + desc;
         Object m = methods.computeIfAbsent(key, k -> prepare(owner, name, desc));
         if (m instanceof Diagnostic d) {
@@ -88,10 +109,11 @@ public final class Offloader {
      */
     public Object enterRegion(Class<?> owner, String name, String desc, Object self, Object[] args,
                               org.acc4j.runtime.data.PresentTable table) {
-        List<DataClause> clauses = dataClauses(owner, name, desc);
-        Sources sources = new Sources(owner);
+        Profile.Scope scope = profile == null ? null : profile.enter(Profile.Kind.DATA, owner, name, desc);
         List<Object[]> entered = new ArrayList<>();
         try {
+            List<DataClause> clauses = dataClauses(owner, name, desc);
+            Sources sources = new Sources(owner);
             for (DataClause c : clauses) {
                 Object array = sources.value(c.array().source(), self, args);
                 if (array == null) {
@@ -108,16 +130,35 @@ public final class Offloader {
                 entered.add(new Object[] {array, clause});
             }
         } catch (RuntimeException e) {
-            exitRegion(entered, table);
+            try {
+                exit(entered, table);
+            } finally {
+                if (scope != null) {
+                    scope.close();
+                }
+            }
             throw e;
         }
-        return entered;
+        return new RegionToken(entered, scope);
+    }
+
+    /** What {@link #enterRegion} hands to {@link #exitRegion}: the arrays entered with their clauses, the profile's scope. */
+    private record RegionToken(List<Object[]> entered, Profile.Scope scope) {
     }
 
     /** Exits a data region entered by {@link #enterRegion}, in reverse order. */
-    @SuppressWarnings("unchecked")
     public void exitRegion(Object token, org.acc4j.runtime.data.PresentTable table) {
-        List<Object[]> entered = (List<Object[]>) token;
+        RegionToken t = (RegionToken) token;
+        try {
+            exit(t.entered(), table);
+        } finally {
+            if (t.scope() != null) {
+                t.scope().close();
+            }
+        }
+    }
+
+    private static void exit(List<Object[]> entered, org.acc4j.runtime.data.PresentTable table) {
         for (int i = entered.size() - 1; i >= 0; i--) {
             table.exit(entered.get(i)[0], (org.acc4j.runtime.data.Clause) entered.get(i)[1]);
         }
@@ -131,8 +172,13 @@ public final class Offloader {
             return new Diagnostic(owner.getName().replace('.', '/'), name, null, 0, e.getMessage());
         }
         int sm = device.computeMajor() * 10 + device.computeMinor();
+        long t0 = System.nanoTime();
         Compiler.Result r = Compiler.compile(bytes, name, desc, sm);
+        long compiled = System.nanoTime();
         if (r instanceof Compiler.Host h) {
+            if (profile != null) {
+                profile.compiled(compiled - t0, 0);
+            }
             return h.reason();
         }
         CompiledMethod plan = ((Compiler.Offload) r).method();
@@ -147,10 +193,27 @@ public final class Offloader {
         List<Function> functions = new ArrayList<>();
         for (KernelPlan k : plan.kernels()) {
             Module module = cache.module(key + "#" + k.region().ordinal(), k.ptx(), k.entry());
-            functions.add(module.function(k.entry()));
+            Function f = module.function(k.entry());
+            functions.add(f);
+            report.accept(resources(plan.body().sourceFile(), k.region().loop().line(), k.entry(), f.registers(),
+                    f.sharedBytes(), f.localBytes(), f.maxThreadsPerBlock()));
+        }
+        if (profile != null) {
+            profile.compiled(compiled - t0, System.nanoTime() - compiled);
         }
         String simple = owner.getSimpleName() + "." + name;
         return new OffloadedMethod(simple, plan, List.copyOf(functions), new Sources(owner));
+    }
+
+    /**
+     * The report's line on a loaded kernel's resources, as the driver gives them ({@code cuFuncGetAttribute}), in
+     * the style of {@code -Minfo=accel}'s ptxas lines.
+     */
+    static String resources(String sourceFile, int line, String entry, int registers, int sharedBytes, int localBytes,
+                            int maxThreadsPerBlock) {
+        return (sourceFile != null ? sourceFile : "?") + (line > 0 ? ":" + line : "") + ": kernel " + entry + ": "
+                + registers + " registers, " + sharedBytes + " bytes shared memory (static), " + localBytes
+                + " bytes local memory per thread, at most " + maxThreadsPerBlock + " threads per block";
     }
 
     static byte[] classFile(Class<?> owner) {
