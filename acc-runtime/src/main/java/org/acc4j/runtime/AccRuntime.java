@@ -142,7 +142,7 @@ public final class AccRuntime implements Backend {
 
     private static void noDevice(Profile p, String why) {
         if (p != null) {
-            p.device("no device (" + why + "): every region ran as plain Java");
+            p.device("none (" + why + "): every region ran as plain Java");
         }
     }
 

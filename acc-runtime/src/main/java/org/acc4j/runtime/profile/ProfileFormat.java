@@ -31,8 +31,8 @@ public final class ProfileFormat {
     /** The profile as text, one block per region; ends with a newline. */
     public static String text(Snapshot s) {
         StringBuilder b = new StringBuilder();
-        b.append("acc4j profile on ").append(s.device())
-                .append(" (times in microseconds; kernels timed with CUDA events, copies as host wall time)\n");
+        b.append("acc4j profile, device: ").append(s.device())
+                .append("; times in microseconds (kernels timed with CUDA events, copies as host wall time)\n");
         if (s.regions().isEmpty() && empty(s.outside())) {
             b.append("    no region has run on the device\n");
         }
