@@ -321,7 +321,8 @@ public final class AccRuntime implements Backend {
             try {
                 Files.writeString(o.profileJson(), ProfileFormat.json(s), StandardCharsets.UTF_8);
             } catch (IOException | RuntimeException e) {
-                Log.warning("the profile could not be written to " + o.profileJson() + ": " + e);
+                // explicit output, like the profile: at exit java.util.logging may already be reset
+                System.err.println("acc4j: the profile could not be written to " + o.profileJson() + ": " + e);
             }
         }
     }
