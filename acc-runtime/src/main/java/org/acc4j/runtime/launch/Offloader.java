@@ -191,15 +191,18 @@ public final class Offloader {
                 .orElseThrow();
         String key = KernelCache.key(mn, sm);
         List<Function> functions = new ArrayList<>();
+        long load = 0;
         for (KernelPlan k : plan.kernels()) {
+            long l0 = System.nanoTime();
             Module module = cache.module(key + "#" + k.region().ordinal(), k.ptx(), k.entry());
             Function f = module.function(k.entry());
+            load += System.nanoTime() - l0;
             functions.add(f);
             report.accept(resources(plan.body().sourceFile(), k.region().loop().line(), k.entry(), f.registers(),
                     f.sharedBytes(), f.localBytes(), f.maxThreadsPerBlock()));
         }
         if (profile != null) {
-            profile.compiled(compiled - t0, System.nanoTime() - compiled);
+            profile.compiled(compiled - t0, load);
         }
         String simple = owner.getSimpleName() + "." + name;
         return new OffloadedMethod(simple, plan, List.copyOf(functions), new Sources(owner));

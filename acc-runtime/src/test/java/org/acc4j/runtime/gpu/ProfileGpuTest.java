@@ -1,5 +1,6 @@
 package org.acc4j.runtime.gpu;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -130,7 +131,8 @@ class ProfileGpuTest {
         assertTrue(add.toDevice().nanos() > 0 && add.toHost().nanos() > 0, add::toString);
         assertTrue(add.compileNanos() > 0 && add.loadNanos() > 0, "compiled and loaded on the first call: " + add);
         assertTrue(add.kernelNanos() + add.transferNanos() <= add.wallNanos(), add::toString);
-        assertEquals(k.block()[0] * (long) k.grid()[0] >= 128, true, k::toString);
+        assertArrayEquals(new int[] {128, 1, 1}, k.block(), k::toString);
+        assertTrue(k.grid()[0] >= 1 && k.grid()[1] == 1 && k.grid()[2] == 1, k::toString);
 
         String text = Acc.report();
         assertTrue(text.contains("ProfileFixtures.add  kernels region"), text);
