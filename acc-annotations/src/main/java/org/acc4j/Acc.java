@@ -98,6 +98,16 @@ public final class Acc {
     }
 
     /**
+     * The time profile so far (regions, kernels, transfers, compile times; see the README's Profile note), as text
+     * in the style of PGI's {@code -Minfo=time}. It prints nothing: print or log the text yourself. With profiling
+     * off ({@code -Dacc4j.profile=true} or {@code ACC4J_PROFILE=1} turns it on), or without the agent, the text is
+     * one line saying there is no profile, and why.
+     */
+    public static String report() {
+        return backend.report();
+    }
+
+    /**
      * Installs the runtime behind these routines. Called by the agent at start-up; not for applications.
      *
      * @return the backend that was installed before
@@ -135,5 +145,8 @@ public final class Acc {
         @Override public void updateHost(Object array) { }
         @Override public boolean isPresent(Object array) { return true; }
         @Override public void waitAll() { }
+        @Override public String report() {
+            return "acc4j: no profile is available: running without the acc4j agent, every region runs as plain Java\n";
+        }
     }
 }

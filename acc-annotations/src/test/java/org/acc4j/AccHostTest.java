@@ -24,6 +24,13 @@ class AccHostTest {
     }
 
     @Test
+    void reportSaysThereIsNoProfileWithoutTheAgent() {
+        String r = Acc.report();
+        assertTrue(r.startsWith("acc4j: no profile is available") && r.contains("without the acc4j agent"), r);
+        assertEquals(1, r.lines().count(), r);
+    }
+
+    @Test
     void argumentsAreCheckedAsOnTheDevice() {
         assertThrows(NullPointerException.class, () -> Acc.copyin((Object) null));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Acc.copyin("not an array"));

@@ -14,6 +14,7 @@ import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.utility.JavaModule;
 import org.acc4j.Acc;
 import org.acc4j.runtime.AccRuntime;
+import org.acc4j.runtime.Log;
 
 /**
  * The Java agent ({@code -javaagent:acc.jar}). It installs the GPU runtime behind {@link Acc} and rewrites,
@@ -58,7 +59,7 @@ public final class AccAgent {
                     @Override
                     public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded,
                                         Throwable throwable) {
-                        System.err.println("acc4j: could not rewrite " + typeName + " (" + throwable
+                        Log.warning("could not rewrite " + typeName + " (" + throwable
                                 + "); its @Kernels methods run as plain Java");
                     }
 

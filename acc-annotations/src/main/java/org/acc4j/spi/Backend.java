@@ -35,4 +35,9 @@ public interface Backend {
     boolean isPresent(Object array);
 
     void waitAll();
+
+    /** The time profile as text, or a short text saying why there is none; prints nothing. */
+    default String report() {
+        return "acc4j: no profile is available from the backend " + name() + "\n";
+    }
 }

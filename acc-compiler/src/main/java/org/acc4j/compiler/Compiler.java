@@ -95,6 +95,8 @@ public final class Compiler {
                 }
                 kernels.add(new KernelPlan(r, k.entry(), k.ptx(), k.params(), k.sites(), unchecked));
                 report.add(where(cn, r.loop().line()) + "kernel " + entry + ": " + r.mapping());
+                report.add(where(cn, 0) + "  " + r.mapping().shape() + (r.mapping().gridFixed() ? ""
+                        : ": the grid depends on run-time values; the first launch's shape is reported"));
                 for (String note : r.notes()) {
                     report.add(where(cn, 0) + "  " + note);
                 }

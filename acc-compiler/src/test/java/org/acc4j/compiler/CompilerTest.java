@@ -219,6 +219,8 @@ class CompilerTest {
         assertEquals(List.of(
                 "Kernels1D.java:" + loopLine + ": kernel acc_Kernels1D_vectorAdd_r0: Map1: block(128, 1, 1); "
                         + "i from blockIdx.x * blockDim.x + threadIdx.x by gridDim.x * blockDim.x",
+                "Kernels1D.java:   grid(ceil(trip(i) / 128) at most SMs * blocks per SM, 1, 1) x block(128, 1, 1): "
+                        + "the grid depends on run-time values; the first launch's shape is reported",
                 "Kernels1D.java:   line " + loopLine + ": loop over i: parallel (parallelizable): "
                         + "i from blockIdx.x * blockDim.x + threadIdx.x by gridDim.x * blockDim.x",
                 "Kernels1D.java:   bounds of 3 accesses proven on the host before each launch (no check in the kernel "
@@ -227,6 +229,17 @@ class CompilerTest {
                 "Kernels1D.java: data copyout(c) implicit",
                 "Kernels1D.java: data copyin(a) implicit",
                 "Kernels1D.java: data copyin(b) implicit"), m.report());
+    }
+
+    @Test
+    void reportGivesTheLaunchShapeFixedOrComputedAtLaunch() {
+        // gang(16) vector(128): the whole shape is known at compile time
+        assertTrue(offload(Kernels1D.class, "shifted").report().contains(
+                "Kernels1D.java:   grid(16, 1, 1) x block(128, 1, 1)"), () -> offload(Kernels1D.class, "shifted").report().toString());
+        // Map2_4 with gang(3) vector(2) outside, gang vector(16) inside: x from j's trip count, y fixed
+        List<String> jacobi = offload(org.acc4j.compiler.fixtures.Nests.class, "jacobiMap24").report();
+        assertTrue(jacobi.contains("Nests.java:   grid(ceil(trip(j) / 16), 3, 1) x block(16, 2, 1):"
+                + " the grid depends on run-time values; the first launch's shape is reported"), jacobi::toString);
     }
 
     @Test

@@ -1,6 +1,9 @@
 package org.acc4j.runtime;
 
+import java.io.IOException;
 import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,14 +19,20 @@ import org.acc4j.runtime.data.PresentTable;
 import org.acc4j.runtime.launch.Guard;
 import org.acc4j.runtime.launch.Launcher;
 import org.acc4j.runtime.launch.Offloader;
+import org.acc4j.runtime.profile.Profile;
+import org.acc4j.runtime.profile.ProfileFormat;
 import org.acc4j.spi.Backend;
 
 /**
  * The runtime: the one singleton of acc4j, started on first use and stopped by {@link #shutdown()} or at exit.
  *
  * <p>It owns, in order of creation (and releases in reverse): the device's context, the present table, the
- * kernel cache, and the launcher. Where there is no usable GPU (no driver, no device,
- * {@code ACC_DEVICE_TYPE=host}) it says so once on stderr and every region runs as plain Java.
+ * kernel cache, and the launcher. Where there is no usable GPU (no driver, no device, an {@code ACC_DEVICE_NUM}
+ * beyond the device count, {@code ACC_DEVICE_TYPE=host}) it says so once through {@link Log} and every region runs
+ * as plain Java.
+ *
+ * <p>With profiling on ({@link Options#profiling()}) it also owns a {@link Profile}, from start-up to
+ * {@link #shutdown()}, which prints it to stderr and writes its JSON file (shutdown runs at exit too).
  *
  * <p>Any thread may call in: every operation on the device goes through the {@link Guard}, which serialises them,
  * makes the context current on the calling thread and rebuilds the device after a sticky fault (the caller gets a
@@ -66,6 +75,9 @@ public final class AccRuntime implements Backend {
     private volatile boolean started;
     private volatile Gpu gpu;
     private volatile boolean report;
+    /** The profile of this run of the runtime and the options that asked for it; null when profiling is off. */
+    private volatile Profile profile;
+    private Options profileOptions;
     private boolean hookInstalled;
 
     private AccRuntime() {
@@ -92,53 +104,82 @@ public final class AccRuntime implements Backend {
         try {
             options = Options.fromEnvironment();
         } catch (IllegalArgumentException e) {
-            say(e.getMessage() + "; running every region as plain Java");
+            Log.warning(e.getMessage().replaceFirst("^acc4j: ", "") + "; running every region as plain Java");
             return;
         }
         report = options.report();
+        Profile p = null;
+        if (options.profiling()) {
+            p = new Profile(System::nanoTime);
+            profile = p;
+            profileOptions = options;
+            installHook();
+        }
         if (options.hostOnly()) {
-            say("ACC_DEVICE_TYPE=host: @Kernels methods run as plain Java");
+            Log.info("ACC_DEVICE_TYPE=host: @Kernels methods run as plain Java");
+            noDevice(p, "ACC_DEVICE_TYPE=host");
             return;
         }
         try {
             List<Device> devices = Device.all();
             if (devices.isEmpty()) {
-                say("no CUDA device found: @Kernels methods run as plain Java");
+                Log.warning("no CUDA device found: @Kernels methods run as plain Java");
+                noDevice(p, "no CUDA device found");
                 return;
             }
             if (options.deviceNumber() >= devices.size()) {
-                say("ACC_DEVICE_NUM=" + options.deviceNumber() + " but there are " + devices.size()
-                        + " CUDA devices: @Kernels methods run as plain Java");
+                String why = deviceNumberBeyond(options.deviceNumber(), devices.size());
+                Log.warning(why + ": @Kernels methods run as plain Java");
+                noDevice(p, why);
                 return;
             }
             Device d = devices.get(options.deviceNumber());
             Context context = Context.open(d);
             PresentTable table = new PresentTable(new CudaMemory());
             KernelCache cache = new KernelCache();
+            java.util.function.Consumer<String> lines = report ? AccRuntime::printReport : line -> { };
             Launcher launcher;
             try {
-                launcher = new Launcher(d, context, table);
+                launcher = new Launcher(d, context, table, p, report ? lines : null);
             } catch (RuntimeException e) {
                 // no room for the error record: give the context back
                 context.close();
                 throw e;
             }
             Guard guard = new Guard(context, table, cache, launcher);
-            Offloader offloader = new Offloader(d, cache, launcher, guard, line -> {
-                if (report) {
-                    say(line);
-                }
-            }, options.dump(), options.sourcePath());
+            Offloader offloader = new Offloader(d, cache, launcher, guard, lines, p, options.dump(), options.sourcePath());
+            if (p != null) {
+                table.listener(p);
+                p.device(d.name() + " (device " + d.ordinal() + ", " + d.smTarget() + ")");
+            }
             gpu = new Gpu(d, context, table, cache, launcher, guard, offloader);
+            Log.debug("offloading to " + d.name() + " (" + d.smTarget() + ", " + d.multiprocessors() + " SMs)");
             if (report) {
-                say("offloading to " + d.name() + " (" + d.smTarget() + ", " + d.multiprocessors() + " SMs)");
+                printReport("offloading to " + d.name() + " (" + d.smTarget() + ", " + d.multiprocessors() + " SMs)");
             }
-            if (!hookInstalled) {
-                hookInstalled = true;
-                Runtime.getRuntime().addShutdownHook(new Thread(this::shutdown, "acc4j-shutdown"));
-            }
+            installHook();
         } catch (LinkageError | CudaException | OutOfDeviceMemoryException e) {
-            say("the CUDA driver could not be used (" + firstLine(e) + "): @Kernels methods run as plain Java");
+            Log.warning("the CUDA driver could not be used (" + firstLine(e) + "): @Kernels methods run as plain Java");
+            noDevice(p, "the CUDA driver could not be used");
+        }
+    }
+
+    /** The message when {@code ACC_DEVICE_NUM} names a device that does not exist (then every region runs on the host). */
+    static String deviceNumberBeyond(int number, int count) {
+        return "ACC_DEVICE_NUM=" + number + " but there " + (count == 1 ? "is 1 CUDA device" : "are " + count
+                + " CUDA devices") + " (numbered from 0)";
+    }
+
+    private static void noDevice(Profile p, String why) {
+        if (p != null) {
+            p.device("none (" + why + "): every region ran as plain Java");
+        }
+    }
+
+    private void installHook() {
+        if (!hookInstalled) {
+            hookInstalled = true;
+            Runtime.getRuntime().addShutdownHook(new Thread(this::shutdown, "acc4j-shutdown"));
         }
     }
 
@@ -152,7 +193,8 @@ public final class AccRuntime implements Backend {
         return nl > 0 ? m.substring(0, nl) : m;
     }
 
-    private static void say(String line) {
+    /** The compile report is explicit output, asked for with its switch: stderr, not the log. */
+    private static void printReport(String line) {
         System.err.println("acc4j: " + line);
     }
 
@@ -169,7 +211,7 @@ public final class AccRuntime implements Backend {
             return true;
         }
         if (o.firstTime()) {
-            say(o.reason());
+            Log.warning(o.reason());
         }
         sync(g, owner, self, args, true);
         return false;
@@ -189,7 +231,7 @@ public final class AccRuntime implements Backend {
             return new Object[] {o.value()};
         }
         if (o.firstTime()) {
-            say(o.reason());
+            Log.warning(o.reason());
         }
         sync(g, owner, self, args, true);
         return null;
@@ -277,16 +319,67 @@ public final class AccRuntime implements Backend {
         gpu();
     }
 
+    /**
+     * Frees the device and ends this run of the runtime; with profiling on, prints the profile to stderr
+     * ({@code acc4j.profile}) and writes its JSON file ({@code acc4j.profile.json}). Runs at exit too.
+     */
     @Override
     public void shutdown() {
         synchronized (lock) {
             Gpu g = gpu;
+            Profile p = profile;
+            Options o = profileOptions;
             gpu = null;
+            profile = null;
+            profileOptions = null;
             started = false;
-            if (g != null) {
-                g.close();
+            try {
+                if (g != null) {
+                    g.close();
+                }
+            } finally {
+                if (p != null) {
+                    emit(p, o);
+                }
             }
         }
+    }
+
+    private static void emit(Profile p, Options o) {
+        Profile.Snapshot s = p.snapshot();
+        if (o.profile()) {
+            System.err.print(ProfileFormat.text(s));
+            System.err.flush();
+        }
+        if (o.profileJson() != null) {
+            try {
+                Files.writeString(o.profileJson(), ProfileFormat.json(s), StandardCharsets.UTF_8);
+            } catch (IOException | RuntimeException e) {
+                // explicit output, like the profile: at exit java.util.logging may already be reset
+                System.err.println("acc4j: the profile could not be written to " + o.profileJson() + ": " + e);
+            }
+        }
+    }
+
+    /**
+     * The time profile so far as text, printing nothing; a short text saying why when there is none (profiling
+     * off). Starts the runtime if it has not started.
+     */
+    @Override
+    public String report() {
+        gpu();
+        Profile p = profile;
+        if (p == null) {
+            return "acc4j: no profile: profiling is off (set -Dacc4j.profile=true or ACC4J_PROFILE=1, or name a JSON"
+                    + " file with -Dacc4j.profile.json=path)\n";
+        }
+        return ProfileFormat.text(p.snapshot());
+    }
+
+    /** The profile of this run of the runtime, or null when profiling is off (for tests and tools). */
+    public Profile profile() {
+        gpu();
+        return profile;
     }
 
     @Override

@@ -485,11 +485,13 @@ public final class CudaCRenderer {
                 case LE -> CudaHelpers.TRIP_LE;
                 case GT -> CudaHelpers.TRIP_GT;
                 case GE -> CudaHelpers.TRIP_GE;
+                case NE -> CudaHelpers.TRIP_NE;
                 default -> throw new IllegalStateException("a parallel loop with " + f.cond());
             };
             helpers.add(tripHelper);
             String fn = "acc_trip_" + f.cond().name().toLowerCase();
-            line(trip[q] + " = " + fn + "(" + lo[q] + ", " + expr(f.bound()).text + ", " + Math.abs(f.step()) + ");");
+            long step = f.cond() == org.acc4j.compiler.ir.Cond.NE ? f.step() : Math.abs(f.step());
+            line(trip[q] + " = " + fn + "(" + lo[q] + ", " + expr(f.bound()).text + ", " + step + ");");
         }
         String total = trip[0];
         if (loops.size() > 1) {

@@ -35,6 +35,13 @@ enum CudaHelpers {
     TRIP_LE(trip("le", "<=", "ub - lo", "d >= 0 ? d / step + 1 : 0")),
     TRIP_GT(trip("gt", ">", "lo - ub", "d > 0 ? (d + step - 1) / step : 0")),
     TRIP_GE(trip("ge", ">=", "lo - ub", "d >= 0 ? d / step + 1 : 0")),
+    TRIP_NE("""
+            /* The iterations of for (x = lo; x != ub; x += step), step signed: the host checked before the launch
+               that ub - lo is a whole number of steps in the step's direction (else the call ran as plain Java). */
+            __device__ __forceinline__ long long acc_trip_ne(long long lo, long long ub, long long step) {
+                return (ub - lo) / step;
+            }
+            """),
     DIV("""
             /* Java's / and % on int and long: they truncate, and MIN_VALUE / -1 wraps to MIN_VALUE (C leaves it
                undefined). A zero divisor never gets here: it is checked before and raises ArithmeticException. */

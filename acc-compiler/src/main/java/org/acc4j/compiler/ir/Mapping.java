@@ -173,6 +173,37 @@ public record Mapping(List<Level> levels, int[] block, List<GridDim> grid, Strin
         return dims;
     }
 
+    /** Whether every grid axis is known at compile time (no extent computed from a trip count at launch). */
+    public boolean gridFixed() {
+        return grid.stream().noneMatch(d -> d instanceof FromTrip);
+    }
+
+    /**
+     * The grid and block for the report, e.g. {@code grid(ceil(trip(i) / 128), 1, 1) x block(128, 1, 1)}: each
+     * grid axis is its extent when fixed, else how the launch computes it.
+     */
+    public String shape() {
+        StringBuilder b = new StringBuilder("grid(");
+        for (int axis = 0; axis < 3; axis++) {
+            GridDim d = grid.get(axis);
+            b.append(axis > 0 ? ", " : "");
+            if (d instanceof Fixed f) {
+                b.append(f.blocks());
+            } else if (d instanceof FromTrip t) {
+                StringBuilder loops = new StringBuilder();
+                for (Stmt.For f : levels.get(t.level()).loops()) {
+                    loops.append(loops.length() > 0 ? "*" : "").append(f.index().name());
+                }
+                b.append(t.perBlock() == 1 ? "trip(" + loops + ")" : "ceil(trip(" + loops + ") / " + t.perBlock() + ")");
+                b.append(t.max() == 0 ? " at most SMs * blocks per SM" : t.max() < Integer.MAX_VALUE ? " at most " + t.max() : "");
+            } else {
+                b.append(1);
+            }
+        }
+        return b.append(") x block(").append(block[0]).append(", ").append(block[1]).append(", ").append(block[2])
+                .append(")").toString();
+    }
+
     public Level levelOf(Stmt.For f) {
         for (Level l : levels) {
             if (l.contains(f)) {

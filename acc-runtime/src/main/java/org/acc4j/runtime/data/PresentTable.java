@@ -178,6 +178,7 @@ public final class PresentTable implements AutoCloseable {
     private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
     private final Map<Key, Entry> entries = new HashMap<>();
     private TransferStats stats = TransferStats.NONE;
+    private volatile TransferListener listener;
     private boolean closed;
 
     /** A table that takes buffers from {@code memory}. */
@@ -374,6 +375,14 @@ public final class PresentTable implements AutoCloseable {
         return entries.size();
     }
 
+    /**
+     * Sets the listener told of every copy from now on (the time profile), or removes it with null. Without
+     * one a copy costs two clock reads more than the copy itself.
+     */
+    public void listener(TransferListener listener) {
+        this.listener = listener;
+    }
+
     /** Transfers and allocations so far, row tables included. */
     public synchronized TransferStats transferStats() {
         return stats;
@@ -560,8 +569,9 @@ public final class PresentTable implements AutoCloseable {
         stats = stats.allocate();
         try {
             if (clause.uploadsOnEntry()) {
+                long t0 = System.nanoTime();
                 buffer.upload(array);
-                stats = stats.upload(buffer.bytes());
+                uploaded(buffer.bytes(), System.nanoTime() - t0);
             } else {
                 buffer.zero();
             }
@@ -711,8 +721,9 @@ public final class PresentTable implements AutoCloseable {
             // the s32 length sits in the low half of the second word (little-endian); the high half is padding
             values[i * words + 1] = HostArrays.length(rows[i]);
         }
+        long t0 = System.nanoTime();
         table.writeLongs(values);
-        stats = stats.upload(table.bytes());
+        uploaded(table.bytes(), System.nanoTime() - t0);
     }
 
     /** The indices of a row table's rows, each row object once. */
@@ -728,13 +739,31 @@ public final class PresentTable implements AutoCloseable {
     }
 
     private void upload(Entry entry, Object array) {
+        long t0 = System.nanoTime();
         entry.buffer.upload(array);
-        stats = stats.upload(entry.buffer.bytes());
+        uploaded(entry.buffer.bytes(), System.nanoTime() - t0);
     }
 
     private void download(Entry entry, Object array) {
+        long t0 = System.nanoTime();
         entry.buffer.download(array);
-        stats = stats.download(entry.buffer.bytes());
+        downloaded(entry.buffer.bytes(), System.nanoTime() - t0);
+    }
+
+    private void uploaded(long bytes, long nanos) {
+        stats = stats.upload(bytes, nanos);
+        TransferListener l = listener;
+        if (l != null) {
+            l.transferred(true, bytes, nanos);
+        }
+    }
+
+    private void downloaded(long bytes, long nanos) {
+        stats = stats.download(bytes, nanos);
+        TransferListener l = listener;
+        if (l != null) {
+            l.transferred(false, bytes, nanos);
+        }
     }
 
     /**

@@ -1,6 +1,9 @@
 package org.acc4j.runtime.launch;
 
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,12 +22,14 @@ import org.acc4j.compiler.ir.Var;
 import org.acc4j.runtime.cuda.Context;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.DeviceBuffer;
+import org.acc4j.runtime.cuda.Event;
 import org.acc4j.runtime.cuda.KernelArgs;
 import org.acc4j.runtime.data.Aliasing;
 import org.acc4j.runtime.data.Clause;
 import org.acc4j.runtime.data.CudaMemory;
 import org.acc4j.runtime.data.OutOfDeviceMemoryException;
 import org.acc4j.runtime.data.PresentTable;
+import org.acc4j.runtime.profile.Profile;
 
 /**
  * Runs one call of an offloaded method: binds its arrays and scalars, enters its data clauses, launches its
@@ -64,12 +69,46 @@ public final class Launcher implements AutoCloseable {
     private final long[] errorHost = new long[2];
     /** Whether the error record may hold a code: it is read after every launch and zeroed only when it did. */
     private boolean errorRecordDirty = true;
+    /** The time profile and its two events around each launch; all null when profiling is off. */
+    private final Profile profile;
+    private final Event started;
+    private final Event finished;
+    /** Takes the report's line on a kernel's first launch whose grid depends on run-time values; null when off. */
+    private final Consumer<String> report;
+    private final Set<String> launched = new HashSet<>();
 
     public Launcher(Device device, Context context, PresentTable table) {
+        this(device, context, table, null, null);
+    }
+
+    /**
+     * @param profile the time profile, or null: then no CUDA event is created and launches are not timed
+     * @param report takes the report's line on the first launch of a kernel whose grid is computed at launch
+     *               (null when the report is off)
+     */
+    public Launcher(Device device, Context context, PresentTable table, Profile profile, Consumer<String> report) {
         this.device = device;
         this.context = context;
         this.table = table;
+        this.profile = profile;
+        this.report = report;
         this.errorRecord = CudaMemory.allocateBuffer(16, "the kernel error record");
+        Event start = null;
+        Event end = null;
+        if (profile != null) {
+            try {
+                start = Event.create("before a kernel");
+                end = Event.create("after a kernel");
+            } catch (RuntimeException e) {
+                if (start != null) {
+                    start.close();
+                }
+                errorRecord.close();
+                throw e;
+            }
+        }
+        this.started = start;
+        this.finished = end;
     }
 
     /**
@@ -315,8 +354,23 @@ public final class Launcher implements AutoCloseable {
         // the variant without the checks the host proves for this call's values, else the one checking all
         boolean proven = plan.provenInBounds(ev, arrays::get);
         String entry = proven ? plan.unchecked().entry() : plan.entry();
+        if (started != null) {
+            started.record();
+        }
         (proven ? m.unchecked().get(k) : m.functions().get(k)).launch(grid, block, ka, entry);
+        if (finished != null) {
+            finished.record();
+        }
+        // the launch is synchronised anyway (the error record is read next): the events have completed after it
         context.synchronize("kernel " + entry + " of " + m.displayName());
+        if (finished != null) {
+            profile.kernel(plan.entry(), Math.round(finished.millisSince(started) * 1e6), grid, block);
+        }
+        if (report != null && !plan.mapping().gridFixed() && launched.add(plan.entry())) {
+            report.accept(m.plan().body().sourceFile() + ":" + plan.region().loop().line() + ": kernel " + plan.entry()
+                    + ": first launch with grid(" + grid[0] + ", "
+                    + grid[1] + ", " + grid[2] + ") x block(" + block[0] + ", " + block[1] + ", " + block[2] + ")");
+        }
         errorRecord.copyToHost(errorHost);
         int code = (int) errorHost[0];
         errorRecordDirty = code != 0;
@@ -377,6 +431,10 @@ public final class Launcher implements AutoCloseable {
             scratch.close();
         } finally {
             errorRecord.close();
+            if (started != null) {
+                started.close();
+                finished.close();
+            }
         }
     }
 }

@@ -14,6 +14,7 @@ import org.acc4j.runtime.cache.KernelCache;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.Function;
 import org.acc4j.runtime.cuda.Module;
+import org.acc4j.runtime.profile.Profile;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.MethodNode;
@@ -38,6 +39,7 @@ public final class Offloader {
     private final Launcher launcher;
     private final Guard guard;
     private final java.util.function.Consumer<String> report;
+    private final Profile profile;
     private final ConcurrentHashMap<String, Object> methods = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, List<DataClause>> dataRegions = new ConcurrentHashMap<>();
     private final java.util.Set<String> reported = ConcurrentHashMap.newKeySet();
@@ -47,21 +49,26 @@ public final class Offloader {
     /**
      * @param guard the device lock and fault handling every launch and module load goes through; null only where
      *              nothing is launched (data regions in tests)
+     * @param report takes the compile report's lines (the compiler's decisions, then each kernel's resources)
+     * @param profile the time profile, or null when profiling is off
      */
     public Offloader(Device device, KernelCache cache, Launcher launcher, Guard guard,
-                     java.util.function.Consumer<String> report) {
-        this(device, cache, launcher, guard, report, null, null);
+                     java.util.function.Consumer<String> report, Profile profile) {
+        this(device, cache, launcher, guard, report, profile, null, null);
     }
 
     /**
      * @param guard the device lock and fault handling every launch and module load goes through; null only where
      *              nothing is launched (data regions in tests)
+     * @param report takes the compile report's lines (the compiler's decisions, then each kernel's resources)
+     * @param profile the time profile, or null when profiling is off
      * @param dump a directory to write each compiled method's kernels into, as PTX with the Java source lines and as
      *     CUDA C ({@link org.acc4j.compiler.cuda.KernelDump}); null for none
      * @param sourcePath where the dump looks for the Java sources ({@code dir1:dir2}); null for none
      */
     public Offloader(Device device, KernelCache cache, Launcher launcher, Guard guard,
-                     java.util.function.Consumer<String> report, java.nio.file.Path dump, String sourcePath) {
+                     java.util.function.Consumer<String> report, Profile profile, java.nio.file.Path dump,
+                     String sourcePath) {
         this.device = device;
         this.cache = cache;
         this.launcher = launcher;
@@ -69,6 +76,7 @@ public final class Offloader {
         this.report = report;
         this.dump = dump;
         this.sourcePath = org.acc4j.compiler.cuda.KernelDump.sourcePath(sourcePath);
+        this.profile = profile;
     }
 
     /**
@@ -78,6 +86,19 @@ public final class Offloader {
      * @throws org.acc4j.runtime.cuda.DeviceFaultException when the device faulted (it was rebuilt)
      */
     public Outcome run(Class<?> owner, String name, String desc, Object self, Object[] args) {
+        if (profile == null) {
+            return runCall(owner, name, desc, self, args);
+        }
+        try (Profile.Scope scope = profile.enter(Profile.Kind.KERNELS, owner, name, desc)) {
+            Outcome o = runCall(owner, name, desc, self, args);
+            if (!o.onDevice()) {
+                scope.ranOnHost();
+            }
+            return o;
+        }
+    }
+
+    private Outcome runCall(Class<?> owner, String name, String desc, Object self, Object[] args) {
         String key = owner.getName() + "." + name + desc;
         for (int load = 1; ; load++) {
             Object m = methods.computeIfAbsent(key, k -> prepare(owner, name, desc));
@@ -135,10 +156,11 @@ public final class Offloader {
      */
     public Object enterRegion(Class<?> owner, String name, String desc, Object self, Object[] args,
                               org.acc4j.runtime.data.PresentTable table) {
-        List<DataClause> clauses = dataClauses(owner, name, desc);
-        Sources sources = new Sources(owner);
+        Profile.Scope scope = profile == null ? null : profile.enter(Profile.Kind.DATA, owner, name, desc);
         List<Object[]> entered = new ArrayList<>();
         try {
+            List<DataClause> clauses = dataClauses(owner, name, desc);
+            Sources sources = new Sources(owner);
             for (DataClause c : clauses) {
                 Object array = sources.value(c.array().source(), self, args);
                 if (array == null) {
@@ -160,16 +182,35 @@ public final class Offloader {
                 entered.add(new Object[] {array, clause});
             }
         } catch (RuntimeException e) {
-            exitRegion(entered, table);
+            try {
+                exit(entered, table);
+            } finally {
+                if (scope != null) {
+                    scope.close();
+                }
+            }
             throw e;
         }
-        return entered;
+        return new RegionToken(entered, scope);
+    }
+
+    /** What {@link #enterRegion} hands to {@link #exitRegion}: the arrays entered with their clauses, the profile's scope. */
+    private record RegionToken(List<Object[]> entered, Profile.Scope scope) {
     }
 
     /** Exits a data region entered by {@link #enterRegion}, in reverse order. */
-    @SuppressWarnings("unchecked")
     public void exitRegion(Object token, org.acc4j.runtime.data.PresentTable table) {
-        List<Object[]> entered = (List<Object[]>) token;
+        RegionToken t = (RegionToken) token;
+        try {
+            exit(t.entered(), table);
+        } finally {
+            if (t.scope() != null) {
+                t.scope().close();
+            }
+        }
+    }
+
+    private static void exit(List<Object[]> entered, org.acc4j.runtime.data.PresentTable table) {
         for (int i = entered.size() - 1; i >= 0; i--) {
             table.exit(entered.get(i)[0], (org.acc4j.runtime.data.Clause) entered.get(i)[1]);
         }
@@ -183,8 +224,13 @@ public final class Offloader {
             return new Diagnostic(owner.getName().replace('.', '/'), name, null, 0, e.getMessage());
         }
         int sm = device.computeMajor() * 10 + device.computeMinor();
+        long t0 = System.nanoTime();
         Compiler.Result r = Compiler.compile(bytes, name, desc, sm, internalName -> classFile(owner.getClassLoader(), internalName));
+        long compiled = System.nanoTime();
         if (r instanceof Compiler.Host h) {
+            if (profile != null) {
+                profile.compiled(compiled - t0, 0);
+            }
             return h.reason();
         }
         CompiledMethod plan = ((Compiler.Offload) r).method();
@@ -200,18 +246,30 @@ public final class Offloader {
                 .orElseThrow();
         String key = KernelCache.key(mn, sm);
         String simple = owner.getSimpleName() + "." + name;
+        long l0 = System.nanoTime();
         List<List<Function>> loaded = guard.run("loading the kernels of " + simple, () -> {
             List<Function> checked = new ArrayList<>();
             List<Function> unchecked = new ArrayList<>();
             for (KernelPlan k : plan.kernels()) {
                 Module module = cache.module(key + "#" + k.region().ordinal(), k.ptx(), k.entry());
-                checked.add(module.function(k.entry()));
+                Function f = module.function(k.entry());
+                checked.add(f);
+                report.accept(resources(plan.body().sourceFile(), k.region().loop().line(), k.entry(), f.registers(),
+                        f.sharedBytes(), f.localBytes(), f.maxThreadsPerBlock()));
                 KernelPlan.Unchecked u = k.unchecked();
-                unchecked.add(u == null ? null
-                        : cache.module(key + "#" + k.region().ordinal() + "nc", u.ptx(), u.entry()).function(u.entry()));
+                Function g = u == null ? null
+                        : cache.module(key + "#" + k.region().ordinal() + "nc", u.ptx(), u.entry()).function(u.entry());
+                unchecked.add(g);
+                if (g != null) {
+                    report.accept(resources(plan.body().sourceFile(), k.region().loop().line(), u.entry(), g.registers(),
+                            g.sharedBytes(), g.localBytes(), g.maxThreadsPerBlock()));
+                }
             }
             return List.of(checked, unchecked);
         });
+        if (profile != null) {
+            profile.compiled(compiled - t0, System.nanoTime() - l0);
+        }
         return new OffloadedMethod(simple, plan, List.copyOf(loaded.get(0)),
                 java.util.Collections.unmodifiableList(loaded.get(1)), new Sources(owner));
     }
@@ -235,6 +293,17 @@ public final class Offloader {
         } catch (java.io.IOException | RuntimeException e) {
             System.err.println("acc4j: cannot dump the kernels of " + plan.body().displayName() + " into " + dump + ": " + e);
         }
+    }
+
+    /**
+     * The report's line on a loaded kernel's resources, as the driver gives them ({@code cuFuncGetAttribute}), in
+     * the style of {@code -Minfo=accel}'s ptxas lines.
+     */
+    static String resources(String sourceFile, int line, String entry, int registers, int sharedBytes, int localBytes,
+                            int maxThreadsPerBlock) {
+        return (sourceFile != null ? sourceFile : "?") + (line > 0 ? ":" + line : "") + ": kernel " + entry + ": "
+                + registers + " registers, " + sharedBytes + " bytes shared memory (static), " + localBytes
+                + " bytes local memory per thread, at most " + maxThreadsPerBlock + " threads per block";
     }
 
     static byte[] classFile(Class<?> owner) {

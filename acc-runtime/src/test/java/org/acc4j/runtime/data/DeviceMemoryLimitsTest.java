@@ -33,7 +33,7 @@ class DeviceMemoryLimitsTest {
 
     static Offloader regions() {
         Device fake = new Device(0, "fake", 9, 0, 132, 2048, 1024, 80L << 30);
-        return new Offloader(fake, new KernelCache(), null, null, line -> { });
+        return new Offloader(fake, new KernelCache(), null, null, line -> { }, null);
     }
 
     private static double[] doubles(Random r, int n) {

@@ -90,11 +90,15 @@ class PresentTableResourcesTest {
     @Test
     void arraysDroppedWhilePresentAreFreedByTheNextOperation() throws InterruptedException {
         Random r = new Random(83);
+        java.util.List<double[]> held = new java.util.ArrayList<>();
         for (int k = 0; k < 100; k++) {
-            // copied in and never deleted, then dropped
-            table.enterDynamic(new double[1 + r.nextInt(100)], Clause.COPYIN);
+            // copied in and never deleted, then dropped (held until counted, or a GC could free some already)
+            double[] a = new double[1 + r.nextInt(100)];
+            held.add(a);
+            table.enterDynamic(a, Clause.COPYIN);
         }
         assertEquals(100, memory.live());
+        held.clear();
         int[] kept = new int[7];
         table.enterDynamic(kept, Clause.CREATE);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

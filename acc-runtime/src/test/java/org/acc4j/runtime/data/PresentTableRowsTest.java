@@ -72,7 +72,7 @@ class PresentTableRowsTest {
         table.exit(a, Clause.COPY);
         assertArrayEquals(new double[][] {{2, 3, 4, 5}, {6, 7, 8, 9}, {10, 11, 12, 13}}, a);
         assertEquals(0, table.size());
-        assertEquals(new TransferStats(4, 3 * 32 + 48, 3, 3 * 32, 4, 4), table.transferStats());
+        assertEquals(new TransferStats(4, 3 * 32 + 48, 3, 3 * 32, 4, 4), table.transferStats().withoutTimes());
     }
 
     @Test
@@ -292,7 +292,7 @@ class PresentTableRowsTest {
         assertArrayEquals(new double[] {7, 7, 7}, (double[]) device(fresh).contents(), "entered with copy: uploaded");
         assertFalse(table.isPresent(old), "the replaced row was dropped");
         assertArrayEquals(new double[] {1, 1}, old, "without a copy back");
-        assertEquals(new TransferStats(5, 2 * 16 + 32 + 24 + 32, 0, 0, 4, 1), table.transferStats());
+        assertEquals(new TransferStats(5, 2 * 16 + 32 + 24 + 32, 0, 0, 4, 1), table.transferStats().withoutTimes());
 
         // swapping rows allocates nothing but rewrites the table
         a[1] = a[0];

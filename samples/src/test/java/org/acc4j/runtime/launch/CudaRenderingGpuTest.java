@@ -91,7 +91,8 @@ class CudaRenderingGpuTest {
             functions.add(module.function(k.entry()));
         }
         CompiledMethod asC = new CompiledMethod(c.body(), kernels, c.data(), c.report());
-        return launcher.run(new OffloadedMethod(which + " (CUDA C)", asC, functions, new Sources(m.owner())), null, args);
+        return launcher.run(new OffloadedMethod(which + " (CUDA C)", asC, functions,
+                java.util.Collections.nCopies(functions.size(), null), new Sources(m.owner())), null, args);
     }
 
     /** The method run as plain Java (the test JVM has no agent). */

@@ -1,0 +1,69 @@
+package org.acc4j.runtime.cuda;
+
+import jcuda.driver.CUevent;
+import jcuda.driver.CUevent_flags;
+import jcuda.driver.JCudaDriver;
+
+/**
+ * One CUDA event ({@code cuEventCreate}), recorded on the default stream to time the work between two events.
+ *
+ * <p>Created with default flags (timing enabled, no blocking sync). Needs its context current on the calling
+ * thread for every call. {@link #close()} is idempotent; other calls after it throw {@link IllegalStateException}.
+ */
+public final class Event implements AutoCloseable {
+    private final CUevent event = new CUevent();
+    private final String what;
+    private boolean closed;
+
+    private Event(String what) {
+        this.what = what;
+    }
+
+    /**
+     * Creates an event.
+     *
+     * @param what what it marks, for messages, e.g. {@code kernel start}
+     */
+    public static Event create(String what) {
+        Event e = new Event(what);
+        Cuda.check(JCudaDriver.cuEventCreate(e.event, CUevent_flags.CU_EVENT_DEFAULT), "cuEventCreate",
+                "creating the event " + what);
+        return e;
+    }
+
+    /** Records the event on the default stream, after the work queued there so far; does not wait. */
+    public void record() {
+        ensureOpen();
+        Cuda.check(JCudaDriver.cuEventRecord(event, null), "cuEventRecord", "recording the event " + what);
+    }
+
+    /**
+     * Milliseconds of device time from {@code start} to this event; both must have completed (after a
+     * synchronisation that followed both records), so this never waits.
+     */
+    public float millisSince(Event start) {
+        ensureOpen();
+        start.ensureOpen();
+        float[] ms = new float[1];
+        Cuda.check(JCudaDriver.cuEventElapsedTime(ms, start.event, event), "cuEventElapsedTime",
+                "timing from the event " + start.what + " to " + what);
+        return ms[0];
+    }
+
+    private synchronized void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("the event " + what + " is destroyed");
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        Cuda.check(JCudaDriver.cuEventDestroy(event), "cuEventDestroy", "destroying the event " + what);
+    }
+}
