@@ -87,7 +87,7 @@ class FaultRecoveryGpuTest {
         DeviceFaultException e = assertThrows(DeviceFaultException.class,
                 () -> AccRuntime.get().launchForTest(TRAP_PTX, TRAP_ENTRY, true));
         assertTrue(DeviceFaultException.sticky(e.result()), "code " + e.result());
-        assertTrue(e.rebuilt());
+        assertTrue(e.rebuilt(), () -> "the device was not rebuilt: " + trace(e));
         assertEquals(rebuilds + 1, AccRuntime.get().rebuildsForTest());
         String message = e.getMessage();
         assertTrue(message.startsWith("acc4j: the device faulted in the test kernel acc4j_test_trap: cuCtxSynchronize"
@@ -149,5 +149,11 @@ class FaultRecoveryGpuTest {
         SafetyFixtures.vectorAdd(a, b, expected, n);
         assertArrayEquals(expected, c);
         Acc.delete(b);
+    }
+
+    private static String trace(Throwable t) {
+        java.io.StringWriter w = new java.io.StringWriter();
+        t.printStackTrace(new java.io.PrintWriter(w));
+        return w.toString();
     }
 }
