@@ -2,7 +2,6 @@ package org.acc4j.compiler;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.acc4j.compiler.frontend.Inliner;
 import org.acc4j.compiler.frontend.MethodReader;
 import org.acc4j.compiler.ir.DataClause;
@@ -87,7 +86,8 @@ public final class Compiler {
                 List<RangeCheck> hoisted = Bounds.hoistable(r);
                 KernelPlan.Unchecked unchecked = null;
                 if (!hoisted.isEmpty()) {
-                    KernelEmitter.Result u = KernelEmitter.emit(body, r, entry + "_nc", sm, identitySet(hoisted));
+                    KernelEmitter.Result u = KernelEmitter.emit(body, r, entry + "_nc", sm,
+                            hoisted.stream().map(RangeCheck::node).toList());
                     if (!u.params().equals(k.params())) {
                         throw new IllegalStateException("the unchecked variant of " + entry + " has other parameters");
                     }
@@ -139,12 +139,6 @@ public final class Compiler {
         ClassNode cn = readClass(classFile);
         MethodNode mn = find(cn, name, descriptor);
         return DataClauses.explicit(cn, mn);
-    }
-
-    private static Set<Object> identitySet(List<RangeCheck> checks) {
-        Set<Object> ids = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        checks.forEach(c -> ids.add(c.node()));
-        return ids;
     }
 
     private static String where(ClassNode cn, int line) {

@@ -79,7 +79,7 @@ class BoundsTest {
         CompiledMethod m = CompilerTest.offload(BoundsKernels.class, "shiftRight");
         assertEquals(List.of("b", "a"), hoisted(m));
         Random r = new Random(1);
-        double[] b = doubles(r, 101);
+        double[] b = NestInputs.doubles(r, 101);
         assertFalse(proven(m, new double[101], b, 101));
         assertTrue(proven(m, new double[101], b, 0));
         assertSameOutcome(m, BoundsKernels.class, "shiftRight", new double[101], b, 101);
@@ -94,11 +94,11 @@ class BoundsTest {
         for (int i = 0; i < idx.length; i++) {
             idx[i] = r.nextInt(150);
         }
-        assertTrue(proven(m, new double[200], doubles(r, 150), idx, 200));
-        assertSameOutcome(m, BoundsKernels.class, "gather", new double[200], doubles(r, 150), idx, 200);
+        assertTrue(proven(m, new double[200], NestInputs.doubles(r, 150), idx, 200));
+        assertSameOutcome(m, BoundsKernels.class, "gather", new double[200], NestInputs.doubles(r, 150), idx, 200);
         idx[77] = 150;
-        assertTrue(proven(m, new double[200], doubles(r, 150), idx, 200));
-        assertSameOutcome(m, BoundsKernels.class, "gather", new double[200], doubles(r, 150), idx, 200);
+        assertTrue(proven(m, new double[200], NestInputs.doubles(r, 150), idx, 200));
+        assertSameOutcome(m, BoundsKernels.class, "gather", new double[200], NestInputs.doubles(r, 150), idx, 200);
     }
 
     @Test
@@ -117,7 +117,7 @@ class BoundsTest {
         double[][] b = new double[9][];
         for (int i = 0; i < 9; i++) {
             a[i] = new double[20 + i];
-            b[i] = doubles(r, 25 - i);
+            b[i] = NestInputs.doubles(r, 25 - i);
         }
         // the shortest rows: a[0] has 20 elements, b[8] has 17
         assertTrue(proven(m, a, b, 9, 17));
@@ -193,11 +193,4 @@ class BoundsTest {
         }
     }
 
-    static double[] doubles(Random r, int n) {
-        double[] a = new double[n];
-        for (int i = 0; i < n; i++) {
-            a[i] = r.nextDouble();
-        }
-        return a;
-    }
 }

@@ -83,7 +83,7 @@ class InliningTest {
             for (long seed = 1; seed <= 3; seed++) {
                 Object[] device = args(name, seed);
                 Object[] plain = NestInputs.copy(device);
-                double[] weights = doubles(new Random(seed + 100), 61);
+                double[] weights = NestInputs.doubles(new Random(seed + 100), 61);
                 Inlined selfDevice = new Inlined(weights.clone());
                 Inlined selfPlain = new Inlined(weights.clone());
                 boolean instance = !java.lang.reflect.Modifier.isStatic(plainMethod.getModifiers());
@@ -174,42 +174,28 @@ class InliningTest {
     static Object[] args(String name, long seed) {
         Random r = new Random(seed);
         return switch (name) {
-            case "jacobiCalls" -> new Object[] {doubles(r, 33 * 33), doubles(r, 33 * 33), 33};
+            case "jacobiCalls" -> new Object[] {NestInputs.doubles(r, 33 * 33), NestInputs.doubles(r, 33 * 33), 33};
             case "mixed" -> {
-                double[] x = doubles(r, 203);
+                double[] x = NestInputs.doubles(r, 203);
                 x[5] = 0.0;
                 x[6] = -0.0;
-                yield new Object[] {doubles(r, 203), x, new int[203], 203};
+                yield new Object[] {NestInputs.doubles(r, 203), x, new int[203], 203};
             }
             case "matvec2D" -> {
                 double[][] a = new double[27][];
                 for (int i = 0; i < a.length; i++) {
-                    a[i] = doubles(r, 31);
+                    a[i] = NestInputs.doubles(r, 31);
                 }
-                yield new Object[] {doubles(r, 27), a, doubles(r, 31), 27};
+                yield new Object[] {NestInputs.doubles(r, 27), a, NestInputs.doubles(r, 31), 27};
             }
-            case "viaHelper" -> new Object[] {floats(r, 301), floats(r, 301), 1.75f, 301};
-            case "sumSquares" -> new Object[] {doubles(r, 517), 517};
-            case "instanceCalls" -> new Object[] {doubles(r, 61), doubles(r, 61), 61};
+            case "viaHelper" -> new Object[] {NestInputs.floats(r, 301), NestInputs.floats(r, 301), 1.75f, 301};
+            case "sumSquares" -> new Object[] {NestInputs.doubles(r, 517), 517};
+            case "instanceCalls" -> new Object[] {NestInputs.doubles(r, 61), NestInputs.doubles(r, 61), 61};
             default -> throw new IllegalArgumentException(name);
         };
     }
 
-    static double[] doubles(Random r, int n) {
-        double[] a = new double[n];
-        for (int i = 0; i < n; i++) {
-            a[i] = r.nextDouble() * 2 - 1;
-        }
-        return a;
-    }
 
-    static float[] floats(Random r, int n) {
-        float[] a = new float[n];
-        for (int i = 0; i < n; i++) {
-            a[i] = r.nextFloat() * 2 - 1;
-        }
-        return a;
-    }
 
     static {
         // the static field the helper reads: a value the kernel must take from the class, not a constant

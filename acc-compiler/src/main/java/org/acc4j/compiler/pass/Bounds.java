@@ -33,16 +33,8 @@ public final class Bounds {
         Bounds b = new Bounds();
         List<Stmt> nest = List.of(region.loop());
         Dataflow.assigned(nest, b.variant);
-        b.indices(nest);
-        Set<Var> once = new HashSet<>();
-        Map<Var, Integer> counts = new HashMap<>();
-        count(nest, counts, false);
-        counts.forEach((v, n) -> {
-            if (n == 1) {
-                once.add(v);
-            }
-        });
-        b.walk(nest, new ArrayList<>(), new HashMap<>(), once, true);
+        Dataflow.loopIndices(nest, b.indices);
+        b.walk(nest, new ArrayList<>(), new HashMap<>(), Dataflow.assignedOnce(nest), true);
         // a node shared by two places of the tree would be proven for one and unchecked in both: keep its checks
         Map<Object, Integer> seen = new java.util.IdentityHashMap<>();
         List<Stmt> everything = new ArrayList<>(region.devicePrologue());
@@ -72,32 +64,6 @@ public final class Bounds {
                 storesIn(i.otherwise(), seen);
             } else if (s instanceof Stmt.For f) {
                 storesIn(f.body(), seen);
-            }
-        }
-    }
-
-    private void indices(List<Stmt> stmts) {
-        for (Stmt s : stmts) {
-            if (s instanceof Stmt.For f) {
-                indices.add(f.index());
-                indices(f.body());
-            } else if (s instanceof Stmt.If i) {
-                indices(i.then());
-                indices(i.otherwise());
-            }
-        }
-    }
-
-    private static void count(List<Stmt> stmts, Map<Var, Integer> counts, boolean conditional) {
-        for (Stmt s : stmts) {
-            if (s instanceof Stmt.Assign a) {
-                counts.merge(a.var(), conditional ? 2 : 1, Integer::sum);
-            } else if (s instanceof Stmt.If i) {
-                count(i.then(), counts, true);
-                count(i.otherwise(), counts, true);
-            } else if (s instanceof Stmt.For f) {
-                counts.merge(f.index(), 2, Integer::sum);
-                count(f.body(), counts, conditional);
             }
         }
     }

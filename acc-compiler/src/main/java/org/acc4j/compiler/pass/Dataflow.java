@@ -33,6 +33,49 @@ public final class Dataflow {
         }
     }
 
+    /** Adds the index of every loop in {@code stmts}, at any depth, to {@code out}. */
+    public static void loopIndices(List<Stmt> stmts, Set<Var> out) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.For f) {
+                out.add(f.index());
+                loopIndices(f.body(), out);
+            } else if (s instanceof Stmt.If i) {
+                loopIndices(i.then(), out);
+                loopIndices(i.otherwise(), out);
+            }
+        }
+    }
+
+    /**
+     * The variables {@code stmts} assign exactly once, outside any {@code if} and not as a loop index: the
+     * candidates for substituting their definition into subscripts.
+     */
+    public static Set<Var> assignedOnce(List<Stmt> stmts) {
+        Map<Var, Integer> counts = new java.util.HashMap<>();
+        countAssignments(stmts, counts, false);
+        Set<Var> once = new HashSet<>();
+        counts.forEach((v, n) -> {
+            if (n == 1) {
+                once.add(v);
+            }
+        });
+        return once;
+    }
+
+    private static void countAssignments(List<Stmt> stmts, Map<Var, Integer> counts, boolean conditional) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.Assign a) {
+                counts.merge(a.var(), conditional ? 2 : 1, Integer::sum);
+            } else if (s instanceof Stmt.If i) {
+                countAssignments(i.then(), counts, true);
+                countAssignments(i.otherwise(), counts, true);
+            } else if (s instanceof Stmt.For f) {
+                counts.merge(f.index(), 2, Integer::sum);
+                countAssignments(f.body(), counts, conditional);
+            }
+        }
+    }
+
     /**
      * Adds to {@code out} the variables {@code stmts} may read before assigning them (in program order,
      * with definite assignment: a branch defines a variable only when both arms do, a loop body never).

@@ -76,8 +76,8 @@ public final class Parallelism {
 
     private Region run() {
         Dataflow.assigned(List.of(top), variant);
-        indices(List.of(top));
-        collect(top.body(), new ArrayList<>(List.of(top)), new HashMap<>(), singleAssigned());
+        Dataflow.loopIndices(List.of(top), indices);
+        collect(top.body(), new ArrayList<>(List.of(top)), new HashMap<>(), Dataflow.assignedOnce(List.of(top)));
         boolean user = hasClause(List.of(top));
         List<List<Stmt.For>> chain = user ? userChain() : autoChain();
         List<Disjointness> checks = user ? List.of() : checks(chain);
@@ -93,45 +93,6 @@ public final class Parallelism {
     }
 
     // ---------------------------------------------------------------- facts
-
-    private void indices(List<Stmt> stmts) {
-        for (Stmt s : stmts) {
-            if (s instanceof Stmt.For f) {
-                indices.add(f.index());
-                indices(f.body());
-            } else if (s instanceof Stmt.If i) {
-                indices(i.then());
-                indices(i.otherwise());
-            }
-        }
-    }
-
-    /** Variables assigned exactly once in the nest, outside any if: candidates for substitution. */
-    private Set<Var> singleAssigned() {
-        Map<Var, Integer> counts = new HashMap<>();
-        count(List.of(top), counts, false);
-        Set<Var> once = new HashSet<>();
-        counts.forEach((v, n) -> {
-            if (n == 1) {
-                once.add(v);
-            }
-        });
-        return once;
-    }
-
-    private static void count(List<Stmt> stmts, Map<Var, Integer> counts, boolean conditional) {
-        for (Stmt s : stmts) {
-            if (s instanceof Stmt.Assign a) {
-                counts.merge(a.var(), conditional ? 2 : 1, Integer::sum);
-            } else if (s instanceof Stmt.If i) {
-                count(i.then(), counts, true);
-                count(i.otherwise(), counts, true);
-            } else if (s instanceof Stmt.For f) {
-                counts.merge(f.index(), 2, Integer::sum);
-                count(f.body(), counts, conditional);
-            }
-        }
-    }
 
     private void collect(List<Stmt> stmts, List<Stmt.For> loops, Map<Var, Expr> defs, Set<Var> once) {
         Map<Var, Expr> scope = new HashMap<>(defs);

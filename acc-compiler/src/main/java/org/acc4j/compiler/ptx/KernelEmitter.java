@@ -75,14 +75,14 @@ public final class KernelEmitter {
      * @param sm the target's compute capability as major*10+minor (90 for an H100)
      */
     public static Result emit(MethodBody method, Region region, String entry, int sm) {
-        return emit(method, region, entry, sm, Set.of());
+        return emit(method, region, entry, sm, List.of());
     }
 
     /**
      * Emits the kernel for {@code region} of {@code method} without the bounds checks of the accesses in
      * {@code unchecked} (loads and stores, by identity), which the runtime proves before the launch.
      */
-    public static Result emit(MethodBody method, Region region, String entry, int sm, Set<Object> unchecked) {
+    public static Result emit(MethodBody method, Region region, String entry, int sm, java.util.Collection<?> unchecked) {
         java.util.Set<Object> ids = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         ids.addAll(unchecked);
         return new KernelEmitter(method, region, ids).run(entry, sm);

@@ -251,19 +251,9 @@ public final class Offloader {
             List<Function> checked = new ArrayList<>();
             List<Function> unchecked = new ArrayList<>();
             for (KernelPlan k : plan.kernels()) {
-                Module module = cache.module(key + "#" + k.region().ordinal(), k.ptx(), k.entry());
-                Function f = module.function(k.entry());
-                checked.add(f);
-                report.accept(resources(plan.body().sourceFile(), k.region().loop().line(), k.entry(), f.registers(),
-                        f.sharedBytes(), f.localBytes(), f.maxThreadsPerBlock()));
+                checked.add(load(plan, k, key + "#" + k.region().ordinal(), k.ptx(), k.entry()));
                 KernelPlan.Unchecked u = k.unchecked();
-                Function g = u == null ? null
-                        : cache.module(key + "#" + k.region().ordinal() + "nc", u.ptx(), u.entry()).function(u.entry());
-                unchecked.add(g);
-                if (g != null) {
-                    report.accept(resources(plan.body().sourceFile(), k.region().loop().line(), u.entry(), g.registers(),
-                            g.sharedBytes(), g.localBytes(), g.maxThreadsPerBlock()));
-                }
+                unchecked.add(u == null ? null : load(plan, k, key + "#" + k.region().ordinal() + "nc", u.ptx(), u.entry()));
             }
             return List.of(checked, unchecked);
         });
@@ -272,6 +262,14 @@ public final class Offloader {
         }
         return new OffloadedMethod(simple, plan, List.copyOf(loaded.get(0)),
                 java.util.Collections.unmodifiableList(loaded.get(1)), new Sources(owner));
+    }
+
+    /** Loads one kernel (the cache keeps its module) and reports its resources. */
+    private Function load(CompiledMethod plan, KernelPlan k, String key, String ptx, String entry) {
+        Function f = cache.module(key, ptx, entry).function(entry);
+        report.accept(resources(plan.body().sourceFile(), k.region().loop().line(), entry, f.registers(),
+                f.sharedBytes(), f.localBytes(), f.maxThreadsPerBlock()));
+        return f;
     }
 
     /** The bytes of a class the compiler inlines from, read through the caller's class loader; null if absent. */
