@@ -147,7 +147,8 @@ public final class AccRuntime implements Backend {
                 throw e;
             }
             Guard guard = new Guard(context, table, cache, launcher);
-            Offloader offloader = new Offloader(d, cache, launcher, guard, lines, p, options.dump(), options.sourcePath());
+            Offloader offloader = new Offloader(d, cache, launcher, guard, lines, p, options.dump(), options.sourcePath(),
+                    options.hoistChecks());
             if (p != null) {
                 table.listener(p);
                 p.device(d.name() + " (device " + d.ordinal() + ", " + d.smTarget() + ")");

@@ -21,6 +21,7 @@ import java.util.Map;
  *   <tr><td>{@code ACC4J_PROFILE}</td><td>{@code acc4j.profile}</td><td>a switch</td></tr>
  *   <tr><td>{@code ACC4J_PROFILE_JSON}</td><td>{@code acc4j.profile.json}</td><td>a file path, in an existing
  *       folder</td></tr>
+ *   <tr><td>{@code ACC4J_HOIST}</td><td>{@code acc4j.hoist}</td><td>a switch, on when unset</td></tr>
  * </table>
  * A switch is on for {@code 1}, {@code true}, {@code yes}, {@code on} and off for {@code 0}, {@code false},
  * {@code no}, {@code off} (any case); unset or blank is off.
@@ -34,9 +35,12 @@ import java.util.Map;
  * @param dump {@code acc4j.dump} / {@code ACC4J_DUMP}: a directory to write each kernel's PTX and CUDA C into, or null
  * @param sourcePath {@code acc4j.sourcepath} / {@code ACC4J_SOURCEPATH}: where the dump finds the Java sources
  *     ({@code dir1:dir2}), or null
+ * @param hoistChecks {@code acc4j.hoist} / {@code ACC4J_HOIST}: prove affine array accesses in bounds on the host
+ *     before each launch and launch kernels without those checks (on by default); off keeps every check in the
+ *     kernel, for measuring what the checks cost
  */
 public record Options(boolean hostOnly, int deviceNumber, boolean report, boolean profile, Path profileJson, Path dump,
-                      String sourcePath) {
+                      String sourcePath, boolean hoistChecks) {
 
     public static Options fromEnvironment() {
         return parse(System.getenv(), System.getProperties());
@@ -75,8 +79,10 @@ public record Options(boolean hostOnly, int deviceNumber, boolean report, boolea
         Path json = jsonPath(props.getProperty("acc4j.profile.json", env.get("ACC4J_PROFILE_JSON")));
         String dump = props.getProperty("acc4j.dump", env.get("ACC4J_DUMP"));
         String sources = props.getProperty("acc4j.sourcepath", env.get("ACC4J_SOURCEPATH"));
+        String hoist = props.getProperty("acc4j.hoist", env.get("ACC4J_HOIST"));
+        boolean hoistChecks = hoist == null || hoist.isBlank() || flag("ACC4J_HOIST", hoist);
         return new Options(host, device, report, profile, json, dump == null || dump.isBlank() ? null : Path.of(dump.trim()),
-                sources);
+                sources, hoistChecks);
     }
 
     private static boolean flag(String name, String value) {

@@ -93,6 +93,17 @@ class OptionsTest {
     }
 
     @Test
+    void hoistingIsOnUnlessSwitchedOff() {
+        assertTrue(Options.parse(Map.of(), new Properties()).hoistChecks());
+        assertTrue(env("ACC4J_HOIST", "").hoistChecks());
+        assertTrue(env("ACC4J_HOIST", "on").hoistChecks());
+        assertFalse(env("ACC4J_HOIST", "0").hoistChecks());
+        assertFalse(props("acc4j.hoist", "off").hoistChecks());
+        String m = bad("ACC4J_HOIST", "sometimes");
+        assertTrue(m.contains("ACC4J_HOIST=sometimes") && m.contains("not a switch"), m);
+    }
+
+    @Test
     void systemPropertiesWin() {
         Properties p = new Properties();
         p.setProperty("acc.device.type", "nvidia");

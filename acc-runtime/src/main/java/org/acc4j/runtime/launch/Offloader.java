@@ -40,6 +40,7 @@ public final class Offloader {
     private final Guard guard;
     private final java.util.function.Consumer<String> report;
     private final Profile profile;
+    private final boolean hoistChecks;
     private final ConcurrentHashMap<String, Object> methods = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, List<DataClause>> dataRegions = new ConcurrentHashMap<>();
     private final java.util.Set<String> reported = ConcurrentHashMap.newKeySet();
@@ -54,7 +55,7 @@ public final class Offloader {
      */
     public Offloader(Device device, KernelCache cache, Launcher launcher, Guard guard,
                      java.util.function.Consumer<String> report, Profile profile) {
-        this(device, cache, launcher, guard, report, profile, null, null);
+        this(device, cache, launcher, guard, report, profile, null, null, true);
     }
 
     /**
@@ -65,11 +66,14 @@ public final class Offloader {
      * @param dump a directory to write each compiled method's kernels into, as PTX with the Java source lines and as
      *     CUDA C ({@link org.acc4j.compiler.cuda.KernelDump}); null for none
      * @param sourcePath where the dump looks for the Java sources ({@code dir1:dir2}); null for none
+     * @param hoistChecks whether kernels whose bounds checks the host can prove get a variant without them (launched
+     *     when the proofs hold); false keeps every check in the kernel
      */
     public Offloader(Device device, KernelCache cache, Launcher launcher, Guard guard,
                      java.util.function.Consumer<String> report, Profile profile, java.nio.file.Path dump,
-                     String sourcePath) {
+                     String sourcePath, boolean hoistChecks) {
         this.device = device;
+        this.hoistChecks = hoistChecks;
         this.cache = cache;
         this.launcher = launcher;
         this.guard = guard;
@@ -237,6 +241,9 @@ public final class Offloader {
         for (String line : plan.report()) {
             report.accept(line);
         }
+        if (!hoistChecks && plan.kernels().stream().anyMatch(k -> k.unchecked() != null)) {
+            report.accept(plan.body().displayName() + ": acc4j.hoist is off: every bounds check stays in the kernel");
+        }
         if (dump != null) {
             dump(plan);
         }
@@ -252,7 +259,7 @@ public final class Offloader {
             List<Function> unchecked = new ArrayList<>();
             for (KernelPlan k : plan.kernels()) {
                 checked.add(load(plan, k, key + "#" + k.region().ordinal(), k.ptx(), k.entry()));
-                KernelPlan.Unchecked u = k.unchecked();
+                KernelPlan.Unchecked u = hoistChecks ? k.unchecked() : null;
                 unchecked.add(u == null ? null : load(plan, k, key + "#" + k.region().ordinal() + "nc", u.ptx(), u.entry()));
             }
             return List.of(checked, unchecked);
