@@ -11,6 +11,8 @@ import org.acc4j.runtime.cache.KernelCache;
 import org.acc4j.runtime.cuda.Context;
 import org.acc4j.runtime.cuda.CudaException;
 import org.acc4j.runtime.cuda.Device;
+import org.acc4j.runtime.cuda.DeviceFaultException;
+import org.acc4j.runtime.cuda.DeviceLostException;
 import org.acc4j.runtime.data.Clause;
 import org.acc4j.runtime.data.CudaMemory;
 import org.acc4j.runtime.data.HostArrays;
@@ -49,11 +51,20 @@ public final class AccRuntime implements Backend {
                        Guard guard, Offloader offloader) {
         /** Frees everything in reverse order of creation, going on past failures; the context is always released. */
         void close() {
-            synchronized (launcher) {
+            synchronized (guard) {
                 // the device lock: the call in progress ends first
                 RuntimeException failure = null;
-                for (Runnable step : List.<Runnable>of(context::makeCurrent, launcher::close, cache::close, table::close,
-                        context::close)) {
+                List<Runnable> steps = guard.lost() == null
+                        ? List.of(context::makeCurrent, launcher::close, cache::close, table::close, context::close)
+                        // the device is lost: everything on it was abandoned; try to give the context back
+                        : List.of(table::close, () -> {
+                            try {
+                                context.close();
+                            } catch (RuntimeException e) {
+                                // the poisoned context refuses its release too; the process's end takes it
+                            }
+                        });
+                for (Runnable step : steps) {
                     try {
                         step.run();
                     } catch (RuntimeException e) {
@@ -79,6 +90,8 @@ public final class AccRuntime implements Backend {
     private volatile Profile profile;
     private Options profileOptions;
     private boolean hookInstalled;
+    /** Whether the loss of the device was said (once per run of the runtime). */
+    private volatile boolean lossReported;
 
     private AccRuntime() {
     }
@@ -207,15 +220,45 @@ public final class AccRuntime implements Backend {
         if (g == null) {
             return false;
         }
-        Offloader.Outcome o = g.offloader.run(owner, name, desc, self, args);
-        if (o.onDevice()) {
-            return true;
+        if (g.guard.lost() == null) {
+            try {
+                Offloader.Outcome o = g.offloader.run(owner, name, desc, self, args);
+                if (o.onDevice()) {
+                    return true;
+                }
+                if (o.firstTime()) {
+                    Log.warning(o.reason());
+                }
+                sync(g, owner, self, args, true);
+                return false;
+            } catch (DeviceLostException e) {
+                if (e.array() != null) {
+                    throw e;
+                }
+                // another thread's fault lost the device meanwhile: run on the host
+            }
         }
-        if (o.firstTime()) {
-            Log.warning(o.reason());
-        }
-        sync(g, owner, self, args, true);
+        INSTANCE.hostAfterLoss(g, owner, name, self, args);
         return false;
+    }
+
+    /**
+     * Before a {@code @Kernels} call runs as plain Java because the device was lost: refuses it if it may use an
+     * array whose device-side changes the fault lost (its host copy is stale); says once that the device is lost.
+     */
+    private void hostAfterLoss(Gpu g, Class<?> owner, String name, Object self, Object[] args) {
+        DeviceFaultException fault = g.guard.lost();
+        for (Object a : arraysOf(owner, self, args)) {
+            String lost = g.guard.lostArray(a);
+            if (lost != null) {
+                throw DeviceLostException.array(owner.getSimpleName() + "." + name, lost, fault);
+            }
+        }
+        if (!lossReported) {
+            lossReported = true;
+            Log.warning("the device was lost after a fault in " + fault.what() + ": @Kernels methods run as plain"
+                    + " Java from now on (restart the JVM to use the GPU again)");
+        }
     }
 
     /**
@@ -227,21 +270,31 @@ public final class AccRuntime implements Backend {
         if (g == null) {
             return null;
         }
-        Offloader.Outcome o = g.offloader.run(owner, name, desc, self, args);
-        if (o.onDevice()) {
-            return new Object[] {o.value()};
+        if (g.guard.lost() == null) {
+            try {
+                Offloader.Outcome o = g.offloader.run(owner, name, desc, self, args);
+                if (o.onDevice()) {
+                    return new Object[] {o.value()};
+                }
+                if (o.firstTime()) {
+                    Log.warning(o.reason());
+                }
+                sync(g, owner, self, args, true);
+                return null;
+            } catch (DeviceLostException e) {
+                if (e.array() != null) {
+                    throw e;
+                }
+            }
         }
-        if (o.firstTime()) {
-            Log.warning(o.reason());
-        }
-        sync(g, owner, self, args, true);
+        INSTANCE.hostAfterLoss(g, owner, name, self, args);
         return null;
     }
 
     /** After a {@code @Kernels} call ran on the host: device copies of its arrays get the host's values. */
     public static void afterHost(Class<?> owner, Object self, Object[] args) {
         Gpu g = INSTANCE.gpu;
-        if (g != null) {
+        if (g != null && g.guard.lost() == null) {
             sync(g, owner, self, args, false);
         }
     }
@@ -252,14 +305,31 @@ public final class AccRuntime implements Backend {
         if (g == null) {
             return null;
         }
-        return g.guard.run("the data region of " + owner.getSimpleName() + "." + name,
-                () -> g.offloader.enterRegion(owner, name, desc, self, args, g.table));
+        String what = "the data region of " + owner.getSimpleName() + "." + name;
+        if (g.guard.lost() == null) {
+            try {
+                return g.guard.run(what, () -> g.offloader.enterRegion(owner, name, desc, self, args, g.table));
+            } catch (DeviceLostException e) {
+                if (e.array() != null) {
+                    throw e;
+                }
+            }
+        }
+        // the device is lost: a host region, unless it names an array whose device-side changes were lost
+        for (Object a : g.offloader.regionArrays(owner, name, desc, self, args)) {
+            String lost = g.guard.lostArray(a);
+            if (lost != null) {
+                throw DeviceLostException.array(what, lost, g.guard.lost());
+            }
+        }
+        return null;
     }
 
     /** Exits a data region entered by {@link #enterData}. */
     public static void exitData(Object token) {
         Gpu g = INSTANCE.gpu;
-        if (g != null && token != null) {
+        if (g != null && token != null && g.guard.lost() == null) {
+            // a region entered before the device was lost has nothing left on it to exit
             g.guard.run("the exit of a data region", () -> {
                 g.offloader.exitRegion(token, g.table);
                 return null;
@@ -272,6 +342,24 @@ public final class AccRuntime implements Backend {
      * row) are copied to the host; after it, back to the device.
      */
     private static void sync(Gpu g, Class<?> owner, Object self, Object[] args, boolean toHost) {
+        List<Object> arrays = arraysOf(owner, self, args);
+        g.guard.run("the copies around a host run of " + owner.getSimpleName(), () -> {
+            for (Object a : arrays) {
+                // a row the host run set to null has no device copy to update; launches of the array run on the host
+                if (g.table.isPresent(a) && (toHost || HostArrays.nullRow(a) < 0)) {
+                    if (toHost) {
+                        g.table.updateHost(a);
+                    } else {
+                        g.table.updateDevice(a);
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
+    /** The arrays a {@code @Kernels} call may use: its array arguments, and its class's array fields. */
+    private static List<Object> arraysOf(Class<?> owner, Object self, Object[] args) {
         List<Object> arrays = new ArrayList<>();
         for (Object a : args) {
             if (a != null && HostArrays.isDataType(a.getClass())) {
@@ -292,19 +380,7 @@ public final class AccRuntime implements Backend {
                 }
             }
         }
-        g.guard.run("the copies around a host run of " + owner.getSimpleName(), () -> {
-            for (Object a : arrays) {
-                // a row the host run set to null has no device copy to update; launches of the array run on the host
-                if (g.table.isPresent(a) && (toHost || HostArrays.nullRow(a) < 0)) {
-                    if (toHost) {
-                        g.table.updateHost(a);
-                    } else {
-                        g.table.updateDevice(a);
-                    }
-                }
-            }
-            return null;
-        });
+        return arrays;
     }
 
     // ------------------------------------------------------------------ Backend: the Acc routines
@@ -334,6 +410,7 @@ public final class AccRuntime implements Backend {
             profile = null;
             profileOptions = null;
             started = false;
+            lossReported = false;
             try {
                 if (g != null) {
                     g.close();
@@ -430,14 +507,15 @@ public final class AccRuntime implements Backend {
     @Override
     public boolean isPresent(Object array) {
         Gpu g = gpu();
-        // isPresent frees the buffers of reclaimed arrays, which needs the context
-        return g == null || g.guard.run("Acc.isPresent", () -> g.table.isPresent(array));
+        // isPresent frees the buffers of reclaimed arrays, which needs the context; on the host (and once the
+        // device is lost) every array is "present", as OpenACC says of shared memory
+        return g == null || g.guard.lost() != null || g.guard.run("Acc.isPresent", () -> g.table.isPresent(array));
     }
 
     @Override
     public void waitAll() {
         Gpu g = gpu();
-        if (g != null) {
+        if (g != null && g.guard.lost() == null) {
             g.guard.run("Acc.waitAll", () -> {
                 g.context.synchronize("Acc.waitAll");
                 return null;
@@ -447,11 +525,40 @@ public final class AccRuntime implements Backend {
 
     private void withTable(String routine, Object array, java.util.function.Consumer<PresentTable> op) {
         Gpu g = gpu();
-        if (g != null) {
-            g.guard.run(routine + " of " + HostArrays.describe(array), () -> {
-                op.accept(g.table);
-                return null;
-            });
+        if (g == null) {
+            return;
+        }
+        String what = routine + " of " + HostArrays.describe(array);
+        if (g.guard.lost() == null) {
+            try {
+                if (routine.equals("Acc.delete")) {
+                    g.guard.forgetLost(array);
+                } else {
+                    String lost = g.guard.lostArray(array);
+                    if (lost != null) {
+                        throw DeviceLostException.array(routine, lost, null);
+                    }
+                }
+                g.guard.run(what, () -> {
+                    op.accept(g.table);
+                    return null;
+                });
+                return;
+            } catch (DeviceLostException e) {
+                if (e.array() != null) {
+                    throw e;
+                }
+            }
+        }
+        // the device is lost: the routine acts as on the host, but refuses an array whose device-side changes
+        // were lost (Acc.delete says they are not wanted)
+        if (routine.equals("Acc.delete")) {
+            g.guard.forgetLost(array);
+            return;
+        }
+        String lost = g.guard.lostArray(array);
+        if (lost != null) {
+            throw DeviceLostException.array(routine, lost, g.guard.lost());
         }
     }
 

@@ -76,6 +76,8 @@ public final class PresentTable implements AutoCloseable {
         private int structured;
         private int dynamic;
         private int rowReferences;
+        /** A kernel may have changed the device copy since host and device were last made equal (a copy either way). */
+        private boolean deviceNewer;
 
         private Entry(PresentTable table, Key key, Buffer buffer, String array, Object[] rows, Entry[] rowEntries) {
             this.table = table;
@@ -177,6 +179,11 @@ public final class PresentTable implements AutoCloseable {
     private final DeviceMemory memory;
     private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
     private final Map<Key, Entry> entries = new HashMap<>();
+    /**
+     * Arrays whose device copies a kernel had changed when the device faulted, before the change reached the host:
+     * their host copies are stale, so the runtime refuses them (see {@link #lostArray}); held weakly.
+     */
+    private final Map<Key, String> lost = new HashMap<>();
     private TransferStats stats = TransferStats.NONE;
     private volatile TransferListener listener;
     private boolean closed;
@@ -497,6 +504,99 @@ public final class PresentTable implements AutoCloseable {
         return entries.size();
     }
 
+    /**
+     * Records that a kernel about to run may write {@code array}'s device copy (every row of a two-dimensional
+     * array), so that a fault before its next copy to the host can say the change is lost ({@link #markLost}).
+     * An absent array is ignored.
+     */
+    public synchronized void markWritten(Object array) {
+        Entry entry = find(array);
+        if (entry == null) {
+            return;
+        }
+        if (entry.rows == null) {
+            entry.deviceNewer = true;
+        } else {
+            for (Entry row : entry.rowEntries) {
+                row.deviceNewer = true;
+            }
+        }
+    }
+
+    /**
+     * After a sticky fault, before the device side is {@linkplain #restore() restored} or {@linkplain #lose() lost}:
+     * every present array a kernel may have changed since its last copy to or from the host is recorded as lost,
+     * since its host copy is stale (see {@link #lostArray}).
+     *
+     * @return their descriptions, such as {@code double[1024]}, in no particular order
+     */
+    public synchronized List<String> markLost() {
+        List<String> names = new ArrayList<>();
+        for (Entry entry : entries.values()) {
+            Object array = entry.key.get();
+            if (entry.deviceNewer && array != null) {
+                lost.put(new Key(array, null), entry.array);
+                names.add(entry.array);
+                entry.deviceNewer = false;
+            }
+        }
+        return names;
+    }
+
+    /**
+     * The device is gone for the rest of the process (a sticky fault the driver does not let the runtime recover
+     * from): every buffer is abandoned, not freed, and nothing is present any more. Call {@link #markLost} first.
+     * Needs no context.
+     */
+    public synchronized void lose() {
+        for (Entry entry : entries.values()) {
+            entry.buffer.abandon();
+            entry.key.clear();
+        }
+        entries.clear();
+        while (collected.poll() != null) {
+            // nothing to free: the buffers went with the context
+        }
+    }
+
+    /**
+     * The description of {@code array} (or of its first row) if a fault lost its device-side changes
+     * ({@link #markLost}), else null; a two-dimensional array is looked at with its rows as they are now.
+     */
+    public synchronized String lostArray(Object array) {
+        if (lost.isEmpty() || array == null) {
+            return null;
+        }
+        lost.keySet().removeIf(k -> k.get() == null);
+        String name = lost.get(new Key(array, null));
+        if (name != null || !HostArrays.isRank2(array)) {
+            return name;
+        }
+        Object[] rows = (Object[]) array;
+        for (int i = 0; i < rows.length; i++) {
+            String row = rows[i] == null ? null : lost.get(new Key(rows[i], null));
+            if (row != null) {
+                return "row " + i + " (" + row + ") of " + HostArrays.describe(array);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Forgets that {@code array} (and its rows) lost device-side changes: the user's {@code Acc.delete}, saying the
+     * device copy is not wanted, after giving the host copy the values it needs.
+     */
+    public synchronized void forgetLost(Object array) {
+        lost.remove(new Key(array, null));
+        if (HostArrays.isRank2(array)) {
+            for (Object row : (Object[]) array) {
+                if (row != null) {
+                    lost.remove(new Key(row, null));
+                }
+            }
+        }
+    }
+
     /** Frees every buffer (without copying back); later calls do nothing. */
     @Override
     public synchronized void close() {
@@ -741,12 +841,14 @@ public final class PresentTable implements AutoCloseable {
     private void upload(Entry entry, Object array) {
         long t0 = System.nanoTime();
         entry.buffer.upload(array);
+        entry.deviceNewer = false;
         uploaded(entry.buffer.bytes(), System.nanoTime() - t0);
     }
 
     private void download(Entry entry, Object array) {
         long t0 = System.nanoTime();
         entry.buffer.download(array);
+        entry.deviceNewer = false;
         downloaded(entry.buffer.bytes(), System.nanoTime() - t0);
     }
 

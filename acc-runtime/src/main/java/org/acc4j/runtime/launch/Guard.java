@@ -1,23 +1,33 @@
 package org.acc4j.runtime.launch;
 
+import java.util.List;
 import org.acc4j.runtime.cache.KernelCache;
 import org.acc4j.runtime.cuda.Context;
 import org.acc4j.runtime.cuda.CudaException;
 import org.acc4j.runtime.cuda.DeviceFaultException;
+import org.acc4j.runtime.cuda.DeviceLostException;
 import org.acc4j.runtime.data.PresentTable;
 
 /**
  * The one way into the device: every runtime operation that touches it (a launch, a data clause, an {@code Acc}
  * routine, loading a module, shutting down) runs through {@link #run}, which
  * <ul>
- *   <li>holds the <em>device lock</em>, the launcher's monitor, so one thread at a time uses the device, its
- *       error record and its reduction scratch, and nothing can run while the context is being rebuilt;</li>
+ *   <li>holds the <em>device lock</em>, so one thread at a time uses the device, its error record and its reduction
+ *       scratch, and nothing can run while the context is being rebuilt;</li>
  *   <li>makes the context current on the calling thread ({@code cuCtxSetCurrent}), whatever thread calls in;</li>
- *   <li>turns a <em>sticky</em> CUDA error ({@link DeviceFaultException#sticky}) into a rebuilt device: the primary
- *       context is reset and retained again, the kernel cache forgets its modules (methods load them again on their
- *       next call), the launcher allocates its error record anew, and the present table restores every present
- *       array from its host copy. The caller gets a {@link DeviceFaultException} naming what ran and the CUDA
- *       error; the next call works.</li>
+ *   <li>turns a <em>sticky</em> CUDA error ({@link DeviceFaultException#sticky}) into a {@link DeviceFaultException}
+ *       naming what ran and the CUDA error, after dealing with the device:
+ *       <ol>
+ *         <li>present arrays a kernel had changed and not yet copied back are recorded as lost
+ *             ({@link PresentTable#markLost}): their host copies are stale, and the runtime refuses them;</li>
+ *         <li>the context is rebuilt: the primary context is reset and retained again, the kernel cache forgets its
+ *             modules (methods load them again on their next call), the launcher allocates its error record anew,
+ *             and the present table restores every present array from its host copy; the next call works;</li>
+ *         <li>where the driver refuses (current drivers keep a process's CUDA state poisoned after most sticky
+ *             faults), the device is <em>lost</em>: every buffer and module is abandoned, nothing is present, and
+ *             from then on {@link #run} throws {@link DeviceLostException} at once, which the runtime turns into
+ *             plain-Java runs ({@link #lost()}).</li>
+ *       </ol></li>
  * </ul>
  * Other exceptions pass through unchanged. Thread-safe.
  */
@@ -28,29 +38,66 @@ public final class Guard {
         T run() throws X;
     }
 
-    private final Context context;
+    /** What the guard does to the device: the runtime's context, kernel cache and launcher (a fake in tests). */
+    public interface Target {
+        /** Makes the context current on the calling thread. */
+        void makeCurrent();
+
+        /** Resets the context after a sticky fault and forgets everything of the old one; throws when refused. */
+        void rebuild();
+
+        /** Forgets everything on the device without touching it: it is lost. */
+        void abandon();
+    }
+
+    private final Target target;
     private final PresentTable table;
-    private final KernelCache cache;
-    private final Launcher launcher;
     private int rebuilds;
+    /** The fault that lost the device, or null while it works. */
+    private volatile DeviceFaultException lost;
 
     public Guard(Context context, PresentTable table, KernelCache cache, Launcher launcher) {
-        this.context = context;
+        this(new Target() {
+            @Override
+            public void makeCurrent() {
+                context.makeCurrent();
+            }
+
+            @Override
+            public void rebuild() {
+                context.reset();
+                cache.forget();
+                launcher.deviceLost();
+            }
+
+            @Override
+            public void abandon() {
+                cache.forget();
+                launcher.abandon();
+            }
+        }, table);
+    }
+
+    public Guard(Target target, PresentTable table) {
+        this.target = target;
         this.table = table;
-        this.cache = cache;
-        this.launcher = launcher;
     }
 
     /**
      * Runs {@code work} under the device lock with the context current.
      *
      * @param what what the work is, for the fault's message, e.g. {@code Saxpy.run} or {@code Acc.copyin of float[1024]}
-     * @throws DeviceFaultException when the work met a sticky error; the device was rebuilt before it is thrown
+     * @throws DeviceFaultException when the work met a sticky error; the device was rebuilt or lost before it is thrown
+     * @throws DeviceLostException when the device was lost by an earlier fault: nothing ran
      */
     public <T, X extends Exception> T run(String what, Work<T, X> work) throws X {
-        synchronized (launcher) {
+        synchronized (this) {
+            DeviceFaultException fault = lost;
+            if (fault != null) {
+                throw DeviceLostException.device(what, fault);
+            }
             try {
-                context.makeCurrent();
+                target.makeCurrent();
                 return work.run();
             } catch (CudaException e) {
                 if (!DeviceFaultException.sticky(e.result())) {
@@ -62,23 +109,46 @@ public final class Guard {
     }
 
     /** How many times the device was rebuilt after a fault. */
-    public int rebuilds() {
-        synchronized (launcher) {
-            return rebuilds;
-        }
+    public synchronized int rebuilds() {
+        return rebuilds;
     }
 
-    /** Rebuilds the device after {@code fault}; called under the device lock. */
+    /** The fault after which the device was lost, or null while it works: then every region runs as plain Java. */
+    public DeviceFaultException lost() {
+        return lost;
+    }
+
+    /**
+     * The description of {@code array} if a fault lost the device-side changes a kernel had made to it, else null
+     * (see {@link PresentTable#lostArray}).
+     */
+    public synchronized String lostArray(Object array) {
+        return table.lostArray(array);
+    }
+
+    /** Forgets that {@code array}'s device-side changes were lost ({@code Acc.delete}). */
+    public synchronized void forgetLost(Object array) {
+        table.forgetLost(array);
+    }
+
+    /** Rebuilds the device after {@code fault}, or loses it; called under the device lock. */
     private DeviceFaultException rebuild(String what, CudaException fault) {
+        List<String> gone = table.markLost();
         try {
-            context.reset();
-            cache.forget();
-            launcher.deviceLost();
+            target.rebuild();
             int restored = table.restore();
             rebuilds++;
-            return new DeviceFaultException(what, fault, restored, null);
+            return new DeviceFaultException(what, fault, restored, null, gone);
         } catch (RuntimeException e) {
-            return new DeviceFaultException(what, fault, -1, e);
+            try {
+                table.lose();
+                target.abandon();
+            } catch (RuntimeException abandoning) {
+                e.addSuppressed(abandoning);
+            }
+            DeviceFaultException d = new DeviceFaultException(what, fault, -1, e, gone);
+            lost = d;
+            return d;
         }
     }
 }

@@ -36,7 +36,7 @@ import org.acc4j.runtime.profile.Profile;
  * kernels in order, turns a kernel's error record into the exception Java would throw, and exits the data
  * clauses (copying back only when every kernel succeeded).
  *
- * <p>Launches are serialised on this object, whose monitor is the device lock of {@link Guard}: one error record and
+ * <p>Launches are serialised on this object, and run under the device lock of {@link Guard}: one error record and
  * one reduction scratch serve every kernel, whatever thread calls. Data that does not fit on the device sends the
  * call to the host ({@link HostInstead}) when no kernel of it has run yet; nothing allocated for the call is kept.
  */
@@ -76,6 +76,8 @@ public final class Launcher implements AutoCloseable {
     /** Takes the report's line on a kernel's first launch whose grid depends on run-time values; null when off. */
     private final Consumer<String> report;
     private final Set<String> launched = new HashSet<>();
+    /** Set by {@link #abandon}: the device is lost, and nothing here may touch it again. */
+    private boolean abandoned;
 
     public Launcher(Device device, Context context, PresentTable table) {
         this(device, context, table, null, null);
@@ -133,6 +135,14 @@ public final class Launcher implements AutoCloseable {
                 table.enter(array, clause);
                 entered.add(array);
                 clauses.add(clause);
+            }
+            // a fault from here on loses what the kernels wrote into arrays that stay present after this call
+            for (KernelPlan k : m.plan().kernels()) {
+                for (KernelParam p : k.params()) {
+                    if (p instanceof KernelParam.ArrayData d && d.written()) {
+                        table.markWritten(arrays.get(d.array()));
+                    }
+                }
             }
             value = HostProgram.run(m.plan(), evaluator(m, self, args), (k, ev) -> {
                 long[] results = launch(m, k, ev, arrays, self, args);
@@ -209,6 +219,13 @@ public final class Launcher implements AutoCloseable {
             Object value = m.sources().value(e.getKey().source(), self, args);
             uses.add(new Aliasing.Use(e.getKey().name(), value, e.getValue()));
             arrays.put(e.getKey(), value);
+        }
+        // arrays whose device-side changes an earlier fault lost: their host copies are stale
+        for (Object value : arrays.values()) {
+            String lost = value == null ? null : table.lostArray(value);
+            if (lost != null) {
+                throw org.acc4j.runtime.cuda.DeviceLostException.array(m.displayName(), lost, null);
+            }
         }
         // null arrays and rows; arrays (rank-2 rows included) reachable twice where the region writes one
         String problem = Aliasing.problem(uses);
@@ -425,8 +442,22 @@ public final class Launcher implements AutoCloseable {
         return -1;
     }
 
+    /**
+     * Forgets the error record, the reduction scratch and the profile's events without freeing them, for good: the
+     * device is lost (its context cannot be rebuilt), and nothing is launched any more. {@link #close} then does
+     * nothing.
+     */
+    public synchronized void abandon() {
+        errorRecord.abandon();
+        scratch.abandon();
+        abandoned = true;
+    }
+
     @Override
     public synchronized void close() {
+        if (abandoned) {
+            return;
+        }
         try {
             scratch.close();
         } finally {

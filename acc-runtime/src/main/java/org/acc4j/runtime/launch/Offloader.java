@@ -151,6 +151,19 @@ public final class Offloader {
                 k -> Compiler.dataRegion(classFile(owner), name, desc));
     }
 
+    /** The arrays the {@code @Data} clauses of a method name, as this call gives them (null ones left out). */
+    public List<Object> regionArrays(Class<?> owner, String name, String desc, Object self, Object[] args) {
+        List<Object> arrays = new ArrayList<>();
+        Sources sources = new Sources(owner);
+        for (DataClause c : dataClauses(owner, name, desc)) {
+            Object array = sources.value(c.array().source(), self, args);
+            if (array != null) {
+                arrays.add(array);
+            }
+        }
+        return arrays;
+    }
+
     /**
      * Enters the data region of a {@code @Data} method; the token goes to {@link #exitRegion}. A two-dimensional
      * array enters with its rows (see {@link org.acc4j.runtime.data.PresentTable}); a null array or row throws

@@ -32,25 +32,39 @@ class DeviceFaultExceptionTest {
     void messageNamesWhatRanTheErrorAndWhatWasLost() {
         CudaException fault = new CudaException(CUresult.CUDA_ERROR_ILLEGAL_ADDRESS, "cuCtxSynchronize",
                 "waiting for kernel saxpy_loop_12 of Saxpy.run");
-        DeviceFaultException e = new DeviceFaultException("Saxpy.run", fault, 3, null);
+        DeviceFaultException e = new DeviceFaultException("Saxpy.run", fault, 3, null, java.util.List.of("double[10]"));
         assertEquals("acc4j: the device faulted in Saxpy.run: cuCtxSynchronize failed: CUDA_ERROR_ILLEGAL_ADDRESS (700)"
                 + " while waiting for kernel saxpy_loop_12 of Saxpy.run. The CUDA context was rebuilt and the next call"
-                + " runs normally; 3 arrays present on the device were restored from the host's copy, so changes made on"
-                + " the device and not yet copied back to the host are lost, and this call's results did not reach the"
-                + " host", e.getMessage());
+                + " runs normally; 3 arrays present on the device were restored from the host's copy, and this call's"
+                + " results did not reach the host. Lost with the device: the changes kernels had made to 1 array not"
+                + " yet copied back (double[10]); acc4j refuses them from now on, until Acc.delete is called on each",
+                e.getMessage());
         assertSame(fault, e.getCause());
         assertEquals(700, e.result());
+        assertEquals("Saxpy.run", e.what());
+        assertEquals(java.util.List.of("double[10]"), e.lostArrays());
         assertTrue(e.rebuilt());
     }
 
     @Test
-    void aFailedRebuildSaysSo() {
+    void aFailedRebuildLosesTheDeviceAndSaysSo() {
         CudaException fault = new CudaException(CUresult.CUDA_ERROR_LAUNCH_FAILED, "cuCtxSynchronize", "waiting");
-        IllegalStateException why = new IllegalStateException("no memory");
-        DeviceFaultException e = new DeviceFaultException("Acc.waitAll", fault, -1, why);
+        IllegalStateException why = new IllegalStateException("cuDevicePrimaryCtxRetain failed: CUDA_ERROR_LAUNCH_FAILED");
+        DeviceFaultException e = new DeviceFaultException("Acc.waitAll", fault, -1, why, java.util.List.of());
         assertFalse(e.rebuilt());
-        assertTrue(e.getMessage().endsWith("Rebuilding the CUDA context failed too (no memory): device data is lost and"
-                + " the next call may fail the same way"), e.getMessage());
+        assertTrue(e.getMessage().endsWith(". The driver gave no new CUDA context after it (cuDevicePrimaryCtxRetain"
+                + " failed: CUDA_ERROR_LAUNCH_FAILED), so the device is lost for the rest of this process: @Kernels"
+                + " methods run as plain Java from now on, and this call's results did not reach the host"),
+                e.getMessage());
         assertSame(why, e.getSuppressed()[0]);
+    }
+
+    @Test
+    void manyLostArraysAreShortened() {
+        CudaException fault = new CudaException(CUresult.CUDA_ERROR_LAUNCH_FAILED, "cuCtxSynchronize", "waiting");
+        java.util.List<String> lost = java.util.stream.IntStream.range(0, 10).mapToObj(i -> "int[" + i + "]").toList();
+        DeviceFaultException e = new DeviceFaultException("K.run", fault, -1, new IllegalStateException("x"), lost);
+        assertTrue(e.getMessage().contains("to 10 arrays not yet copied back (int[0], int[1], int[2], int[3], int[4],"
+                + " int[5], int[6], int[7], ...)"), e.getMessage());
     }
 }
