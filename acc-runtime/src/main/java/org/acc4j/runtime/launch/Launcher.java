@@ -369,12 +369,12 @@ public final class Launcher implements AutoCloseable {
         }
         errorRecordDirty = true;
         // the variant without the checks the host proves for this call's values, else the one checking all
-        boolean proven = plan.provenInBounds(ev, arrays::get);
+        boolean proven = m.hasUnchecked(k) && plan.provenInBounds(ev, arrays::get);
         String entry = proven ? plan.unchecked().entry() : plan.entry();
         if (started != null) {
             started.record();
         }
-        (proven ? m.unchecked().get(k) : m.functions().get(k)).launch(grid, block, ka, entry);
+        m.function(k, proven).launch(grid, block, ka, entry);
         if (finished != null) {
             finished.record();
         }

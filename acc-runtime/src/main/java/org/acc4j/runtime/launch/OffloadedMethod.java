@@ -6,25 +6,99 @@ import org.acc4j.compiler.KernelPlan;
 import org.acc4j.runtime.cuda.Function;
 
 /**
- * A {@code @Kernels} method ready to launch: its plan, its loaded kernels, the variants without the bounds checks
- * the host proves (null where a kernel has none), and how to read its sources.
+ * A {@code @Kernels} method ready to launch: its plan, its kernels and how to read its sources. Each kernel may have a
+ * variant without the bounds checks the host proves ({@link KernelPlan#unchecked()}); each variant is loaded on its
+ * first launch, so a method whose proofs always hold never loads its checked kernels, and the other way round.
+ * Loading happens under the device lock (the {@link Launcher} runs under the {@link Guard}).
  */
-record OffloadedMethod(String displayName, CompiledMethod plan, List<Function> functions, List<Function> unchecked,
-                       Sources sources) {
+final class OffloadedMethod {
+    /** Loads one kernel variant into the device's context. */
+    @FunctionalInterface
+    interface Loader {
+        Function load(KernelPlan kernel, boolean unchecked);
+    }
+
+    private final String displayName;
+    private final CompiledMethod plan;
+    private final Sources sources;
+    private final Loader loader;
+    private final Function[] checked;
+    /** The variants without proven checks; a kernel without one stays null for good. */
+    private final Function[] unchecked;
+    private final boolean[] hasUnchecked;
+
+    /**
+     * A method whose variants are loaded on first need by {@code loader}.
+     *
+     * @param hoist whether kernels with proven checks launch their variant without them when the proofs hold
+     */
+    OffloadedMethod(String displayName, CompiledMethod plan, Loader loader, boolean hoist, Sources sources) {
+        this.displayName = displayName;
+        this.plan = plan;
+        this.sources = sources;
+        this.loader = loader;
+        int n = plan.kernels().size();
+        this.checked = new Function[n];
+        this.unchecked = new Function[n];
+        this.hasUnchecked = new boolean[n];
+        for (int k = 0; k < n; k++) {
+            hasUnchecked[k] = hoist && plan.kernels().get(k).unchecked() != null;
+        }
+    }
+
+    /** A method whose kernels are loaded already; {@code unchecked} holds null where a kernel has no such variant. */
+    OffloadedMethod(String displayName, CompiledMethod plan, List<Function> functions, List<Function> unchecked,
+                    Sources sources) {
+        this(displayName, plan, (k, u) -> {
+            throw new IllegalStateException("kernel " + k.entry() + " was not loaded");
+        }, true, sources);
+        for (int k = 0; k < checked.length; k++) {
+            checked[k] = k < functions.size() ? functions.get(k) : null;
+            this.unchecked[k] = k < unchecked.size() ? unchecked.get(k) : null;
+            hasUnchecked[k] = this.unchecked[k] != null;
+        }
+    }
+
+    String displayName() {
+        return displayName;
+    }
+
+    CompiledMethod plan() {
+        return plan;
+    }
+
+    Sources sources() {
+        return sources;
+    }
+
     KernelPlan kernel(int i) {
         return plan.kernels().get(i);
     }
 
-    /** Whether its kernels were loaded into a context since destroyed (after a fault): they must be loaded again. */
-    boolean stale() {
-        for (Function f : functions) {
-            if (f.module().isClosed()) {
-                return true;
+    /** Whether kernel {@code k} has a variant without the checks the host proves, to launch when they hold. */
+    boolean hasUnchecked(int k) {
+        return hasUnchecked[k];
+    }
+
+    /** Kernel {@code k}'s variant, loaded now if this is its first launch; call under the device lock. */
+    synchronized Function function(int k, boolean withoutChecks) {
+        Function[] variants = withoutChecks ? unchecked : checked;
+        if (variants[k] == null) {
+            if (withoutChecks && !hasUnchecked[k]) {
+                throw new IllegalStateException("kernel " + kernel(k).entry() + " has no variant without checks");
             }
+            variants[k] = loader.load(kernel(k), withoutChecks);
         }
-        for (Function f : unchecked) {
-            if (f != null && f.module().isClosed()) {
-                return true;
+        return variants[k];
+    }
+
+    /** Whether a kernel it loaded went with a context since destroyed (after a fault): it must be prepared again. */
+    synchronized boolean stale() {
+        for (Function[] variants : List.of(checked, unchecked)) {
+            for (Function f : variants) {
+                if (f != null && f.module().isClosed()) {
+                    return true;
+                }
             }
         }
         return false;

@@ -266,22 +266,22 @@ public final class Offloader {
                 .orElseThrow();
         String key = KernelCache.key(mn, sm);
         String simple = owner.getSimpleName() + "." + name;
-        long l0 = System.nanoTime();
-        List<List<Function>> loaded = guard.run("loading the kernels of " + simple, () -> {
-            List<Function> checked = new ArrayList<>();
-            List<Function> unchecked = new ArrayList<>();
-            for (KernelPlan k : plan.kernels()) {
-                checked.add(load(plan, k, key + "#" + k.region().ordinal(), k.ptx(), k.entry()));
-                KernelPlan.Unchecked u = hoistChecks ? k.unchecked() : null;
-                unchecked.add(u == null ? null : load(plan, k, key + "#" + k.region().ordinal() + "nc", u.ptx(), u.entry()));
-            }
-            return List.of(checked, unchecked);
-        });
         if (profile != null) {
-            profile.compiled(compiled - t0, System.nanoTime() - l0);
+            profile.compiled(compiled - t0, 0);
         }
-        return new OffloadedMethod(simple, plan, List.copyOf(loaded.get(0)),
-                java.util.Collections.unmodifiableList(loaded.get(1)), new Sources(owner));
+        // each variant is loaded on its first launch, under the device lock, inside the call's profile scope
+        OffloadedMethod.Loader loader = (k, withoutChecks) -> {
+            long l0 = System.nanoTime();
+            KernelPlan.Unchecked u = k.unchecked();
+            Function f = withoutChecks
+                    ? load(plan, k, key + "#" + k.region().ordinal() + "nc", u.ptx(), u.entry())
+                    : load(plan, k, key + "#" + k.region().ordinal(), k.ptx(), k.entry());
+            if (profile != null) {
+                profile.compiled(0, System.nanoTime() - l0);
+            }
+            return f;
+        };
+        return new OffloadedMethod(simple, plan, loader, hoistChecks, new Sources(owner));
     }
 
     /** Loads one kernel (the cache keeps its module) and reports its resources. */
