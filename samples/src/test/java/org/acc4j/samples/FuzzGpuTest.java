@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
 import org.acc4j.Acc;
 import org.acc4j.compiler.CompiledMethod;
 import org.acc4j.compiler.fuzz.Batch;
@@ -42,34 +44,73 @@ class FuzzGpuTest {
                 "no javac in this runtime and no pre-compiled nests on the class path: bash scripts/gpu-pack.sh packs them");
         Harness.Tally tally = new Harness.Tally();
         long t0 = System.nanoTime();
-        for (long s = first; s < first + count; s += Fuzz.BATCH) {
-            Batch b = Batch.of(s, (int) Math.min(Fuzz.BATCH, first + count - s), NestGenerator.Options.ALL);
-            ClassLoader loader = javac ? Fuzz.load(b, tally) : getClass().getClassLoader();
-            if (loader == null) {
-                continue;
-            }
-            Class<?> c;
-            try {
-                c = Class.forName(b.className(), true, loader);
-            } catch (ClassNotFoundException e) {
-                throw new AssertionError("the nests from seed " + s + " were not packed: FUZZ_NESTS=" + count
-                        + " bash scripts/gpu-pack.sh packs seeds 1.." + count, e);
-            }
-            byte[] bytes;
-            try (InputStream in = loader.getResourceAsStream(resource(b.className()))) {
-                bytes = in.readAllBytes();
-            }
-            for (Nest n : b.nests()) {
-                tally.add(n, onDevice(n, c, Fuzz.method(c, n), bytes));
-            }
-            if ((s - first + Fuzz.BATCH) % 1000 == 0) {
-                System.out.printf("fuzz (GPU): %d nests, %d failed, %.0f s%n", tally.nests, tally.failures.size(),
-                        (System.nanoTime() - t0) / 1e9);
-            }
+        // batches run side by side (the compiler works on the host's cores; the device lock serialises the launches),
+        // the nests of one batch in order on one thread
+        int threads = (int) setting("acc4j.fuzz.threads", "ACC4J_FUZZ_THREADS",
+                Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors() / 2)));
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
+        List<java.util.concurrent.Future<?>> batches = new ArrayList<>();
+        for (long start = first; start < first + count; start += Fuzz.BATCH) {
+            long s = start;
+            batches.add(pool.submit(() -> {
+                runBatch(s, (int) Math.min(Fuzz.BATCH, first + count - s), count, javac, tally);
+                long nests = done.addAndGet(Math.min(Fuzz.BATCH, first + count - s));
+                if (nests / 1000 != (nests - Math.min(Fuzz.BATCH, first + count - s)) / 1000) {
+                    System.out.printf("fuzz (GPU): %d nests, %d failed, %.0f s%n", nests, failures(tally),
+                            (System.nanoTime() - t0) / 1e9);
+                }
+                return null;
+            }));
         }
+        pool.shutdown();
+        try {
+            for (java.util.concurrent.Future<?> f : batches) {
+                try {
+                    f.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw e.getCause() instanceof Error err ? err : new AssertionError(e.getCause());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        System.out.printf("fuzz (GPU) on %d threads%n", threads);
         System.out.printf("fuzz (GPU), seeds %d..%d in %.0f s: %s", first, first + count - 1, (System.nanoTime() - t0) / 1e9,
                 tally.summary());
-        assertTrue(tally.failures.isEmpty(), "failing seeds " + tally.failures.keySet() + "\n" + tally.summary());
+        assertTrue(failures(tally) == 0, "failing seeds " + tally.failures.keySet() + "\n" + tally.summary());
+    }
+
+    private static int failures(Harness.Tally tally) {
+        synchronized (tally) {
+            return tally.failures.size();
+        }
+    }
+
+    /** The nests of one batch, in order, on the calling thread. */
+    private static void runBatch(long s, int size, long count, boolean javac, Harness.Tally tally) throws Exception {
+        Batch b = Batch.of(s, size, NestGenerator.Options.ALL);
+        ClassLoader loader;
+        synchronized (tally) {
+            loader = javac ? Fuzz.load(b, tally) : FuzzGpuTest.class.getClassLoader();
+        }
+        if (loader == null) {
+            return;
+        }
+        Class<?> c;
+        try {
+            c = Class.forName(b.className(), true, loader);
+        } catch (ClassNotFoundException e) {
+            throw new AssertionError("the nests from seed " + s + " were not packed: FUZZ_NESTS=" + count
+                    + " bash scripts/gpu-pack.sh packs seeds 1.." + count, e);
+        }
+        byte[] bytes;
+        try (InputStream in = loader.getResourceAsStream(resource(b.className()))) {
+            bytes = in.readAllBytes();
+        }
+        for (Nest n : b.nests()) {
+            tally.add(n, onDevice(n, c, Fuzz.method(c, n), bytes));
+        }
     }
 
     /** A system property, else an environment variable (the GPU runner passes no JVM options), else the default. */
