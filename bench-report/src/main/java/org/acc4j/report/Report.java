@@ -96,11 +96,14 @@ public final class Report {
         line("| host | " + run.info().getOrDefault("host", "?") + " |");
         line("| JMH | " + run.jmh() + " |");
         line();
+        boolean dot = results.samples().contains("dot");
+        boolean dotStreams = results.host("dot", Measurement.STREAMS, "").isPresent();
         line("Each figure is JMH's mean time per call (average-time mode) turned into GB/s or TFLOP/s with the work of"
                 + " one call defined at the end. Every benchmark's setup checked its result against plain Java, bit for"
-                + " bit, before timing (the dot product, a floating-point sum: its GPU modes within a relative 1e-9 of"
-                + " the serial loop, its parallel-streams mode, which adds fixed chunks of 2^16 terms in parallel, bit"
-                + " for bit against the same chunked sum on one thread). Peers come from the same run (`shared/anchors`); a ratio is acc4j's figure over"
+                + " bit, before timing" + (!dot ? "" : " (the dot product, a floating-point sum: its GPU modes within a"
+                + " relative 1e-9 of the serial loop" + (!dotStreams ? "" : ", its parallel-streams mode, which adds"
+                + " fixed chunks of 2^16 terms in parallel, bit for bit against the same chunked sum on one thread")
+                + ")") + ". Peers come from the same run (`shared/anchors`); a ratio is acc4j's figure over"
                 + " the peer's.");
         line();
         line("## How to regenerate");
