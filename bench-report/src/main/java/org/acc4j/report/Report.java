@@ -332,7 +332,8 @@ public final class Report {
     private void boundsChecks() {
         line("## Bounds checks in the kernel against hoisted");
         line();
-        List<Measurement> checked = results.tagged(CHECKED);
+        List<Measurement> checked = results.tagged(CHECKED).stream().sorted(java.util.Comparator.comparingInt(
+                m -> Results.ORDER.indexOf(m.sample()))).toList();
         if (checked.isEmpty()) {
             line("No bounds-check pass in this run (`jmh-<Name>-checked.json`).");
             line();

@@ -15,8 +15,11 @@ final class Workload {
     /** Elements compared when sampling, each recomputed by plain Java. */
     static final int SAMPLES = 100_000;
 
-    /** The last workload, kept for the next trial in the same JVM (JMH runs a class's benchmarks in a row). */
-    private static Workload last;
+    /**
+     * The last workload of each form ({@code flat}, {@code 2d}), kept for the next trial in the same JVM: JMH runs a
+     * class's benchmarks in a row, alphabetically, so a class with both forms alternates between them.
+     */
+    private static final java.util.Map<String, Workload> LAST = new java.util.HashMap<>();
 
     final Sample sample;
     final String size;
@@ -34,9 +37,11 @@ final class Workload {
 
     /** The workload of {@code sample} at {@code size}, reused if it was the last one asked for. */
     static synchronized Workload of(Sample sample, String size) {
-        if (last == null || !last.sample.name().equals(sample.name()) || !last.sample.form().equals(sample.form())
-                || !last.size.equals(size)) {
-            last = null; // let the previous arrays go before allocating new ones
+        Workload last = LAST.get(sample.form());
+        if (last == null || !last.sample.name().equals(sample.name()) || !last.size.equals(size)) {
+            // let the previous arrays of this form and of other families go before allocating new ones
+            LAST.values().removeIf(w -> !w.sample.name().equals(sample.name()));
+            LAST.remove(sample.form());
             Object[] args;
             try {
                 args = sample.arguments().create(new Seeded(20_261_122L), dims(size));
@@ -44,6 +49,7 @@ final class Workload {
                 throw new IllegalArgumentException(sample.name() + " at size " + size + ": " + e.getMessage(), e);
             }
             last = new Workload(sample, size, args);
+            LAST.put(sample.form(), last);
         }
         return last;
     }
