@@ -13,7 +13,10 @@ public final class JmhJson {
     private JmhJson() {
     }
 
-    /** The results of our benchmark classes ({@code org.acc4j.jmh.XBench.mode}); others are skipped. */
+    /**
+     * The results of our benchmark classes ({@code org.acc4j.jmh.XBench.mode}, {@code mode2d} for the
+     * {@code double[][]} form); others are skipped.
+     */
     public static List<Measurement> parse(String json) {
         JsonElement root = JsonParser.parseString(json);
         if (!root.isJsonArray()) {
@@ -30,6 +33,11 @@ public final class JmhJson {
             String cls = parts[parts.length - 2];
             String sample = cls.substring(0, cls.length() - "Bench".length()).toLowerCase(Locale.ROOT);
             String mode = parts[parts.length - 1];
+            String form = Measurement.FLAT;
+            if (mode.endsWith(Measurement.ROWS)) {
+                mode = mode.substring(0, mode.length() - Measurement.ROWS.length());
+                form = Measurement.ROWS;
+            }
             JsonObject params = o.has("params") ? o.getAsJsonObject("params") : new JsonObject();
             String size = params.has("size") ? params.get("size").getAsString() : "";
             String variant = params.has("variant") ? params.get("variant").getAsString() : "";
@@ -45,7 +53,7 @@ public final class JmhJson {
                     onHost |= a.getAsString().equals("-Dbench.allowHost=true");
                 }
             }
-            out.add(new Measurement(sample, mode, size, variant, score, error, onHost));
+            out.add(new Measurement(sample, mode, size, variant, score, error, onHost, form, ""));
         }
         return out;
     }

@@ -7,16 +7,45 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
-/** The measurements of a run, looked up by sample, mode, size and variant. */
+/**
+ * The measurements of a run, looked up by sample, mode, size and variant. The lookups below see the main pass's
+ * flat results only; {@link #rows} and {@link #tagged} reach the {@code double[][]} forms and the other passes.
+ */
 public final class Results {
     /** The report's order of samples. */
     public static final List<String> ORDER = List.of("vectoradd", "copy", "jacobi", "transpose", "gaussblur", "dgemm",
             "dot", "stencil", "laplacian", "wave13pt");
 
     private final List<Measurement> all;
+    private final List<Measurement> everything;
 
     public Results(List<Measurement> all) {
-        this.all = List.copyOf(all);
+        this.everything = List.copyOf(all);
+        this.all = everything.stream().filter(m -> m.form().equals(Measurement.FLAT) && m.tag().isEmpty()).toList();
+    }
+
+    /** The main pass's {@code double[][]} result of a sample's mode (any size: serial DGEMM's differs). */
+    public List<Measurement> rows(String sample, String mode) {
+        return everything.stream().filter(m -> m.sample().equals(sample) && m.mode().equals(mode)
+                && m.form().equals(Measurement.ROWS) && m.tag().isEmpty()).toList();
+    }
+
+    /** Samples with a {@code double[][]} result, in {@link #ORDER}. */
+    public List<String> rowSamples() {
+        return ORDER.stream().filter(s -> everything.stream().anyMatch(m -> m.sample().equals(s)
+                && m.form().equals(Measurement.ROWS))).toList();
+    }
+
+    /** A flat result of the pass tagged {@code tag}. */
+    public Optional<Measurement> tagged(String tag, String sample, String mode, String size, String variant) {
+        return everything.stream().filter(m -> m.tag().equals(tag) && m.form().equals(Measurement.FLAT)
+                && m.sample().equals(sample) && m.mode().equals(mode) && m.size().equals(size)
+                && m.variant().equals(variant)).findFirst();
+    }
+
+    /** The results of the pass tagged {@code tag}, in order of appearance. */
+    public List<Measurement> tagged(String tag) {
+        return everything.stream().filter(m -> m.tag().equals(tag)).toList();
     }
 
     /** The name of a sample in prose. */

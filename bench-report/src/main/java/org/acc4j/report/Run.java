@@ -13,13 +13,14 @@ import java.util.stream.Stream;
 
 /**
  * A run folder as {@code scripts/bench-run.sh} leaves it: {@code run-info.txt} (date, commit, GPU, driver, skipped
- * classes), one JMH JSON per benchmark class with its log, and {@code anchors.log}.
+ * classes), one JMH JSON per benchmark class with its log ({@code jmh-<Name>.json}; a pass with other JVM options,
+ * such as the bounds-check pass, {@code jmh-<Name>-<tag>.json}), and {@code anchors.log}.
  *
  * @param dir      the folder
  * @param info     {@code key: value} lines of run-info.txt, first occurrence of each key
  * @param skipped  classes the time budget left out, as run-info.txt lists them
- * @param results  every JMH result of every JSON file in the folder
- * @param jmh      JMH's settings and the JVM, from the first result
+ * @param results  every JMH result of every JSON file in the folder, tagged with the file's pass
+ * @param jmh      JMH's settings and the JVM, from the first result of the main pass
  * @param anchors  the peers, or an empty log where there is no anchors.log
  * @param notTimed setups that refused to time a benchmark, from the JMH logs (host runs, wrong results)
  */
@@ -55,15 +56,18 @@ public record Run(Path dir, Map<String, String> info, List<String> skipped, List
                     if (json.isBlank()) {
                         continue;
                     }
-                    results.addAll(JmhJson.parse(json));
-                    if (jmh.isEmpty()) {
+                    String tag = tag(name);
+                    JmhJson.parse(json).forEach(m -> results.add(m.withTag(tag)));
+                    if (jmh.isEmpty() && tag.isEmpty()) {
                         jmh = JmhJson.settings(json);
                     }
                 } else if (name.startsWith("jmh-") && name.endsWith(".log")) {
                     for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
                         int at = line.indexOf("IllegalStateException: ");
                         if (at >= 0) {
-                            notTimed.add(line.substring(at + "IllegalStateException: ".length()).trim());
+                            String tag = tag(name.substring(0, name.length() - ".log".length()) + ".json");
+                            notTimed.add((tag.isEmpty() ? "" : "[" + tag + "] ")
+                                    + line.substring(at + "IllegalStateException: ".length()).trim());
                         }
                     }
                 }
@@ -75,6 +79,16 @@ public record Run(Path dir, Map<String, String> info, List<String> skipped, List
         } catch (IOException e) {
             throw new UncheckedIOException("reading the run folder " + dir, e);
         }
+    }
+
+    /** The pass of a result file: {@code jmh-Jacobi-checked.json} → {@code checked}; empty for the main pass. */
+    static String tag(String fileName) {
+        if (!fileName.startsWith("jmh-") || !fileName.endsWith(".json")) {
+            return "";
+        }
+        String stem = fileName.substring("jmh-".length(), fileName.length() - ".json".length());
+        int dash = stem.indexOf('-');
+        return dash < 0 ? "" : stem.substring(dash + 1);
     }
 
     /** Whether any acc4j figure of this run may have come from the host (a smoke run without a GPU). */

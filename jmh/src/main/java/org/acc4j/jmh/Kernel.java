@@ -25,15 +25,25 @@ record Kernel(String name, Method method, List<Integer> outputs) {
 
     /** The {@code @Kernels} method of catalogue entry {@code sample.flat.variant}. */
     static Kernel offloaded(String sample, String variant) {
-        Catalog.Entry e = entry(sample + ".flat." + variant);
+        return offloaded(sample, "flat", variant);
+    }
+
+    /** The {@code @Kernels} method of catalogue entry {@code sample.form.variant} (form {@code flat} or {@code 2d}). */
+    static Kernel offloaded(String sample, String form, String variant) {
+        Catalog.Entry e = entry(sample + "." + form + "." + variant);
         return new Kernel(e.name(), e.kernelMethod(), e.outputs());
     }
 
     /** The plain-Java reference of the sample's flat kernels (never offloaded). */
     static Kernel reference(String sample) {
-        Catalog.Entry e = entry(sample + ".flat." + (sample.equals("copy") || sample.equals("transpose")
+        return reference(sample, "flat");
+    }
+
+    /** The plain-Java reference of the sample's kernels of {@code form} (never offloaded). */
+    static Kernel reference(String sample, String form) {
+        Catalog.Entry e = entry(sample + "." + form + "." + (sample.equals("copy") || sample.equals("transpose")
                 ? "naive" : "default"));
-        return new Kernel(sample + ".flat.plain", e.referenceMethod(), e.outputs());
+        return new Kernel(sample + "." + form + ".plain", e.referenceMethod(), e.outputs());
     }
 
     /** A static method of {@code owner} by name (not overloaded), for samples outside the catalogue. */

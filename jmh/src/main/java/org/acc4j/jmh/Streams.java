@@ -32,6 +32,48 @@ final class Streams {
         };
     }
 
+    /** Elements per chunk of the parallel dot product: fixed, so that its result does not depend on the core count. */
+    static final int DOT_CHUNK = 1 << 16;
+
+    /**
+     * The dot product over all cores: {@code x} and {@code y} cut into chunks of {@link #DOT_CHUNK} elements, each
+     * chunk summed left to right by one task, the chunks' sums then added left to right. A floating-point sum in
+     * another order than the serial loop's rounds differently (both are within n roundings of the exact value, the
+     * usual bound |error| <= (n-1) u sum|x_i y_i| with u = 2^-53), so this cannot match {@code Dot.dotPlain} bit for
+     * bit; its order is fixed, though, so {@link #dotInOrder} reproduces its bits serially and the benchmark checks
+     * it against that. {@code DoubleStream.sum()} would not do: its split points follow the pool's parallelism and
+     * it compensates (Kahan), so no serial loop reproduces it. The JIT does not reorder either loop (Java's
+     * floating-point addition is not reassociated).
+     */
+    static double dot(double[] x, double[] y, int n) {
+        int chunks = (int) ((n + (long) DOT_CHUNK - 1) / DOT_CHUNK);
+        double[] partial = new double[chunks];
+        IntStream.range(0, chunks).parallel().forEach(c -> partial[c] = dotChunk(x, y, c * DOT_CHUNK,
+                (int) Math.min(n, (long) (c + 1) * DOT_CHUNK)));
+        double s = 0.0;
+        for (double p : partial) {
+            s += p;
+        }
+        return s;
+    }
+
+    /** {@link #dot}'s sum in {@link #dot}'s order, on one thread: the plain Java its result is checked against. */
+    static double dotInOrder(double[] x, double[] y, int n) {
+        double s = 0.0;
+        for (int c = 0; (long) c * DOT_CHUNK < n; c++) {
+            s += dotChunk(x, y, c * DOT_CHUNK, (int) Math.min(n, (long) (c + 1) * DOT_CHUNK));
+        }
+        return s;
+    }
+
+    private static double dotChunk(double[] x, double[] y, int from, int to) {
+        double s = 0.0;
+        for (int i = from; i < to; i++) {
+            s += x[i] * y[i];
+        }
+        return s;
+    }
+
     static void jacobi(double[] src, double[] dst, int m, int n) {
         IntStream.range(1, m - 1).parallel().forEach(i -> {
             for (int j = 1; j < n - 1; j++) {

@@ -15,7 +15,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * Matrix transpose, n × n ({@code Transpose.transpose*}; the variants are Chatain's tunings).
  * Modes: {@code serial} (plain Java), {@code streams} (parallel streams), {@code gpuKernel} (acc4j, data
  * resident; every {@code variant}) and {@code gpuTotal} (acc4j, copying in and out each call). See
- * {@link GpuState} for the checks made before timing.
+ * {@link GpuState} for the checks made before timing. The {@code double[][]} form runs as {@code serial2d},
+ * {@code gpuKernel2d} and {@code gpuTotal2d} (its default variant) at the same sizes as the flat form.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -68,6 +69,43 @@ public class TransposeBench {
         }
     }
 
+    /** The {@code double[][]} form ({@code transpose.2d.*}): the same values, row by row. */
+    static final Sample ROWS = Sample.rows("transpose");
+
+    @State(Scope.Benchmark)
+    public static class Serial2d extends SerialState {
+        @Param({"8192"})
+        public String size;
+
+        public Serial2d() {
+            super(ROWS);
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class Resident2d extends GpuState {
+        @Param({"8192"})
+        public String size;
+        @Param({"naive"})
+        public String variant;
+
+        public Resident2d() {
+            super(ROWS, Transfers.RESIDENT);
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class EachCall2d extends GpuState {
+        @Param({"8192"})
+        public String size;
+        @Param({"naive"})
+        public String variant;
+
+        public EachCall2d() {
+            super(ROWS, Transfers.EACH_CALL);
+        }
+    }
+
     @Benchmark
     @Warmup(iterations = 1)
     @Measurement(iterations = 2)
@@ -87,6 +125,22 @@ public class TransposeBench {
 
     @Benchmark
     public Object gpuTotal(EachCall s) {
+        return s.run();
+    }
+    @Benchmark
+    @Warmup(iterations = 1)
+    @Measurement(iterations = 1)
+    public Object serial2d(Serial2d s) {
+        return s.run();
+    }
+
+    @Benchmark
+    public Object gpuKernel2d(Resident2d s) {
+        return s.run();
+    }
+
+    @Benchmark
+    public Object gpuTotal2d(EachCall2d s) {
         return s.run();
     }
 }

@@ -15,14 +15,18 @@ final class Workload {
     /** Elements compared when sampling, each recomputed by plain Java. */
     static final int SAMPLES = 100_000;
 
-    /** The last workload, kept for the next trial in the same JVM (JMH runs a class's benchmarks in a row). */
-    private static Workload last;
+    /**
+     * The last workload of each form ({@code flat}, {@code 2d}), kept for the next trial in the same JVM: JMH runs a
+     * class's benchmarks in a row, alphabetically, so a class with both forms alternates between them.
+     */
+    private static final java.util.Map<String, Workload> LAST = new java.util.HashMap<>();
 
     final Sample sample;
     final String size;
     private final Object[] template;
     private final Kernel reference;
     private Expected expected;
+    private Expected expectedStreams;
 
     private Workload(Sample sample, String size, Object[] template) {
         this.sample = sample;
@@ -33,8 +37,11 @@ final class Workload {
 
     /** The workload of {@code sample} at {@code size}, reused if it was the last one asked for. */
     static synchronized Workload of(Sample sample, String size) {
+        Workload last = LAST.get(sample.form());
         if (last == null || !last.sample.name().equals(sample.name()) || !last.size.equals(size)) {
-            last = null; // let the previous arrays go before allocating new ones
+            // let the previous arrays of this form and of other families go before allocating new ones
+            LAST.values().removeIf(w -> !w.sample.name().equals(sample.name()));
+            LAST.remove(sample.form());
             Object[] args;
             try {
                 args = sample.arguments().create(new Seeded(20_261_122L), dims(size));
@@ -42,6 +49,7 @@ final class Workload {
                 throw new IllegalArgumentException(sample.name() + " at size " + size + ": " + e.getMessage(), e);
             }
             last = new Workload(sample, size, args);
+            LAST.put(sample.form(), last);
         }
         return last;
     }
@@ -56,24 +64,37 @@ final class Workload {
         return reference;
     }
 
-    /** Arguments for one state: the shared inputs and scalars, and new zeroed outputs. */
+    /** Arguments for one state: the shared inputs and scalars, and new zeroed outputs of the template's shape. */
     Object[] freshArgs() {
         Object[] args = template.clone();
         for (int i : reference.outputs()) {
-            args[i] = new double[((double[]) template[i]).length];
+            if (template[i] instanceof double[][] rows) {
+                double[][] fresh = new double[rows.length][];
+                for (int r = 0; r < rows.length; r++) {
+                    fresh[r] = new double[rows[r].length];
+                }
+                args[i] = fresh;
+            } else {
+                args[i] = new double[((double[]) template[i]).length];
+            }
         }
         return args;
     }
 
-    /** The arrays among {@code args}. */
+    /** The arrays among {@code args} ({@code double[]} and {@code double[][]}). */
     static Object[] arrays(Object[] args) {
         List<Object> a = new ArrayList<>();
         for (Object o : args) {
-            if (o instanceof double[]) {
+            if (o instanceof double[] || o instanceof double[][]) {
                 a.add(o);
             }
         }
         return a.toArray();
+    }
+
+    /** The rows of an output: the array itself for {@code double[]}, its rows for {@code double[][]}. */
+    static double[][] rowsOf(Object array) {
+        return array instanceof double[][] rows ? rows : new double[][] {(double[]) array};
     }
 
     /** The output arrays among {@code args}. */
@@ -84,16 +105,20 @@ final class Workload {
     /** Zeroes the outputs, so that the next check sees only what the next call writes. */
     void clearOutputs(Object[] args) {
         for (Object o : outputs(args)) {
-            java.util.Arrays.fill((double[]) o, 0.0);
+            for (double[] row : rowsOf(o)) {
+                java.util.Arrays.fill(row, 0.0);
+            }
         }
     }
 
     /** Whether every output element is zero (nothing written). */
     boolean outputsUntouched(Object[] args) {
         for (Object o : outputs(args)) {
-            for (double x : (double[]) o) {
-                if (x != 0.0 || Double.doubleToRawLongBits(x) != 0L) {
-                    return false;
+            for (double[] row : rowsOf(o)) {
+                for (double x : row) {
+                    if (x != 0.0 || Double.doubleToRawLongBits(x) != 0L) {
+                        return false;
+                    }
                 }
             }
         }
@@ -107,6 +132,31 @@ final class Workload {
                     : Expected.full(reference, freshArgs(), reference.outputs(), sample.tolerance());
         }
         return expected;
+    }
+
+    /**
+     * The result the parallel-streams version must reproduce bit for bit: the reference's, or where the streams
+     * version adds in another order (the dot product), that of {@link Sample#streamsReference}, which adds in the
+     * same order serially.
+     */
+    synchronized Expected expectedStreams() {
+        if (sample.streamsReference() == null) {
+            return expected();
+        }
+        if (expectedStreams == null) {
+            expectedStreams = Expected.full(sample.streamsReference(), freshArgs(), reference.outputs(), 0);
+        }
+        return expectedStreams;
+    }
+
+    /** As {@link #check}, for the parallel-streams version (against {@link #expectedStreams}). */
+    void checkStreams(String who, Object[] args, Object returned) {
+        String d = expectedStreams().difference(args, returned);
+        if (d != null) {
+            throw new IllegalStateException(who + " at " + size + " differs from plain Java"
+                    + (sample.streamsReference() == null ? "" : " adding in the same order ("
+                    + sample.streamsReference() + ")") + ": " + d);
+        }
     }
 
     /** Whether the check compares sampled elements rather than the whole result (only DGEMM above 2^31 FMAs). */

@@ -4,7 +4,8 @@
  * parallel stream, {@link org.acc4j.jmh.Streams}), {@code gpuKernel} (acc4j with the data resident, every
  * {@code variant}) and {@code gpuTotal} (acc4j copying in and out each call). Every mode's setup checks its
  * result against plain Java before timing; the GPU modes also prove the kernel ran on the device
- * ({@link org.acc4j.jmh.GpuState}).
+ * ({@link org.acc4j.jmh.GpuState}). Jacobi, DGEMM and transpose also have their {@code double[][]} form
+ * ({@code serial2d}, {@code gpuKernel2d}, {@code gpuTotal2d}; {@link org.acc4j.jmh.Sample#rows}).
  *
  * <p>Run on the GPU machine with {@code scripts/bench-run.sh}; {@code bench-report} turns the results into
  * {@code docs/benchmarks.md}.
@@ -12,6 +13,7 @@
  * <p><b>Adding a benchmark</b> is one class shaped like {@link org.acc4j.jmh.JacobiBench}: four nested states
  * ({@code size} and {@code variant} parameters) and four {@code @Benchmark} methods. A family outside the
  * catalogue declares its own {@link org.acc4j.jmh.Sample}, as {@link org.acc4j.jmh.DotBench} does (the kernel returns
- * its sum, compared within a relative tolerance since the GPU sums in another order).
+ * its sum, compared within a relative tolerance since the GPU sums in another order; its streams mode sums in fixed
+ * chunks and is compared bit for bit with the same chunked sum on one thread).
  */
 package org.acc4j.jmh;

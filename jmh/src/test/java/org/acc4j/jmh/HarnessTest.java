@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.List;
 import org.acc4j.Acc;
 import org.acc4j.spi.Backend;
@@ -134,6 +135,90 @@ class HarnessTest {
         w.check("sum", args, sum(((double[]) args[0]), 1000));
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> w.check("sum", args, 1.0e9));
         assertTrue(e.getMessage().contains("returned"), e.getMessage());
+    }
+
+    /** The dot product's streams mode adds in chunks: bit for bit its serial twin, and a dot product. */
+    @ParameterizedTest
+    @CsvSource({"1000", "65536", "200003"})
+    void dotStreamsMatchesItsSerialOrderAndIsWithinTheSumBound(String size) {
+        StreamsState s = new StreamsState(DotBench.SAMPLE) { };
+        s.setUp(size); // bit for bit against Streams.dotInOrder, throws on a difference
+        double got = (double) s.run();
+        double[] x = (double[]) s.args[0];
+        double[] y = (double[]) s.args[1];
+        int n = (int) s.args[2];
+        assertEquals(Double.doubleToLongBits(Streams.dotInOrder(x, y, n)), Double.doubleToLongBits(got));
+        // both orders are within n roundings of the exact sum of the same products: |error| <= gamma_n sum|p_i|
+        double plain = org.acc4j.samples.Dot.dotPlain(x, y, n);
+        double sumAbs = 0;
+        for (int i = 0; i < n; i++) {
+            sumAbs += Math.abs(x[i] * y[i]);
+        }
+        double gamma = n * 0x1p-53 / (1 - n * 0x1p-53);
+        assertTrue(Math.abs(got - plain) <= 2 * gamma * sumAbs, got + " vs " + plain);
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> s.workload.checkStreams("dot", s.args, Math.nextUp(got)));
+        assertTrue(e.getMessage().contains("same order"), e.getMessage());
+        if (n == 200003) {
+            // four chunks: here the chunked order rounds differently from the serial loop, which is why the streams
+            // mode has its own serial twin (with equal sums this test would show nothing about the order)
+            assertTrue(got != plain, "the seeded inputs at 200003 give two different roundings");
+        }
+    }
+
+    /** The double[][] forms: the same values as the flat ones row by row, so the same results. */
+    @ParameterizedTest
+    @CsvSource({"jacobi,37", "dgemm,29", "transpose,31", "copy,31"})
+    void rowsFormComputesWhatTheFlatFormDoes(String sample, String size) {
+        SerialState rows = new SerialState(Sample.rows(sample)) { };
+        rows.setUp(size);
+        rows.run();
+        assertNull(rows.workload.expected().difference(rows.args, null));
+        SerialState flat = new SerialState(Sample.of(sample)) { };
+        flat.setUp(size);
+        flat.run();
+        int out = sample.equals("dgemm") ? 2 : 1;
+        double[][] r = (double[][]) rows.args[out];
+        double[] f = (double[]) flat.args[out];
+        int n = r.length;
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                assertEquals(Double.doubleToLongBits(f[i * n + j]), Double.doubleToLongBits(r[i][j]),
+                        sample + " [" + i + "][" + j + "]");
+            }
+        }
+        assertFalse(rows.workload.outputsUntouched(rows.args));
+        // a wrong element is named by row and column
+        r[3][4] += 1e-12;
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> rows.workload.check("test", rows.args, null));
+        assertTrue(e.getMessage().contains("[3][4]"), e.getMessage());
+        Object[] fresh = rows.workload.freshArgs();
+        assertTrue(rows.workload.outputsUntouched(fresh));
+        assertFalse(fresh[out] == rows.args[out]);
+    }
+
+    @Test
+    void rowsFormHostRunIsCheckedAndLargeDgemmSampled() {
+        System.setProperty(GpuState.ALLOW_HOST, "true");
+        try {
+            GpuState s = new GpuState(Sample.rows("jacobi"), GpuState.Transfers.EACH_CALL) { };
+            s.setUp("33", "default");
+            s.run();
+            assertNull(s.workload.expected().difference(s.args, null));
+            s.tearDown();
+        } finally {
+            System.clearProperty(GpuState.ALLOW_HOST);
+        }
+        double[][] a = {{1, 2}, {3, 4}};
+        double[][] b = {{5, 6}, {7, 8}};
+        Expected e = Expected.sampledDgemm(new Object[] {a, b, null, 2, 2, 2}, 10);
+        Object[] args = {a, b, new double[2][2], 2, 2, 2};
+        assertTrue(e.difference(args, null).contains("]["), e.difference(args, null));
+        args[2] = new double[][] {{19, 22}, {43, 50}};
+        assertNull(e.difference(args, null));
+        assertThrows(IllegalArgumentException.class, () -> Sample.rows("stencil"));
+        assertTrue(Arrays.stream(Workload.arrays(args)).anyMatch(o -> o instanceof double[][]));
     }
 
     static double sum(double[] a, int n) {
