@@ -7,10 +7,16 @@ import org.acc4j.runtime.cuda.Function;
 
 /**
  * A {@code @Kernels} method ready to launch: its plan, its loaded kernels, the variants without the bounds checks
- * the host proves (null where a kernel has none), and how to read its sources.
+ * the host proves (null where a kernel has none), how to read its sources, and the async queue its calls go on.
  */
 record OffloadedMethod(String displayName, CompiledMethod plan, List<Function> functions, List<Function> unchecked,
-                       Sources sources) {
+                       Sources sources, AsyncQueue async) {
+    /** A method whose calls are synchronous. */
+    OffloadedMethod(String displayName, CompiledMethod plan, List<Function> functions, List<Function> unchecked,
+                    Sources sources) {
+        this(displayName, plan, functions, unchecked, sources, AsyncQueue.SYNC);
+    }
+
     KernelPlan kernel(int i) {
         return plan.kernels().get(i);
     }

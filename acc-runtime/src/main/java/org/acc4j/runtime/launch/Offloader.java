@@ -268,7 +268,7 @@ public final class Offloader {
             profile.compiled(compiled - t0, System.nanoTime() - l0);
         }
         return new OffloadedMethod(simple, plan, List.copyOf(loaded.get(0)),
-                java.util.Collections.unmodifiableList(loaded.get(1)), new Sources(owner));
+                java.util.Collections.unmodifiableList(loaded.get(1)), new Sources(owner), AsyncQueue.of(mn));
     }
 
     /** Loads one kernel (the cache keeps its module) and reports its resources. */
