@@ -17,7 +17,8 @@ import org.acc4j.runtime.data.CudaMemory;
  * <p>Copies are staged through pinned memory so that they really overlap other work: an upload copies the Java array
  * into a pinned buffer now (so the host may change the array at once) and queues the DMA; a download queues the DMA
  * into a pinned buffer and copies it into the Java array at the wait. A pinned buffer goes back to the pool at the
- * wait. Where the host cannot pin more memory, the copy is made synchronously instead (on the default stream, which
+ * wait. Where the host cannot pin more memory, or an array has more than {@link PinnedBuffer#MAX_BYTES} bytes (2 GiB),
+ * the copy is made synchronously instead (on the default stream, which
  * the blocking stream keeps in order with the queue's work), and the queue stays correct.
  *
  * <p>Not thread-safe: every call runs under the device lock with the context current.
@@ -170,6 +171,10 @@ public final class Queue implements AutoCloseable {
      * the host cannot pin that much even after the pool's free buffers are given back.
      */
     private PinnedBuffer take(long bytes) {
+        if (bytes > PinnedBuffer.MAX_BYTES) {
+            // beyond what JCuda can view as one buffer: the copy is made synchronously
+            return null;
+        }
         PinnedBuffer best = null;
         for (PinnedBuffer b : pool) {
             if (b.capacity() >= bytes && (best == null || b.capacity() < best.capacity())) {

@@ -19,6 +19,9 @@ public final class PinnedBuffer implements AutoCloseable {
     /** The largest slice viewed as one {@link ByteBuffer} (whose size is an int). */
     private static final long SLICE = 1L << 30;
 
+    /** The largest buffer: JCuda views pinned memory through one {@link ByteBuffer}, indexed by int. */
+    public static final long MAX_BYTES = Integer.MAX_VALUE;
+
     private final Pointer pointer;
     private final long capacity;
     private boolean closed;
@@ -34,8 +37,9 @@ public final class PinnedBuffer implements AutoCloseable {
      * @throws CudaException e.g. {@code CUDA_ERROR_OUT_OF_MEMORY} when the host cannot pin that much
      */
     public static PinnedBuffer allocate(long bytes, String what) {
-        if (bytes < 0) {
-            throw new IllegalArgumentException("negative size " + bytes + " for " + what);
+        if (bytes < 0 || bytes > MAX_BYTES) {
+            throw new IllegalArgumentException("pinned staging takes 0 to " + MAX_BYTES + " bytes, not " + bytes
+                    + ", for " + what);
         }
         Pointer p = new Pointer();
         long size = Math.max(1, bytes);
@@ -111,7 +115,11 @@ public final class PinnedBuffer implements AutoCloseable {
 
     private ByteBuffer view(long offset, long bytes) {
         ensureOpen();
-        return pointer.getByteBuffer(offset, bytes).order(ByteOrder.nativeOrder());
+        ByteBuffer b = pointer.getByteBuffer(offset, bytes);
+        if (b == null) {
+            throw new IllegalStateException("JCuda gives no view of the " + capacity + " pinned bytes");
+        }
+        return b.order(ByteOrder.nativeOrder());
     }
 
     /** Bytes per element of a primitive array JCuda can copy. */
