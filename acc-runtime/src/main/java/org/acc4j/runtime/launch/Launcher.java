@@ -193,6 +193,7 @@ public final class Launcher implements AutoCloseable {
         }
         String why = a.problem();
         int q = org.acc4j.Acc.ASYNC_SYNC;
+        int line = m.plan().kernels().isEmpty() ? 0 : m.kernel(0).region().loop().line();
         if (why == null) {
             try {
                 q = a.queue(args);
@@ -207,6 +208,7 @@ public final class Launcher implements AutoCloseable {
                 for (KernelPlan k : m.plan().kernels()) {
                     if (!k.region().reductions().isEmpty()) {
                         why = "it has a reduction, whose result the host needs when the call returns";
+                        line = k.region().loop().line();
                         break;
                     }
                 }
@@ -215,8 +217,8 @@ public final class Launcher implements AutoCloseable {
         if (why != null) {
             String kind = why.replaceAll("-?\\d+ is not a queue", "N is not a queue");
             if (saidSync.add(m.displayName() + "|" + kind)) {
-                org.acc4j.runtime.Log.warning(m.displayName() + " (" + m.plan().body().sourceFile() + "): @Kernels("
-                        + a.clause() + "): runs synchronously: " + why);
+                org.acc4j.runtime.Log.warning(m.displayName() + " (" + m.plan().body().sourceFile()
+                        + (line > 0 ? ":" + line : "") + "): @Kernels(" + a.clause() + "): runs synchronously: " + why);
             }
             return org.acc4j.Acc.ASYNC_SYNC;
         }
