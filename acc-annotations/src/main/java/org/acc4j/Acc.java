@@ -13,8 +13,38 @@ import org.acc4j.spi.Backend;
  * <p>Every routine that takes an array accepts a one-dimensional primitive array; a {@code null} throws
  * {@link NullPointerException} and anything else {@link IllegalArgumentException}, with or without a
  * device.
+ *
+ * <p><b>Async queues</b> (OpenACC's {@code async} and {@code wait}). The {@code ...Async} routines and {@code
+ * @Kernels(async = ...)} put work on a numbered queue and return at once; with the agent on a GPU each queue is a
+ * CUDA stream. Work on one queue runs in the order it was queued; different queues run side by side, with no order
+ * between them. {@link #wait(int)} joins one queue, {@link #waitAll()} every queue, {@link #asyncTest(int)} and
+ * {@link #asyncTestAll()} ask without waiting. Queue numbers are 0 or more, or {@link #ASYNC_NOVAL} (OpenACC's
+ * {@code acc_async_noval}: a default queue of its own) or {@link #ASYNC_SYNC} (no queue: the routine is the
+ * synchronous one); any other negative number throws {@link IllegalArgumentException}, with or without a device.
+ * <ul>
+ *   <li>What the host may touch before the wait: an array given to {@link #updateDeviceAsync} or
+ *       {@link #copyinAsync} was copied (staged into pinned memory) when the routine was called, so the host may
+ *       overwrite it at once. An array given to {@link #updateHostAsync} or {@link #copyoutAsync}, and an array an
+ *       async {@code @Kernels} call writes, keeps its old host values until the wait ({@link #wait(int)} of its
+ *       queue, {@link #waitAll()}, or an {@link #asyncTest} that returns true), which writes the device's values
+ *       into it: the host must not write it meanwhile (its writes would be overwritten) and reads old values.</li>
+ *   <li>Synchronous work after async work: every synchronous routine, {@code @Kernels} call and {@code @Data}
+ *       region first waits for all queues, so it sees every queued result.</li>
+ *   <li>Errors: an exception a queued kernel raises ({@code ArrayIndexOutOfBoundsException}, {@code
+ *       ArithmeticException}) is thrown by the first wait that finds it ({@link #wait(int)}, {@link #waitAll()},
+ *       {@link #asyncTest}, or the synchronous call that waits first); nothing that kernel wrote is copied back,
+ *       and neither is anything queued after it on its queue.</li>
+ * </ul>
+ * Without the agent (OpenACC's host device) every routine is complete when it returns, so the async routines are
+ * the synchronous ones, {@code wait} returns at once and {@code asyncTest} is true.
  */
 public final class Acc {
+    /** OpenACC's {@code acc_async_sync}: no queue, the work is done when the call returns. The default of {@link Kernels#async()}. */
+    public static final int ASYNC_SYNC = -2;
+
+    /** OpenACC's {@code acc_async_noval}: the default queue, a queue of its own apart from those numbered 0 and up. */
+    public static final int ASYNC_NOVAL = -1;
+
     private static volatile Backend backend = new HostBackend();
 
     private Acc() {
@@ -92,9 +122,134 @@ public final class Acc {
         return backend.isPresent(checkArray(array));
     }
 
-    /** Waits for all queued device work. */
+    /** Enter data on {@code queue} ({@link #copyin} queued); the arrays are staged at the call, see the class comment. */
+    public static void copyinAsync(int queue, Object... arrays) {
+        checkQueue("Acc.copyinAsync", queue);
+        for (Object a : arrays) {
+            Object checked = checkArray(a);
+            if (queue == ASYNC_SYNC) {
+                backend.copyin(checked);
+            } else {
+                backend.copyin(checked, queue);
+            }
+        }
+    }
+
+    /** Enter data on {@code queue} ({@link #create} queued). */
+    public static void createAsync(int queue, Object... arrays) {
+        checkQueue("Acc.createAsync", queue);
+        for (Object a : arrays) {
+            Object checked = checkArray(a);
+            if (queue == ASYNC_SYNC) {
+                backend.create(checked);
+            } else {
+                backend.create(checked, queue);
+            }
+        }
+    }
+
+    /** Exit data on {@code queue} ({@link #copyout} queued); the host arrays get the device's values at the wait. */
+    public static void copyoutAsync(int queue, Object... arrays) {
+        checkQueue("Acc.copyoutAsync", queue);
+        for (Object a : arrays) {
+            Object checked = checkArray(a);
+            if (queue == ASYNC_SYNC) {
+                backend.copyout(checked);
+            } else {
+                backend.copyout(checked, queue);
+            }
+        }
+    }
+
+    /** Exit data on {@code queue} ({@link #delete} queued): the device copies are freed after the queue's earlier work. */
+    public static void deleteAsync(int queue, Object... arrays) {
+        checkQueue("Acc.deleteAsync", queue);
+        for (Object a : arrays) {
+            Object checked = checkArray(a);
+            if (queue == ASYNC_SYNC) {
+                backend.delete(checked);
+            } else {
+                backend.delete(checked, queue);
+            }
+        }
+    }
+
+    /**
+     * Copies each present array to the device on {@code queue} ({@link #updateDevice} queued); the host's values
+     * are staged at the call, so the host may change the arrays at once.
+     */
+    public static void updateDeviceAsync(int queue, Object... arrays) {
+        checkQueue("Acc.updateDeviceAsync", queue);
+        for (Object a : arrays) {
+            Object checked = checkArray(a);
+            if (queue == ASYNC_SYNC) {
+                backend.updateDevice(checked);
+            } else {
+                backend.updateDevice(checked, queue);
+            }
+        }
+    }
+
+    /**
+     * Copies each present array to the host on {@code queue} ({@link #updateHost} queued); the host arrays hold
+     * their old values until the wait.
+     */
+    public static void updateHostAsync(int queue, Object... arrays) {
+        checkQueue("Acc.updateHostAsync", queue);
+        for (Object a : arrays) {
+            Object checked = checkArray(a);
+            if (queue == ASYNC_SYNC) {
+                backend.updateHost(checked);
+            } else {
+                backend.updateHost(checked, queue);
+            }
+        }
+    }
+
+    /**
+     * Waits for the work on {@code queue} (OpenACC's {@code acc_wait}): afterwards the host arrays its copies and
+     * kernels write hold the device's values. Throws the exception of a kernel of the queue that failed. A queue
+     * with no work, and {@link #ASYNC_SYNC}, return at once.
+     */
+    public static void wait(int queue) {
+        checkQueue("Acc.wait", queue);
+        if (queue != ASYNC_SYNC) {
+            backend.waitQueue(queue);
+        }
+    }
+
+    /** Waits for every queue and all other device work ({@code acc_wait_all}), as {@link #wait(int)} does for one. */
     public static void waitAll() {
         backend.waitAll();
+    }
+
+    /**
+     * Whether the work on {@code queue} has completed ({@code acc_async_test}), without waiting. When it returns
+     * true the queue was joined as by {@link #wait(int)} (its results are in the host arrays), so it may throw a
+     * failed kernel's exception. True for a queue with no work and for {@link #ASYNC_SYNC}.
+     */
+    public static boolean asyncTest(int queue) {
+        checkQueue("Acc.asyncTest", queue);
+        return queue == ASYNC_SYNC || backend.asyncTest(queue);
+    }
+
+    /** Whether the work on every queue has completed ({@code acc_async_test_all}), as {@link #asyncTest(int)} for each. */
+    public static boolean asyncTestAll() {
+        return backend.asyncTestAll();
+    }
+
+    /**
+     * Checks a queue number: 0 or more, {@link #ASYNC_NOVAL} or {@link #ASYNC_SYNC}.
+     *
+     * @param routine the routine's name for the message, e.g. {@code Acc.wait}
+     * @throws IllegalArgumentException for any other number
+     */
+    public static void checkQueue(String routine, int queue) {
+        if (queue < 0 && queue != ASYNC_NOVAL && queue != ASYNC_SYNC) {
+            throw new IllegalArgumentException("acc4j: " + routine + ": " + queue + " is not a queue: use 0 or more,"
+                    + " Acc.ASYNC_NOVAL (" + ASYNC_NOVAL + ", the default queue) or Acc.ASYNC_SYNC (" + ASYNC_SYNC
+                    + ", synchronous)");
+        }
     }
 
     /**

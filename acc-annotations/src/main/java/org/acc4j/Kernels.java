@@ -19,9 +19,32 @@ import java.lang.annotation.Target;
  * <p>Arrays the method uses get the clauses of a {@link Data} annotation on it; arrays without a clause get
  * implicit ones: read only is {@code copyin}, written is {@code copy} (or {@code copyout} when every element
  * is provably written before any is read).
+ *
+ * <p><b>Async</b> (OpenACC's {@code async} clause). {@code @Kernels(async = 1)} puts the call's work on queue 1,
+ * {@code @Kernels(asyncParam = "q")} on the queue numbered by the method's {@code int} parameter {@code q} at each
+ * call (naming a parameter needs the class compiled with {@code javac -g}, Maven's default). Queues are numbered
+ * from 0; {@link Acc#ASYNC_NOVAL} is OpenACC's default queue and {@link Acc#ASYNC_SYNC} (the default) means
+ * synchronous. With the agent on a GPU the call returns once its kernels are queued: work on one queue runs in
+ * order, queues run side by side, and {@link Acc#wait(int)} or {@link Acc#waitAll()} joins them; the README's
+ * "Async queues" note says what the host may touch meanwhile. Arrays the call uses that are not present yet are
+ * copied in when it is made and copied back at the wait; an exception of a kernel ({@code
+ * ArrayIndexOutOfBoundsException}, {@code ArithmeticException}) is thrown by the wait, and then nothing the call
+ * wrote is copied back. A method that returns a value or has a reduction runs synchronously (said once). Without
+ * the agent, or on the host, the call is synchronous: everything is complete when it returns.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.METHOD)
 public @interface Kernels {
+    /**
+     * The queue the call's work goes on: 0 or more, {@link Acc#ASYNC_NOVAL} for the default queue, or {@link
+     * Acc#ASYNC_SYNC} (the default) for none. Another negative value runs the call synchronously, with a warning.
+     */
+    int async() default Acc.ASYNC_SYNC;
+
+    /**
+     * The name of an {@code int} parameter whose value at each call is the queue, as for {@link #async()}; empty
+     * (the default) for none. Set at most one of {@code async} and {@code asyncParam}.
+     */
+    String asyncParam() default "";
 }

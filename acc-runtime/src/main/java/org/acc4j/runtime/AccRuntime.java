@@ -308,7 +308,10 @@ public final class AccRuntime implements Backend {
         String what = "the data region of " + owner.getSimpleName() + "." + name;
         if (g.guard.lost() == null) {
             try {
-                return g.guard.run(what, () -> g.offloader.enterRegion(owner, name, desc, self, args, g.table));
+                return g.guard.run(what, () -> {
+                    g.launcher.queues().finishAll();
+                    return g.offloader.enterRegion(owner, name, desc, self, args, g.table);
+                });
             } catch (DeviceLostException e) {
                 if (e.array() != null) {
                     throw e;
@@ -331,6 +334,7 @@ public final class AccRuntime implements Backend {
         if (g != null && token != null && g.guard.lost() == null) {
             // a region entered before the device was lost has nothing left on it to exit
             g.guard.run("the exit of a data region", () -> {
+                g.launcher.queues().finishAll();
                 g.offloader.exitRegion(token, g.table);
                 return null;
             });
@@ -344,6 +348,8 @@ public final class AccRuntime implements Backend {
     private static void sync(Gpu g, Class<?> owner, Object self, Object[] args, boolean toHost) {
         List<Object> arrays = arraysOf(owner, self, args);
         g.guard.run("the copies around a host run of " + owner.getSimpleName(), () -> {
+            // the host run sees everything queued before it
+            g.launcher.queues().finishAll();
             for (Object a : arrays) {
                 // a row the host run set to null has no device copy to update; launches of the array run on the host
                 if (g.table.isPresent(a) && (toHost || HostArrays.nullRow(a) < 0)) {
@@ -517,10 +523,102 @@ public final class AccRuntime implements Backend {
         Gpu g = gpu();
         if (g != null && g.guard.lost() == null) {
             g.guard.run("Acc.waitAll", () -> {
+                g.launcher.queues().finishAll();
                 g.context.synchronize("Acc.waitAll");
                 return null;
             });
         }
+    }
+
+    // ------------------------------------------------------------------ Backend: async queues (org.acc4j.runtime.async)
+
+    @Override
+    public void copyin(Object array, int queue) {
+        withQueue("Acc.copyinAsync", array, queue, org.acc4j.runtime.async.QueuedData::copyin, () -> copyin(array));
+    }
+
+    @Override
+    public void create(Object array, int queue) {
+        withQueue("Acc.createAsync", array, queue, org.acc4j.runtime.async.QueuedData::create, () -> create(array));
+    }
+
+    @Override
+    public void copyout(Object array, int queue) {
+        withQueue("Acc.copyoutAsync", array, queue, org.acc4j.runtime.async.QueuedData::copyout, () -> copyout(array));
+    }
+
+    @Override
+    public void delete(Object array, int queue) {
+        withQueue("Acc.deleteAsync", array, queue, org.acc4j.runtime.async.QueuedData::delete, () -> delete(array));
+    }
+
+    @Override
+    public void updateDevice(Object array, int queue) {
+        withQueue("Acc.updateDeviceAsync", array, queue, org.acc4j.runtime.async.QueuedData::updateDevice, () -> updateDevice(array));
+    }
+
+    @Override
+    public void updateHost(Object array, int queue) {
+        withQueue("Acc.updateHostAsync", array, queue, org.acc4j.runtime.async.QueuedData::updateHost, () -> updateHost(array));
+    }
+
+    @Override
+    public void waitQueue(int queue) {
+        org.acc4j.Acc.checkQueue("Acc.wait", queue);
+        Gpu g = gpu();
+        if (g != null && queue != org.acc4j.Acc.ASYNC_SYNC && g.guard.lost() == null) {
+            g.guard.run("Acc.wait(" + queue + ")", () -> {
+                g.launcher.queues().finish(queue);
+                return null;
+            });
+        }
+    }
+
+    @Override
+    public boolean asyncTest(int queue) {
+        org.acc4j.Acc.checkQueue("Acc.asyncTest", queue);
+        Gpu g = gpu();
+        return g == null || queue == org.acc4j.Acc.ASYNC_SYNC || g.guard.lost() != null
+                || g.guard.run("Acc.asyncTest(" + queue + ")", () -> g.launcher.queues().test(queue));
+    }
+
+    @Override
+    public boolean asyncTestAll() {
+        Gpu g = gpu();
+        return g == null || g.guard.lost() != null || g.guard.run("Acc.asyncTestAll", () -> g.launcher.queues().testAll());
+    }
+
+    /** A data routine on a queue; {@code ASYNC_SYNC} is the synchronous routine. */
+    private void withQueue(String routine, Object array, int queue, QueueOp op, Runnable synchronous) {
+        org.acc4j.Acc.checkQueue(routine, queue);
+        if (queue == org.acc4j.Acc.ASYNC_SYNC) {
+            synchronous.run();
+            return;
+        }
+        Gpu g = gpu();
+        if (g == null) {
+            return;
+        }
+        if (g.guard.lost() == null && g.guard.lostArray(array) == null) {
+            try {
+                g.guard.run(routine + "(" + queue + ") of " + HostArrays.describe(array), () -> {
+                    op.run(g.table, g.launcher.queues().get(queue), array);
+                    return null;
+                });
+                return;
+            } catch (DeviceLostException e) {
+                // lost meanwhile: as on the host, below
+            }
+        }
+        // a lost device (the routine acts as on the host), or an array whose device-side changes a fault lost (the
+        // synchronous routine refuses it, or forgets the loss for Acc.deleteAsync)
+        synchronous.run();
+    }
+
+    /** One of {@link org.acc4j.runtime.async.QueuedData}'s routines. */
+    @FunctionalInterface
+    private interface QueueOp {
+        void run(PresentTable table, org.acc4j.runtime.async.Queue queue, Object array);
     }
 
     private void withTable(String routine, Object array, java.util.function.Consumer<PresentTable> op) {
@@ -540,6 +638,8 @@ public final class AccRuntime implements Backend {
                     }
                 }
                 g.guard.run(what, () -> {
+                    // a synchronous routine sees everything queued before it
+                    g.launcher.queues().finishAll();
                     op.accept(g.table);
                     return null;
                 });

@@ -24,7 +24,7 @@ class HostPathTest {
     static final Path AGENT = Path.of("../acc-agent/target/acc.jar");
 
     @ParameterizedTest
-    @ValueSource(strings = {"VectorAdd", "Saxpy"})
+    @ValueSource(strings = {"VectorAdd", "Saxpy", "Pipeline"})
     void runsOnTheHostUnderTheAgent(String sample) throws Exception {
         Assumptions.assumeTrue(Files.isRegularFile(AGENT),
                 "no agent jar at " + AGENT.toAbsolutePath() + ": run mvn verify from the root to package it first");

@@ -111,6 +111,50 @@ public final class DeviceBuffer implements AutoCloseable {
         }
     }
 
+    /**
+     * Queues a copy of the first {@link #bytes()} of {@code from} to the device on {@code stream}
+     * ({@code cuMemcpyHtoDAsync}); returns at once. {@code from} must not change until the stream has done it.
+     */
+    public void copyFromPinnedAsync(PinnedBuffer from, Stream stream) {
+        ensureOpen();
+        requireCapacity(from);
+        if (bytes > 0) {
+            Cuda.check(JCudaDriver.cuMemcpyHtoDAsync(pointer, from.pointer(), bytes, stream.handle()),
+                    "cuMemcpyHtoDAsync", "queueing a copy of " + bytes + " bytes to the device for " + what + " on "
+                            + stream.what());
+        }
+    }
+
+    /**
+     * Queues a copy of the device memory into the first {@link #bytes()} of {@code into} on {@code stream}
+     * ({@code cuMemcpyDtoHAsync}); returns at once: {@code into} holds the data once the stream has done it.
+     */
+    public void copyToPinnedAsync(PinnedBuffer into, Stream stream) {
+        ensureOpen();
+        requireCapacity(into);
+        if (bytes > 0) {
+            Cuda.check(JCudaDriver.cuMemcpyDtoHAsync(into.pointer(), pointer, bytes, stream.handle()),
+                    "cuMemcpyDtoHAsync", "queueing a copy of " + bytes + " bytes to the host for " + what + " on "
+                            + stream.what());
+        }
+    }
+
+    /** Queues setting every byte to 0 on {@code stream} ({@code cuMemsetD8Async}); returns at once. */
+    public void zeroAsync(Stream stream) {
+        ensureOpen();
+        if (bytes > 0) {
+            Cuda.check(JCudaDriver.cuMemsetD8Async(pointer, (byte) 0, bytes, stream.handle()), "cuMemsetD8Async",
+                    "queueing a zero-fill of " + bytes + " bytes for " + what + " on " + stream.what());
+        }
+    }
+
+    private void requireCapacity(PinnedBuffer pinned) {
+        if (pinned.capacity() < bytes) {
+            throw new IllegalArgumentException(pinned.capacity() + " pinned bytes cannot stage the " + bytes
+                    + "-byte device buffer for " + what);
+        }
+    }
+
     /** Sets every byte to 0 ({@code cuMemsetD8}). */
     public void zero() {
         ensureOpen();

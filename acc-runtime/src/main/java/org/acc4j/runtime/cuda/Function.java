@@ -120,6 +120,29 @@ public final class Function {
                 + block[2] + " and " + args.count() + " parameters");
     }
 
+    /**
+     * Launches a three-dimensional grid of three-dimensional blocks on {@code stream} (the default stream when
+     * null); does not wait.
+     */
+    public void launch(int[] grid, int[] block, KernelArgs args, String what, Stream stream) {
+        if (stream == null) {
+            launch(grid, block, args, what);
+            return;
+        }
+        for (int k = 0; k < 3; k++) {
+            if (grid[k] < 1 || block[k] < 1) {
+                throw new IllegalArgumentException("bad launch configuration for kernel " + name + ": grid "
+                        + java.util.Arrays.toString(grid) + ", block " + java.util.Arrays.toString(block));
+            }
+        }
+        module.ensureOpen();
+        int result = JCudaDriver.cuLaunchKernel(function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                0, stream.handle(), args.toPointer(), null);
+        Cuda.check(result, "cuLaunchKernel", "launching kernel " + name + " (" + what + ") on " + stream.what()
+                + " with grid " + grid[0] + " x " + grid[1] + " x " + grid[2] + " of blocks " + block[0] + " x "
+                + block[1] + " x " + block[2] + " and " + args.count() + " parameters");
+    }
+
     @Override
     public String toString() {
         return "Function[" + name + " in " + module.name() + "]";

@@ -340,6 +340,87 @@ public final class PresentTable implements AutoCloseable {
         }
     }
 
+    /** A copy an async queue makes in place of the table: a buffer and the host array (or row) it mirrors. */
+    public record Transfer(Buffer buffer, Object host) {
+    }
+
+    /**
+     * {@link #updateDevice} for an async queue: the uploads it would make, for the caller to queue. For a
+     * two-dimensional array, rows replaced since the table was built are entered first (as {@link #updateDevice}
+     * does, synchronously), then each distinct row is one transfer.
+     */
+    public synchronized List<Transfer> updateDeviceTransfers(Object array) {
+        prepare(array);
+        Entry entry = requirePresent(array, "update device");
+        if (entry.rows == null) {
+            return List.of(new Transfer(entry.buffer, array));
+        }
+        refreshRows(entry, array, Clause.CREATE);
+        return rowTransfers(entry);
+    }
+
+    /** {@link #updateHost} for an async queue: the downloads it would make (each distinct row of a rank-2 array). */
+    public synchronized List<Transfer> updateHostTransfers(Object array) {
+        prepare(array);
+        Entry entry = requirePresent(array, "update host");
+        return entry.rows == null ? List.of(new Transfer(entry.buffer, array)) : rowTransfers(entry);
+    }
+
+    /**
+     * {@link #enterDynamic enterDynamic(array, COPYIN)} for an async queue: raises the dynamic count as it does, and
+     * returns the uploads it would make for the caller to queue (an array, or the rows of a rank-2 array, that were
+     * absent are allocated and zero-filled now). Present data only gains a count (a rank-2 array's replaced rows are
+     * entered synchronously), and the list is empty.
+     */
+    public synchronized List<Transfer> copyinTransfers(Object array) {
+        prepare(array);
+        if (find(array) != null) {
+            enterDynamic(array, Clause.COPYIN);
+            return List.of();
+        }
+        List<Object> fresh = new ArrayList<>();
+        if (HostArrays.isRank2(array)) {
+            IdentityHashMap<Object, Boolean> seen = new IdentityHashMap<>();
+            for (Object row : currentRows(array)) {
+                if (find(row) == null && seen.put(row, Boolean.TRUE) == null) {
+                    fresh.add(row);
+                }
+            }
+        } else {
+            fresh.add(array);
+        }
+        enterDynamic(array, Clause.CREATE);
+        List<Transfer> transfers = new ArrayList<>();
+        for (Object a : fresh) {
+            transfers.add(new Transfer(find(a).buffer, a));
+        }
+        return transfers;
+    }
+
+    /**
+     * For {@code copyout} on an async queue: the download that {@link #exitDynamic exitDynamic(array, COPYOUT,
+     * false)} would make if it ran now, when it would release a one-dimensional array (the last dynamic reference,
+     * no structured one); null otherwise (absent, still referenced, or two-dimensional). Changes nothing: the caller
+     * queues the download and exits with {@link Clause#DELETE} at the wait.
+     */
+    public synchronized Transfer copyoutTransfer(Object array) {
+        prepare(array);
+        Entry entry = find(array);
+        if (entry == null || entry.rows != null || entry.dynamic != 1 || entry.structured != 0
+                || entry.rowReferences != 0) {
+            return null;
+        }
+        return new Transfer(entry.buffer, array);
+    }
+
+    private static List<Transfer> rowTransfers(Entry entry) {
+        List<Transfer> transfers = new ArrayList<>();
+        for (int i : distinctRows(entry)) {
+            transfers.add(new Transfer(entry.rowEntries[i].buffer, entry.rows[i]));
+        }
+        return transfers;
+    }
+
     /** Whether {@code array} has a device copy. */
     public synchronized boolean isPresent(Object array) {
         return lookup(array) != null;

@@ -29,6 +29,8 @@ import org.acc4j.runtime.data.Clause;
 import org.acc4j.runtime.data.CudaMemory;
 import org.acc4j.runtime.data.OutOfDeviceMemoryException;
 import org.acc4j.runtime.data.PresentTable;
+import org.acc4j.runtime.async.Queue;
+import org.acc4j.runtime.async.Queues;
 import org.acc4j.runtime.profile.Profile;
 
 /**
@@ -39,6 +41,15 @@ import org.acc4j.runtime.profile.Profile;
  * <p>Launches are serialised on this object, and run under the device lock of {@link Guard}: one error record and
  * one reduction scratch serve every kernel, whatever thread calls. Data that does not fit on the device sends the
  * call to the host ({@link HostInstead}) when no kernel of it has run yet; nothing allocated for the call is kept.
+ *
+ * <p><b>Async calls</b> ({@code @Kernels(async = ...)}, see {@link AsyncQueue}): the call enters its data clauses
+ * now (data not present yet is allocated and copied in synchronously), queues its kernels on the queue's stream,
+ * each with an error record of its own whose words are copied to pinned memory after it, and returns. At the wait
+ * ({@link Queues}) the records are read: a kernel's error becomes its Java exception, thrown by the wait, and then
+ * the call's arrays are exited without copying back; otherwise they are exited as a synchronous call does (copy and
+ * copyout clauses copy back then). A method that returns a value or has a reduction needs its results on the host
+ * at once: it runs synchronously, said once. Every synchronous call first waits for all queues. The launcher owns
+ * the queues and frees them in {@link #close()}.
  */
 public final class Launcher implements AutoCloseable {
     /** A call that must run on the host instead, and why. */
@@ -78,6 +89,9 @@ public final class Launcher implements AutoCloseable {
     private final Set<String> launched = new HashSet<>();
     /** Set by {@link #abandon}: the device is lost, and nothing here may touch it again. */
     private boolean abandoned;
+    /** The async queues, and the methods already told that their async clause is not followed. */
+    private final Queues queues = new Queues();
+    private final Set<String> saidSync = new HashSet<>();
 
     public Launcher(Device device, Context context, PresentTable table) {
         this(device, context, table, null, null);
@@ -118,7 +132,14 @@ public final class Launcher implements AutoCloseable {
      * method's value (boxed; null for a void method).
      */
     public synchronized Object run(OffloadedMethod m, Object self, Object[] args) throws HostInstead {
+        int queue = queueOf(m, args);
+        if (queue != org.acc4j.Acc.ASYNC_SYNC) {
+            runAsync(m, self, args, queues.get(queue));
+            return null;
+        }
         context.makeCurrent();
+        // a synchronous call sees everything queued before it
+        queues.finishAll();
         table.drainCollected();
         Map<ArrayRef, Object> arrays = bind(m, self, args);
         long[] trips = new long[m.plan().kernels().size()];
@@ -136,16 +157,9 @@ public final class Launcher implements AutoCloseable {
                 entered.add(array);
                 clauses.add(clause);
             }
-            // a fault from here on loses what the kernels wrote into arrays that stay present after this call
-            for (KernelPlan k : m.plan().kernels()) {
-                for (KernelParam p : k.params()) {
-                    if (p instanceof KernelParam.ArrayData d && d.written()) {
-                        table.markWritten(arrays.get(d.array()));
-                    }
-                }
-            }
+            markWritten(m, arrays);
             value = HostProgram.run(m.plan(), evaluator(m, self, args), (k, ev) -> {
-                long[] results = launch(m, k, ev, arrays, self, args);
+                long[] results = launch(m, k, ev, arrays, self, args, null, null);
                 launched[0] = true;
                 return results;
             });
@@ -160,6 +174,135 @@ public final class Launcher implements AutoCloseable {
         }
         exitAll(entered, clauses, true, null);
         return value;
+    }
+
+    /**
+     * Tells the present table which arrays the call's kernels may write: a fault from here on loses what they write
+     * into arrays that stay present after the call.
+     */
+    private void markWritten(OffloadedMethod m, Map<ArrayRef, Object> arrays) {
+        for (KernelPlan k : m.plan().kernels()) {
+            for (KernelParam p : k.params()) {
+                if (p instanceof KernelParam.ArrayData d && d.written()) {
+                    table.markWritten(arrays.get(d.array()));
+                }
+            }
+        }
+    }
+
+    /** The async queues this launcher owns (call under the device lock). */
+    public Queues queues() {
+        return queues;
+    }
+
+    /** A kernel queued by an async call: which variant ran (for its error sites) and its error record. */
+    private record Queued(KernelPlan plan, boolean proven, Queue.ErrorSlot slot) {
+    }
+
+    /**
+     * The queue of this call, or {@code ASYNC_SYNC} when it runs synchronously: no async clause, or one that cannot
+     * be followed (said once per method and reason, as a warning).
+     */
+    private int queueOf(OffloadedMethod m, Object[] args) {
+        AsyncQueue a = m.async();
+        if (a.synchronous()) {
+            return org.acc4j.Acc.ASYNC_SYNC;
+        }
+        String why = a.problem();
+        int q = org.acc4j.Acc.ASYNC_SYNC;
+        int line = m.plan().kernels().isEmpty() ? 0 : m.kernel(0).region().loop().line();
+        if (why == null) {
+            try {
+                q = a.queue(args);
+            } catch (IllegalArgumentException e) {
+                why = e.getMessage();
+            }
+        }
+        if (why == null && q != org.acc4j.Acc.ASYNC_SYNC) {
+            if (!m.plan().body().descriptor().endsWith(")V")) {
+                why = "it returns a value, which the host needs when the call returns";
+            } else {
+                for (KernelPlan k : m.plan().kernels()) {
+                    if (!k.region().reductions().isEmpty()) {
+                        why = "it has a reduction, whose result the host needs when the call returns";
+                        line = k.region().loop().line();
+                        break;
+                    }
+                }
+            }
+        }
+        if (why != null) {
+            String kind = why.replaceAll("-?\\d+ is not a queue", "N is not a queue");
+            if (saidSync.add(m.displayName() + "|" + kind)) {
+                org.acc4j.runtime.Log.warning(m.displayName() + " (" + m.plan().body().sourceFile()
+                        + (line > 0 ? ":" + line : "") + "): @Kernels(" + a.clause() + "): runs synchronously: " + why);
+            }
+            return org.acc4j.Acc.ASYNC_SYNC;
+        }
+        return q;
+    }
+
+    /**
+     * An async call: enters its data clauses now, queues its kernels on {@code q} and leaves the rest to the wait
+     * (see the class comment). Throws {@link HostInstead} before anything is queued.
+     */
+    private void runAsync(OffloadedMethod m, Object self, Object[] args, Queue q) throws HostInstead {
+        context.makeCurrent();
+        table.drainCollected();
+        Map<ArrayRef, Object> arrays = bind(m, self, args);
+        long[] trips = new long[m.plan().kernels().size()];
+        long[] lowers = new long[trips.length];
+        Evaluator[] evaluators = checkBeforeLaunch(m, self, args, trips, lowers);
+        List<Object> entered = new ArrayList<>();
+        List<Clause> clauses = new ArrayList<>();
+        List<Queued> queued = new ArrayList<>();
+        try {
+            for (DataClause c : m.plan().data()) {
+                Object array = arrays.get(c.array());
+                Clause clause = clause(c, array, m, evaluators, trips, lowers);
+                table.enter(array, clause);
+                entered.add(array);
+                clauses.add(clause);
+            }
+            markWritten(m, arrays);
+            HostProgram.run(m.plan(), evaluator(m, self, args), (k, ev) -> launch(m, k, ev, arrays, self, args, q,
+                    queued));
+        } catch (Throwable t) {
+            // kernels already queued may still use the buffers: let them end before the call's data is dropped
+            try {
+                q.stream().synchronize("the kernels of " + m.displayName() + " before its failure is handled");
+            } catch (RuntimeException e) {
+                t.addSuppressed(e);
+            }
+            for (Queued k : queued) {
+                q.recycle(k.slot());
+            }
+            exitAll(entered, clauses, false, t);
+            if (t instanceof OutOfDeviceMemoryException oom && queued.isEmpty()) {
+                throw new HostInstead("not enough device memory: " + oom.getMessage().replace("acc4j: out of device"
+                        + " memory: ", ""), "out of device memory");
+            }
+            throw t;
+        }
+        q.then(failed -> {
+            RuntimeException error = null;
+            for (Queued k : queued) {
+                long[] record = k.slot().read();
+                q.recycle(k.slot());
+                int code = (int) record[0];
+                if (code != 0 && error == null) {
+                    error = javaException((k.proven() ? k.plan().unchecked().sites() : k.plan().sites()).get(code - 1),
+                            record[1], arrays);
+                }
+            }
+            try {
+                // after a kernel's error, here or earlier on the queue, nothing goes back to the host
+                exitAll(entered, clauses, error == null && !failed, error);
+            } catch (RuntimeException e) {
+                return e;
+            }
+            return error;
+        });
     }
 
     /**
@@ -195,6 +338,7 @@ public final class Launcher implements AutoCloseable {
      * (a sticky fault), and allocates a new error record in the fresh context, current on this thread.
      */
     public synchronized void deviceLost() {
+        queues.abandon();
         errorRecord.abandon();
         scratch.abandon();
         errorRecord = CudaMemory.allocateBuffer(16, "the kernel error record");
@@ -313,9 +457,13 @@ public final class Launcher implements AutoCloseable {
         }
     }
 
-    /** Launches region {@code k} with the host's values at its loop; returns its reductions' result bits. */
+    /**
+     * Launches region {@code k} with the host's values at its loop; returns its reductions' result bits. With a
+     * {@code queue} (an async call, which has no reductions) the kernel goes on its stream with an error record of its
+     * own, added to {@code queued}, and nothing is waited for.
+     */
     private long[] launch(OffloadedMethod m, int k, Evaluator ev, Map<ArrayRef, Object> arrays, Object self,
-                          Object[] args) {
+                          Object[] args, Queue queue, List<Queued> queued) {
         KernelPlan plan = m.kernel(k);
         List<Reduction> reductions = plan.region().reductions();
         long[] results = new long[reductions.size()];
@@ -342,9 +490,14 @@ public final class Launcher implements AutoCloseable {
             scratch.reserve(ReductionScratch.partials(reductions.size(), blocks));
         }
         KernelArgs ka = new KernelArgs();
+        Queue.ErrorSlot slot = null;
+        if (queue != null) {
+            slot = queue.errorSlot();
+            queued.add(new Queued(plan, false, slot));
+        }
         for (KernelParam p : plan.params()) {
             if (p instanceof KernelParam.ErrorRecord) {
-                ka.addPointer(errorRecord);
+                ka.addPointer(slot != null ? slot.device() : errorRecord);
             } else if (p instanceof KernelParam.ArrayData d) {
                 // for a rank-2 array the present table's buffer is its row table, and its length the row count
                 ka.addPointer(CudaMemory.deviceBuffer(table.lookup(arrays.get(d.array()))).address());
@@ -363,14 +516,21 @@ public final class Launcher implements AutoCloseable {
                 ka.addLong(scratch.address() + offset);
             }
         }
+        // the variant without the checks the host proves for this call's values, else the one checking all
+        boolean proven = m.hasUnchecked(k) && plan.provenInBounds(ev, arrays::get);
+        String entry = proven ? plan.unchecked().entry() : plan.entry();
+        if (queue != null) {
+            queued.set(queued.size() - 1, new Queued(plan, proven, slot));
+            m.function(k, proven).launch(grid, block, ka, entry, queue.stream());
+            slot.device().copyToPinnedAsync(slot.host(), queue.stream());
+            reportFirstLaunch(m, plan, grid, block);
+            return results;
+        }
         if (errorRecordDirty) {
             errorRecord.zero();
             errorRecordDirty = false;
         }
         errorRecordDirty = true;
-        // the variant without the checks the host proves for this call's values, else the one checking all
-        boolean proven = m.hasUnchecked(k) && plan.provenInBounds(ev, arrays::get);
-        String entry = proven ? plan.unchecked().entry() : plan.entry();
         if (started != null) {
             started.record();
         }
@@ -383,11 +543,7 @@ public final class Launcher implements AutoCloseable {
         if (finished != null) {
             profile.kernel(plan.entry(), Math.round(finished.millisSince(started) * 1e6), grid, block);
         }
-        if (report != null && !plan.mapping().gridFixed() && launched.add(plan.entry())) {
-            report.accept(m.plan().body().sourceFile() + ":" + plan.region().loop().line() + ": kernel " + plan.entry()
-                    + ": first launch with grid(" + grid[0] + ", "
-                    + grid[1] + ", " + grid[2] + ") x block(" + block[0] + ", " + block[1] + ", " + block[2] + ")");
-        }
+        reportFirstLaunch(m, plan, grid, block);
         errorRecord.copyToHost(errorHost);
         int code = (int) errorHost[0];
         errorRecordDirty = code != 0;
@@ -398,6 +554,14 @@ public final class Launcher implements AutoCloseable {
             scratch.copyToHost(results, reductions.size());
         }
         return results;
+    }
+
+    private void reportFirstLaunch(OffloadedMethod m, KernelPlan plan, int[] grid, int[] block) {
+        if (report != null && !plan.mapping().gridFixed() && launched.add(plan.entry())) {
+            report.accept(m.plan().body().sourceFile() + ":" + plan.region().loop().line() + ": kernel " + plan.entry()
+                    + ": first launch with grid(" + grid[0] + ", "
+                    + grid[1] + ", " + grid[2] + ") x block(" + block[0] + ", " + block[1] + ", " + block[2] + ")");
+        }
     }
 
     private static void addScalar(KernelArgs ka, org.acc4j.compiler.ir.Type type, Object v) {
@@ -448,6 +612,7 @@ public final class Launcher implements AutoCloseable {
      * nothing.
      */
     public synchronized void abandon() {
+        queues.abandon();
         errorRecord.abandon();
         scratch.abandon();
         abandoned = true;
@@ -458,6 +623,15 @@ public final class Launcher implements AutoCloseable {
         if (abandoned) {
             return;
         }
+        try {
+            // queued results reach the host first; then the streams and pinned buffers are freed
+            queues.close();
+        } finally {
+            closeRest();
+        }
+    }
+
+    private void closeRest() {
         try {
             scratch.close();
         } finally {

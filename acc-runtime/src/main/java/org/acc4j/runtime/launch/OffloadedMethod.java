@@ -9,7 +9,8 @@ import org.acc4j.runtime.cuda.Function;
  * A {@code @Kernels} method ready to launch: its plan, its kernels and how to read its sources. Each kernel may have a
  * variant without the bounds checks the host proves ({@link KernelPlan#unchecked()}); each variant is loaded on its
  * first launch, so a method whose proofs always hold never loads its checked kernels, and the other way round.
- * Loading happens under the device lock (the {@link Launcher} runs under the {@link Guard}).
+ * Loading happens under the device lock (the {@link Launcher} runs under the {@link Guard}). It also knows the async
+ * queue its calls go on ({@link AsyncQueue}).
  */
 final class OffloadedMethod {
     /** Loads one kernel variant into the device's context. */
@@ -26,14 +27,17 @@ final class OffloadedMethod {
     /** The variants without proven checks; a kernel without one stays null for good. */
     private final Function[] unchecked;
     private final boolean[] hasUnchecked;
+    private final AsyncQueue async;
 
     /**
      * A method whose variants are loaded on first need by {@code loader}.
      *
      * @param hoist whether kernels with proven checks launch their variant without them when the proofs hold
      */
-    OffloadedMethod(String displayName, CompiledMethod plan, Loader loader, boolean hoist, Sources sources) {
+    OffloadedMethod(String displayName, CompiledMethod plan, Loader loader, boolean hoist, Sources sources,
+                    AsyncQueue async) {
         this.displayName = displayName;
+        this.async = async;
         this.plan = plan;
         this.sources = sources;
         this.loader = loader;
@@ -46,12 +50,15 @@ final class OffloadedMethod {
         }
     }
 
-    /** A method whose kernels are loaded already; {@code unchecked} holds null where a kernel has no such variant. */
+    /**
+     * A method whose kernels are loaded already, and whose calls are synchronous; {@code unchecked} holds null where a
+     * kernel has no such variant.
+     */
     OffloadedMethod(String displayName, CompiledMethod plan, List<Function> functions, List<Function> unchecked,
                     Sources sources) {
         this(displayName, plan, (k, u) -> {
             throw new IllegalStateException("kernel " + k.entry() + " was not loaded");
-        }, true, sources);
+        }, true, sources, AsyncQueue.SYNC);
         for (int k = 0; k < checked.length; k++) {
             checked[k] = k < functions.size() ? functions.get(k) : null;
             this.unchecked[k] = k < unchecked.size() ? unchecked.get(k) : null;
@@ -69,6 +76,11 @@ final class OffloadedMethod {
 
     Sources sources() {
         return sources;
+    }
+
+    /** The queue its calls go on ({@link AsyncQueue#SYNC} for none). */
+    AsyncQueue async() {
+        return async;
     }
 
     KernelPlan kernel(int i) {

@@ -281,7 +281,7 @@ public final class Offloader {
             }
             return f;
         };
-        return new OffloadedMethod(simple, plan, loader, hoistChecks, new Sources(owner));
+        return new OffloadedMethod(simple, plan, loader, hoistChecks, new Sources(owner), AsyncQueue.of(mn));
     }
 
     /** Loads one kernel (the cache keeps its module) and reports its resources. */

@@ -1,0 +1,165 @@
+package org.acc4j.runtime.cuda;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import jcuda.Pointer;
+import jcuda.driver.JCudaDriver;
+
+/**
+ * Owns one block of page-locked host memory ({@code cuMemHostAlloc}): the staging area of async copies, which the
+ * device reads and writes by DMA while the host goes on. (A copy from a Java array is never asynchronous: JCuda
+ * pins the array for the call.)
+ *
+ * <p>{@link #stage} copies a primitive Java array in, {@link #unstage} copies the first bytes back out into one, in
+ * the host's byte order, the device's. The capacity may exceed what one copy moves, so that buffers can be reused.
+ * Needs its context current on the calling thread for {@link #allocate} and {@link #close()}. {@link #close()} is
+ * idempotent; other calls after it (or {@link #abandon()}) throw {@link IllegalStateException}.
+ */
+public final class PinnedBuffer implements AutoCloseable {
+    /** The largest slice viewed as one {@link ByteBuffer} (whose size is an int). */
+    private static final long SLICE = 1L << 30;
+
+    /** The largest buffer: JCuda views pinned memory through one {@link ByteBuffer}, indexed by int. */
+    public static final long MAX_BYTES = Integer.MAX_VALUE;
+
+    private final Pointer pointer;
+    private final long capacity;
+    private boolean closed;
+
+    private PinnedBuffer(Pointer pointer, long capacity) {
+        this.pointer = pointer;
+        this.capacity = capacity;
+    }
+
+    /**
+     * Allocates {@code bytes} of pinned host memory (at least 1 byte is allocated).
+     *
+     * @throws CudaException e.g. {@code CUDA_ERROR_OUT_OF_MEMORY} when the host cannot pin that much
+     */
+    public static PinnedBuffer allocate(long bytes, String what) {
+        if (bytes < 0 || bytes > MAX_BYTES) {
+            throw new IllegalArgumentException("pinned staging takes 0 to " + MAX_BYTES + " bytes, not " + bytes
+                    + ", for " + what);
+        }
+        Pointer p = new Pointer();
+        long size = Math.max(1, bytes);
+        Cuda.check(JCudaDriver.cuMemHostAlloc(p, size, 0), "cuMemHostAlloc",
+                "pinning " + size + " bytes of host memory for " + what);
+        return new PinnedBuffer(p, size);
+    }
+
+    /** Size in bytes. */
+    public long capacity() {
+        return capacity;
+    }
+
+    /** The host pointer, for async copies. */
+    Pointer pointer() {
+        ensureOpen();
+        return pointer;
+    }
+
+    /**
+     * Copies a whole primitive array (int, long, float, double, byte, short, char) into the first bytes.
+     *
+     * @return the bytes copied
+     */
+    public long stage(Object array) {
+        return move(array, true);
+    }
+
+    /** Copies the first bytes into a whole primitive array, the reverse of {@link #stage}. */
+    public void unstage(Object array) {
+        move(array, false);
+    }
+
+    /** Copies {@code count} longs from the first bytes into {@code into}. */
+    public void readLongs(long[] into, int count) {
+        if (8L * count > capacity) {
+            throw new IllegalArgumentException(count + " longs from " + capacity + " pinned bytes");
+        }
+        view(0, 8L * count).asLongBuffer().get(into, 0, count);
+    }
+
+    private long move(Object array, boolean in) {
+        int width = width(array);
+        int length = java.lang.reflect.Array.getLength(array);
+        long bytes = (long) width * length;
+        if (bytes > capacity) {
+            throw new IllegalArgumentException("a " + array.getClass().getComponentType() + "[" + length + "] ("
+                    + bytes + " bytes) does not fit in " + capacity + " pinned bytes");
+        }
+        int perSlice = (int) (SLICE / width);
+        for (int from = 0; from < length; from += perSlice) {
+            int n = Math.min(perSlice, length - from);
+            ByteBuffer b = view((long) from * width, (long) n * width);
+            if (array instanceof double[] a) {
+                if (in) b.asDoubleBuffer().put(a, from, n); else b.asDoubleBuffer().get(a, from, n);
+            } else if (array instanceof float[] a) {
+                if (in) b.asFloatBuffer().put(a, from, n); else b.asFloatBuffer().get(a, from, n);
+            } else if (array instanceof long[] a) {
+                if (in) b.asLongBuffer().put(a, from, n); else b.asLongBuffer().get(a, from, n);
+            } else if (array instanceof int[] a) {
+                if (in) b.asIntBuffer().put(a, from, n); else b.asIntBuffer().get(a, from, n);
+            } else if (array instanceof short[] a) {
+                if (in) b.asShortBuffer().put(a, from, n); else b.asShortBuffer().get(a, from, n);
+            } else if (array instanceof char[] a) {
+                if (in) b.asCharBuffer().put(a, from, n); else b.asCharBuffer().get(a, from, n);
+            } else {
+                byte[] a = (byte[]) array;
+                if (in) b.put(a, from, n); else b.get(a, from, n);
+            }
+        }
+        return bytes;
+    }
+
+    private ByteBuffer view(long offset, long bytes) {
+        ensureOpen();
+        ByteBuffer b = pointer.getByteBuffer(offset, bytes);
+        if (b == null) {
+            throw new IllegalStateException("JCuda gives no view of the " + capacity + " pinned bytes");
+        }
+        return b.order(ByteOrder.nativeOrder());
+    }
+
+    /** Bytes per element of a primitive array JCuda can copy. */
+    static int width(Object array) {
+        if (array instanceof double[] || array instanceof long[]) {
+            return 8;
+        }
+        if (array instanceof float[] || array instanceof int[]) {
+            return 4;
+        }
+        if (array instanceof short[] || array instanceof char[]) {
+            return 2;
+        }
+        if (array instanceof byte[]) {
+            return 1;
+        }
+        throw new IllegalArgumentException("pinned staging takes int, long, float, double, byte, short or char"
+                + " arrays, not " + (array == null ? "null" : array.getClass().getTypeName()));
+    }
+
+    /** Forgets the memory without freeing it: its context was destroyed (after a fault). */
+    public synchronized void abandon() {
+        closed = true;
+    }
+
+    private synchronized void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("pinned buffer of " + capacity + " bytes is freed");
+        }
+    }
+
+    /** Frees the memory ({@code cuMemFreeHost}); later calls do nothing. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        Cuda.check(JCudaDriver.cuMemFreeHost(pointer), "cuMemFreeHost", "freeing " + capacity + " pinned bytes");
+    }
+}

@@ -1,0 +1,114 @@
+package org.acc4j.runtime.launch;
+
+import java.util.List;
+import org.acc4j.Acc;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AnnotationNode;
+import org.objectweb.asm.tree.LocalVariableNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.ParameterNode;
+
+/**
+ * The queue a {@code @Kernels} method's calls go on, from its annotation's {@code async} and {@code asyncParam}
+ * elements (OpenACC's {@code async} clause), read from the compiled method.
+ *
+ * @param constant the queue of {@code async = n} ({@link Acc#ASYNC_SYNC} when not set)
+ * @param param    the argument index of the {@code int} parameter {@code asyncParam} names, or -1
+ * @param clause   the annotation's element as written, for messages, e.g. {@code async = 2}; empty when synchronous
+ * @param problem  why the annotation cannot be followed (the calls then run synchronously), or null
+ */
+record AsyncQueue(int constant, int param, String clause, String problem) {
+    static final AsyncQueue SYNC = new AsyncQueue(Acc.ASYNC_SYNC, -1, "", null);
+    private static final String KERNELS = "Lorg/acc4j/Kernels;";
+
+    /** Reads the annotation of {@code method}; {@link #SYNC} when it asks for no queue. */
+    static AsyncQueue of(MethodNode method) {
+        Integer async = null;
+        String paramName = null;
+        for (AnnotationNode a : method.visibleAnnotations == null ? List.<AnnotationNode>of() : method.visibleAnnotations) {
+            if (KERNELS.equals(a.desc) && a.values != null) {
+                for (int i = 0; i + 1 < a.values.size(); i += 2) {
+                    if ("async".equals(a.values.get(i))) {
+                        async = (Integer) a.values.get(i + 1);
+                    } else if ("asyncParam".equals(a.values.get(i))) {
+                        paramName = (String) a.values.get(i + 1);
+                    }
+                }
+            }
+        }
+        boolean named = paramName != null && !paramName.isEmpty();
+        if (async == null && !named) {
+            return SYNC;
+        }
+        if (async != null && named) {
+            return new AsyncQueue(Acc.ASYNC_SYNC, -1, "async = " + async + ", asyncParam = \"" + paramName + "\"",
+                    "set async or asyncParam, not both");
+        }
+        if (!named) {
+            String clause = "async = " + async;
+            if (async < 0 && async != Acc.ASYNC_NOVAL && async != Acc.ASYNC_SYNC) {
+                return new AsyncQueue(Acc.ASYNC_SYNC, -1, clause, async + " is not a queue: use 0 or more,"
+                        + " Acc.ASYNC_NOVAL or Acc.ASYNC_SYNC");
+            }
+            return async == Acc.ASYNC_SYNC ? SYNC : new AsyncQueue(async, -1, clause, null);
+        }
+        String clause = "asyncParam = \"" + paramName + "\"";
+        int index = parameterIndex(method, paramName);
+        if (index < 0) {
+            return new AsyncQueue(Acc.ASYNC_SYNC, -1, clause, "the method has no parameter named " + paramName
+                    + " (parameter names need the class compiled with javac -g or -parameters)");
+        }
+        if (!Type.getArgumentTypes(method.desc)[index].equals(Type.INT_TYPE)) {
+            return new AsyncQueue(Acc.ASYNC_SYNC, -1, clause, "the parameter " + paramName + " is a "
+                    + Type.getArgumentTypes(method.desc)[index].getClassName() + ", not an int");
+        }
+        return new AsyncQueue(Acc.ASYNC_SYNC, index, clause, null);
+    }
+
+    /** The argument index of the parameter named {@code name}, from -parameters or the local variable table; -1. */
+    private static int parameterIndex(MethodNode method, String name) {
+        Type[] types = Type.getArgumentTypes(method.desc);
+        if (method.parameters != null) {
+            for (int i = 0; i < method.parameters.size() && i < types.length; i++) {
+                ParameterNode p = method.parameters.get(i);
+                if (name.equals(p.name)) {
+                    return i;
+                }
+            }
+        }
+        if (method.localVariables != null) {
+            int slot = (method.access & Opcodes.ACC_STATIC) != 0 ? 0 : 1;
+            for (int i = 0; i < types.length; i++) {
+                for (LocalVariableNode v : method.localVariables) {
+                    if (v.index == slot && name.equals(v.name)) {
+                        return i;
+                    }
+                }
+                slot += types[i].getSize();
+            }
+        }
+        return -1;
+    }
+
+    /** Whether no call can go on a queue. */
+    boolean synchronous() {
+        return constant == Acc.ASYNC_SYNC && param < 0;
+    }
+
+    /**
+     * The queue of one call: the constant, or the named parameter's value ({@link Acc#ASYNC_SYNC} for none).
+     *
+     * @throws IllegalArgumentException when the parameter's value is not a queue
+     */
+    int queue(Object[] args) {
+        if (param < 0) {
+            return constant;
+        }
+        int q = (Integer) args[param];
+        if (q < 0 && q != Acc.ASYNC_NOVAL && q != Acc.ASYNC_SYNC) {
+            throw new IllegalArgumentException(q + " is not a queue: use 0 or more, Acc.ASYNC_NOVAL or Acc.ASYNC_SYNC");
+        }
+        return q;
+    }
+}

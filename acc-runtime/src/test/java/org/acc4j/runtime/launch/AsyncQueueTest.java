@@ -1,0 +1,73 @@
+package org.acc4j.runtime.launch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import org.acc4j.Acc;
+import org.acc4j.Kernels;
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.tree.ClassNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.junit.jupiter.api.Test;
+
+/** Reading {@code @Kernels(async, asyncParam)} from compiled methods, as the offloader does. */
+class AsyncQueueTest {
+    @Kernels static void plain(double[] a) { }
+    @Kernels(async = 2) static void two(double[] a) { }
+    @Kernels(async = Acc.ASYNC_NOVAL) static void noval(double[] a) { }
+    @Kernels(async = Acc.ASYNC_SYNC) static void sync(double[] a) { }
+    @Kernels(async = -7) static void bad(double[] a) { }
+    @Kernels(asyncParam = "q") static void param(double[] a, long big, int q) { }
+    @Kernels(asyncParam = "q") void instanceParam(double d, int q, float[] b) { }
+    @Kernels(asyncParam = "queue") static void missing(double[] a, int q) { }
+    @Kernels(asyncParam = "x") static void notInt(double[] a, long x) { }
+    @Kernels(async = 1, asyncParam = "q") static void both(double[] a, int q) { }
+
+    private static MethodNode method(String name) throws IOException {
+        try (InputStream in = AsyncQueueTest.class.getResourceAsStream("AsyncQueueTest.class")) {
+            ClassNode cn = new ClassNode();
+            new ClassReader(in.readAllBytes()).accept(cn, 0);
+            return cn.methods.stream().filter(m -> m.name.equals(name)).findFirst().orElseThrow();
+        }
+    }
+
+    @Test
+    void constants() throws IOException {
+        assertSame(AsyncQueue.SYNC, AsyncQueue.of(method("plain")));
+        assertSame(AsyncQueue.SYNC, AsyncQueue.of(method("sync")));
+        AsyncQueue two = AsyncQueue.of(method("two"));
+        assertEquals(new AsyncQueue(2, -1, "async = 2", null), two);
+        assertEquals(2, two.queue(new Object[] {new double[1]}));
+        assertEquals(Acc.ASYNC_NOVAL, AsyncQueue.of(method("noval")).queue(new Object[1]));
+        AsyncQueue bad = AsyncQueue.of(method("bad"));
+        assertEquals("-7 is not a queue: use 0 or more, Acc.ASYNC_NOVAL or Acc.ASYNC_SYNC", bad.problem());
+        assertEquals("async = -7", bad.clause());
+    }
+
+    @Test
+    void namedParameters() throws IOException {
+        AsyncQueue p = AsyncQueue.of(method("param"));
+        assertNull(p.problem());
+        assertEquals(2, p.param(), "the argument index, past a two-slot long");
+        assertEquals(5, p.queue(new Object[] {null, 1L, 5}));
+        assertEquals(Acc.ASYNC_SYNC, p.queue(new Object[] {null, 1L, Acc.ASYNC_SYNC}));
+        assertEquals(Acc.ASYNC_NOVAL, p.queue(new Object[] {null, 1L, Acc.ASYNC_NOVAL}));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> p.queue(new Object[] {null, 1L, -3}));
+        assertEquals("-3 is not a queue: use 0 or more, Acc.ASYNC_NOVAL or Acc.ASYNC_SYNC", e.getMessage());
+        assertEquals(1, AsyncQueue.of(method("instanceParam")).param(), "slot 0 is this, the double takes two");
+    }
+
+    @Test
+    void problemsAreNamed() throws IOException {
+        assertTrue(AsyncQueue.of(method("missing")).problem().startsWith("the method has no parameter named queue"));
+        assertEquals("the parameter x is a long, not an int", AsyncQueue.of(method("notInt")).problem());
+        AsyncQueue both = AsyncQueue.of(method("both"));
+        assertEquals("set async or asyncParam, not both", both.problem());
+        assertTrue(both.synchronous());
+    }
+}
