@@ -252,6 +252,97 @@ public final class Acc {
         }
     }
 
+    // ------------------------------------------------------------------ devices
+
+    /**
+     * The number of the device in use, 0 for the first (OpenACC's {@code acc_get_device_num}); 0 without the agent
+     * or a GPU. {@code ACC_DEVICE_NUM} chooses it at start-up.
+     */
+    public static int getDeviceNumber() {
+        return backend.deviceNumber();
+    }
+
+    /**
+     * Uses device {@code number} from now on (OpenACC's {@code acc_set_device_num}); the same device does nothing.
+     * Switching needs the runtime idle: nothing present and nothing allocated by {@link #malloc} on the current
+     * device, and no queue busy ({@link IllegalStateException} otherwise, naming what is there), since data on one
+     * GPU is not reachable from another.
+     *
+     * @throws IllegalArgumentException when {@code number} is negative or beyond the devices there are
+     */
+    public static void setDeviceNumber(int number) {
+        if (number < 0) {
+            throw new IllegalArgumentException("acc4j: Acc.setDeviceNumber(" + number + "): device numbers are 0 or more");
+        }
+        backend.deviceNumber(number);
+    }
+
+    /** The properties of the device in use (OpenACC's {@code acc_get_property}); the host's without a GPU. */
+    public static DeviceProperties deviceProperties() {
+        return backend.properties(backend.deviceNumber());
+    }
+
+    /**
+     * The properties of device {@code number}.
+     *
+     * @throws IllegalArgumentException when {@code number} is negative or beyond the devices there are
+     */
+    public static DeviceProperties deviceProperties(int number) {
+        if (number < 0) {
+            throw new IllegalArgumentException("acc4j: Acc.deviceProperties(" + number + "): device numbers are 0 or more");
+        }
+        return backend.properties(number);
+    }
+
+    // ------------------------------------------------------------------ raw device memory
+
+    /**
+     * Allocates {@code bytes} of memory on the device in use (OpenACC's {@code acc_malloc}) and returns its address,
+     * for code that launches its own kernels (JCuda, for example). It is not cleared. {@link #free} gives it back;
+     * {@link #shutdown()} frees what is left. 0 bytes, or no device (without the agent or a GPU), give 0, like a
+     * C null pointer.
+     *
+     * @throws IllegalArgumentException when {@code bytes} is negative
+     */
+    public static long malloc(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("acc4j: Acc.malloc(" + bytes + "): a size is 0 or more");
+        }
+        return backend.malloc(bytes);
+    }
+
+    /**
+     * Frees memory {@link #malloc} gave (OpenACC's {@code acc_free}); 0 does nothing.
+     *
+     * @throws IllegalArgumentException when {@code address} is not one {@link #malloc} gave and not yet freed
+     */
+    public static void free(long address) {
+        backend.free(address);
+    }
+
+    /**
+     * The device address of {@code array}'s copy (OpenACC's {@code acc_deviceptr}): for a two-dimensional array, its
+     * row table (16 bytes per row: the row's address, its length as a 32-bit int, 4 bytes of padding). 0 when the
+     * array is not present, and always without a device. The address is valid while the array stays present.
+     */
+    public static long deviceptr(Object array) {
+        return backend.deviceptr(checkArray(array));
+    }
+
+    /** {@link #copyout} with OpenACC's {@code finalize}: the dynamic reference count drops to zero at once. */
+    public static void copyoutFinalize(Object... arrays) {
+        for (Object a : arrays) {
+            backend.copyoutFinalize(checkArray(a));
+        }
+    }
+
+    /** {@link #delete} with OpenACC's {@code finalize}: the dynamic reference count drops to zero at once. */
+    public static void deleteFinalize(Object... arrays) {
+        for (Object a : arrays) {
+            backend.deleteFinalize(checkArray(a));
+        }
+    }
+
     /**
      * The time profile so far (regions, kernels, transfers, compile times; see the README's Profile note), as text
      * in the style of PGI's {@code -Minfo=time}. It prints nothing: print or log the text yourself. With profiling

@@ -86,6 +86,66 @@ public interface Backend {
     }
 
     /** The time profile as text, or a short text saying why there is none; prints nothing. */
+    // ---- devices and device memory: the defaults are OpenACC's host device (one device, number 0, no device memory)
+
+    /** The number of the device in use (0 on the host). */
+    default int deviceNumber() {
+        return 0;
+    }
+
+    /**
+     * Uses device {@code number} from now on (checked to be 0 or more by {@code Acc}).
+     *
+     * @throws IllegalArgumentException when there is no such device
+     */
+    default void deviceNumber(int number) {
+        if (number != 0) {
+            throw new IllegalArgumentException("acc4j: Acc.setDeviceNumber(" + number + "): there is no device " + number
+                    + ": running as plain Java (OpenACC's host device), the only device is 0");
+        }
+    }
+
+    /**
+     * The properties of device {@code number} (checked to be 0 or more by {@code Acc}).
+     *
+     * @throws IllegalArgumentException when there is no such device
+     */
+    default org.acc4j.DeviceProperties properties(int number) {
+        if (number != 0) {
+            throw new IllegalArgumentException("acc4j: Acc.deviceProperties(" + number + "): there is no device " + number
+                    + ": running as plain Java (OpenACC's host device), the only device is 0");
+        }
+        return org.acc4j.DeviceProperties.host();
+    }
+
+    /** Allocates {@code bytes} (checked to be 0 or more) of device memory: its address, 0 where there is none. */
+    default long malloc(long bytes) {
+        return 0;
+    }
+
+    /** Frees memory {@link #malloc} gave; 0 does nothing. */
+    default void free(long address) {
+        if (address != 0) {
+            throw new IllegalArgumentException("acc4j: Acc.free(0x" + Long.toHexString(address) + "): not an address"
+                    + " Acc.malloc gave (running as plain Java, Acc.malloc gives only 0)");
+        }
+    }
+
+    /** The device address of {@code array}'s copy (a two-dimensional array's row table), 0 when it has none. */
+    default long deviceptr(Object array) {
+        return 0;
+    }
+
+    /** {@code copyout} with OpenACC's {@code finalize}: the dynamic reference count goes to zero. */
+    default void copyoutFinalize(Object array) {
+        copyout(array);
+    }
+
+    /** {@code delete} with OpenACC's {@code finalize}: the dynamic reference count goes to zero. */
+    default void deleteFinalize(Object array) {
+        delete(array);
+    }
+
     default String report() {
         return "acc4j: no profile is available from the backend " + name() + "\n";
     }

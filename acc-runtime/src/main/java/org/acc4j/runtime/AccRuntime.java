@@ -11,6 +11,7 @@ import org.acc4j.runtime.cache.KernelCache;
 import org.acc4j.runtime.cuda.Context;
 import org.acc4j.runtime.cuda.CudaException;
 import org.acc4j.runtime.cuda.Device;
+import org.acc4j.runtime.cuda.DeviceBuffer;
 import org.acc4j.runtime.cuda.DeviceFaultException;
 import org.acc4j.runtime.cuda.DeviceLostException;
 import org.acc4j.runtime.data.Clause;
@@ -48,16 +49,20 @@ public final class AccRuntime implements Backend {
     private static final AccRuntime INSTANCE = new AccRuntime();
 
     private record Gpu(Device device, Context context, PresentTable table, KernelCache cache, Launcher launcher,
-                       Guard guard, Offloader offloader) {
+                       Guard guard, Offloader offloader, java.util.Map<Long, DeviceBuffer> blocks) {
         /** Frees everything in reverse order of creation, going on past failures; the context is always released. */
         void close() {
             synchronized (guard) {
                 // the device lock: the call in progress ends first
                 RuntimeException failure = null;
                 List<Runnable> steps = guard.lost() == null
-                        ? List.of(context::makeCurrent, launcher::close, cache::close, table::close, context::close)
+                        ? List.of(context::makeCurrent, launcher::close, this::freeBlocks, cache::close, table::close,
+                                context::close)
                         // the device is lost: everything on it was abandoned; try to give the context back
                         : List.of(table::close, () -> {
+                            blocks.values().forEach(DeviceBuffer::abandon);
+                            blocks.clear();
+                        }, () -> {
                             try {
                                 context.close();
                             } catch (RuntimeException e) {
@@ -80,6 +85,22 @@ public final class AccRuntime implements Backend {
                 }
             }
         }
+
+        /** Frees what {@code Acc.malloc} gave and was not freed. */
+        private void freeBlocks() {
+            RuntimeException failure = null;
+            for (DeviceBuffer b : blocks.values()) {
+                try {
+                    b.close();
+                } catch (RuntimeException e) {
+                    failure = failure == null ? e : failure;
+                }
+            }
+            blocks.clear();
+            if (failure != null) {
+                throw failure;
+            }
+        }
     }
 
     private final Object lock = new Object();
@@ -90,6 +111,8 @@ public final class AccRuntime implements Backend {
     private volatile Profile profile;
     private Options profileOptions;
     private boolean hookInstalled;
+    /** The device {@code Acc.setDeviceNumber} chose, which wins over {@code ACC_DEVICE_NUM}; -1 for none. */
+    private volatile int chosenDevice = -1;
     /** Whether the loss of the device was said (once per run of the runtime). */
     private volatile boolean lossReported;
 
@@ -140,13 +163,14 @@ public final class AccRuntime implements Backend {
                 noDevice(p, "no CUDA device found");
                 return;
             }
-            if (options.deviceNumber() >= devices.size()) {
-                String why = deviceNumberBeyond(options.deviceNumber(), devices.size());
+            int number = chosenDevice >= 0 ? chosenDevice : options.deviceNumber();
+            if (number >= devices.size()) {
+                String why = deviceNumberBeyond(number, devices.size());
                 Log.warning(why + ": @Kernels methods run as plain Java");
                 noDevice(p, why);
                 return;
             }
-            Device d = devices.get(options.deviceNumber());
+            Device d = devices.get(number);
             Context context = Context.open(d);
             PresentTable table = new PresentTable(new CudaMemory());
             KernelCache cache = new KernelCache();
@@ -166,7 +190,8 @@ public final class AccRuntime implements Backend {
                 table.listener(p);
                 p.device(d.name() + " (device " + d.ordinal() + ", " + d.smTarget() + ")");
             }
-            gpu = new Gpu(d, context, table, cache, launcher, guard, offloader);
+            gpu = new Gpu(d, context, table, cache, launcher, guard, offloader,
+                    new java.util.concurrent.ConcurrentHashMap<>());
             Log.debug("offloading to " + d.name() + " (" + d.smTarget() + ", " + d.multiprocessors() + " SMs)");
             if (report) {
                 printReport("offloading to " + d.name() + " (" + d.smTarget() + ", " + d.multiprocessors() + " SMs)");
@@ -530,6 +555,148 @@ public final class AccRuntime implements Backend {
         }
     }
 
+    // ------------------------------------------------------------------ Backend: devices and device memory
+
+    @Override
+    public int deviceNumber() {
+        Gpu g = gpu();
+        return g == null ? 0 : g.device.ordinal();
+    }
+
+    /**
+     * Uses device {@code number} from now on: the runtime is shut down (nothing must be present, allocated or
+     * queued on the current device) and started again on the chosen device; later starts keep the choice.
+     */
+    @Override
+    public void deviceNumber(int number) {
+        synchronized (lock) {
+            Gpu g = gpu();
+            int count = deviceCountOrZero();
+            if (number >= Math.max(count, 1)) {
+                throw new IllegalArgumentException("acc4j: Acc.setDeviceNumber(" + number + "): there is no device "
+                        + number + ": " + (count == 0 ? "running as plain Java (OpenACC's host device), the only"
+                        + " device is 0" : deviceNumberBeyond(number, count).replace("ACC_DEVICE_NUM=" + number
+                        + " but there", "there")));
+            }
+            if (g == null || g.device.ordinal() == number) {
+                if (g == null && count > 0) {
+                    chosenDevice = number;
+                }
+                return;
+            }
+            if (g.guard.lost() == null) {
+                String busy = g.guard.run("Acc.setDeviceNumber(" + number + ")", () -> {
+                    int present = g.table.size();
+                    if (present > 0) {
+                        return present + (present == 1 ? " array is" : " arrays are") + " present";
+                    }
+                    if (!g.blocks.isEmpty()) {
+                        return g.blocks.size() + " block(s) from Acc.malloc are not freed";
+                    }
+                    if (g.launcher.queues().busy()) {
+                        return "a queue has work not waited for";
+                    }
+                    return null;
+                });
+                if (busy != null) {
+                    throw new IllegalStateException("acc4j: Acc.setDeviceNumber(" + number + "): " + busy + " on device "
+                            + g.device.ordinal() + " (" + g.device.name() + "); copy it out or delete it, free it, or"
+                            + " wait first: data on one GPU cannot be reached from another");
+                }
+            }
+            chosenDevice = number;
+            shutdown();
+            gpu();
+        }
+    }
+
+    private static int deviceCountOrZero() {
+        try {
+            return Device.all().size();
+        } catch (LinkageError | CudaException e) {
+            return 0;
+        }
+    }
+
+    @Override
+    public org.acc4j.DeviceProperties properties(int number) {
+        Gpu g = gpu();
+        int count = g == null ? 0 : deviceCountOrZero();
+        if (count == 0) {
+            return Backend.super.properties(number);
+        }
+        if (number >= count) {
+            throw new IllegalArgumentException("acc4j: Acc.deviceProperties(" + number + "): there is no device "
+                    + number + ": " + deviceNumberBeyond(number, count).replace("ACC_DEVICE_NUM=" + number
+                    + " but there", "there"));
+        }
+        Device d = Device.get(number);
+        long free = -1;
+        if (number == g.device.ordinal() && g.guard.lost() == null) {
+            free = g.guard.run("Acc.deviceProperties", () -> g.context.memInfo().free());
+        }
+        return new org.acc4j.DeviceProperties(number, d.name(), d.totalMemory(), free, d.computeMajor(),
+                d.computeMinor(), d.multiprocessors());
+    }
+
+    @Override
+    public long malloc(long bytes) {
+        Gpu g = gpu();
+        if (g == null || bytes == 0 || g.guard.lost() != null) {
+            return 0;
+        }
+        return g.guard.run("Acc.malloc(" + bytes + ")", () -> {
+            DeviceBuffer b = org.acc4j.runtime.data.CudaMemory.allocateBuffer(bytes, "Acc.malloc(" + bytes + ")");
+            g.blocks.put(b.address(), b);
+            return b.address();
+        });
+    }
+
+    @Override
+    public void free(long address) {
+        Gpu g = gpu();
+        if (address == 0) {
+            return;
+        }
+        DeviceBuffer b = g == null ? null : g.blocks.remove(address);
+        if (b == null) {
+            throw new IllegalArgumentException("acc4j: Acc.free(0x" + Long.toHexString(address) + "): not an address"
+                    + " Acc.malloc gave, or freed already");
+        }
+        if (g.guard.lost() != null) {
+            b.abandon();
+            return;
+        }
+        g.guard.run("Acc.free(0x" + Long.toHexString(address) + ")", () -> {
+            // a queue may still use it
+            g.launcher.queues().finishAll();
+            b.close();
+            return null;
+        });
+    }
+
+    @Override
+    public long deviceptr(Object array) {
+        Gpu g = gpu();
+        if (g == null || g.guard.lost() != null) {
+            return 0;
+        }
+        return g.guard.run("Acc.deviceptr of " + HostArrays.describe(array), () -> {
+            org.acc4j.runtime.data.Buffer b = g.table.lookup(array);
+            return b == null ? 0L : b.address();
+        });
+    }
+
+    @Override
+    public void copyoutFinalize(Object array) {
+        withTable("Acc.copyoutFinalize", array, t -> t.exitDynamic(array, Clause.COPYOUT, true));
+    }
+
+    @Override
+    public void deleteFinalize(Object array) {
+        withTable("Acc.deleteFinalize", array, t -> t.exitDynamic(array, Clause.DELETE, true));
+    }
+
     // ------------------------------------------------------------------ Backend: async queues (org.acc4j.runtime.async)
 
     @Override
@@ -629,7 +796,7 @@ public final class AccRuntime implements Backend {
         String what = routine + " of " + HostArrays.describe(array);
         if (g.guard.lost() == null) {
             try {
-                if (routine.equals("Acc.delete")) {
+                if (routine.startsWith("Acc.delete")) {
                     g.guard.forgetLost(array);
                 } else {
                     String lost = g.guard.lostArray(array);
@@ -652,7 +819,7 @@ public final class AccRuntime implements Backend {
         }
         // the device is lost: the routine acts as on the host, but refuses an array whose device-side changes
         // were lost (Acc.delete says they are not wanted)
-        if (routine.equals("Acc.delete")) {
+        if (routine.startsWith("Acc.delete")) {
             g.guard.forgetLost(array);
             return;
         }
