@@ -18,6 +18,9 @@ import jcuda.driver.JCudaDriver;
 public final class PinnedBuffer implements AutoCloseable {
     /** The largest slice viewed as one {@link ByteBuffer} (whose size is an int). */
     private static final long SLICE = 1L << 30;
+    /** Arrays of at least this many bytes are copied in {@link #PIECE}s on several cores. */
+    private static final long PARALLEL_BYTES = 8L << 20;
+    private static final long PIECE = 2L << 20;
 
     /** The largest buffer: JCuda views pinned memory through one {@link ByteBuffer}, indexed by int. */
     public static final long MAX_BYTES = Integer.MAX_VALUE;
@@ -89,28 +92,42 @@ public final class PinnedBuffer implements AutoCloseable {
             throw new IllegalArgumentException("a " + array.getClass().getComponentType() + "[" + length + "] ("
                     + bytes + " bytes) does not fit in " + capacity + " pinned bytes");
         }
-        int perSlice = (int) (SLICE / width);
-        for (int from = 0; from < length; from += perSlice) {
-            int n = Math.min(perSlice, length - from);
-            ByteBuffer b = view((long) from * width, (long) n * width);
-            if (array instanceof double[] a) {
-                if (in) b.asDoubleBuffer().put(a, from, n); else b.asDoubleBuffer().get(a, from, n);
-            } else if (array instanceof float[] a) {
-                if (in) b.asFloatBuffer().put(a, from, n); else b.asFloatBuffer().get(a, from, n);
-            } else if (array instanceof long[] a) {
-                if (in) b.asLongBuffer().put(a, from, n); else b.asLongBuffer().get(a, from, n);
-            } else if (array instanceof int[] a) {
-                if (in) b.asIntBuffer().put(a, from, n); else b.asIntBuffer().get(a, from, n);
-            } else if (array instanceof short[] a) {
-                if (in) b.asShortBuffer().put(a, from, n); else b.asShortBuffer().get(a, from, n);
-            } else if (array instanceof char[] a) {
-                if (in) b.asCharBuffer().put(a, from, n); else b.asCharBuffer().get(a, from, n);
-            } else {
-                byte[] a = (byte[]) array;
-                if (in) b.put(a, from, n); else b.get(a, from, n);
+        // large arrays are copied in pieces on the common fork-join pool: one core copies far slower than the
+        // memory and the PCIe link move data, and these copies are what async transfers wait for
+        int perPiece = (int) ((bytes >= PARALLEL_BYTES ? PIECE : SLICE) / width);
+        int pieces = (int) ((length + (long) perPiece - 1) / perPiece);
+        java.util.function.IntConsumer piece = i -> {
+            int from = i * perPiece;
+            movePiece(array, in, from, Math.min(perPiece, length - from), width);
+        };
+        if (pieces > 1 && bytes >= PARALLEL_BYTES) {
+            java.util.stream.IntStream.range(0, pieces).parallel().forEach(piece);
+        } else {
+            for (int i = 0; i < pieces; i++) {
+                piece.accept(i);
             }
         }
         return bytes;
+    }
+
+    private void movePiece(Object array, boolean in, int from, int n, int width) {
+        ByteBuffer b = view((long) from * width, (long) n * width);
+        if (array instanceof double[] a) {
+            if (in) b.asDoubleBuffer().put(a, from, n); else b.asDoubleBuffer().get(a, from, n);
+        } else if (array instanceof float[] a) {
+            if (in) b.asFloatBuffer().put(a, from, n); else b.asFloatBuffer().get(a, from, n);
+        } else if (array instanceof long[] a) {
+            if (in) b.asLongBuffer().put(a, from, n); else b.asLongBuffer().get(a, from, n);
+        } else if (array instanceof int[] a) {
+            if (in) b.asIntBuffer().put(a, from, n); else b.asIntBuffer().get(a, from, n);
+        } else if (array instanceof short[] a) {
+            if (in) b.asShortBuffer().put(a, from, n); else b.asShortBuffer().get(a, from, n);
+        } else if (array instanceof char[] a) {
+            if (in) b.asCharBuffer().put(a, from, n); else b.asCharBuffer().get(a, from, n);
+        } else {
+            byte[] a = (byte[]) array;
+            if (in) b.put(a, from, n); else b.get(a, from, n);
+        }
     }
 
     private ByteBuffer view(long offset, long bytes) {
