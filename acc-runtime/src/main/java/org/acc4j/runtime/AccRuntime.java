@@ -205,8 +205,12 @@ public final class AccRuntime implements Backend {
 
     /** The message when {@code ACC_DEVICE_NUM} names a device that does not exist (then every region runs on the host). */
     static String deviceNumberBeyond(int number, int count) {
-        return "ACC_DEVICE_NUM=" + number + " but there " + (count == 1 ? "is 1 CUDA device" : "are " + count
-                + " CUDA devices") + " (numbered from 0)";
+        return "ACC_DEVICE_NUM=" + number + " but " + devicesThere(count);
+    }
+
+    /** {@code there is 1 CUDA device (numbered from 0)}, or as many as there are. */
+    private static String devicesThere(int count) {
+        return "there " + (count == 1 ? "is 1 CUDA device" : "are " + count + " CUDA devices") + " (numbered from 0)";
     }
 
     private static void noDevice(Profile p, String why) {
@@ -241,30 +245,7 @@ public final class AccRuntime implements Backend {
 
     /** Runs a {@code @Kernels} call on the device; false means the original body must run (on the host). */
     public static boolean offload(Class<?> owner, String name, String desc, Object self, Object[] args) {
-        Gpu g = INSTANCE.gpu();
-        if (g == null) {
-            return false;
-        }
-        if (g.guard.lost() == null) {
-            try {
-                Offloader.Outcome o = g.offloader.run(owner, name, desc, self, args);
-                if (o.onDevice()) {
-                    return true;
-                }
-                if (o.firstTime()) {
-                    Log.warning(o.reason());
-                }
-                sync(g, owner, self, args, true);
-                return false;
-            } catch (DeviceLostException e) {
-                if (e.array() != null) {
-                    throw e;
-                }
-                // another thread's fault lost the device meanwhile: run on the host
-            }
-        }
-        INSTANCE.hostAfterLoss(g, owner, name, self, args);
-        return false;
+        return offloadValue(owner, name, desc, self, args) != null;
     }
 
     /**
@@ -287,8 +268,8 @@ public final class AccRuntime implements Backend {
     }
 
     /**
-     * Runs a {@code @Kernels} call that returns a value on the device: a one-element array holding the value, or
-     * null when the original body must run (on the host).
+     * Runs a {@code @Kernels} call on the device: a one-element array holding the method's value (null for a void
+     * method), or null when the original body must run (on the host).
      */
     public static Object[] offloadValue(Class<?> owner, String name, String desc, Object self, Object[] args) {
         Gpu g = INSTANCE.gpu();
@@ -507,32 +488,32 @@ public final class AccRuntime implements Backend {
 
     @Override
     public void copyin(Object array) {
-        withTable("Acc.copyin", array, t -> t.enterDynamic(array, Clause.COPYIN));
+        withTable("Acc.copyin", false, array, t -> t.enterDynamic(array, Clause.COPYIN));
     }
 
     @Override
     public void create(Object array) {
-        withTable("Acc.create", array, t -> t.enterDynamic(array, Clause.CREATE));
+        withTable("Acc.create", false, array, t -> t.enterDynamic(array, Clause.CREATE));
     }
 
     @Override
     public void copyout(Object array) {
-        withTable("Acc.copyout", array, t -> t.exitDynamic(array, Clause.COPYOUT, false));
+        withTable("Acc.copyout", false, array, t -> t.exitDynamic(array, Clause.COPYOUT, false));
     }
 
     @Override
     public void delete(Object array) {
-        withTable("Acc.delete", array, t -> t.exitDynamic(array, Clause.DELETE, false));
+        withTable("Acc.delete", true, array, t -> t.exitDynamic(array, Clause.DELETE, false));
     }
 
     @Override
     public void updateDevice(Object array) {
-        withTable("Acc.updateDevice", array, t -> t.updateDevice(array));
+        withTable("Acc.updateDevice", false, array, t -> t.updateDevice(array));
     }
 
     @Override
     public void updateHost(Object array) {
-        withTable("Acc.updateHost", array, t -> t.updateHost(array));
+        withTable("Acc.updateHost", false, array, t -> t.updateHost(array));
     }
 
     @Override
@@ -575,8 +556,7 @@ public final class AccRuntime implements Backend {
             if (number >= Math.max(count, 1)) {
                 throw new IllegalArgumentException("acc4j: Acc.setDeviceNumber(" + number + "): there is no device "
                         + number + ": " + (count == 0 ? "running as plain Java (OpenACC's host device), the only"
-                        + " device is 0" : deviceNumberBeyond(number, count).replace("ACC_DEVICE_NUM=" + number
-                        + " but there", "there")));
+                        + " device is 0" : devicesThere(count)));
             }
             if (g == null || g.device.ordinal() == number) {
                 if (g == null && count > 0) {
@@ -627,8 +607,7 @@ public final class AccRuntime implements Backend {
         }
         if (number >= count) {
             throw new IllegalArgumentException("acc4j: Acc.deviceProperties(" + number + "): there is no device "
-                    + number + ": " + deviceNumberBeyond(number, count).replace("ACC_DEVICE_NUM=" + number
-                    + " but there", "there"));
+                    + number + ": " + devicesThere(count));
         }
         Device d = Device.get(number);
         long free = -1;
@@ -689,12 +668,12 @@ public final class AccRuntime implements Backend {
 
     @Override
     public void copyoutFinalize(Object array) {
-        withTable("Acc.copyoutFinalize", array, t -> t.exitDynamic(array, Clause.COPYOUT, true));
+        withTable("Acc.copyoutFinalize", false, array, t -> t.exitDynamic(array, Clause.COPYOUT, true));
     }
 
     @Override
     public void deleteFinalize(Object array) {
-        withTable("Acc.deleteFinalize", array, t -> t.exitDynamic(array, Clause.DELETE, true));
+        withTable("Acc.deleteFinalize", true, array, t -> t.exitDynamic(array, Clause.DELETE, true));
     }
 
     // ------------------------------------------------------------------ Backend: async queues (org.acc4j.runtime.async)
@@ -788,7 +767,13 @@ public final class AccRuntime implements Backend {
         void run(PresentTable table, org.acc4j.runtime.async.Queue queue, Object array);
     }
 
-    private void withTable(String routine, Object array, java.util.function.Consumer<PresentTable> op) {
+    /**
+     * A synchronous data routine under the device lock, after every queue. Once the device is lost it acts as on the
+     * host. An array whose device-side changes a fault lost is refused, except by a delete ({@code deletes}), which
+     * says the device copy is not wanted and forgets the loss.
+     */
+    private void withTable(String routine, boolean deletes, Object array,
+                           java.util.function.Consumer<PresentTable> op) {
         Gpu g = gpu();
         if (g == null) {
             return;
@@ -796,7 +781,7 @@ public final class AccRuntime implements Backend {
         String what = routine + " of " + HostArrays.describe(array);
         if (g.guard.lost() == null) {
             try {
-                if (routine.startsWith("Acc.delete")) {
+                if (deletes) {
                     g.guard.forgetLost(array);
                 } else {
                     String lost = g.guard.lostArray(array);
@@ -819,7 +804,7 @@ public final class AccRuntime implements Backend {
         }
         // the device is lost: the routine acts as on the host, but refuses an array whose device-side changes
         // were lost (Acc.delete says they are not wanted)
-        if (routine.startsWith("Acc.delete")) {
+        if (deletes) {
             g.guard.forgetLost(array);
             return;
         }

@@ -150,14 +150,7 @@ public final class Launcher implements AutoCloseable {
         boolean[] launched = {false};
         Object value;
         try {
-            for (DataClause c : m.plan().data()) {
-                Object array = arrays.get(c.array());
-                Clause clause = clause(c, array, m, evaluators, trips, lowers);
-                table.enter(array, clause);
-                entered.add(array);
-                clauses.add(clause);
-            }
-            markWritten(m, arrays);
+            enterClauses(m, arrays, evaluators, trips, lowers, entered, clauses);
             value = HostProgram.run(m.plan(), evaluator(m, self, args), (k, ev) -> {
                 long[] results = launch(m, k, ev, arrays, self, args, null, null);
                 launched[0] = true;
@@ -167,13 +160,39 @@ public final class Launcher implements AutoCloseable {
             // nothing goes back to the host; this call's buffers are freed (and failures to free kept with t)
             exitAll(entered, clauses, false, t);
             if (t instanceof OutOfDeviceMemoryException oom && !launched[0]) {
-                throw new HostInstead("not enough device memory: " + oom.getMessage().replace("acc4j: out of device"
-                        + " memory: ", ""), "out of device memory");
+                throw hostInstead(oom);
             }
             throw t;
         }
         exitAll(entered, clauses, true, null);
         return value;
+    }
+
+    /**
+     * Enters the call's data clauses in order, adding each array and its clause to {@code entered} and {@code clauses}
+     * as it is entered (so a failure exits exactly those), then marks the arrays its kernels may write.
+     */
+    private void enterClauses(OffloadedMethod m, Map<ArrayRef, Object> arrays, Evaluator[] evaluators, long[] trips,
+                              long[] lowers, List<Object> entered, List<Clause> clauses) {
+        for (DataClause c : m.plan().data()) {
+            Object array = arrays.get(c.array());
+            Clause clause = clause(c, array, m, evaluators, trips, lowers);
+            table.enter(array, clause);
+            entered.add(array);
+            clauses.add(clause);
+        }
+        markWritten(m, arrays);
+    }
+
+    /** A call whose data did not fit, before any of its kernels ran: it runs on the host instead. */
+    private static HostInstead hostInstead(OutOfDeviceMemoryException oom) {
+        return new HostInstead("not enough device memory: " + oom.getMessage().replace("acc4j: out of device memory: ",
+                ""), "out of device memory");
+    }
+
+    /** The access site behind error code {@code code} of the variant that ran (with or without proven checks). */
+    private static ErrorSite site(KernelPlan plan, boolean proven, int code) {
+        return (proven ? plan.unchecked().sites() : plan.sites()).get(code - 1);
     }
 
     /**
@@ -257,14 +276,7 @@ public final class Launcher implements AutoCloseable {
         List<Clause> clauses = new ArrayList<>();
         List<Queued> queued = new ArrayList<>();
         try {
-            for (DataClause c : m.plan().data()) {
-                Object array = arrays.get(c.array());
-                Clause clause = clause(c, array, m, evaluators, trips, lowers);
-                table.enter(array, clause);
-                entered.add(array);
-                clauses.add(clause);
-            }
-            markWritten(m, arrays);
+            enterClauses(m, arrays, evaluators, trips, lowers, entered, clauses);
             HostProgram.run(m.plan(), evaluator(m, self, args), (k, ev) -> launch(m, k, ev, arrays, self, args, q,
                     queued));
         } catch (Throwable t) {
@@ -279,8 +291,7 @@ public final class Launcher implements AutoCloseable {
             }
             exitAll(entered, clauses, false, t);
             if (t instanceof OutOfDeviceMemoryException oom && queued.isEmpty()) {
-                throw new HostInstead("not enough device memory: " + oom.getMessage().replace("acc4j: out of device"
-                        + " memory: ", ""), "out of device memory");
+                throw hostInstead(oom);
             }
             throw t;
         }
@@ -291,8 +302,7 @@ public final class Launcher implements AutoCloseable {
                 q.recycle(k.slot());
                 int code = (int) record[0];
                 if (code != 0 && error == null) {
-                    error = javaException((k.proven() ? k.plan().unchecked().sites() : k.plan().sites()).get(code - 1),
-                            record[1], arrays);
+                    error = javaException(site(k.plan(), k.proven(), code), record[1], arrays);
                 }
             }
             try {
@@ -548,7 +558,7 @@ public final class Launcher implements AutoCloseable {
         int code = (int) errorHost[0];
         errorRecordDirty = code != 0;
         if (code != 0) {
-            throw javaException((proven ? plan.unchecked().sites() : plan.sites()).get(code - 1), errorHost[1], arrays);
+            throw javaException(site(plan, proven, code), errorHost[1], arrays);
         }
         if (!reductions.isEmpty()) {
             scratch.copyToHost(results, reductions.size());
