@@ -10,7 +10,10 @@ import static net.bytebuddy.matcher.ElementMatchers.returns;
 import java.lang.instrument.Instrumentation;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.annotation.AnnotationDescription;
+import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.utility.JavaModule;
 import org.acc4j.Acc;
 import org.acc4j.runtime.AccRuntime;
@@ -26,6 +29,18 @@ public final class AccAgent {
     private static final String KERNELS = "org.acc4j.Kernels";
     private static final String DATA = "org.acc4j.Data";
 
+    /** A {@code @Kernels} method with an async clause: its nests launch together on the queue, as one call. */
+    private static final ElementMatcher<MethodDescription> ASYNC = m -> {
+        for (AnnotationDescription a : m.getDeclaredAnnotations()) {
+            if (a.getAnnotationType().getName().equals(KERNELS)) {
+                Object q = a.getValue("async").resolve();
+                Object p = a.getValue("asyncParam").resolve();
+                return q instanceof Integer i && i != Acc.ASYNC_SYNC || p instanceof String s && !s.isEmpty();
+            }
+        }
+        return false;
+    };
+
     private AccAgent() {
     }
 
@@ -39,6 +54,9 @@ public final class AccAgent {
 
     static void install(Instrumentation instrumentation) {
         Acc.install(AccRuntime.get());
+        // @Kernels methods: each loop nest a launch site, the code around it untouched
+        instrumentation.addTransformer(new SiteTransformer(AccRuntime::register, Log::warning), false);
+        // @Data methods, and @Kernels methods with an async clause: advice around the whole method
         new AgentBuilder.Default()
                 .ignore(nameStartsWith("org.acc4j.runtime.")
                         .or(nameStartsWith("org.acc4j.compiler."))
@@ -48,11 +66,12 @@ public final class AccAgent {
                         .or(nameStartsWith("java."))
                         .or(nameStartsWith("jdk."))
                         .or(nameStartsWith("sun.")))
-                .type(declaresMethod(isAnnotatedWith(named(KERNELS)).or(isAnnotatedWith(named(DATA)))))
+                .type(declaresMethod(isAnnotatedWith(named(KERNELS)).and(ASYNC).or(isAnnotatedWith(named(DATA)))))
                 .transform((builder, type, loader, module, domain) -> builder
-                        .visit(Advice.to(KernelsAdvice.class).on(isAnnotatedWith(named(KERNELS)).and(returns(void.class))))
+                        .visit(Advice.to(KernelsAdvice.class)
+                                .on(isAnnotatedWith(named(KERNELS)).and(ASYNC).and(returns(void.class))))
                         .visit(Advice.to(KernelsValueAdvice.class)
-                                .on(isAnnotatedWith(named(KERNELS)).and(not(returns(void.class)))))
+                                .on(isAnnotatedWith(named(KERNELS)).and(ASYNC).and(not(returns(void.class)))))
                         .visit(Advice.to(DataAdvice.class)
                                 .on(isAnnotatedWith(named(DATA)).and(not(isAnnotatedWith(named(KERNELS)))))))
                 .with(new AgentBuilder.Listener.Adapter() {

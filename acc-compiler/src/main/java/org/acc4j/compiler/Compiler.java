@@ -2,12 +2,14 @@ package org.acc4j.compiler;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.acc4j.compiler.frontend.Inliner;
 import org.acc4j.compiler.frontend.MethodReader;
 import org.acc4j.compiler.ir.DataClause;
 import org.acc4j.compiler.ir.MethodBody;
 import org.acc4j.compiler.ir.Region;
 import org.acc4j.compiler.ir.RangeCheck;
+import org.acc4j.compiler.ir.Var;
 import org.acc4j.compiler.pass.Bounds;
 import org.acc4j.compiler.pass.Parallelism;
 import org.acc4j.compiler.pass.RegionSplitter;
@@ -66,12 +68,32 @@ public final class Compiler {
      */
     public static Result compile(byte[] classFile, String name, String descriptor, int sm, Inliner.ClassSource classes) {
         ClassNode cn = readClass(classFile);
-        MethodNode mn = find(cn, name, descriptor);
+        return compile(cn, find(cn, name, descriptor), sm, classes, List.of());
+    }
+
+    /**
+     * Compiles method {@code mn} of class {@code cn} (which the compiler does not change). With {@code outputs}, the
+     * slots and descriptors of locals whose final values a call gives back ({@link CompiledMethod#outputs()}): each
+     * must be a reduction's variable, since only those leave a parallel nest.
+     */
+    public static Result compile(ClassNode cn, MethodNode mn, int sm, Inliner.ClassSource classes,
+                                 List<Map.Entry<Integer, String>> outputs) {
+        List<Var> outs = new ArrayList<>();
+        for (Map.Entry<Integer, String> o : outputs) {
+            org.acc4j.compiler.ir.Type t = org.acc4j.compiler.ir.Type.ofDescriptor(o.getValue());
+            outs.add(new Var(o.getKey(), t, "v" + o.getKey()));
+        }
+        return compileOutputs(cn, mn, sm, classes, outs);
+    }
+
+    /** As {@link #compile(ClassNode, MethodNode, int, Inliner.ClassSource, List)}, with the outputs as variables. */
+    public static Result compileOutputs(ClassNode cn, MethodNode mn, int sm, Inliner.ClassSource classes,
+                                        List<Var> outs) {
         try {
             Inliner.Expanded expanded = Inliner.expand(cn, mn, classes);
             MethodBody body = MethodReader.read(cn, expanded.method());
             List<Region> regions = new ArrayList<>();
-            for (Region r : RegionSplitter.split(body)) {
+            for (Region r : RegionSplitter.split(body, outs)) {
                 regions.add(Parallelism.decide(r));
             }
             List<KernelPlan> kernels = new ArrayList<>();
@@ -128,9 +150,10 @@ public final class Compiler {
             for (DataClause c : data) {
                 report.add(where(cn, 0) + "data " + c);
             }
-            return new Offload(new CompiledMethod(body, kernels, data, report));
+            return new Offload(new CompiledMethod(body, kernels, data, report, outs));
         } catch (Unsupported u) {
-            return new Host(new Diagnostic(cn.name, mn.name, cn.sourceFile, u.line(), u.construct()));
+            return new Host(new Diagnostic(cn.name, MethodBody.sourceName(mn.name), cn.sourceFile, u.line(),
+                    u.construct()));
         }
     }
 

@@ -26,7 +26,10 @@ public final class HostProgram {
     private HostProgram() {
     }
 
-    /** Runs the call; returns the method's value (boxed), or null for a void method. */
+    /**
+     * Runs the call; returns the method's value (boxed), or null for a void method; for a method with {@link
+     * CompiledMethod#outputs() outputs}, an {@code Object[]} of their final values (boxed) instead.
+     */
     public static Object run(CompiledMethod m, Evaluator ev, Launch launch) {
         int k = 0;
         for (Stmt s : m.body().body()) {
@@ -44,6 +47,9 @@ public final class HostProgram {
                 }
                 k++;
             } else if (s instanceof Stmt.Return ret) {
+                if (!m.outputs().isEmpty()) {
+                    return outputs(m, ev);
+                }
                 return ret.value() == null ? null : ev.eval(ret.value());
             } else {
                 try {
@@ -53,6 +59,14 @@ public final class HostProgram {
                 }
             }
         }
-        return null;
+        return m.outputs().isEmpty() ? null : outputs(m, ev);
+    }
+
+    private static Object[] outputs(CompiledMethod m, Evaluator ev) {
+        Object[] out = new Object[m.outputs().size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = ev.get(m.outputs().get(i));
+        }
+        return out;
     }
 }

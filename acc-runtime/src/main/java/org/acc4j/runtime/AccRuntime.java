@@ -22,6 +22,8 @@ import org.acc4j.runtime.data.PresentTable;
 import org.acc4j.runtime.launch.Guard;
 import org.acc4j.runtime.launch.Launcher;
 import org.acc4j.runtime.launch.Offloader;
+import org.acc4j.runtime.launch.Sites;
+import org.acc4j.compiler.site.MethodPlan;
 import org.acc4j.runtime.profile.Profile;
 import org.acc4j.runtime.profile.ProfileFormat;
 import org.acc4j.spi.Backend;
@@ -239,6 +241,49 @@ public final class AccRuntime implements Backend {
     /** The compile report is explicit output, asked for with its switch: stderr, not the log. */
     private static void printReport(String line) {
         System.err.println("acc4j: " + line);
+    }
+
+    // ------------------------------------------------------------------ entry points of rewritten @Kernels methods
+
+    private final Sites sites = new Sites(this::siteParts, () -> report, AccRuntime::printReport);
+
+    private Sites.Parts siteParts() {
+        Gpu g = gpu();
+        return g == null || g.guard.lost() != null ? null : new Sites.Parts(g.guard, g.offloader, g.table, g.launcher);
+    }
+
+    /** Registers the plan of a rewritten {@code @Kernels} method (the agent does, as the class loads); its number. */
+    public static int register(MethodPlan plan) {
+        return INSTANCE.sites.register(plan);
+    }
+
+    /** The start of a call of a rewritten method: its call object, handed to each site and to the exit. */
+    public static Object enterCall(Class<?> owner, Object self, int plan, Object[] args, Object[] handles) {
+        MethodPlan p = INSTANCE.sites.plan(plan);
+        return INSTANCE.sites.enter(owner, self, plan, handles,
+                () -> enterData(owner, p.name(), p.descriptor(), self, args));
+    }
+
+    /** A launch site: the live-out values when the device ran the nest, or null to run its bytecode on the host. */
+    public static Object[] site(Object call, int site, Object[] values) {
+        return INSTANCE.sites.site(call, site, values);
+    }
+
+    /** The normal end of a call of a rewritten method. */
+    public static void exitCall(Object call) {
+        INSTANCE.sites.exit(call, AccRuntime::exitData);
+    }
+
+    /** The end of a call that threw {@code thrown}: the call's data is exited, and {@code thrown} is given back to rethrow. */
+    public static Throwable exitCallThrown(Object call, Throwable thrown) {
+        try {
+            exitCall(call);
+        } catch (RuntimeException | Error e) {
+            if (e != thrown) {
+                thrown.addSuppressed(e);
+            }
+        }
+        return thrown;
     }
 
     // ------------------------------------------------------------------ entry points of the agent's advice

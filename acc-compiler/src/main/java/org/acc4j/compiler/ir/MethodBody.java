@@ -30,6 +30,11 @@ public record MethodBody(String owner, String name, String descriptor, boolean i
     /** "Owner.name", for messages. */
     public String displayName() {
         String simple = owner.substring(owner.lastIndexOf('/') + 1);
-        return simple + "." + name;
+        return simple + "." + sourceName(name);
+    }
+
+    /** The name a method has in the source: a launch site's nest method, {@code m$L42}, is part of {@code m}. */
+    public static String sourceName(String name) {
+        return name.replaceFirst("\\$L\\d+(_\\d+)?$", "");
     }
 }

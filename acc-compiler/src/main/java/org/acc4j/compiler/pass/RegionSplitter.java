@@ -31,6 +31,14 @@ public final class RegionSplitter {
 
     /** The regions in order, each with its prologue; {@code why} is filled in by {@link Parallelism}. */
     public static List<Region> split(MethodBody m) {
+        return split(m, List.of());
+    }
+
+    /**
+     * As {@link #split(MethodBody)}, for a method whose call also gives back the final values of {@code outputs}
+     * (the live-out locals of a launch site): each must be a reduction's variable or left unset by the loops.
+     */
+    public static List<Region> split(MethodBody m, List<Var> outputs) {
         List<Region> regions = new ArrayList<>();
         List<Stmt> scalar = new ArrayList<>();
         Set<Var> loopAssigned = new HashSet<>();
@@ -85,9 +93,30 @@ public final class RegionSplitter {
         if (regions.isEmpty()) {
             throw new Unsupported(0, "a @Kernels method with no loop");
         }
+        for (Var out : outputs) {
+            if (loopAssigned.contains(out)) {
+                Region last = regions.get(regions.size() - 1);
+                throw new Unsupported(last.loop().line(), "the variable " + nameIn(last, out) + " is set inside the"
+                        + " parallel loop and read after it (only a reduction's result, such as s += x, leaves a"
+                        + " parallel loop)");
+            }
+            needed.add(out);
+        }
         needed.addAll(host);
         checkHostComputable(m.body(), needed);
         return regions;
+    }
+
+    /** The name the loop gives {@code v} (the output's own name is only its slot). */
+    private static String nameIn(Region r, Var v) {
+        Set<Var> assigned = new HashSet<>();
+        Dataflow.assigned(List.of(r.loop()), assigned);
+        for (Var a : assigned) {
+            if (a.equals(v)) {
+                return a.name();
+            }
+        }
+        return v.name();
     }
 
     private static void reads(Expr e, Set<Var> out) {

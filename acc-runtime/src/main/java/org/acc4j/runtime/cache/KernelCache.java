@@ -36,6 +36,16 @@ public final class KernelCache implements AutoCloseable {
         }
     }
 
+    /** A key for a module from its PTX text alone. */
+    public static String keyOf(String ptx) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            return HexFormat.of().formatHex(sha.digest(ptx.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+
     /** The module for {@code key}, loading {@code ptx} the first time. */
     public synchronized Module module(String key, String ptx, String name) {
         Module m = modules.get(key);

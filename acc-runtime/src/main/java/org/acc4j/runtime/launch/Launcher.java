@@ -92,6 +92,8 @@ public final class Launcher implements AutoCloseable {
     /** The async queues, and the methods already told that their async clause is not followed. */
     private final Queues queues = new Queues();
     private final Set<String> saidSync = new HashSet<>();
+    /** The last Java exception a kernel raised, to tell it from a failure of the runtime itself. */
+    private volatile Throwable lastKernelException;
 
     public Launcher(Device device, Context context, PresentTable table) {
         this(device, context, table, null, null);
@@ -132,7 +134,27 @@ public final class Launcher implements AutoCloseable {
      * method's value (boxed; null for a void method).
      */
     public synchronized Object run(OffloadedMethod m, Object self, Object[] args) throws HostInstead {
-        int queue = queueOf(m, args);
+        return run(m, self, args, null);
+    }
+
+    /**
+     * The data of a {@code @Kernels} call around its launch sites: arrays stay on the device from a call's first use
+     * to its end, and move only where host code needs them.
+     */
+    public interface Scope {
+        /** Before a site's clause for {@code array} is entered: the scope makes it present, or current on the device. */
+        void adopt(Object array, Clause clause);
+
+        /** After a site's kernels all ran: they may have written {@code array}. */
+        void written(Object array);
+    }
+
+    /**
+     * As {@link #run(OffloadedMethod, Object, Object[])}, for a launch site inside {@code scope} (null for none): the
+     * scope sees each array before its clause is entered, and each array the kernels wrote once they all succeeded.
+     */
+    public synchronized Object run(OffloadedMethod m, Object self, Object[] args, Scope scope) throws HostInstead {
+        int queue = scope != null ? org.acc4j.Acc.ASYNC_SYNC : queueOf(m, args);
         if (queue != org.acc4j.Acc.ASYNC_SYNC) {
             runAsync(m, self, args, queues.get(queue));
             return null;
@@ -150,6 +172,12 @@ public final class Launcher implements AutoCloseable {
         boolean[] launched = {false};
         Object value;
         try {
+            if (scope != null) {
+                for (DataClause c : m.plan().data()) {
+                    Object array = arrays.get(c.array());
+                    scope.adopt(array, clause(c, array, m, evaluators, trips, lowers));
+                }
+            }
             enterClauses(m, arrays, evaluators, trips, lowers, entered, clauses);
             value = HostProgram.run(m.plan(), evaluator(m, self, args), (k, ev) -> {
                 long[] results = launch(m, k, ev, arrays, self, args, null, null);
@@ -165,6 +193,15 @@ public final class Launcher implements AutoCloseable {
             throw t;
         }
         exitAll(entered, clauses, true, null);
+        if (scope != null) {
+            for (KernelPlan k : m.plan().kernels()) {
+                for (KernelParam p : k.params()) {
+                    if (p instanceof KernelParam.ArrayData d && d.written()) {
+                        scope.written(arrays.get(d.array()));
+                    }
+                }
+            }
+        }
         return value;
     }
 
@@ -207,6 +244,11 @@ public final class Launcher implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** Whether {@code t} is the Java exception a kernel raised (Java's semantics), not a failure of the runtime. */
+    public boolean raisedByKernel(Throwable t) {
+        return t != null && t == lastKernelException;
     }
 
     /** The async queues this launcher owns (call under the device lock). */
@@ -558,7 +600,9 @@ public final class Launcher implements AutoCloseable {
         int code = (int) errorHost[0];
         errorRecordDirty = code != 0;
         if (code != 0) {
-            throw javaException(site(plan, proven, code), errorHost[1], arrays);
+            RuntimeException thrown = javaException(site(plan, proven, code), errorHost[1], arrays);
+            lastKernelException = thrown;
+            throw thrown;
         }
         if (!reductions.isEmpty()) {
             scratch.copyToHost(results, reductions.size());

@@ -10,6 +10,7 @@ import org.acc4j.compiler.Compiler;
 import org.acc4j.compiler.Diagnostic;
 import org.acc4j.compiler.KernelPlan;
 import org.acc4j.compiler.ir.DataClause;
+import org.acc4j.compiler.site.MethodPlan;
 import org.acc4j.runtime.cache.KernelCache;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.Function;
@@ -103,7 +104,8 @@ public final class Offloader {
     }
 
     private Outcome runCall(Class<?> owner, String name, String desc, Object self, Object[] args) {
-        String key = owner.getName() + "." + name + desc;
+        // keyed by the class itself: two class loaders' classes of one name have plans of their own
+        String key = owner.getName() + "@" + Integer.toHexString(System.identityHashCode(owner)) + "." + name + desc;
         for (int load = 1; ; load++) {
             Object m = methods.computeIfAbsent(key, k -> prepare(owner, name, desc));
             if (m instanceof Diagnostic d) {
@@ -129,6 +131,69 @@ public final class Offloader {
                 return new Outcome(false, om.displayName() + " " + reason, reported.add(key + "|" + h.kind()));
             }
         }
+    }
+
+    /**
+     * Runs launch site {@code site} of {@code plan} on the device inside {@code scope}: the live-out values (boxed,
+     * possibly none), or {@link Launcher.HostInstead} when the nest must run on the host this time. The nest is
+     * prepared (compiled for this device, if the plan's compute capability is not the device's) on its first call.
+     * Call under the {@link Guard}.
+     */
+    public Object[] runSite(int planId, MethodPlan plan, int site, Class<?> owner, Object self, Object[] values,
+                            Launcher.Scope scope) throws Launcher.HostInstead {
+        String key = "site:" + planId + ":" + site;
+        for (int load = 1; ; load++) {
+            Object m = methods.computeIfAbsent(key, k -> prepareSite(plan, site, owner));
+            if (m instanceof Diagnostic d) {
+                throw new Launcher.HostInstead(d.construct(), "compile");
+            }
+            OffloadedMethod om = (OffloadedMethod) m;
+            if (!om.stale()) {
+                Object out = launcher.run(om, self, values, scope);
+                return out == null ? NO_VALUES : (Object[]) out;
+            }
+            methods.remove(key, om);
+            if (load == LOADS) {
+                throw new Launcher.HostInstead("the device was rebuilt " + LOADS + " times while its kernels were loading");
+            }
+        }
+    }
+
+    private static final Object[] NO_VALUES = new Object[0];
+
+    private Object prepareSite(MethodPlan plan, int index, Class<?> owner) {
+        MethodPlan.Site site = plan.sites().get(index);
+        int sm = device.computeMajor() * 10 + device.computeMinor();
+        long t0 = System.nanoTime();
+        CompiledMethod compiled;
+        if (sm == org.acc4j.compiler.site.Planner.PLAN_SM) {
+            compiled = site.compiled().method();
+        } else {
+            Compiler.Result r = Compiler.compileOutputs(plan.compileClass(), site.method(), sm,
+                    internalName -> classFile(owner.getClassLoader(), internalName), site.compiled().method().outputs());
+            if (r instanceof Compiler.Host h) {
+                return h.reason();
+            }
+            compiled = ((Compiler.Offload) r).method();
+        }
+        if (profile != null) {
+            profile.compiled(System.nanoTime() - t0, 0);
+        }
+        if (dump != null) {
+            dump(compiled);
+        }
+        String simple = plan.displayName() + " (" + plan.source() + ":" + site.line() + ")";
+        OffloadedMethod.Loader loader = (k, withoutChecks) -> {
+            long l0 = System.nanoTime();
+            KernelPlan.Unchecked u = k.unchecked();
+            Function f = withoutChecks ? load(compiled, k, "site", u.ptx(), u.entry())
+                    : load(compiled, k, "site", k.ptx(), k.entry());
+            if (profile != null) {
+                profile.compiled(0, System.nanoTime() - l0);
+            }
+            return f;
+        };
+        return new OffloadedMethod(simple, compiled, loader, hoistChecks, new Sources(owner), AsyncQueue.SYNC);
     }
 
     /** The evaluator's value as the method's return type gives it (booleans, bytes, shorts and chars compute as int). */
@@ -284,9 +349,12 @@ public final class Offloader {
         return new OffloadedMethod(simple, plan, loader, hoistChecks, new Sources(owner), AsyncQueue.of(mn));
     }
 
-    /** Loads one kernel (the cache keeps its module) and reports its resources. */
+    /**
+     * Loads one kernel (the cache keeps its module, keyed by the PTX itself: classes with byte-identical methods have
+     * kernels of different names) and reports its resources.
+     */
     private Function load(CompiledMethod plan, KernelPlan k, String key, String ptx, String entry) {
-        Function f = cache.module(key, ptx, entry).function(entry);
+        Function f = cache.module(key + "#" + KernelCache.keyOf(ptx), ptx, entry).function(entry);
         report.accept(resources(plan.body().sourceFile(), k.region().loop().line(), entry, f.registers(),
                 f.sharedBytes(), f.localBytes(), f.maxThreadsPerBlock()));
         return f;

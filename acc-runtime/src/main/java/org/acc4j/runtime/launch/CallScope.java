@@ -1,0 +1,313 @@
+package org.acc4j.runtime.launch;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import org.acc4j.compiler.site.Effect;
+import org.acc4j.compiler.site.Origin;
+import org.acc4j.runtime.data.Clause;
+import org.acc4j.runtime.data.HostArrays;
+import org.acc4j.runtime.data.PresentTable;
+
+/**
+ * The implicit data region of one call of a {@code @Kernels} method with launch sites, as OpenACC compilers give a
+ * compute construct's host function: an array a site's kernels use stays on the device from its first use to the
+ * call's end, and moves only where host code needs it.
+ * <ul>
+ *   <li>An array a kernel wrote is <em>device-newer</em>: it is copied to the host before host code that may read
+ *       or write it (the plan's {@link Effect}s after each site say which), and at the end of the call.</li>
+ *   <li>An array host code may have written is <em>host-newer</em>: it is copied to the device before the next
+ *       kernel that uses it.</li>
+ *   <li>Swapping references moves nothing: arrays are followed by identity.</li>
+ * </ul>
+ * The counts of the present table make it nest with {@code @Data} regions and {@code Acc.copyin}: an array present
+ * around the call stays there after it (copied to the device again if host code changed it). Not thread-safe: a
+ * scope belongs to one call on one thread; its table operations run under the device lock, taken by the caller.
+ */
+public final class CallScope implements Launcher.Scope {
+    private final PresentTable table;
+    private final ClassLoader loader;
+    /** Arrays the scope entered, in order, each once. */
+    private final List<Object> entered = new ArrayList<>();
+    private final Set<Object> inScope = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<Object> deviceNewer = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<Object> hostNewer = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Host code wrote through a reference nobody could name: every array present before the scope is suspect. */
+    private boolean anyHostWrite;
+    private boolean closed;
+    /** Transfers this call made, for the report and the profile: to the device, to the host. */
+    private int uploads;
+    private int downloads;
+    private final List<String> moves = new ArrayList<>();
+
+    public CallScope(PresentTable table, ClassLoader loader) {
+        this.table = table;
+        this.loader = loader;
+    }
+
+    @Override
+    public void adopt(Object array, Clause clause) {
+        if (array == null) {
+            return;
+        }
+        if (inScope.add(array)) {
+            boolean present = table.isPresent(array);
+            table.enter(array, clause);
+            entered.add(array);
+            if (!present && (clause == Clause.COPYIN || clause == Clause.COPY)) {
+                uploads++;
+                moves.add("to the device: " + describe(array) + " (first use)");
+            }
+            boolean stale = hostNewer.remove(array) || present && anyHostWrite;
+            if (present && stale) {
+                table.updateDevice(array);
+                uploads++;
+                moves.add("to the device: " + describe(array) + " (written on the host)");
+            }
+        } else if (hostNewer.remove(array)) {
+            table.updateDevice(array);
+            uploads++;
+            moves.add("to the device: " + describe(array) + " (written on the host)");
+        }
+    }
+
+    @Override
+    public void written(Object array) {
+        if (array != null) {
+            deviceNewer.add(array);
+        }
+    }
+
+    /** Applies what host code may do next (or what a nest run on the host does) to arrays: {@code values} are the site's. */
+    public void host(List<Effect> effects, Object[] values, Class<?> owner) {
+        for (Effect e : effects) {
+            if (!e.write() && deviceNewer.isEmpty()) {
+                continue;
+            }
+            if (e.origin() instanceof Origin.Any) {
+                if (e.write()) {
+                    anyHostWrite = true;
+                    for (Object a : entered) {
+                        toHost(a, "written on the host through a reference the compiler cannot follow");
+                        hostNewer.add(a);
+                    }
+                } else {
+                    for (Object a : new ArrayList<>(deviceNewer)) {
+                        toHost(a, "read on the host through a reference the compiler cannot follow");
+                    }
+                }
+                continue;
+            }
+            for (Object a : arrays(e, values, owner)) {
+                toHost(a, (e.write() ? "written" : "read") + " on the host: " + e.origin());
+                if (e.write() && table.isPresent(a)) {
+                    hostNewer.add(a);
+                }
+            }
+        }
+    }
+
+    private void toHost(Object array, String why) {
+        if (deviceNewer.remove(array) && table.isPresent(array)) {
+            table.updateHost(array);
+            downloads++;
+            moves.add("to the host: " + describe(array) + " (" + why + ")");
+        }
+    }
+
+    /** The arrays an effect names, as far as they are present: the array itself, or what an object reaches. */
+    private List<Object> arrays(Effect e, Object[] values, Class<?> owner) {
+        List<Object> roots = new ArrayList<>();
+        Origin o = e.origin();
+        if (o instanceof Origin.Local l) {
+            roots.add(l.value() < values.length ? values[l.value()] : null);
+        } else if (o instanceof Origin.Field f) {
+            Object base = f.isStatic() ? null : f.value() < values.length ? values[f.value()] : null;
+            if (f.isStatic() || base != null) {
+                roots.add(read(f.owner(), f.name(), base, owner));
+            }
+        } else if (o instanceof Origin.Statics s) {
+            Class<?> c = type(s.owner(), owner);
+            if (c != null) {
+                for (Field f : fields(c)) {
+                    if (Modifier.isStatic(f.getModifiers())) {
+                        roots.add(get(f, null));
+                    }
+                }
+            }
+        }
+        List<Object> out = new ArrayList<>();
+        Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        boolean deep = e.deep() || o instanceof Origin.Statics;
+        for (Object r : roots) {
+            collect(r, deep ? 4 : 0, seen, out);
+        }
+        return out;
+    }
+
+    private void collect(Object v, int depth, Set<Object> seen, List<Object> out) {
+        if (v == null || !seen.add(v)) {
+            return;
+        }
+        Class<?> c = v.getClass();
+        if (HostArrays.isDataType(c)) {
+            if (inScope.contains(v) || table.isPresent(v)) {
+                out.add(v);
+            }
+            return;
+        }
+        if (depth <= 0) {
+            return;
+        }
+        if (c.isArray()) {
+            if (!c.getComponentType().isPrimitive()) {
+                Object[] a = (Object[]) v;
+                for (int i = 0; i < a.length && i < 4096; i++) {
+                    collect(a[i], depth - 1, seen, out);
+                }
+            }
+            return;
+        }
+        if (c.getClassLoader() == null || c.getName().startsWith("java.")) {
+            // the platform's objects hold no application array that matters here, but for collections
+            return;
+        }
+        for (Field f : fields(c)) {
+            if (!Modifier.isStatic(f.getModifiers()) && !f.getType().isPrimitive()) {
+                collect(get(f, v), depth - 1, seen, out);
+            }
+        }
+    }
+
+    private static final ClassValue<List<Field>> FIELDS = new ClassValue<>() {
+        @Override
+        protected List<Field> computeValue(Class<?> c) {
+            List<Field> out = new ArrayList<>();
+            for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
+                for (Field f : k.getDeclaredFields()) {
+                    if (!f.getType().isPrimitive()) {
+                        try {
+                            f.setAccessible(true);
+                            out.add(f);
+                        } catch (RuntimeException e) {
+                            // a field of a module that is not open: not ours to follow
+                        }
+                    }
+                }
+            }
+            return List.copyOf(out);
+        }
+    };
+
+    private static List<Field> fields(Class<?> c) {
+        return FIELDS.get(c);
+    }
+
+    private static Object get(Field f, Object target) {
+        try {
+            return f.get(target);
+        } catch (IllegalAccessException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private Object read(String ownerName, String name, Object base, Class<?> owner) {
+        Class<?> c = base != null ? base.getClass() : type(ownerName, owner);
+        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+            try {
+                Field f = k.getDeclaredField(name);
+                f.setAccessible(true);
+                return f.get(Modifier.isStatic(f.getModifiers()) ? null : base);
+            } catch (NoSuchFieldException e) {
+                // declared further up
+            } catch (IllegalAccessException | RuntimeException e) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    private Class<?> type(String internalName, Class<?> owner) {
+        String binary = internalName.replace('/', '.');
+        if (owner.getName().equals(binary)) {
+            return owner;
+        }
+        try {
+            return Class.forName(binary, false, loader);
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
+        }
+    }
+
+    /**
+     * Ends the call's data region: arrays its kernels changed go back to the host, arrays present before the call
+     * that host code changed go to the device again, and everything the scope entered is exited.
+     */
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        RuntimeException failure = null;
+        for (int i = entered.size() - 1; i >= 0; i--) {
+            Object a = entered.get(i);
+            try {
+                boolean newer = deviceNewer.contains(a);
+                boolean last = table.structuredCount(a) + table.dynamicCount(a) == 1;
+                if (newer && last) {
+                    downloads++;
+                    moves.add("to the host: " + describe(a) + " (at the end of the call)");
+                }
+                table.exit(a, newer ? Clause.COPY : Clause.COPYIN);
+                if (!last && hostNewer.contains(a) && table.isPresent(a)) {
+                    table.updateDevice(a);
+                    uploads++;
+                    moves.add("to the device: " + describe(a) + " (present around the call, written on the host)");
+                }
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    public boolean closed() {
+        return closed;
+    }
+
+    public int uploads() {
+        return uploads;
+    }
+
+    public int downloads() {
+        return downloads;
+    }
+
+    /** Each transfer of the call with its reason, in order. */
+    public List<String> moves() {
+        return moves;
+    }
+
+    private static String describe(Object array) {
+        Class<?> c = array.getClass();
+        int n = java.lang.reflect.Array.getLength(array);
+        return c.getComponentType().getSimpleName() + "[" + n + "]" + (c.getComponentType().isArray() ? "[]" : "")
+                + "@" + Integer.toHexString(System.identityHashCode(array));
+    }
+
+    /** Forgets everything without touching the device (it was lost). */
+    public void abandon() {
+        closed = true;
+        entered.clear();
+    }
+}

@@ -1,0 +1,224 @@
+package org.acc4j.runtime.launch;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.acc4j.compiler.site.Effect;
+import org.acc4j.compiler.site.MethodPlan;
+import org.acc4j.compiler.site.PlanReport;
+import org.acc4j.runtime.Log;
+import org.acc4j.runtime.cuda.DeviceFaultException;
+import org.acc4j.runtime.cuda.DeviceLostException;
+import org.acc4j.runtime.data.PresentTable;
+
+/**
+ * The runtime's side of rewritten {@code @Kernels} methods: the plans the agent registered, and the calls their
+ * bytecode makes — a call's start ({@link #enter}), each launch site ({@link #site}) and the call's end
+ * ({@link #exit}).
+ *
+ * <p>A site runs its nest on the device when it can and gives back the live-out values; otherwise it returns null
+ * and the nest's own bytecode runs, after the arrays it may use were brought to the host. Each reason a nest stays on
+ * the host is said once. An unexpected failure of the machinery is never the caller's: the nest runs on the host, and
+ * the failure is said once. Only Java's own exceptions from a kernel (an index out of bounds, a division by zero) and
+ * a fault of the device reach the caller.
+ */
+public final class Sites {
+    /** The device's parts a site uses; null from the supplier when there is no device, or it was lost. */
+    public record Parts(Guard guard, Offloader offloader, PresentTable table, Launcher launcher) {
+    }
+
+    private final List<MethodPlan> plans = new CopyOnWriteArrayList<>();
+    private final Set<String> said = ConcurrentHashMap.newKeySet();
+    private final Supplier<Parts> parts;
+    private final Supplier<Boolean> report;
+    private final Consumer<String> lines;
+
+    /** One call of a rewritten method: its plan and the call's data scope. */
+    private static final class Call {
+        final int planId;
+        final MethodPlan plan;
+        final Class<?> owner;
+        final Object self;
+        final CallScope data;
+        final Object region;
+        final Parts parts;
+        final boolean first;
+
+        Call(int planId, MethodPlan plan, Class<?> owner, Object self, CallScope data, Object region, Parts parts,
+             boolean first) {
+            this.planId = planId;
+            this.plan = plan;
+            this.owner = owner;
+            this.self = self;
+            this.data = data;
+            this.region = region;
+            this.parts = parts;
+            this.first = first;
+        }
+    }
+
+    /**
+     * @param parts the device's parts, starting the runtime on first use
+     * @param report whether the report is on
+     * @param lines where the report's lines go
+     */
+    public Sites(Supplier<Parts> parts, Supplier<Boolean> report, Consumer<String> lines) {
+        this.parts = parts;
+        this.report = report;
+        this.lines = lines;
+    }
+
+    /** Registers a plan; its number goes into the rewritten method. */
+    public int register(MethodPlan plan) {
+        synchronized (plans) {
+            plans.add(plan);
+            return plans.size() - 1;
+        }
+    }
+
+    public MethodPlan plan(int id) {
+        return plans.get(id);
+    }
+
+    /**
+     * The start of a call: says the plan's decisions the first time (the report, or a warning for each nest that
+     * stays on the host), enters the method's {@code @Data} region, and opens the call's data scope. Null when there
+     * is no device: every site then runs its nest on the host.
+     *
+     * @param region enters the method's {@code @Data} region and gives its token (or null)
+     */
+    public Object enter(Class<?> owner, Object self, int planId, Object[] handles, Supplier<Object> region) {
+        MethodPlan plan = plans.get(planId);
+        boolean first = said.add("plan:" + planId);
+        Parts p = parts.get();
+        if (first && report.get()) {
+            PlanReport.lines(plan).forEach(lines);
+        }
+        if (p == null) {
+            return null;
+        }
+        if (first && !report.get()) {
+            for (MethodPlan.Nest n : plan.nests()) {
+                if (!n.offloaded()) {
+                    Log.warning("runs on the host: " + plan.displayName() + " (" + plan.source() + ":" + n.line()
+                            + "): " + String.join("; ", n.reasons()));
+                }
+            }
+        }
+        if (plan.sites().isEmpty()) {
+            return null;
+        }
+        Object token = plan.data() ? region.get() : null;
+        CallScope data = new CallScope(p.table(), owner.getClassLoader());
+        Call call = new Call(planId, plan, owner, self, data, token, p, first);
+        try {
+            p.guard().run("the start of " + plan.displayName(), () -> {
+                data.host(plan.entry(), handles, owner);
+                return null;
+            });
+        } catch (DeviceLostException e) {
+            return null;
+        }
+        return call;
+    }
+
+    /** Launch site {@code index} of a call: the live-out values when the device ran the nest, else null. */
+    public Object[] site(Object callObject, int index, Object[] values) {
+        if (!(callObject instanceof Call call) || call.data.closed()) {
+            return null;
+        }
+        Parts p = call.parts;
+        MethodPlan.Site site = call.plan.sites().get(index);
+        String where = call.plan.displayName() + " (" + call.plan.source() + ":" + site.line() + ")";
+        if (p.guard().lost() != null) {
+            return null;
+        }
+        try {
+            Object[] out = p.guard().run(where, () -> {
+                try {
+                    Object[] o = p.offloader().runSite(call.planId, call.plan, index, call.owner, call.self, values,
+                            call.data);
+                    call.data.host(site.after(), values, call.owner);
+                    return o;
+                } catch (Launcher.HostInstead h) {
+                    if (said.add("site:" + call.planId + ":" + index + ":" + h.kind())) {
+                        Log.warning("runs on the host: " + where + ": " + h.getMessage());
+                    }
+                    List<Effect> both = new ArrayList<>(site.onHost());
+                    both.addAll(site.after());
+                    call.data.host(both, values, call.owner);
+                    return null;
+                }
+            });
+            if (out != null && call.first && report.get() && said.add("launched:" + call.planId + ":" + index)) {
+                lines.accept(call.plan.source() + ":" + site.line() + ": nest of " + call.plan.displayName()
+                        + " ran on the device");
+            }
+            return out;
+        } catch (DeviceFaultException e) {
+            throw e;
+        } catch (DeviceLostException e) {
+            if (e.array() != null) {
+                throw e;
+            }
+            return null;
+        } catch (RuntimeException | Error e) {
+            if (p.launcher().raisedByKernel(e) || e instanceof VirtualMachineError && !(e instanceof StackOverflowError)) {
+                throw e;
+            }
+            if (said.add("failed:" + call.planId + ":" + index)) {
+                Log.warning("runs on the host: " + where + ": the offload machinery failed (" + e + ")");
+            }
+            // whatever the failure left behind, the host's copies must be current before the nest runs there
+            try {
+                p.guard().run(where, () -> {
+                    call.data.host(List.of(new Effect(false, new org.acc4j.compiler.site.Origin.Any(), false),
+                            new Effect(true, new org.acc4j.compiler.site.Origin.Any(), false)), values, call.owner);
+                    return null;
+                });
+            } catch (RuntimeException x) {
+                e.addSuppressed(x);
+            }
+            return null;
+        }
+    }
+
+    /**
+     * The end of a call: arrays its kernels changed go back to the host, the scope's data and the method's
+     * {@code @Data} region are exited; with the report on, the first call's transfers are listed.
+     *
+     * @param exitRegion exits the method's {@code @Data} region, given its token
+     */
+    public void exit(Object callObject, Consumer<Object> exitRegion) {
+        if (!(callObject instanceof Call call) || call.data.closed()) {
+            return;
+        }
+        Parts p = call.parts;
+        try {
+            if (p.guard().lost() != null) {
+                call.data.abandon();
+                return;
+            }
+            p.guard().run("the end of " + call.plan.displayName(), () -> {
+                call.data.close();
+                return null;
+            });
+        } finally {
+            if (call.region != null) {
+                exitRegion.accept(call.region);
+            }
+            if (call.first && report.get()) {
+                lines.accept(call.plan.source() + ": " + call.plan.displayName() + ": this call moved "
+                        + call.data.uploads() + " array" + (call.data.uploads() == 1 ? "" : "s") + " to the device and "
+                        + call.data.downloads() + " to the host");
+                for (String m : call.data.moves()) {
+                    lines.accept(call.plan.source() + ": " + call.plan.displayName() + ":   " + m);
+                }
+            }
+        }
+    }
+}
