@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
+import org.acc4j.compiler.site.ClassRewriter;
 import org.acc4j.compiler.site.MethodPlan;
 import org.acc4j.compiler.site.PlanReport;
 import org.acc4j.compiler.site.Planner;
@@ -126,13 +127,13 @@ public final class Main {
 
     private static List<MethodPlan> plan(byte[] bytes, ClassLoader loader, PrintStream err) {
         List<MethodPlan> out = new ArrayList<>();
-        if (!SiteTransformer.contains(bytes, SiteTransformer.KERNELS.getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
+        if (!ClassRewriter.mentionsKernels(bytes)) {
             return out;
         }
         ClassNode cn = new ClassNode();
         new ClassReader(bytes).accept(cn, 0);
         for (MethodNode mn : cn.methods) {
-            if (SiteTransformer.kernels(mn)) {
+            if (ClassRewriter.kernels(mn)) {
                 try {
                     out.add(Planner.plan(cn, mn, name -> SiteTransformer.read(loader, name)));
                 } catch (Exception | StackOverflowError e) {

@@ -3,38 +3,23 @@ package org.acc4j.agent;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.instrument.ClassFileTransformer;
-import java.nio.charset.StandardCharsets;
 import java.security.ProtectionDomain;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
+import org.acc4j.compiler.site.ClassRewriter;
 import org.acc4j.compiler.site.MethodPlan;
-import org.acc4j.compiler.site.Planner;
 import org.acc4j.compiler.site.Rewriter;
-import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.ClassWriter;
-import org.objectweb.asm.Opcodes;
-import org.objectweb.asm.tree.AnnotationNode;
-import org.objectweb.asm.tree.ClassNode;
-import org.objectweb.asm.tree.MethodNode;
-import org.objectweb.asm.tree.analysis.Analyzer;
-import org.objectweb.asm.tree.analysis.AnalyzerException;
-import org.objectweb.asm.tree.analysis.BasicInterpreter;
 
 /**
- * Rewrites the {@code @Kernels} methods of each class as it loads: each loop nest that compiles to a kernel becomes a
- * launch site ({@link Planner}, {@link Rewriter}); the rest of the method is left as it is. A method that cannot be
- * rewritten, for any reason, is left unchanged (plain Java) and the reason is said once. Methods with an async clause
- * are left to the whole-method advice.
+ * Rewrites the {@code @Kernels} methods of each class as it loads ({@link ClassRewriter}): each loop nest that
+ * compiles to a kernel becomes a launch site; the rest of the method is left as it is. A class that cannot be
+ * rewritten, for any reason, is left unchanged (plain Java) and the reason is said.
  */
 final class SiteTransformer implements ClassFileTransformer {
-    static final String KERNELS = "Lorg/acc4j/Kernels;";
-    private static final byte[] MARK = KERNELS.getBytes(StandardCharsets.UTF_8);
-
     private final ToIntFunction<MethodPlan> register;
-    private final java.util.function.Consumer<String> warn;
+    private final Consumer<String> warn;
 
-    SiteTransformer(ToIntFunction<MethodPlan> register, java.util.function.Consumer<String> warn) {
+    SiteTransformer(ToIntFunction<MethodPlan> register, Consumer<String> warn) {
         this.register = register;
         this.warn = warn;
     }
@@ -42,11 +27,12 @@ final class SiteTransformer implements ClassFileTransformer {
     @Override
     public byte[] transform(ClassLoader loader, String className, Class<?> redefined, ProtectionDomain domain,
                             byte[] bytes) {
-        if (className == null || redefined != null || ignored(className) || !contains(bytes, MARK)) {
+        if (className == null || redefined != null || ignored(className) || !ClassRewriter.mentionsKernels(bytes)) {
             return null;
         }
         try {
-            return rewrite(bytes, internalName -> read(loader, internalName));
+            return ClassRewriter.rewrite(bytes, internalName -> read(loader, internalName), register, Rewriter.RUNTIME,
+                    warn);
         } catch (Throwable t) {
             warn.accept("could not rewrite " + className.replace('/', '.') + " (" + t + "); its @Kernels methods run as"
                     + " plain Java");
@@ -61,88 +47,6 @@ final class SiteTransformer implements ClassFileTransformer {
                 || name.startsWith("net/bytebuddy/");
     }
 
-    /** The class with its {@code @Kernels} methods rewritten, or null when none has a site. */
-    byte[] rewrite(byte[] bytes, org.acc4j.compiler.frontend.Inliner.ClassSource classes) throws AnalyzerException {
-        ClassNode original = new ClassNode();
-        new ClassReader(bytes).accept(original, 0);
-        ClassNode out = new ClassNode();
-        new ClassReader(bytes).accept(out, 0);
-        boolean changed = false;
-        for (int i = 0; i < original.methods.size(); i++) {
-            MethodNode mn = original.methods.get(i);
-            if (!kernels(mn) || (mn.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
-                continue;
-            }
-            MethodPlan plan;
-            try {
-                plan = Planner.plan(original, mn, classes);
-            } catch (AnalyzerException | RuntimeException e) {
-                warn.accept("could not plan " + original.name.replace('/', '.') + "." + mn.name + " (" + e
-                        + "); it runs as plain Java");
-                continue;
-            }
-            if (plan.async()) {
-                continue;
-            }
-            int id = register.applyAsInt(plan);
-            MethodNode target = out.methods.get(i);
-            Rewriter.rewrite(target, plan, id);
-            MethodNode framed = framed(out, target, classes);
-            verify(out.name, framed);
-            out.methods.set(i, framed);
-            changed = true;
-        }
-        if (!changed) {
-            return null;
-        }
-        ClassWriter w = new ClassWriter(0);
-        out.accept(w);
-        return w.toByteArray();
-    }
-
-    /** The method with frames and maximums computed afresh, through a class of its own. */
-    private static MethodNode framed(ClassNode owner, MethodNode mn, org.acc4j.compiler.frontend.Inliner.ClassSource classes) {
-        ClassWriter w = new Hierarchy(classes);
-        w.visit(owner.version < Opcodes.V1_7 ? Opcodes.V1_7 : owner.version, owner.access, owner.name, owner.signature,
-                owner.superName, owner.interfaces.toArray(new String[0]));
-        mn.accept(w);
-        w.visitEnd();
-        ClassNode back = new ClassNode();
-        new ClassReader(w.toByteArray()).accept(back, 0);
-        return back.methods.get(0);
-    }
-
-    /** A last check that the rewritten method is well formed (operand stack and locals), before it is loaded. */
-    private static void verify(String owner, MethodNode mn) throws AnalyzerException {
-        new Analyzer<>(new BasicInterpreter()).analyze(owner, mn);
-    }
-
-    static boolean kernels(MethodNode mn) {
-        for (List<AnnotationNode> list : java.util.Arrays.asList(mn.visibleAnnotations, mn.invisibleAnnotations)) {
-            if (list != null) {
-                for (AnnotationNode a : list) {
-                    if (KERNELS.equals(a.desc)) {
-                        return true;
-                    }
-                }
-            }
-        }
-        return false;
-    }
-
-    static boolean contains(byte[] bytes, byte[] mark) {
-        outer:
-        for (int i = 0; i + mark.length <= bytes.length; i++) {
-            for (int k = 0; k < mark.length; k++) {
-                if (bytes[i + k] != mark[k]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
-    }
-
     static byte[] read(ClassLoader loader, String internalName) {
         try (InputStream in = loader != null ? loader.getResourceAsStream(internalName + ".class")
                 : ClassLoader.getSystemResourceAsStream(internalName + ".class")) {
@@ -152,62 +56,4 @@ final class SiteTransformer implements ClassFileTransformer {
         }
     }
 
-    /**
-     * A class writer that computes frames, finding common super classes from class files rather than by loading
-     * classes (a class being transformed must not load others).
-     */
-    static final class Hierarchy extends ClassWriter {
-        private final org.acc4j.compiler.frontend.Inliner.ClassSource classes;
-
-        Hierarchy(org.acc4j.compiler.frontend.Inliner.ClassSource classes) {
-            super(ClassWriter.COMPUTE_FRAMES);
-            this.classes = classes;
-        }
-
-        @Override
-        protected String getCommonSuperClass(String a, String b) {
-            List<String> up = supers(a);
-            if (up == null) {
-                return "java/lang/Object";
-            }
-            if (up.contains(b)) {
-                return b;
-            }
-            List<String> other = supers(b);
-            if (other == null) {
-                return "java/lang/Object";
-            }
-            for (String s : other) {
-                if (up.contains(s)) {
-                    return s;
-                }
-            }
-            return "java/lang/Object";
-        }
-
-        /** {@code c} and its super classes, nearest first; null when a class file is missing or {@code c} is an interface. */
-        private List<String> supers(String c) {
-            List<String> out = new ArrayList<>();
-            String cur = c;
-            while (cur != null) {
-                out.add(cur);
-                if (cur.equals("java/lang/Object")) {
-                    return out;
-                }
-                byte[] bytes = classes.bytes(cur);
-                if (bytes == null) {
-                    bytes = read(null, cur);
-                }
-                if (bytes == null) {
-                    return null;
-                }
-                ClassReader r = new ClassReader(bytes);
-                if ((r.getAccess() & Opcodes.ACC_INTERFACE) != 0) {
-                    return null;
-                }
-                cur = r.getSuperName();
-            }
-            return out;
-        }
-    }
 }

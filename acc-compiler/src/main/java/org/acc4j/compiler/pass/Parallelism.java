@@ -349,7 +349,7 @@ public final class Parallelism {
         }
         for (Access w : first.values()) {
             for (Access a : accesses) {
-                if (a.array.equals(w.array) && !a.sameSubscript(w)) {
+                if (a.array.equals(w.array) && !a.sameSubscript(w) && !Ranges.disjoint(w, a)) {
                     return w.array.name() + " is written and also accessed at another subscript (line " + w.line
                             + " and line " + a.line + ")";
                 }

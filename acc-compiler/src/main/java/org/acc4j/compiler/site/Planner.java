@@ -177,6 +177,12 @@ public final class Planner {
         int first = l.first;
         int last = l.last;
         int h = l.header.start;
+        // the loop's initialisation (i = k + 1) comes along, so that the compiler sees its lower bound
+        int init = h == first ? initStart(h) : -1;
+        if (init >= 0) {
+            first = init;
+            h = init;
+        }
         // the range may hold blocks that are not in the loop (a throw); they must not leave it
         int exit = -1;
         for (int i = first; i <= last; i++) {
@@ -283,6 +289,59 @@ public final class Planner {
         }
         MethodNode synthetic = outline(first, last, h, liveIns, shift, isStatic);
         return new Cut(first, last, h, exit, synthetic, liveIns, liveOuts, shift);
+    }
+
+    /**
+     * The start of the statement that initialises the loop's index right before its header ({@code i = k + 1;}),
+     * or -1: a store to a local the header reads, of a value computed without calls, branches or side effects.
+     */
+    private int initStart(int header) {
+        int store = header - 1;
+        while (store >= 0 && flow.method.instructions.get(store).getOpcode() < 0) {
+            if (flow.method.instructions.get(store) instanceof LabelNode && flow.blockAt[store + 1] != null
+                    && flow.blockAt[store] != flow.blockAt[header]) {
+                break;
+            }
+            store--;
+        }
+        if (store < 0 || !flow.reachable(store)) {
+            return -1;
+        }
+        AbstractInsnNode st = flow.method.instructions.get(store);
+        int slot = Flow.written(st);
+        if (slot < 0 || st.getOpcode() == Opcodes.ASTORE || st instanceof org.objectweb.asm.tree.IincInsnNode) {
+            return -1;
+        }
+        boolean readByHeader = false;
+        for (int i = header; i < flow.blockAt[header].end; i++) {
+            readByHeader |= Flow.read(flow.method.instructions.get(i)) == slot;
+        }
+        if (!readByHeader) {
+            return -1;
+        }
+        int s = store;
+        while (true) {
+            if (flow.frames[s] == null) {
+                return -1;
+            }
+            if (flow.frames[s].getStackSize() == 0 && s < store) {
+                break;
+            }
+            s--;
+            if (s < 0 || flow.blockAt[s] != flow.blockAt[store] && flow.blockAt[s] != null) {
+                return -1;
+            }
+            AbstractInsnNode i = flow.method.instructions.get(s);
+            int op = i.getOpcode();
+            if (op >= 0 && !(i instanceof VarInsnNode && op <= Opcodes.ALOAD || op <= Opcodes.SALOAD
+                    || op >= Opcodes.IADD && op <= Opcodes.LXOR || op >= Opcodes.I2L && op <= Opcodes.I2S
+                    || op == Opcodes.GETFIELD || op == Opcodes.GETSTATIC || op == Opcodes.ARRAYLENGTH
+                    || op == Opcodes.DUP)) {
+                return -1;
+            }
+        }
+        // the statement's first instruction, after any label or line entry of its own
+        return flow.frames[s].getStackSize() == 0 ? s : -1;
     }
 
     /** A local's descriptor from its frame value (its declared type where the frame lost it), or null. */

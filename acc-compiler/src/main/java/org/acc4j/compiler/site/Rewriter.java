@@ -39,6 +39,11 @@ public final class Rewriter {
      * @param planId the runtime's number for the plan, passed to its entry
      */
     public static void rewrite(MethodNode mn, MethodPlan plan, int planId) {
+        rewrite(mn, plan, planId, RUNTIME);
+    }
+
+    /** As {@link #rewrite(MethodNode, MethodPlan, int)}, calling the entry points of {@code runtime} (tests give their own). */
+    public static void rewrite(MethodNode mn, MethodPlan plan, int planId, String runtime) {
         InsnList insns = mn.instructions;
         boolean isStatic = (mn.access & Opcodes.ACC_STATIC) != 0;
         int scope = mn.maxLocals;
@@ -62,12 +67,12 @@ public final class Rewriter {
             }
         }
         for (int k = 0; k < plan.sites().size(); k++) {
-            site(mn, plan.sites().get(k), at.get(k), scope, result, isStatic);
+            site(mn, plan.sites().get(k), at.get(k), scope, result, runtime);
         }
         for (AbstractInsnNode r : returns) {
             InsnList exit = new InsnList();
             exit.add(new VarInsnNode(Opcodes.ALOAD, scope));
-            exit.add(new MethodInsnNode(Opcodes.INVOKESTATIC, RUNTIME, "exitCall", "(Ljava/lang/Object;)V"));
+            exit.add(new MethodInsnNode(Opcodes.INVOKESTATIC, runtime, "exitCall", "(Ljava/lang/Object;)V"));
             insns.insertBefore(r, exit);
         }
         // entry: the scope, then everything after it is covered by the exit-on-throw handler
@@ -87,7 +92,7 @@ public final class Rewriter {
         Type[] handleTypes = new Type[handles.length];
         java.util.Arrays.fill(handleTypes, Type.getObjectType("java/lang/Object"));
         values(entry, handles, handleTypes);
-        entry.add(new MethodInsnNode(Opcodes.INVOKESTATIC, RUNTIME, "enterCall",
+        entry.add(new MethodInsnNode(Opcodes.INVOKESTATIC, runtime, "enterCall",
                 "(Ljava/lang/Class;Ljava/lang/Object;I[Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;"));
         entry.add(new VarInsnNode(Opcodes.ASTORE, scope));
         LabelNode begin = new LabelNode();
@@ -99,7 +104,7 @@ public final class Rewriter {
         insns.add(handler);
         insns.add(new VarInsnNode(Opcodes.ALOAD, scope));
         insns.add(new InsnNode(Opcodes.SWAP));
-        insns.add(new MethodInsnNode(Opcodes.INVOKESTATIC, RUNTIME, "exitCallThrown",
+        insns.add(new MethodInsnNode(Opcodes.INVOKESTATIC, runtime, "exitCallThrown",
                 "(Ljava/lang/Object;Ljava/lang/Throwable;)Ljava/lang/Throwable;"));
         insns.add(new InsnNode(Opcodes.ATHROW));
         // last in the table: the method's own handlers are tried first
@@ -118,7 +123,7 @@ public final class Rewriter {
     }
 
     private static void site(MethodNode mn, MethodPlan.Site s, AbstractInsnNode[] at, int scope, int result,
-                             boolean isStatic) {
+                             String runtime) {
         InsnList insns = mn.instructions;
         AbstractInsnNode first = at[0];
         AbstractInsnNode last = at[1];
@@ -168,7 +173,7 @@ public final class Rewriter {
             types[s.liveIns().size() + k] = Type.getObjectType("java/lang/Object");
         }
         values(code, slots, types);
-        code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, RUNTIME, "site",
+        code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, runtime, "site",
                 "(Ljava/lang/Object;I[Ljava/lang/Object;)[Ljava/lang/Object;"));
         code.add(new VarInsnNode(Opcodes.ASTORE, result));
         code.add(new VarInsnNode(Opcodes.ALOAD, result));

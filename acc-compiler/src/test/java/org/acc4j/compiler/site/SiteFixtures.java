@@ -1,0 +1,219 @@
+package org.acc4j.compiler.site;
+
+import org.acc4j.Kernels;
+
+/**
+ * Methods written the way numerics code is, with host code around their loop nests: the launch-site tests plan,
+ * rewrite and run them against their plain forms. Line numbers matter to the tests' expectations: add new fixtures
+ * at the end.
+ */
+public class SiteFixtures {
+    /** A timer on an object, as benchmark suites keep them. */
+    public static class Timer {
+        final double[] elapsed = new double[8];
+        final long[] started = new long[8];
+
+        public void start(int k) {
+            started[k] = System.nanoTime();
+        }
+
+        public void stop(int k) {
+            elapsed[k] += (System.nanoTime() - started[k]) * 1e-9;
+        }
+    }
+
+    /** A time loop around a stencil and a max-reduction, with a swap and a timer. */
+    @Kernels
+    public static double jacobi(double[] a, double[] b, int n, int iters, Timer t) {
+        t.start(0);
+        double err = 0;
+        for (int it = 0; it < iters; it++) {
+            for (int i = 1; i < n - 1; i++) {
+                for (int j = 1; j < n - 1; j++) {
+                    a[i * n + j] = 0.25 * (b[(i - 1) * n + j] + b[(i + 1) * n + j] + b[i * n + j - 1] + b[i * n + j + 1]);
+                }
+            }
+            err = 0;
+            for (int i = 0; i < n * n; i++) {
+                err = Math.max(err, Math.abs(a[i] - b[i]));
+            }
+            double[] s = a;
+            a = b;
+            b = s;
+        }
+        t.stop(0);
+        return err;
+    }
+
+    /** A convergence test inside the method: stops early. */
+    @Kernels
+    public static int heat(double[] u, double[] v, int n, double tol, int maxSteps) {
+        int step = 0;
+        while (step < maxSteps) {
+            for (int i = 1; i < n - 1; i++) {
+                v[i] = u[i] + 0.1 * (u[i - 1] - 2 * u[i] + u[i + 1]);
+            }
+            double change = 0;
+            for (int i = 1; i < n - 1; i++) {
+                change += Math.abs(v[i] - u[i]);
+            }
+            for (int i = 1; i < n - 1; i++) {
+                u[i] = v[i];
+            }
+            step++;
+            if (change < tol) {
+                break;
+            }
+        }
+        return step;
+    }
+
+    /** Two reductions in one loop: two live-out locals. */
+    @Kernels
+    public static double sumAndMax(double[] x, int n, double[] out) {
+        double sum = 0;
+        double max = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < n; i++) {
+            sum += x[i];
+            max = Math.max(max, x[i]);
+        }
+        out[0] = sum;
+        out[1] = max;
+        return sum / n + max;
+    }
+
+    /** A histogram: a race if parallel, so it stays on the host; the scaling loop after it is a kernel. */
+    @Kernels
+    public static void histogram(int[] data, int[] bins, double[] w, int n) {
+        for (int i = 0; i < n; i++) {
+            bins[data[i]]++;
+        }
+        for (int i = 0; i < n; i++) {
+            w[i] = w[i] * 2 + bins[data[i]];
+        }
+    }
+
+    /** An in-place Gauss-Seidel sweep (truly sequential) beside a parallel residual. */
+    @Kernels
+    public static double gaussSeidel(double[] a, double[] r, int n, int sweeps) {
+        for (int s = 0; s < sweeps; s++) {
+            for (int i = 1; i < n - 1; i++) {
+                a[i] = (a[i - 1] + a[i + 1]) * 0.5;
+            }
+        }
+        double norm = 0;
+        for (int i = 1; i < n - 1; i++) {
+            r[i] = a[i - 1] - 2 * a[i] + a[i + 1];
+            norm += r[i] * r[i];
+        }
+        return norm;
+    }
+
+    /** LU on double[][]: a pivot search with an early return and row swaps on the host, the update as a nest. */
+    @Kernels
+    public static int lu(double[][] a, int[] pivot) {
+        int n = a.length;
+        for (int k = 0; k < n; k++) {
+            int p = k;
+            double best = Math.abs(a[k][k]);
+            for (int i = k + 1; i < n; i++) {
+                double v = Math.abs(a[i][k]);
+                if (v > best) {
+                    best = v;
+                    p = i;
+                }
+            }
+            pivot[k] = p;
+            if (best == 0) {
+                return k;
+            }
+            if (p != k) {
+                double[] row = a[p];
+                a[p] = a[k];
+                a[k] = row;
+            }
+            double inv = 1.0 / a[k][k];
+            for (int i = k + 1; i < n; i++) {
+                a[i][k] *= inv;
+            }
+            for (int i = k + 1; i < n; i++) {
+                for (int j = k + 1; j < n; j++) {
+                    a[i][j] -= a[i][k] * a[k][j];
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** A solver object: arrays inherited from a superclass, results stored into fields and array elements. */
+    public static class Base {
+        protected double[] x;
+        protected double[] r;
+        protected int n;
+    }
+
+    public static class Solver extends Base {
+        double rho;
+        double alpha;
+        final double[] dmaster = new double[4];
+        final Timer timer = new Timer();
+
+        public Solver(int n, long seed) {
+            this.n = n;
+            java.util.Random random = new java.util.Random(seed);
+            x = new double[n];
+            r = new double[n];
+            for (int i = 0; i < n; i++) {
+                x[i] = random.nextDouble();
+                r[i] = random.nextDouble() - 0.5;
+            }
+        }
+
+        /** Overridable: a halo exchange between nests in real codes. */
+        protected void exchange(double[] u) {
+            u[0] = u[n - 1];
+        }
+
+        @Kernels
+        public double iterate(int iters) {
+            double[] tmp = new double[n];
+            for (int it = 0; it < iters; it++) {
+                timer.start(1);
+                double sum = 0;
+                for (int i = 0; i < n; i++) {
+                    sum += r[i] * r[i];
+                }
+                rho = sum;
+                dmaster[it % 4] = sum;
+                alpha = rho / (1 + sum);
+                for (int i = 0; i < n; i++) {
+                    tmp[i] = x[i] + alpha * r[i];
+                }
+                exchange(tmp);
+                for (int i = 0; i < n; i++) {
+                    x[i] = tmp[i] * 0.5;
+                    r[i] = r[i] * 0.9;
+                }
+                timer.stop(1);
+            }
+            return rho + alpha;
+        }
+    }
+
+    /** A nest inside a try block, and one whose loop has a non-unit, sign-agreeing step. */
+    @Kernels
+    public static double guarded(double[] a, int n) {
+        double s = 0;
+        try {
+            for (int i = 0; i < n; i += 2) {
+                a[i] = a[i] * 3 + 1;
+            }
+            for (int i = 0; i < n; i++) {
+                s += a[i];
+            }
+        } catch (IllegalStateException e) {
+            return -1;
+        }
+        return s;
+    }
+}
