@@ -106,6 +106,10 @@ class NumericsRunTest {
         Files.writeString(dir.resolve(s.name() + ".gpu.stdout"), gpu.stdout);
         Files.writeString(dir.resolve(s.name() + ".gpu.stderr"), gpu.stderr);
         Files.writeString(dir.resolve(s.name() + ".plain.stdout"), plain.stdout);
+        long fallbacks = gpu.stderr.lines().filter(l -> l.contains("runs on the host")).count();
+        String title = String.valueOf(gpu.line(s.name() + ", "));
+        System.out.println(s + ": running on " + title.substring(title.lastIndexOf("running on: ") + 1 + 11) + "; " + fallbacks
+                + " line(s) of stderr say a method runs on the host (see " + s.name() + ".gpu.stderr)");
         plain.assertVerified();
         gpu.assertVerified();
         if (s.exactOnDevice()) {
