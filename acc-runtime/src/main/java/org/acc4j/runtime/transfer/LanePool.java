@@ -62,8 +62,8 @@ final class LanePool<D> {
     }
 
     /**
-     * Takes back a lane whose transfer failed: waits for its queued copies, then frees it; where that fails too
-     * (a dead context), forgets it. What goes wrong here is added to {@code failure}.
+     * Takes back a lane whose transfer failed: waits for its queued copies, then frees it, or forgets it where
+     * freeing fails too (a dead context). What goes wrong here is added to {@code failure}.
      */
     void discard(Lane<D> lane, Throwable failure) {
         boolean current;
@@ -77,10 +77,21 @@ final class LanePool<D> {
         }
         try {
             lane.drain();
+        } catch (RuntimeException e) {
+            suppress(failure, e);
+        }
+        try {
             lane.close();
         } catch (RuntimeException e) {
-            failure.addSuppressed(e);
+            suppress(failure, e);
             lane.abandon();
+        }
+    }
+
+    /** Adds {@code e} to {@code failure} unless it is the same one again, as a sticky error may be. */
+    private static void suppress(Throwable failure, Throwable e) {
+        if (e != failure) {
+            failure.addSuppressed(e);
         }
     }
 
