@@ -46,12 +46,15 @@ public final class StagedCopy<D> implements AutoCloseable {
         private static final long MIB = 1L << 20;
 
         /**
-         * The runtime's settings. Every figure is a first estimate for a Hopper GPU on PCIe 5 with 16 host cores
-         * (a copy engine moves a 2 MiB chunk in ~40 us, about what one fork-join round costs with pieces of
-         * 256 KiB); they must be confirmed by measurement on the device ({@code TransferBench} sweeps them).
+         * The runtime's settings: first estimates, which must be confirmed by measurement on the device ({@code
+         * TransferBench} sweeps them). The reasoning, for a Hopper GPU on PCIe 5 (~55 GB/s pinned) and 16 host
+         * cores: the device copies a 2 MiB chunk in ~38 us, and 16 cores stage it in pieces of 128 KiB in about
+         * as long, fork-join round included, so an 8 MiB array (4 chunks) already overlaps the two; larger arrays
+         * take whole 8 MiB slots, where a round's fixed cost is small; 3 slots leave one copy in flight while
+         * another waits and a third is staged. Below 1 MiB a staged copy gains little over the driver's own.
          * Pinned memory held: at most 2 lanes of 3 slots of 8 MiB, 48 MiB.
          */
-        public static final Settings DEFAULT = new Settings(MIB, 8 * MIB, 3, 2, 2 * MIB, 4, MIB / 4);
+        public static final Settings DEFAULT = new Settings(MIB, 8 * MIB, 3, 2, 2 * MIB, 4, MIB / 8);
 
         public Settings {
             if (minBytes < 0 || slotBytes < 8 || slotBytes % 8 != 0 || slotBytes > 1L << 30 || slots < 1 || lanes < 0

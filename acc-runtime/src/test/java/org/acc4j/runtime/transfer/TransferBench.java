@@ -119,19 +119,23 @@ public final class TransferBench {
     private static void sweep(Context context) {
         System.out.println();
         System.out.println("Staging settings (GB/s to the device / to the host, and their ratios to pinned copies):");
-        System.out.println("| MiB | slot MiB | slots | min chunk MiB | piece KiB | H2D | D2H | H2D/pinned | D2H/pinned |");
-        System.out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        System.out.println("| MiB | slot MiB | slots | min chunk MiB | chunks per copy | piece KiB | H2D | D2H | H2D/pinned"
+                + " | D2H/pinned |");
+        System.out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         List<Settings> variants = new ArrayList<>();
         for (long slot : new long[] {2, 4, 8, 16, 32}) {
             for (int slots : new int[] {2, 3, 4}) {
-                variants.add(new Settings(0, slot * MIB, slots, 1, Math.min(slot, 2) * MIB, 4, 256 << 10));
+                variants.add(new Settings(0, slot * MIB, slots, 1, Math.min(slot, 2) * MIB, 4, 128 << 10));
             }
         }
-        for (long piece : new long[] {64 << 10, 1 << 20, 4 << 20}) {
+        for (long piece : new long[] {32 << 10, 64 << 10, 256 << 10, 1 << 20}) {
             variants.add(new Settings(0, 8 * MIB, 3, 1, 2 * MIB, 4, piece));
         }
         for (long minChunk : new long[] {1, 4, 8}) {
-            variants.add(new Settings(0, 8 * MIB, 3, 1, minChunk * MIB, 4, 256 << 10));
+            variants.add(new Settings(0, 8 * MIB, 3, 1, minChunk * MIB, 4, 128 << 10));
+        }
+        for (int chunksPerCopy : new int[] {2, 8}) {
+            variants.add(new Settings(0, 8 * MIB, 3, 1, MIB, chunksPerCopy, 128 << 10));
         }
         for (long mib : new long[] {8, 64, 512}) {
             long bytes = mib * MIB;
@@ -151,9 +155,9 @@ public final class TransferBench {
                     try (StagedCopy<DeviceBuffer> staged = new StagedCopy<>(s, CudaLane::open)) {
                         double in = rate(bytes, null, () -> require(staged.toDevice(a, device)), null);
                         double out = rate(bytes, null, () -> require(staged.toHost(device, a)), null);
-                        System.out.printf(Locale.ROOT, "| %d | %d | %d | %.0f | %d | %.1f | %.1f | %.2f | %.2f |%n", mib,
-                                s.slotBytes() / MIB, s.slots(), s.minChunkBytes() / (double) MIB,
-                                s.minPieceBytes() >> 10, in, out, in / pinnedIn, out / pinnedOut);
+                        System.out.printf(Locale.ROOT, "| %d | %d | %d | %.0f | %d | %d | %.1f | %.1f | %.2f | %.2f |%n",
+                                mib, s.slotBytes() / MIB, s.slots(), s.minChunkBytes() / (double) MIB,
+                                s.chunksPerCopy(), s.minPieceBytes() >> 10, in, out, in / pinnedIn, out / pinnedOut);
                     }
                 }
             }
