@@ -46,6 +46,7 @@ public final class AccAgent {
 
     public static void premain(String arguments, Instrumentation instrumentation) {
         install(instrumentation);
+        AccRuntime.get().startInBackground();
     }
 
     public static void agentmain(String arguments, Instrumentation instrumentation) {

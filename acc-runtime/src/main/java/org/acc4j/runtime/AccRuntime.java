@@ -453,6 +453,11 @@ public final class AccRuntime implements Backend {
         gpu();
     }
 
+    /** Begins starting the runtime on a daemon thread (the agent, at start-up); the first call waits for it. */
+    public void startInBackground() {
+        Startup.inBackground(this::gpu);
+    }
+
     /**
      * Frees the device and ends this run of the runtime; with profiling on, prints the profile to stderr
      * ({@code acc4j.profile}) and writes its JSON file ({@code acc4j.profile.json}). Runs at exit too.

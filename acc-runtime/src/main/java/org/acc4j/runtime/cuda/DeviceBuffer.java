@@ -139,6 +139,43 @@ public final class DeviceBuffer implements AutoCloseable {
         }
     }
 
+    /**
+     * Queues a copy of the first {@code count} bytes of {@code from} to byte {@code offset} of the device memory on
+     * {@code stream} ({@code cuMemcpyHtoDAsync}); returns at once. {@code from} must not change until the stream has
+     * done it.
+     */
+    public void copyFromPinnedAsync(long offset, PinnedBuffer from, long count, Stream stream) {
+        ensureOpen();
+        requireRange(offset, count, from);
+        if (count > 0) {
+            Cuda.check(JCudaDriver.cuMemcpyHtoDAsync(pointer.withByteOffset(offset), from.pointer(), count,
+                    stream.handle()), "cuMemcpyHtoDAsync", "queueing a copy of " + count + " bytes to byte " + offset
+                    + " of the device buffer for " + what + " on " + stream.what());
+        }
+    }
+
+    /**
+     * Queues a copy of {@code count} bytes from byte {@code offset} of the device memory into the start of {@code
+     * into} on {@code stream} ({@code cuMemcpyDtoHAsync}); returns at once: {@code into} holds the data once the
+     * stream has done it.
+     */
+    public void copyToPinnedAsync(long offset, PinnedBuffer into, long count, Stream stream) {
+        ensureOpen();
+        requireRange(offset, count, into);
+        if (count > 0) {
+            Cuda.check(JCudaDriver.cuMemcpyDtoHAsync(into.pointer(), pointer.withByteOffset(offset), count,
+                    stream.handle()), "cuMemcpyDtoHAsync", "queueing a copy of " + count + " bytes from byte " + offset
+                    + " of the device buffer for " + what + " on " + stream.what());
+        }
+    }
+
+    private void requireRange(long offset, long count, PinnedBuffer pinned) {
+        if (offset < 0 || count < 0 || offset > bytes - count || count > pinned.capacity()) {
+            throw new IllegalArgumentException(count + " bytes at byte " + offset + " do not fit the " + bytes
+                    + "-byte device buffer for " + what + " and the " + pinned.capacity() + " pinned bytes");
+        }
+    }
+
     /** Queues setting every byte to 0 on {@code stream} ({@code cuMemsetD8Async}); returns at once. */
     public void zeroAsync(Stream stream) {
         ensureOpen();

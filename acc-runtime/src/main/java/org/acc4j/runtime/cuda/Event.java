@@ -5,9 +5,10 @@ import jcuda.driver.CUevent_flags;
 import jcuda.driver.JCudaDriver;
 
 /**
- * One CUDA event ({@code cuEventCreate}), recorded on the default stream to time the work between two events.
+ * One CUDA event ({@code cuEventCreate}): recorded on the default stream to time the work between two events, or
+ * ({@link #fence}) on a stream to wait for the work queued there before it.
  *
- * <p>Created with default flags (timing enabled, no blocking sync). Needs its context current on the calling
+ * <p>{@link #create} gives default flags (timing enabled, no blocking sync). Needs its context current on the calling
  * thread for every call. {@link #close()} is idempotent; other calls after it throw {@link IllegalStateException}.
  */
 public final class Event implements AutoCloseable {
@@ -29,6 +30,37 @@ public final class Event implements AutoCloseable {
         Cuda.check(JCudaDriver.cuEventCreate(e.event, CUevent_flags.CU_EVENT_DEFAULT), "cuEventCreate",
                 "creating the event " + what);
         return e;
+    }
+
+    /**
+     * Creates an event that only marks completion (no timing: {@code CU_EVENT_DISABLE_TIMING}, cheaper to record and
+     * wait for), such as the end of a copy on a stream.
+     *
+     * @param what what it marks, for messages, e.g. {@code staging slot 2}
+     */
+    public static Event fence(String what) {
+        Event e = new Event(what);
+        Cuda.check(JCudaDriver.cuEventCreate(e.event, CUevent_flags.CU_EVENT_DISABLE_TIMING), "cuEventCreate",
+                "creating the event " + what);
+        return e;
+    }
+
+    /** Records the event on {@code stream}, after the work queued there so far; does not wait. */
+    public void record(Stream stream) {
+        ensureOpen();
+        Cuda.check(JCudaDriver.cuEventRecord(event, stream.handle()), "cuEventRecord",
+                "recording the event " + what + " on " + stream.what());
+    }
+
+    /** Waits until the work before the event's last record has completed; returns at once if it was never recorded. */
+    public void synchronize() {
+        ensureOpen();
+        Cuda.check(JCudaDriver.cuEventSynchronize(event), "cuEventSynchronize", "waiting for the event " + what);
+    }
+
+    /** Forgets the event without destroying it: its context was destroyed (after a fault). */
+    public synchronized void abandon() {
+        closed = true;
     }
 
     /** Records the event on the default stream, after the work queued there so far; does not wait. */

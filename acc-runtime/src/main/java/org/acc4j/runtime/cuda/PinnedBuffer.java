@@ -56,6 +56,11 @@ public final class PinnedBuffer implements AutoCloseable {
         return capacity;
     }
 
+    /** The whole memory as a buffer in the host's byte order (the device's), for copies by the host. */
+    public ByteBuffer view() {
+        return view(0, capacity);
+    }
+
     /** The host pointer, for async copies. */
     Pointer pointer() {
         ensureOpen();

@@ -6,6 +6,8 @@ import jcuda.driver.CUresult;
 import org.acc4j.runtime.cuda.Context;
 import org.acc4j.runtime.cuda.CudaException;
 import org.acc4j.runtime.cuda.DeviceBuffer;
+import org.acc4j.runtime.transfer.CudaLane;
+import org.acc4j.runtime.transfer.StagedCopy;
 
 /**
  * {@link DeviceMemory} on a CUDA device, one {@link DeviceBuffer} per host array or raw buffer.
@@ -13,7 +15,9 @@ import org.acc4j.runtime.cuda.DeviceBuffer;
  * <p>Every call (allocation, transfers, close) needs the CUDA context current on the calling
  * thread; the runtime makes it current on entry. boolean[] is not supported yet and is rejected
  * with {@link IllegalArgumentException}. The launcher reaches the device address of a buffer
- * through {@link #deviceBuffer(Buffer)}. Thread-safe.
+ * through {@link #deviceBuffer(Buffer)}. Array copies of a megabyte or more go through a {@link StagedCopy}
+ * (pinned staging, pipelined), the others and those it declines straight from the Java array; the staging memory
+ * is freed by {@link #close()}. Thread-safe.
  */
 public final class CudaMemory implements DeviceMemory {
 
@@ -24,13 +28,16 @@ public final class CudaMemory implements DeviceMemory {
         private final Class<?> arrayType;
         private final int length;
         private final AtomicLong inUse;
+        private final StagedCopy<DeviceBuffer> staging;
         private final AtomicBoolean closed = new AtomicBoolean();
 
-        private CudaBuffer(DeviceBuffer buffer, Class<?> arrayType, int length, AtomicLong inUse) {
+        private CudaBuffer(DeviceBuffer buffer, Class<?> arrayType, int length, AtomicLong inUse,
+                           StagedCopy<DeviceBuffer> staging) {
             this.buffer = buffer;
             this.arrayType = arrayType;
             this.length = length;
             this.inUse = inUse;
+            this.staging = staging;
         }
 
         /** The CUDA buffer, e.g. for {@code KernelArgs.addPointer}. */
@@ -56,12 +63,18 @@ public final class CudaMemory implements DeviceMemory {
 
         @Override
         public void upload(Object hostArray) {
-            buffer.copyFromHost(match(hostArray));
+            Object array = match(hostArray);
+            if (!staging.toDevice(array, buffer)) {
+                buffer.copyFromHost(array);
+            }
         }
 
         @Override
         public void download(Object hostArray) {
-            buffer.copyToHost(match(hostArray));
+            Object array = match(hostArray);
+            if (!staging.toHost(buffer, array)) {
+                buffer.copyToHost(array);
+            }
         }
 
         @Override
@@ -102,6 +115,34 @@ public final class CudaMemory implements DeviceMemory {
     }
 
     private final AtomicLong inUse = new AtomicLong();
+    private final StagedCopy<DeviceBuffer> staging;
+
+    /** Memory whose array copies are staged with {@link StagedCopy.Settings#DEFAULT}. */
+    public CudaMemory() {
+        this(StagedCopy.Settings.DEFAULT);
+    }
+
+    /** Memory whose array copies are staged with {@code staging}. */
+    public CudaMemory(StagedCopy.Settings staging) {
+        this.staging = new StagedCopy<>(staging, CudaLane::open);
+    }
+
+    /** The staged copies of this memory's buffers. */
+    public StagedCopy<DeviceBuffer> staging() {
+        return staging;
+    }
+
+    /** Frees the pinned staging memory; needs the context current. Buffers stay usable (staging opens again). */
+    @Override
+    public void close() {
+        staging.close();
+    }
+
+    /** Forgets the pinned staging memory: its context was destroyed. */
+    @Override
+    public void abandon() {
+        staging.abandon();
+    }
 
     @Override
     public CudaBuffer allocate(Object hostArray) {
@@ -113,7 +154,7 @@ public final class CudaMemory implements DeviceMemory {
         long bytes = HostArrays.byteSize(hostArray);
         DeviceBuffer buffer = allocateBuffer(bytes, HostArrays.describe(hostArray));
         inUse.addAndGet(bytes);
-        return new CudaBuffer(buffer, hostArray.getClass(), HostArrays.length(hostArray), inUse);
+        return new CudaBuffer(buffer, hostArray.getClass(), HostArrays.length(hostArray), inUse, staging);
     }
 
     @Override
@@ -123,7 +164,7 @@ public final class CudaMemory implements DeviceMemory {
         }
         DeviceBuffer buffer = allocateBuffer(bytes, what);
         inUse.addAndGet(bytes);
-        return new CudaBuffer(buffer, null, -1, inUse);
+        return new CudaBuffer(buffer, null, -1, inUse, staging);
     }
 
     /**

@@ -27,4 +27,18 @@ public interface DeviceMemory {
 
     /** Bytes held by buffers not yet closed. */
     long bytesInUse();
+
+    /**
+     * Frees what this memory holds besides its buffers, such as pinned staging memory (the table's close); it may be
+     * used again afterwards.
+     */
+    default void close() {
+    }
+
+    /**
+     * Forgets what this memory holds besides its buffers without touching the device, because the context that held
+     * it was destroyed (after a sticky fault).
+     */
+    default void abandon() {
+    }
 }

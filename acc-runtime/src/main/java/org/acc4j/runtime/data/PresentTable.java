@@ -519,6 +519,7 @@ public final class PresentTable implements AutoCloseable {
         if (closed) {
             return 0;
         }
+        memory.abandon();
         for (Entry entry : entries.values()) {
             entry.buffer.abandon();
         }
@@ -630,6 +631,7 @@ public final class PresentTable implements AutoCloseable {
      * Needs no context.
      */
     public synchronized void lose() {
+        memory.abandon();
         for (Entry entry : entries.values()) {
             entry.buffer.abandon();
             entry.key.clear();
@@ -698,6 +700,11 @@ public final class PresentTable implements AutoCloseable {
         // forget keys already queued
         while (collected.poll() != null) {
             // nothing to free: their entries were closed above
+        }
+        try {
+            memory.close();
+        } catch (RuntimeException e) {
+            failure = chain(failure, e);
         }
         if (failure != null) {
             throw failure;

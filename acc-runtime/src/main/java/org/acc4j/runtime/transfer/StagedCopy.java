@@ -1,0 +1,257 @@
+package org.acc4j.runtime.transfer;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
+
+/**
+ * Copies whole primitive arrays between the Java heap and device memory through a pipeline of staging slots: the
+ * array is cut into chunks; each chunk is copied between the array and a slot by several cores at once, and between
+ * the slot and the device by an asynchronous copy, so that the host's copy of one chunk overlaps the device's copy
+ * of the chunks before it (to the device) or after it (to the host). With pinned slots the device copies at the
+ * link's speed, where a copy straight from a Java array goes through the driver's own staging at a fraction of it.
+ *
+ * <p>Arrays below {@link Settings#minBytes()}, and copies that find every lane busy or the host unwilling to pin
+ * memory, are declined ({@code false}): the caller copies directly, which is slower but never wrong.
+ *
+ * <p>A copy returns once every byte has arrived. When one fails, the exception is thrown after the copies already
+ * queued have been waited for, and the lane is freed rather than reused; the destination then holds a mix of old
+ * and new data, which the caller must not take for a finished copy (a present-table entry whose upload threw is
+ * never recorded). Byte offsets are 64-bit: arrays of more than 2 GiB are copied like any other.
+ *
+ * <p>Thread-safe: concurrent copies each take a lane of their own. Needs the device's context current on the
+ * calling thread; the host-side copies run on the common fork-join pool and never touch the device.
+ *
+ * @param <D> device memory: a {@code DeviceBuffer} on CUDA
+ */
+public final class StagedCopy<D> implements AutoCloseable {
+
+    /**
+     * How copies are staged.
+     *
+     * @param minBytes      arrays smaller than this go direct
+     * @param slotBytes     bytes per staging slot: the largest chunk (a multiple of 8)
+     * @param slots         slots per lane: copies in flight plus the one being staged (at least 1)
+     * @param lanes         lanes at most, each for one copy at a time: pinned memory is at most
+     *                      {@code lanes * slots * slotBytes}
+     * @param minChunkBytes the smallest chunk (a multiple of 8, at most {@code slotBytes})
+     * @param chunksPerCopy an array is cut into at least this many chunks where {@code minChunkBytes} allows, so
+     *                      that even a copy of a few slots overlaps the host's work with the device's
+     * @param minPieceBytes the least a core is given of a chunk's host-side copy
+     */
+    public record Settings(long minBytes, long slotBytes, int slots, int lanes, long minChunkBytes, int chunksPerCopy,
+                           long minPieceBytes) {
+
+        private static final long MIB = 1L << 20;
+
+        /**
+         * The runtime's settings: first estimates, which must be confirmed by measurement on the device ({@code
+         * TransferBench} sweeps them). The reasoning, for a Hopper GPU on PCIe 5 (~55 GB/s pinned) and 16 host
+         * cores: the device copies a 2 MiB chunk in ~38 us, and 16 cores stage it in pieces of 128 KiB in about
+         * as long, fork-join round included, so an 8 MiB array (4 chunks) already overlaps the two; larger arrays
+         * take whole 8 MiB slots, where a round's fixed cost is small; 3 slots leave one copy in flight while
+         * another waits and a third is staged. Below 1 MiB a staged copy gains little over the driver's own.
+         * Pinned memory held: at most 2 lanes of 3 slots of 8 MiB, 48 MiB.
+         */
+        public static final Settings DEFAULT = new Settings(MIB, 8 * MIB, 3, 2, 2 * MIB, 4, MIB / 8);
+
+        public Settings {
+            if (minBytes < 0 || slotBytes < 8 || slotBytes % 8 != 0 || slotBytes > 1L << 30 || slots < 1 || lanes < 0
+                    || minChunkBytes < 8 || minChunkBytes % 8 != 0 || minChunkBytes > slotBytes || chunksPerCopy < 1
+                    || minPieceBytes < 1) {
+                throw new IllegalArgumentException("bad staging settings: " + minBytes + " bytes at least, slots of "
+                        + slotBytes + " bytes (a multiple of 8 up to 1 GiB), " + slots + " slots, " + lanes
+                        + " lanes, chunks of " + minChunkBytes + " bytes at least (a multiple of 8 up to a slot), "
+                        + chunksPerCopy + " chunks per copy, pieces of " + minPieceBytes + " bytes");
+            }
+        }
+    }
+
+    /** Opens a lane of {@code slots} slots of {@code slotBytes} each; throws when the host cannot pin the memory. */
+    @FunctionalInterface
+    public interface Opener<D> {
+        Lane<D> open(long slotBytes, int slots);
+    }
+
+    private final Settings settings;
+    private final LanePool<D> pool;
+    /** Cores that copy a chunk together: the common pool's workers and the calling thread. */
+    private final int cores;
+    private final AtomicLong staged = new AtomicLong();
+    private final AtomicLong declined = new AtomicLong();
+
+    /**
+     * @param opener opens a lane of the given slots (on CUDA, {@code CudaLane::open}); it may throw when the host
+     *               cannot pin the memory, and the copies then go direct
+     */
+    public StagedCopy(Settings settings, Opener<D> opener) {
+        this.settings = settings;
+        this.pool = new LanePool<>(opener, settings.slotBytes(), settings.slots(), settings.lanes());
+        this.cores = ForkJoinPool.getCommonPoolParallelism() + 1;
+    }
+
+    /** The settings. */
+    public Settings settings() {
+        return settings;
+    }
+
+    /**
+     * Copies the whole of {@code array} to the start of {@code device}, which must be large enough.
+     *
+     * @return false, having done nothing, when the copy is declined: the caller copies directly
+     * @throws IllegalArgumentException for an array type that cannot be staged
+     */
+    public boolean toDevice(Object array, D device) {
+        return copy(array, device, true);
+    }
+
+    /**
+     * Copies the start of {@code device} into the whole of {@code array}.
+     *
+     * @return false, having done nothing, when the copy is declined: the caller copies directly
+     * @throws IllegalArgumentException for an array type that cannot be staged
+     */
+    public boolean toHost(D device, Object array) {
+        return copy(array, device, false);
+    }
+
+    /** Copies that went through the staging slots so far. */
+    public long staged() {
+        return staged.get();
+    }
+
+    /** Copies of at least {@link Settings#minBytes()} declined so far because no lane was free or could be opened. */
+    public long declined() {
+        return declined.get();
+    }
+
+    /** How many lanes (each with its pinned slots) are open now. */
+    public int lanes() {
+        return pool.lanes();
+    }
+
+    /** Frees the staging memory (the runtime's shutdown); later copies open lanes again. Needs the context current. */
+    @Override
+    public void close() {
+        pool.close();
+    }
+
+    /** Forgets the staging memory without freeing it, because its context was destroyed. */
+    public void abandon() {
+        pool.abandon();
+    }
+
+    private boolean copy(Object array, D device, boolean in) {
+        int width = Slices.width(array);
+        int length = java.lang.reflect.Array.getLength(array);
+        long bytes = (long) width * length;
+        if (bytes == 0 || bytes < settings.minBytes()) {
+            return false;
+        }
+        Lane<D> lane = pool.take();
+        if (lane == null) {
+            declined.incrementAndGet();
+            return false;
+        }
+        try {
+            Plan plan = plan(width, length);
+            if (in) {
+                toDevice(plan, array, lane, device);
+            } else {
+                toHost(plan, array, lane, device);
+            }
+            lane.drain();
+        } catch (RuntimeException | Error e) {
+            pool.discard(lane, e);
+            throw e;
+        }
+        pool.give(lane);
+        staged.incrementAndGet();
+        return true;
+    }
+
+    /** How an array of {@code length} elements of {@code width} bytes is cut: chunks, and pieces of a chunk per core. */
+    record Plan(int width, int length, int chunkElements, long chunks, int pieceElements) {
+        int first(long chunk) {
+            return (int) (chunk * chunkElements);
+        }
+
+        int count(long chunk) {
+            return (int) Math.min(chunkElements, length - chunk * chunkElements);
+        }
+    }
+
+    Plan plan(int width, int length) {
+        long bytes = (long) width * length;
+        long wanted = (ceilDiv(bytes, settings.chunksPerCopy()) + 7) & ~7L;
+        long chunkBytes = Math.min(settings.slotBytes(), Math.max(settings.minChunkBytes(), wanted));
+        int chunkElements = (int) (chunkBytes / width);
+        long perCore = ceilDiv(chunkElements, cores);
+        int pieceElements = (int) Math.min(chunkElements, Math.max(ceilDiv(settings.minPieceBytes(), width), perCore));
+        return new Plan(width, length, chunkElements, ceilDiv(length, chunkElements), pieceElements);
+    }
+
+    /** Stages chunk c in slot c % slots once that slot's copy c - slots is done, and queues its copy to the device. */
+    private void toDevice(Plan plan, Object array, Lane<D> lane, D device) {
+        int slots = lane.slots();
+        for (long c = 0; c < plan.chunks(); c++) {
+            int slot = (int) (c % slots);
+            if (c >= slots) {
+                lane.await(slot);
+            }
+            int first = plan.first(c);
+            int count = plan.count(c);
+            host(plan, array, first, count, lane.host(slot), true);
+            lane.toDevice(slot, (long) count * plan.width(), device, (long) first * plan.width());
+        }
+    }
+
+    /** Queues the first chunks, one per slot; then takes each chunk out of its slot and queues the next into it. */
+    private void toHost(Plan plan, Object array, Lane<D> lane, D device) {
+        int slots = lane.slots();
+        for (long c = 0; c < Math.min(slots, plan.chunks()); c++) {
+            queueToHost(plan, lane, device, c, (int) c);
+        }
+        for (long c = 0; c < plan.chunks(); c++) {
+            int slot = (int) (c % slots);
+            lane.await(slot);
+            host(plan, array, plan.first(c), plan.count(c), lane.host(slot), false);
+            if (c + slots < plan.chunks()) {
+                queueToHost(plan, lane, device, c + slots, slot);
+            }
+        }
+    }
+
+    private void queueToHost(Plan plan, Lane<D> lane, D device, long chunk, int slot) {
+        lane.toHost(device, (long) plan.first(chunk) * plan.width(), slot, (long) plan.count(chunk) * plan.width());
+    }
+
+    /** Copies elements [first, first + count) between the array and the start of a slot, in pieces on several cores. */
+    private static void host(Plan plan, Object array, int first, int count, ByteBuffer slot, boolean in) {
+        int per = plan.pieceElements();
+        int pieces = (int) ceilDiv(count, per);
+        if (pieces == 1) {
+            piece(plan, array, first, count, slot, 0, in);
+            return;
+        }
+        IntStream.range(0, pieces).parallel().forEach(p -> {
+            int from = p * per;
+            piece(plan, array, first + from, Math.min(per, count - from), slot, from, in);
+        });
+    }
+
+    private static void piece(Plan plan, Object array, int first, int count, ByteBuffer slot, int slotElement,
+                              boolean in) {
+        int at = slotElement * plan.width();
+        if (in) {
+            Slices.put(array, first, count, slot, at);
+        } else {
+            Slices.get(slot, at, array, first, count);
+        }
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return (a + b - 1) / b;
+    }
+}

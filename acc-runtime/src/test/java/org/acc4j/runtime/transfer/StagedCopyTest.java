@@ -1,0 +1,347 @@
+package org.acc4j.runtime.transfer;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.reflect.Array;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import org.acc4j.runtime.transfer.StagedCopy.Settings;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The staged-copy pipeline against {@link FakeLanes}, which checks the rules of {@link Lane} as it goes: every element
+ * type at sizes around every chunk and slot boundary, checked on the device side and the host side separately (a
+ * round trip alone would not see two mistakes that cancel), the cutting of arrays up to {@code Integer.MAX_VALUE}
+ * elements, an array beyond 2 GiB, failures at every copy of a pipeline, pinning refused, concurrent callers, and
+ * the pool's lifecycle.
+ */
+class StagedCopyTest {
+    /** Slots of 64 bytes, 3 per lane, 2 lanes; chunks of 16 to 64 bytes, pieces of a chunk from 8 bytes. */
+    private static final Settings SMALL = new Settings(0, 64, 3, 2, 16, 4, 8);
+    private static final Class<?>[] TYPES = {byte[].class, short[].class, char[].class, int[].class, long[].class,
+            float[].class, double[].class};
+
+    @Test
+    void everyTypeAndLengthArrivesOnTheDeviceAndBack() {
+        FakeLanes lanes = new FakeLanes();
+        lanes.delayMicros = 20;
+        StagedCopy<FakeDevice> staged = new StagedCopy<>(SMALL, lanes);
+        Random r = new Random(42);
+        int copies = 0;
+        for (Class<?> type : TYPES) {
+            for (int length : lengths(width(type))) {
+                Object array = random(type, length, r);
+                byte[] expected = bytesOf(array);
+                FakeDevice.Bytes device = FakeDevice.bytes(expected.length);
+                assertTrue(staged.toDevice(array, device));
+                assertArrayEquals(expected, device.data.array(), () -> type.getSimpleName() + " of " + length);
+                assertEquals(expected.length, device.written.get());
+
+                // other bytes on the device, read back into a fresh array
+                byte[] other = new byte[expected.length];
+                r.nextBytes(other);
+                device.data.put(0, other);
+                Object back = Array.newInstance(type.getComponentType(), length);
+                assertTrue(staged.toHost(device, back));
+                assertArrayEquals(other, bytesOf(back), () -> type.getSimpleName() + " of " + length + " back");
+                copies += 2;
+            }
+        }
+        assertEquals(List.of(), lanes.violations);
+        assertEquals(copies, staged.staged());
+        assertEquals(1, lanes.opened.size(), "one caller reuses one lane");
+        staged.close();
+        assertEquals(0, lanes.open());
+    }
+
+    /** 1 to 40 elements, then one either side of every multiple of a slot up to 13, and two longer arrays. */
+    private static TreeSet<Integer> lengths(int width) {
+        TreeSet<Integer> lengths = new TreeSet<>();
+        for (int n = 1; n <= 40; n++) {
+            lengths.add(n);
+        }
+        int perSlot = (int) SMALL.slotBytes() / width;
+        for (int k = 1; k <= 13; k++) {
+            for (int d = -1; d <= 1; d++) {
+                lengths.add(k * perSlot + d);
+            }
+        }
+        lengths.add(1009);
+        lengths.add(4097);
+        return lengths;
+    }
+
+    @Test
+    void arraysAreCutIntoChunksOfTheSettingsWithLongOffsets() {
+        StagedCopy<FakeDevice> staged = new StagedCopy<>(Settings.DEFAULT, new FakeLanes());
+        long mib = 1 << 20;
+        // 8 MiB of doubles: four chunks of 2 MiB; 1 GiB: chunks of a whole slot (8 MiB); 1 MiB: one chunk
+        assertEquals(2 * mib / 8, staged.plan(8, (int) (mib)).chunkElements());
+        assertEquals(4, staged.plan(8, (int) (mib)).chunks());
+        assertEquals(128, staged.plan(8, (int) (128 * mib)).chunks());
+        assertEquals(1, staged.plan(8, (int) (mib / 8)).chunks());
+        for (int width : new int[] {1, 2, 4, 8}) {
+            for (int length : new int[] {1, 7, (int) mib + 1, Integer.MAX_VALUE - 8, Integer.MAX_VALUE}) {
+                StagedCopy.Plan p = staged.plan(width, length);
+                long covered = 0;
+                for (long c = 0; c < p.chunks(); c++) {
+                    assertEquals(covered, p.first(c), "chunks follow each other");
+                    assertTrue(p.count(c) > 0 && (long) p.count(c) * width <= Settings.DEFAULT.slotBytes());
+                    covered += p.count(c);
+                }
+                assertEquals(length, covered, () -> "chunks cover " + width + " x " + length);
+                assertTrue(p.pieceElements() > 0 && p.pieceElements() <= p.chunkElements());
+            }
+        }
+    }
+
+    @Test
+    void smallArraysAndEmptyOnesAreLeftToTheDirectPath() {
+        FakeLanes lanes = new FakeLanes();
+        StagedCopy<FakeDevice> staged = new StagedCopy<>(new Settings(100, 64, 3, 2, 16, 4, 8), lanes);
+        FakeDevice.Bytes device = FakeDevice.bytes(100);
+        assertFalse(staged.toDevice(new byte[99], device));
+        assertFalse(staged.toHost(device, new int[0]));
+        assertEquals(0, lanes.opened.size());
+        assertEquals(0, staged.declined(), "below the threshold is not a declined copy");
+        assertTrue(staged.toDevice(new byte[100], device));
+        assertThrows(IllegalArgumentException.class, () -> staged.toDevice(new boolean[200], device));
+        assertThrows(IllegalArgumentException.class, () -> staged.toDevice(new Object[200], device));
+        assertThrows(IllegalArgumentException.class, () -> new Settings(0, 60, 3, 2, 16, 4, 8));
+        assertThrows(IllegalArgumentException.class, () -> new Settings(0, 64, 0, 2, 16, 4, 8));
+        assertThrows(IllegalArgumentException.class, () -> new Settings(0, 64, 3, 2, 128, 4, 8));
+    }
+
+    @Test
+    void aFailedCopyThrowsAfterWaitingAndFreesItsLane() {
+        Random r = new Random(7);
+        // 40 doubles are 320 bytes: chunks of 80 bytes cut to 64, so 5 copies through 3 slots each way
+        for (boolean in : new boolean[] {true, false}) {
+            for (boolean whenQueued : new boolean[] {true, false}) {
+                for (int k = 1; k <= 5; k++) {
+                    FakeLanes lanes = new FakeLanes();
+                    StagedCopy<FakeDevice> staged = new StagedCopy<>(SMALL, lanes);
+                    double[] array = (double[]) random(double[].class, 40, r);
+                    FakeDevice.Bytes device = FakeDevice.bytes(320);
+                    if (whenQueued) {
+                        lanes.refuseCopy = k;
+                    } else {
+                        lanes.failCopy = k;
+                    }
+                    int failing = k;
+                    IllegalStateException e = assertThrows(IllegalStateException.class,
+                            () -> copy(staged, in, array, device));
+                    assertTrue(e.getMessage().startsWith("copy " + failing + " "), e::getMessage);
+                    FakeLanes.Lane lane = lanes.opened.get(0);
+                    assertTrue(lane.closed && !lane.abandoned, "the failed lane is drained and freed, not reused");
+                    assertEquals(0, staged.lanes());
+                    assertEquals(0, staged.staged());
+                    // nothing is queued after a refusal; after a failure on the device, at most until it is seen
+                    int queued = lanes.copies.get();
+                    if (whenQueued) {
+                        assertEquals(failing, queued);
+                    } else {
+                        assertTrue(queued >= failing && queued <= Math.min(5, failing + SMALL.slots() - 1), "" + queued);
+                    }
+
+                    // the next copy takes a fresh lane and is whole
+                    lanes.refuseCopy = 0;
+                    lanes.failCopy = 0;
+                    double[] back = new double[40];
+                    assertTrue(staged.toDevice(array, device));
+                    assertTrue(staged.toHost(device, back));
+                    assertArrayEquals(array, back);
+                    assertEquals(2, lanes.opened.size());
+                    assertEquals(List.of(), lanes.violations);
+                }
+            }
+        }
+    }
+
+    private static void copy(StagedCopy<FakeDevice> staged, boolean in, Object array, FakeDevice device) {
+        if (in) {
+            staged.toDevice(array, device);
+        } else {
+            staged.toHost(device, array);
+        }
+    }
+
+    @Test
+    void whenTheHostRefusesToPinCopiesGoDirectUntilTheStagingStartsAfresh() {
+        FakeLanes lanes = new FakeLanes();
+        StagedCopy<FakeDevice> staged = new StagedCopy<>(SMALL, lanes);
+        FakeDevice.Bytes device = FakeDevice.bytes(800);
+        lanes.refuse = true;
+        assertFalse(staged.toDevice(new long[100], device));
+        assertEquals(0, device.written.get(), "a declined copy does nothing");
+        lanes.refuse = false;
+        assertFalse(staged.toDevice(new long[100], device), "the refusal is remembered");
+        assertEquals(2, staged.declined());
+        staged.close();
+        assertTrue(staged.toDevice(new long[100], device));
+        assertEquals(1, staged.lanes());
+    }
+
+    @Test
+    void closeFreesTheLanesAndAbandonForgetsThem() {
+        FakeLanes lanes = new FakeLanes();
+        StagedCopy<FakeDevice> staged = new StagedCopy<>(SMALL, lanes);
+        FakeDevice.Bytes device = FakeDevice.bytes(800);
+        assertTrue(staged.toDevice(new long[100], device));
+        staged.close();
+        assertTrue(lanes.opened.get(0).closed && !lanes.opened.get(0).abandoned);
+        assertEquals(0, staged.lanes());
+        assertTrue(staged.toHost(device, new long[100]));
+        staged.abandon();
+        assertTrue(lanes.opened.get(1).abandoned);
+        assertEquals(0, staged.lanes());
+
+        // a lane taken before the context went and handed back after it is forgotten, never reused
+        LanePool<FakeDevice> pool = new LanePool<>(lanes, 64, 3, 1);
+        Lane<FakeDevice> taken = pool.take();
+        assertSame(null, pool.take(), "the one lane is busy: the copy goes direct");
+        pool.abandon();
+        pool.give(taken);
+        assertTrue(((FakeLanes.Lane) taken).abandoned);
+        assertEquals(0, pool.lanes());
+        Lane<FakeDevice> fresh = pool.take();
+        assertFalse(fresh == taken);
+        pool.give(fresh);
+        assertSame(fresh, pool.take(), "a lane handed back whole is reused");
+        assertEquals(List.of(), lanes.violations);
+    }
+
+    @Test
+    void concurrentCallersEachGetAWholeCopyStagedOrDirect() throws Exception {
+        FakeLanes lanes = new FakeLanes();
+        lanes.delayMicros = 10;
+        StagedCopy<FakeDevice> staged = new StagedCopy<>(SMALL, lanes);
+        ExecutorService threads = Executors.newFixedThreadPool(6);
+        AtomicInteger direct = new AtomicInteger();
+        List<Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < 6; t++) {
+            Random r = new Random(100 + t);
+            done.add(threads.submit(() -> {
+                for (int i = 0; i < 40; i++) {
+                    Class<?> type = TYPES[r.nextInt(TYPES.length)];
+                    Object array = random(type, 1 + r.nextInt(600), r);
+                    byte[] expected = bytesOf(array);
+                    FakeDevice.Bytes device = FakeDevice.bytes(expected.length);
+                    if (!staged.toDevice(array, device)) {
+                        device.data.put(0, expected);
+                        direct.incrementAndGet();
+                    }
+                    assertArrayEquals(expected, device.data.array());
+                    Object back = Array.newInstance(type.getComponentType(), Array.getLength(array));
+                    if (!staged.toHost(device, back)) {
+                        back = array;
+                        direct.incrementAndGet();
+                    }
+                    assertArrayEquals(expected, bytesOf(back));
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : done) {
+            f.get();
+        }
+        threads.shutdown();
+        assertEquals(List.of(), lanes.violations);
+        assertTrue(lanes.opened.size() <= SMALL.lanes(), "never more lanes than the settings allow");
+        assertEquals(6 * 40 * 2, staged.staged() + direct.get());
+        assertEquals(direct.get(), staged.declined());
+    }
+
+    @Test
+    void arraysBeyondTwoGibibytesUseLongOffsets() {
+        long longs = (1L << 28) + 3;
+        assumeTrue(Runtime.getRuntime().maxMemory() > (3L << 30), "needs a heap of 3 GiB for a 2 GiB array");
+        FakeLanes lanes = new FakeLanes();
+        lanes.delayMicros = 0;
+        StagedCopy<FakeDevice> staged = new StagedCopy<>(Settings.DEFAULT, lanes);
+        long[] array = new long[(int) longs];
+        IntStream.range(0, array.length).parallel().forEach(i -> array[i] = FakeDevice.value(i));
+        FakeDevice.Pattern device = FakeDevice.pattern(longs);
+        assertTrue(staged.toDevice(array, device));
+        assertEquals(-1, device.wrong.get(), "every element arrives where it belongs");
+        assertEquals(8 * longs, device.written.get());
+        assertEquals(8 * longs, device.end.get());
+
+        java.util.Arrays.fill(array, 0);
+        assertTrue(staged.toHost(device, array));
+        int wrong = IntStream.range(0, array.length).parallel().filter(i -> array[i] != FakeDevice.value(i)).findFirst()
+                .orElse(-1);
+        assertEquals(-1, wrong, "every element comes back where it belongs");
+        assertEquals(List.of(), lanes.violations);
+        staged.close();
+    }
+
+    static int width(Class<?> type) {
+        return Slices.width(Array.newInstance(type.getComponentType(), 0));
+    }
+
+    /** Random bits in every element (NaNs among the floats included). */
+    static Object random(Class<?> type, int n, Random r) {
+        byte[] bits = new byte[n * width(type)];
+        r.nextBytes(bits);
+        return decode(bits, type);
+    }
+
+    /** The array's bytes in the host's order, taken whole by the JDK (not by the code under test). */
+    static byte[] bytesOf(Object array) {
+        int n = Array.getLength(array);
+        ByteBuffer b = ByteBuffer.allocate(n * Slices.width(array)).order(ByteOrder.nativeOrder());
+        if (array instanceof double[] a) {
+            b.asDoubleBuffer().put(a);
+        } else if (array instanceof long[] a) {
+            b.asLongBuffer().put(a);
+        } else if (array instanceof float[] a) {
+            b.asFloatBuffer().put(a);
+        } else if (array instanceof int[] a) {
+            b.asIntBuffer().put(a);
+        } else if (array instanceof short[] a) {
+            b.asShortBuffer().put(a);
+        } else if (array instanceof char[] a) {
+            b.asCharBuffer().put(a);
+        } else {
+            b.put((byte[]) array);
+        }
+        return b.array();
+    }
+
+    static Object decode(byte[] bytes, Class<?> type) {
+        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder());
+        Object array = Array.newInstance(type.getComponentType(), bytes.length / width(type));
+        if (array instanceof double[] a) {
+            b.asDoubleBuffer().get(a);
+        } else if (array instanceof long[] a) {
+            b.asLongBuffer().get(a);
+        } else if (array instanceof float[] a) {
+            b.asFloatBuffer().get(a);
+        } else if (array instanceof int[] a) {
+            b.asIntBuffer().get(a);
+        } else if (array instanceof short[] a) {
+            b.asShortBuffer().get(a);
+        } else if (array instanceof char[] a) {
+            b.asCharBuffer().get(a);
+        } else {
+            b.get((byte[]) array);
+        }
+        return array;
+    }
+}

@@ -1,0 +1,198 @@
+package org.acc4j.runtime.transfer;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import jcuda.Pointer;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.JCudaDriver;
+import org.acc4j.Acc;
+import org.acc4j.runtime.AccRuntime;
+import org.acc4j.runtime.cuda.Context;
+import org.acc4j.runtime.cuda.Cuda;
+import org.acc4j.runtime.cuda.Device;
+import org.acc4j.runtime.cuda.DeviceBuffer;
+import org.acc4j.runtime.transfer.StagedCopy.Settings;
+
+/**
+ * Transfer throughput on the GPU, in one process: {@code Acc.copyin}, {@code copyout}, {@code updateDevice} and
+ * {@code updateHost} of a {@code double[]} from 1 MiB to 1 GiB, against plain JCuda {@code cuMemcpyHtoD}/{@code DtoH}
+ * from pinned memory ({@code cuMemHostAlloc}) and from the Java array itself (pageable: the direct path), with the
+ * ratios to pinned. Then a sweep of the staging settings (slot size, slots, piece size) at a few sizes, staged
+ * straight through {@link StagedCopy}, to confirm or choose {@link Settings#DEFAULT}. Each figure is the median of
+ * several timed copies after two untimed ones; GB/s are 10^9 bytes per second.
+ *
+ * <p>Run on the GPU machine from a packed {@code .gpu/} ({@code scripts/gpu-pack.sh}):
+ * {@code bash .gpu/on-gpu.sh -cp ".gpu/acc.jar:.gpu/test-classes:.gpu/lib/annotations.jar"
+ * org.acc4j.runtime.transfer.TransferBench [--sizes 1,8,64] [--no-sweep]} (sizes in MiB).
+ */
+public final class TransferBench {
+    private static final long MIB = 1L << 20;
+
+    private TransferBench() {
+    }
+
+    /** An operation, timed or run between timed ones. */
+    private interface Op {
+        void run();
+    }
+
+    public static void main(String[] args) {
+        long[] sizes = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
+        boolean sweep = true;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--sizes")) {
+                sizes = Arrays.stream(args[++i].split(",")).mapToLong(Long::parseLong).toArray();
+            } else if (args[i].equals("--no-sweep")) {
+                sweep = false;
+            } else {
+                throw new IllegalArgumentException("usage: TransferBench [--sizes 1,8,64 (MiB)] [--no-sweep]");
+            }
+        }
+        Acc.install(AccRuntime.get());
+        Acc.init();
+        if (!AccRuntime.get().onDevice()) {
+            System.out.println("no CUDA device: nothing to measure");
+            return;
+        }
+        Context context = Context.open(Device.all().get(0));
+        try {
+            System.out.printf(Locale.ROOT, "device: %s; host: %d cores; staging %s%n", Device.all().get(0).name(),
+                    Runtime.getRuntime().availableProcessors(), Settings.DEFAULT);
+            warmUp(context);
+            table(context, sizes);
+            if (sweep) {
+                sweep(context);
+            }
+        } finally {
+            Acc.shutdown();
+            context.close();
+        }
+    }
+
+    private static void warmUp(Context context) {
+        double[] a = new double[(int) (64 * MIB / 8)];
+        for (int i = 0; i < 10; i++) {
+            Acc.copyin(a);
+            Acc.updateHost(a);
+            Acc.copyout(a);
+        }
+        context.makeCurrent();
+    }
+
+    private static void table(Context context, long[] sizes) {
+        System.out.println();
+        System.out.println("| MiB | copyin | copyout | updateDevice | updateHost | pinned H2D | pinned D2H | pageable H2D"
+                + " | pageable D2H | copyin/pinned | copyout/pinned | updateDevice/pinned | updateHost/pinned |");
+        System.out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        for (long mib : sizes) {
+            long bytes = mib * MIB;
+            double[] a = new double[(int) (bytes / 8)];
+            Arrays.parallelSetAll(a, i -> i * 0.25);
+            double copyin = rate(bytes, null, () -> Acc.copyin(a), () -> Acc.delete(a));
+            double copyout = rate(bytes, () -> Acc.copyin(a), () -> Acc.copyout(a), null);
+            Acc.copyin(a);
+            double updateDevice = rate(bytes, null, () -> Acc.updateDevice(a), null);
+            double updateHost = rate(bytes, null, () -> Acc.updateHost(a), null);
+            Acc.delete(a);
+
+            context.makeCurrent();
+            CUdeviceptr device = new CUdeviceptr();
+            Pointer pinned = new Pointer();
+            check(JCudaDriver.cuMemAlloc(device, bytes), "cuMemAlloc");
+            check(JCudaDriver.cuMemHostAlloc(pinned, bytes, 0), "cuMemHostAlloc");
+            Pointer pageable = Pointer.to(a);
+            double pinnedIn = rate(bytes, null, () -> check(JCudaDriver.cuMemcpyHtoD(device, pinned, bytes), "H2D"), null);
+            double pinnedOut = rate(bytes, null, () -> check(JCudaDriver.cuMemcpyDtoH(pinned, device, bytes), "D2H"), null);
+            double pageIn = rate(bytes, null, () -> check(JCudaDriver.cuMemcpyHtoD(device, pageable, bytes), "H2D"), null);
+            double pageOut = rate(bytes, null, () -> check(JCudaDriver.cuMemcpyDtoH(pageable, device, bytes), "D2H"), null);
+            check(JCudaDriver.cuMemFreeHost(pinned), "cuMemFreeHost");
+            check(JCudaDriver.cuMemFree(device), "cuMemFree");
+            System.out.printf(Locale.ROOT, "| %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f | %.2f"
+                            + " | %.2f |%n", mib, copyin, copyout, updateDevice, updateHost, pinnedIn, pinnedOut, pageIn,
+                    pageOut, copyin / pinnedIn, copyout / pinnedOut, updateDevice / pinnedIn, updateHost / pinnedOut);
+        }
+    }
+
+    /** Staged copies straight through {@link StagedCopy} with other settings, against pinned copies of the same size. */
+    private static void sweep(Context context) {
+        System.out.println();
+        System.out.println("Staging settings (GB/s to the device / to the host, and their ratios to pinned copies):");
+        System.out.println("| MiB | slot MiB | slots | min chunk MiB | chunks per copy | piece KiB | H2D | D2H | H2D/pinned"
+                + " | D2H/pinned |");
+        System.out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        List<Settings> variants = new ArrayList<>();
+        for (long slot : new long[] {2, 4, 8, 16, 32}) {
+            for (int slots : new int[] {2, 3, 4}) {
+                variants.add(new Settings(0, slot * MIB, slots, 1, Math.min(slot, 2) * MIB, 4, 128 << 10));
+            }
+        }
+        for (long piece : new long[] {32 << 10, 64 << 10, 256 << 10, 1 << 20}) {
+            variants.add(new Settings(0, 8 * MIB, 3, 1, 2 * MIB, 4, piece));
+        }
+        for (long minChunk : new long[] {1, 4, 8}) {
+            variants.add(new Settings(0, 8 * MIB, 3, 1, minChunk * MIB, 4, 128 << 10));
+        }
+        for (int chunksPerCopy : new int[] {2, 8}) {
+            variants.add(new Settings(0, 8 * MIB, 3, 1, MIB, chunksPerCopy, 128 << 10));
+        }
+        for (long mib : new long[] {8, 64, 512}) {
+            long bytes = mib * MIB;
+            double[] a = new double[(int) (bytes / 8)];
+            Arrays.parallelSetAll(a, i -> i * 0.25);
+            context.makeCurrent();
+            try (DeviceBuffer device = DeviceBuffer.allocate(bytes, "the sweep")) {
+                CUdeviceptr raw = new CUdeviceptr();
+                Pointer pinned = new Pointer();
+                check(JCudaDriver.cuMemAlloc(raw, bytes), "cuMemAlloc");
+                check(JCudaDriver.cuMemHostAlloc(pinned, bytes, 0), "cuMemHostAlloc");
+                double pinnedIn = rate(bytes, null, () -> check(JCudaDriver.cuMemcpyHtoD(raw, pinned, bytes), "H2D"), null);
+                double pinnedOut = rate(bytes, null, () -> check(JCudaDriver.cuMemcpyDtoH(pinned, raw, bytes), "D2H"), null);
+                check(JCudaDriver.cuMemFreeHost(pinned), "cuMemFreeHost");
+                check(JCudaDriver.cuMemFree(raw), "cuMemFree");
+                for (Settings s : variants) {
+                    try (StagedCopy<DeviceBuffer> staged = new StagedCopy<>(s, CudaLane::open)) {
+                        double in = rate(bytes, null, () -> require(staged.toDevice(a, device)), null);
+                        double out = rate(bytes, null, () -> require(staged.toHost(device, a)), null);
+                        System.out.printf(Locale.ROOT, "| %d | %d | %d | %.0f | %d | %d | %.1f | %.1f | %.2f | %.2f |%n",
+                                mib, s.slotBytes() / MIB, s.slots(), s.minChunkBytes() / (double) MIB,
+                                s.chunksPerCopy(), s.minPieceBytes() >> 10, in, out, in / pinnedIn, out / pinnedOut);
+                    }
+                }
+            }
+        }
+    }
+
+    private static void require(boolean staged) {
+        if (!staged) {
+            throw new IllegalStateException("the copy was not staged");
+        }
+    }
+
+    /** GB/s of {@code op}: the median of several timed runs after two untimed ones, each between the untimed others. */
+    private static double rate(long bytes, Op before, Op op, Op after) {
+        int reps = (int) Math.max(5, Math.min(30, (4L << 30) / bytes));
+        long[] nanos = new long[reps];
+        for (int i = -2; i < reps; i++) {
+            if (before != null) {
+                before.run();
+            }
+            long t0 = System.nanoTime();
+            op.run();
+            long t = System.nanoTime() - t0;
+            if (i >= 0) {
+                nanos[i] = t;
+            }
+            if (after != null) {
+                after.run();
+            }
+        }
+        Arrays.sort(nanos);
+        return bytes / (double) nanos[reps / 2];
+    }
+
+    private static void check(int result, String call) {
+        Cuda.check(result, call, "the transfer benchmark");
+    }
+}

@@ -1,0 +1,223 @@
+package org.acc4j.runtime.transfer;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.reflect.Array;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.IntStream;
+import jcuda.Pointer;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.JCudaDriver;
+import org.acc4j.Acc;
+import org.acc4j.runtime.AccRuntime;
+import org.acc4j.runtime.cuda.Context;
+import org.acc4j.runtime.cuda.Device;
+import org.acc4j.runtime.data.CudaMemory;
+import org.acc4j.runtime.transfer.StagedCopy.Settings;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Staged copies on the GPU, every element checked: {@code Acc.copyin}, {@code updateHost}, {@code updateDevice} and
+ * {@code copyout} at sizes around the default settings' threshold, chunks and slots, for int, long, float and double,
+ * and a {@code double[]} beyond 2 GiB; the pipeline with tiny slots (hundreds of chunks) for every element type;
+ * concurrent callers. Each direction is checked on its own: what a staged copy put on the device is read back by a
+ * plain {@code cuMemcpyDtoH}, and a staged copy to the host reads what a plain {@code cuMemcpyHtoD} wrote. Skips,
+ * saying why, where there is no CUDA device.
+ */
+@Tag("gpu")
+class TransferGpuTest {
+    private static final int MIB = 1 << 20;
+    private Context context;
+
+    @BeforeEach
+    void device() {
+        Acc.install(AccRuntime.get());
+        Acc.shutdown();
+        assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
+        context = Context.open(Device.all().get(0));
+    }
+
+    @AfterEach
+    void release() {
+        if (context != null) {
+            Acc.shutdown();
+            context.close();
+        }
+    }
+
+    @Test
+    void accRoutinesMoveEveryElementAtTheBoundariesOfTheDefaultSettings() {
+        Random r = new Random(11);
+        for (Class<?> type : new Class<?>[] {int[].class, long[].class, float[].class, double[].class}) {
+            int width = StagedCopyTest.width(type);
+            TreeSet<Integer> lengths = new TreeSet<>(List.of(1, 2, 1000));
+            for (long bytes : new long[] {Settings.DEFAULT.minBytes(), Settings.DEFAULT.minChunkBytes(),
+                    Settings.DEFAULT.slotBytes(), Settings.DEFAULT.slotBytes() * Settings.DEFAULT.slots(),
+                    Settings.DEFAULT.slotBytes() * (Settings.DEFAULT.slots() + 1) + 3 * width}) {
+                int n = (int) (bytes / width);
+                lengths.addAll(List.of(n - 1, n, n + 1));
+            }
+            lengths.add(64 * MIB / width + 7);
+            for (int n : lengths) {
+                roundTrip(type, n, r);
+            }
+        }
+    }
+
+    @Test
+    void aDoubleArrayBeyondTwoGibibytes() {
+        int n = (1 << 28) + 5;
+        double[] a = new double[n];
+        IntStream.range(0, n).parallel().forEach(i -> a[i] = i * 0.5 - 7);
+        Acc.copyin(a);
+        double[] seen = (double[]) read(a);
+        int wrong = IntStream.range(0, n).parallel().filter(i -> seen[i] != i * 0.5 - 7).findFirst().orElse(-1);
+        assertEquals(-1, wrong, "the staged copy to the device put every element in place");
+        IntStream.range(0, n).parallel().forEach(i -> seen[i] = -i);
+        write(a, seen);
+        Acc.updateHost(a);
+        wrong = IntStream.range(0, n).parallel().filter(i -> a[i] != -i).findFirst().orElse(-1);
+        assertEquals(-1, wrong, "the staged copy to the host put every element in place");
+        Acc.delete(a);
+    }
+
+    /** Copy in, update the host, update the device, copy out: each checked against plain copies of JCuda. */
+    private void roundTrip(Class<?> type, int n, Random r) {
+        String what = type.getSimpleName() + " of " + n;
+        Object a = StagedCopyTest.random(type, n, r);
+        Acc.copyin(a);
+        assertArrayEquals(StagedCopyTest.bytesOf(a), StagedCopyTest.bytesOf(read(a)), what + ": copyin");
+        Object b = StagedCopyTest.random(type, n, r);
+        write(a, b);
+        Acc.updateHost(a);
+        assertArrayEquals(StagedCopyTest.bytesOf(b), StagedCopyTest.bytesOf(a), what + ": updateHost");
+        System.arraycopy(StagedCopyTest.random(type, n, r), 0, a, 0, n);
+        Acc.updateDevice(a);
+        assertArrayEquals(StagedCopyTest.bytesOf(a), StagedCopyTest.bytesOf(read(a)), what + ": updateDevice");
+        Object d = StagedCopyTest.random(type, n, r);
+        write(a, d);
+        Acc.copyout(a);
+        assertArrayEquals(StagedCopyTest.bytesOf(d), StagedCopyTest.bytesOf(a), what + ": copyout");
+        assertFalse(Acc.isPresent(a));
+    }
+
+    @Test
+    void tinySlotsCutCopiesIntoHundredsOfChunksForEveryType() {
+        context.makeCurrent();
+        CudaMemory memory = new CudaMemory(new Settings(0, 4096, 3, 2, 1024, 4, 256));
+        Random r = new Random(5);
+        int copies = 0;
+        for (Class<?> type : new Class<?>[] {byte[].class, short[].class, char[].class, int[].class, long[].class,
+                float[].class, double[].class}) {
+            int perSlot = 4096 / StagedCopyTest.width(type);
+            for (int n : new int[] {1, 3, perSlot - 1, perSlot, perSlot + 1, 3 * perSlot - 1, 3 * perSlot + 1,
+                    100 * perSlot + 17}) {
+                String what = type.getSimpleName() + " of " + n;
+                Object a = StagedCopyTest.random(type, n, r);
+                CudaMemory.CudaBuffer buffer = memory.allocate(a);
+                try {
+                    buffer.upload(a);
+                    Object direct = Array.newInstance(type.getComponentType(), n);
+                    buffer.deviceBuffer().copyToHost(direct);
+                    assertArrayEquals(StagedCopyTest.bytesOf(a), StagedCopyTest.bytesOf(direct), what + " to the device");
+                    Object b = StagedCopyTest.random(type, n, r);
+                    buffer.deviceBuffer().copyFromHost(b);
+                    buffer.download(a);
+                    assertArrayEquals(StagedCopyTest.bytesOf(b), StagedCopyTest.bytesOf(a), what + " to the host");
+                    copies += 2;
+                } finally {
+                    buffer.close();
+                }
+            }
+        }
+        assertEquals(copies, memory.staging().staged());
+        assertEquals(1, memory.staging().lanes());
+        memory.close();
+        assertEquals(0, memory.staging().lanes());
+    }
+
+    @Test
+    void concurrentCallersEachMoveTheirOwnArrays() throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(8);
+        List<Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            Random r = new Random(200 + t);
+            done.add(threads.submit(() -> {
+                for (int i = 0; i < 6; i++) {
+                    int n = 3 * MIB + r.nextInt(MIB);
+                    double[] a = (double[]) StagedCopyTest.random(double[].class, n, r);
+                    double[] keep = a.clone();
+                    Acc.copyin(a);
+                    java.util.Arrays.fill(a, 0);
+                    Acc.updateHost(a);
+                    assertArrayEquals(StagedCopyTest.bytesOf(keep), StagedCopyTest.bytesOf(a));
+                    for (int j = 0; j < n; j++) {
+                        a[j] = j;
+                    }
+                    Acc.updateDevice(a);
+                    java.util.Arrays.fill(a, -1);
+                    Acc.copyout(a);
+                    for (int j = 0; j < n; j++) {
+                        assertEquals(j, a[j]);
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : done) {
+            f.get();
+        }
+        threads.shutdown();
+        assertTrue(threads.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES));
+    }
+
+    /** The device copy of a present array, read by a plain {@code cuMemcpyDtoH} into a new array. */
+    private Object read(Object array) {
+        context.makeCurrent();
+        Object out = Array.newInstance(array.getClass().getComponentType(), Array.getLength(array));
+        long bytes = (long) Array.getLength(array) * StagedCopyTest.width(array.getClass());
+        assertEquals(0, JCudaDriver.cuMemcpyDtoH(to(out), device(array), bytes));
+        return out;
+    }
+
+    /** Overwrites the device copy of a present array with {@code values} by a plain {@code cuMemcpyHtoD}. */
+    private void write(Object array, Object values) {
+        context.makeCurrent();
+        long bytes = (long) Array.getLength(array) * StagedCopyTest.width(array.getClass());
+        assertEquals(0, JCudaDriver.cuMemcpyHtoD(device(array), to(values), bytes));
+    }
+
+    private static CUdeviceptr device(Object array) {
+        return new CUdeviceptr().withByteOffset(Acc.deviceptr(array));
+    }
+
+    private static Pointer to(Object array) {
+        if (array instanceof double[] a) {
+            return Pointer.to(a);
+        } else if (array instanceof long[] a) {
+            return Pointer.to(a);
+        } else if (array instanceof float[] a) {
+            return Pointer.to(a);
+        } else if (array instanceof int[] a) {
+            return Pointer.to(a);
+        } else if (array instanceof short[] a) {
+            return Pointer.to(a);
+        } else if (array instanceof char[] a) {
+            return Pointer.to(a);
+        }
+        return Pointer.to((byte[]) array);
+    }
+}
