@@ -1,5 +1,5 @@
 // acc4j: kernel acc_NarrowKernels_upper2D_r0 as CUDA C, for reading
-// org.acc4j.compiler.fixtures.NarrowKernels.upper2D, region 0 (loop at NarrowKernels.java:120)
+// org.acc4j.compiler.fixtures.NarrowKernels.upper2D, region 0 (loop at NarrowKernels.java:143)
 // parallel: mapped by the user; Map1: block(128, 1, 1); i from blockIdx.x * blockDim.x + threadIdx.x by gridDim.x * blockDim.x
 // mapping Map1: block (128, 1, 1), grid (ceil(trip(i) / 128) <= a full device, 1, 1)
 //
@@ -55,19 +55,19 @@ extern "C" __global__ void acc_NarrowKernels_upper2D_r0(
     int i, v4_row, j, stack0, stack1, stack2;
     long long trip_i, t_i;
 
-    /* NarrowKernels.java:120 */
+    /* NarrowKernels.java:143 */
     /* for i: mapped by the user @Loop(gang, vector=128) */
     trip_i = acc_trip_lt(0, rows, 1);
     for (t_i = (long long) blockIdx.x * blockDim.x + threadIdx.x; t_i < trip_i; t_i += (long long) gridDim.x * blockDim.x) {
         i = (int) t_i;
-        /* NarrowKernels.java:121 */
+        /* NarrowKernels.java:144 */
         v4_row = i;
-        /* NarrowKernels.java:122 -- sequential in each thread */
+        /* NarrowKernels.java:145 -- sequential in each thread */
         j = 0;
         for (;;) {
             if ((unsigned int) v4_row >= (unsigned int) c_len) { acc_raise(err, 1, v4_row); return; }
             if (!(j < c[v4_row].length)) break;
-            /* NarrowKernels.java:123 */
+            /* NarrowKernels.java:146 */
             stack0 = i;
             stack1 = j;
             if ((unsigned int) v4_row >= (unsigned int) c_len) { acc_raise(err, 2, v4_row); return; }

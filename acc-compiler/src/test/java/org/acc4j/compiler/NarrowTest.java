@@ -35,6 +35,8 @@ class NarrowTest {
             case "chars" -> new Object[] {chars(r, N), chars(r, N), new int[N], N};
             case "shorts" -> new Object[] {shorts(r, N), shorts(r, N), new long[N], N};
             case "booleans" -> new Object[] {r.ints(N).toArray(), booleans(r, N), booleans(r, N), N};
+            case "compare" -> new Object[] {r.doubles(N).toArray(), booleans(r, N), booleans(r, N), N};
+            case "negate" -> new Object[] {booleans(r, N), N};
             case "conversions" -> new Object[] {bytes(r, N), shorts(r, N), chars(r, N), new double[N], N};
             case "byteSum" -> new Object[] {bytes(r, N), N};
             case "charMax" -> new Object[] {chars(r, N), N};
@@ -166,8 +168,8 @@ class NarrowTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"bytes", "chars", "shorts", "booleans", "conversions", "byteSum", "charMax", "anySet",
-        "shortDot", "bytes2D", "upper2D", "masked"})
+    @ValueSource(strings = {"bytes", "chars", "shorts", "booleans", "compare", "negate", "conversions", "byteSum",
+        "charMax", "anySet", "shortDot", "bytes2D", "upper2D", "masked"})
     void interpreterMatchesPlainJava(String name) throws Exception {
         CompiledMethod m = CompilerTest.offload(NarrowKernels.class, name);
         for (int maxBlocks : new int[] {2, 1000}) {
@@ -228,12 +230,12 @@ class NarrowTest {
                 assembled++;
             }
         }
-        assertTrue(assembled >= 13, "assembled " + assembled);
+        assertTrue(assembled >= 16, "assembled " + assembled);
     }
 
     @Test
     void everyKernelIsOffloaded() {
-        assertEquals(13, PtxGoldenTest.offloaded(NarrowKernels.class).size(),
+        assertEquals(15, PtxGoldenTest.offloaded(NarrowKernels.class).size(),
                 PtxGoldenTest.offloaded(NarrowKernels.class)::toString);
     }
 

@@ -762,7 +762,8 @@ public final class MethodReader {
             default -> a.elem() == Elem.SHORT;
         };
         if (!matches) {
-            throw new Unsupported(line, "an access to " + a.name() + " (" + a.javaType() + ") with the wrong element type");
+            throw new Unsupported(line, "an access to " + a.name() + " (" + a.javaType()
+                    + ") with the wrong element type");
         }
     }
 
