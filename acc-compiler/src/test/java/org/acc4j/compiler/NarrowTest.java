@@ -211,6 +211,15 @@ class NarrowTest {
                 && rows.contains("st.global.u16 "), rows);
     }
 
+    @Test
+    void boundsOfNarrowAccessesAreProvenOnTheHost() {
+        KernelPlan k = CompilerTest.offload(NarrowKernels.class, "bytes").kernels().get(0);
+        assertTrue(k.unchecked() != null, "bytes has a variant without checks");
+        assertEquals(6, k.unchecked().checks().size(), "every access of a, b and wide");
+        assertTrue(!k.unchecked().ptx().contains("$L_oob_") && k.unchecked().ptx().contains("ld.global.nc.s8 "),
+                k.unchecked().ptx());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"bytes", "chars"})
     void matchesGolden(String name) throws Exception {
@@ -228,6 +237,11 @@ class NarrowTest {
             for (KernelPlan k : CompilerTest.offload(NarrowKernels.class, name).kernels()) {
                 assertNull(Ptxas.assemble(ptxas, k.entry(), k.ptx()), () -> "ptxas rejects " + k.entry() + ":\n" + k.ptx());
                 assembled++;
+                if (k.unchecked() != null) {
+                    KernelPlan.Unchecked u = k.unchecked();
+                    assertNull(Ptxas.assemble(ptxas, u.entry(), u.ptx()), () -> "ptxas rejects " + u.entry());
+                    assembled++;
+                }
             }
         }
         assertTrue(assembled >= 16, "assembled " + assembled);
