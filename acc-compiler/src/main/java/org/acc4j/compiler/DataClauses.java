@@ -8,10 +8,10 @@ import java.util.Map;
 import java.util.Set;
 import org.acc4j.compiler.ir.ArrayRef;
 import org.acc4j.compiler.ir.DataClause;
+import org.acc4j.compiler.ir.Elem;
 import org.acc4j.compiler.ir.Expr;
 import org.acc4j.compiler.ir.Region;
 import org.acc4j.compiler.ir.Stmt;
-import org.acc4j.compiler.ir.Type;
 import org.acc4j.compiler.ir.Var;
 import org.acc4j.compiler.pass.Affine;
 import org.acc4j.compiler.pass.Dataflow;
@@ -137,26 +137,27 @@ final class DataClauses {
             String pname = parameterName(mn, i, slot);
             names.add(pname);
             if (name.equals(pname)) {
-                Type element = Type.ofArrayElement(args[i].getDescriptor());
+                Elem element = Elem.ofArray(args[i].getDescriptor());
                 if (element == null) {
                     throw new IllegalArgumentException(where(cn, mn) + ": @Data names '" + name
                             + "', a parameter of type " + args[i].getClassName()
-                            + "; only int, long, float and double arrays of one or two dimensions are supported");
+                            + "; only primitive arrays of one or two dimensions are supported");
                 }
-                return new ArrayRef(new ArrayRef.Parameter(i, pname), element, Type.arrayDims(args[i].getDescriptor()));
+                return new ArrayRef(new ArrayRef.Parameter(i, pname), element, Elem.arrayDims(args[i].getDescriptor()));
             }
             slot += args[i].getSize();
         }
         for (FieldNode f : cn.fields) {
             if (f.name.equals(name)) {
-                Type element = Type.ofArrayElement(f.desc);
+                Elem element = Elem.ofArray(f.desc);
                 boolean fieldStatic = (f.access & Opcodes.ACC_STATIC) != 0;
                 if (element == null || (!fieldStatic && isStatic)) {
                     throw new IllegalArgumentException(where(cn, mn) + ": @Data names the field '" + name
-                            + "', which is not an int[], long[], float[] or double[] field reachable from this method");
+                            + "', which is not a primitive array field of one or two dimensions reachable from this"
+                            + " method");
                 }
                 return new ArrayRef(new ArrayRef.Field(cn.name, f.name, f.desc, fieldStatic), element,
-                        Type.arrayDims(f.desc));
+                        Elem.arrayDims(f.desc));
             }
         }
         boolean anonymous = names.stream().allMatch(n -> n.matches("arg\\d+"));

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.acc4j.compiler.cuda.CudaCRenderer;
 import org.acc4j.compiler.fixtures.Kernels1D;
+import org.acc4j.compiler.fixtures.NarrowKernels;
 import org.acc4j.compiler.fixtures.Nests;
 import org.acc4j.compiler.fixtures.ReductionKernels;
 import org.acc4j.compiler.ir.ErrorSite;
@@ -24,7 +25,8 @@ import org.objectweb.asm.tree.MethodNode;
  */
 class CudaRenderingTest {
     static final Path GOLDEN = Path.of("src/test/resources/golden/cuda");
-    static final List<Class<?>> FIXTURES = List.of(Kernels1D.class, Nests.class, ReductionKernels.class);
+    static final List<Class<?>> FIXTURES = List.of(Kernels1D.class, Nests.class, ReductionKernels.class,
+            NarrowKernels.class);
 
     /** Every offloaded kernel of the fixtures, rendered: entry to CUDA C. */
     static Map<String, String> renderAll() {
@@ -56,7 +58,7 @@ class CudaRenderingTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"Nests.jacobiMap24", "Nests.collapsed", "Nests.dgemm2D", "Nests.stencilMap33",
-        "ReductionKernels.dot", "Kernels1D.intOps"})
+        "ReductionKernels.dot", "Kernels1D.intOps", "NarrowKernels.upper2D", "NarrowKernels.booleans"})
     void matchesGolden(String which) throws Exception {
         String[] parts = which.split("\\.");
         Class<?> c = FIXTURES.stream().filter(f -> f.getSimpleName().equals(parts[0])).findFirst().orElseThrow();

@@ -14,6 +14,7 @@ import org.acc4j.compiler.KernelPlan;
 import org.acc4j.compiler.ir.ArrayRef;
 import org.acc4j.compiler.ir.BinOp;
 import org.acc4j.compiler.ir.Cond;
+import org.acc4j.compiler.ir.Elem;
 import org.acc4j.compiler.ir.ErrorSite;
 import org.acc4j.compiler.ir.Expr;
 import org.acc4j.compiler.ir.Exprs;
@@ -117,6 +118,21 @@ public final class CudaCRenderer {
         };
     }
 
+    /**
+     * The C type of an array's elements: C's integer promotion of a load widens {@code signed char} and {@code short}
+     * with their sign and {@code unsigned char} ({@code boolean}) and {@code unsigned short} ({@code char}) with zeros,
+     * as Java's loads do.
+     */
+    static String cType(Elem e) {
+        return switch (e) {
+            case BOOLEAN -> "unsigned char";
+            case BYTE -> "signed char";
+            case SHORT -> "short";
+            case CHAR -> "unsigned short";
+            default -> cType(e.type());
+        };
+    }
+
     // ------------------------------------------------------------------ the translation unit
 
     private Rendering run() {
@@ -163,9 +179,9 @@ public final class CudaCRenderer {
                 params.add("acc_error* " + err);
             } else if (p instanceof KernelParam.ArrayData d) {
                 ArrayRef a = d.array();
-                String type = a.dims() == 1 ? cType(a.element()) : "acc_row_" + rowName(a.element());
+                String type = a.dims() == 1 ? cType(a.elem()) : "acc_row_" + a.elem().javaName();
                 if (a.dims() == 2) {
-                    helpers.add(CudaHelpers.rowOf(a.element()));
+                    helpers.add(CudaHelpers.rowOf(a.elem()));
                 }
                 params.add((d.written() && a.dims() == 1 ? "" : "const ") + type + "* " + arrayNames.get(a)
                         + "  /* " + a.javaType() + " " + a.name() + (d.written() ? ", written" : ", read only") + " */");
@@ -341,15 +357,6 @@ public final class CudaCRenderer {
         return varNames.computeIfAbsent(v, k -> name(k.name()));
     }
 
-    private static String rowName(Type element) {
-        return switch (element) {
-            case I32 -> "int";
-            case I64 -> "long";
-            case F32 -> "float";
-            case F64 -> "double";
-            case PRED -> throw new IllegalArgumentException("predicate rows");
-        };
-    }
 
     // ------------------------------------------------------------------ statements
 
@@ -399,7 +406,9 @@ public final class CudaCRenderer {
                 columnCheck(st.array(), st.row(), st.index(), s.line());
                 target = arrayNames.get(st.array()) + "[" + expr(st.row()).text + "].data[" + expr(st.index()).text + "]";
             }
-            line(target + " = " + expr(st.value()).text + ";");
+            // a store keeps the value's low bits (C's conversion to the narrow type), a boolean[] its lowest bit
+            line(target + " = " + (st.array().elem() == Elem.BOOLEAN ? expr(st.value(), Prec.AND).text + " & 1"
+                    : expr(st.value()).text) + ";");
         } else if (s instanceof Stmt.If i) {
             mark(s.line(), null);
             checks(i.cond(), s.line());

@@ -1,5 +1,6 @@
 package org.acc4j.compiler.cuda;
 
+import org.acc4j.compiler.ir.Elem;
 import org.acc4j.compiler.ir.Reduction;
 import org.acc4j.compiler.ir.Type;
 
@@ -27,10 +28,14 @@ enum CudaHelpers {
                 return (long long) ((unsigned long long) (unsigned int) row << 32 | (unsigned int) index);
             }
             """),
-    ROW_INT(row("int")),
-    ROW_LONG(row("long long")),
-    ROW_FLOAT(row("float")),
-    ROW_DOUBLE(row("double")),
+    ROW_BOOLEAN(row("unsigned char", "boolean")),
+    ROW_BYTE(row("signed char", "byte")),
+    ROW_SHORT(row("short", "short")),
+    ROW_CHAR(row("unsigned short", "char")),
+    ROW_INT(row("int", "int")),
+    ROW_LONG(row("long long", "long")),
+    ROW_FLOAT(row("float", "float")),
+    ROW_DOUBLE(row("double", "double")),
     TRIP_LT(trip("lt", "<", "ub - lo", "d > 0 ? (d + step - 1) / step : 0")),
     TRIP_LE(trip("le", "<=", "ub - lo", "d >= 0 ? d / step + 1 : 0")),
     TRIP_GT(trip("gt", ">", "lo - ub", "d > 0 ? (d + step - 1) / step : 0")),
@@ -163,20 +168,22 @@ enum CudaHelpers {
                 + "}\n";
     }
 
-    private static String row(String c) {
-        String name = c.replace(' ', '_').replace("long_long", "long");
+    private static String row(String c, String name) {
         return "/* A row of a Java " + name + "[][] on the device, as acc4j's row table holds it: its elements and its\n"
                 + "   length (16 bytes). */\n"
                 + "typedef struct { " + c + "* data; int length; } acc_row_" + name + ";\n";
     }
 
-    static CudaHelpers rowOf(Type element) {
+    static CudaHelpers rowOf(Elem element) {
         return switch (element) {
-            case I32 -> ROW_INT;
-            case I64 -> ROW_LONG;
-            case F32 -> ROW_FLOAT;
-            case F64 -> ROW_DOUBLE;
-            case PRED -> throw new IllegalArgumentException("an array of predicates");
+            case BOOLEAN -> ROW_BOOLEAN;
+            case BYTE -> ROW_BYTE;
+            case SHORT -> ROW_SHORT;
+            case CHAR -> ROW_CHAR;
+            case INT -> ROW_INT;
+            case LONG -> ROW_LONG;
+            case FLOAT -> ROW_FLOAT;
+            case DOUBLE -> ROW_DOUBLE;
         };
     }
 

@@ -9,6 +9,7 @@ import org.acc4j.compiler.Unsupported;
 import org.acc4j.compiler.ir.ArrayRef;
 import org.acc4j.compiler.ir.BinOp;
 import org.acc4j.compiler.ir.Cond;
+import org.acc4j.compiler.ir.Elem;
 import org.acc4j.compiler.ir.Expr;
 import org.acc4j.compiler.ir.Exprs;
 import org.acc4j.compiler.ir.LoopSpec;
@@ -532,29 +533,31 @@ public final class MethodReader {
                 Var v = var(inc.var, Type.I32, insn);
                 assign(v, new Expr.Binary(BinOp.ADD, new Expr.Local(v), Expr.Const.i32(inc.incr)), stack, out, line);
             }
-            case Opcodes.IALOAD, Opcodes.LALOAD, Opcodes.FALOAD, Opcodes.DALOAD -> {
+            case Opcodes.IALOAD, Opcodes.LALOAD, Opcodes.FALOAD, Opcodes.DALOAD, Opcodes.BALOAD, Opcodes.CALOAD,
+                 Opcodes.SALOAD -> {
                 Expr index = popExpr(stack, line);
                 Object arr = pop(stack, line);
                 if (arr instanceof Row r) {
-                    checkElement(r.array(), op - Opcodes.IALOAD, line);
+                    checkElement(r.array(), op, line);
                     stack.add(new Expr.Load(r.array(), r.row(), index));
                 } else {
                     ArrayRef a = asArray(arr, line, 1);
-                    checkElement(a, op - Opcodes.IALOAD, line);
+                    checkElement(a, op, line);
                     stack.add(new Expr.Load(a, index));
                 }
             }
-            case Opcodes.IASTORE, Opcodes.LASTORE, Opcodes.FASTORE, Opcodes.DASTORE -> {
+            case Opcodes.IASTORE, Opcodes.LASTORE, Opcodes.FASTORE, Opcodes.DASTORE, Opcodes.BASTORE, Opcodes.CASTORE,
+                 Opcodes.SASTORE -> {
                 Expr value = popExpr(stack, line);
                 Expr index = popExpr(stack, line);
                 Object arr = pop(stack, line);
                 spill(stack, out, line, null, true);
                 if (arr instanceof Row r) {
-                    checkElement(r.array(), op - Opcodes.IASTORE, line);
+                    checkElement(r.array(), op - (Opcodes.IASTORE - Opcodes.IALOAD), line);
                     out.add(new Stmt.Store(r.array(), r.row(), index, value, line));
                 } else {
                     ArrayRef a = asArray(arr, line, 1);
-                    checkElement(a, op - Opcodes.IASTORE, line);
+                    checkElement(a, op - (Opcodes.IASTORE - Opcodes.IALOAD), line);
                     out.add(new Stmt.Store(a, index, value, line));
                 }
             }
@@ -564,8 +567,6 @@ public final class MethodReader {
                 stack.add(new Row(a, index));
             }
             case Opcodes.AASTORE -> throw new Unsupported(line, "a store of a row into an array of arrays");
-            case Opcodes.BALOAD, Opcodes.CALOAD, Opcodes.SALOAD, Opcodes.BASTORE, Opcodes.CASTORE, Opcodes.SASTORE ->
-                    throw new Unsupported(line, "an array of byte, char, short or boolean");
             case Opcodes.ARRAYLENGTH -> {
                 Object arr = pop(stack, line);
                 stack.add(arr instanceof Row r ? new Expr.Length(r.array(), r.row())
@@ -694,12 +695,12 @@ public final class MethodReader {
         }
         MethodBody.Param p = paramAt(slot);
         if (p != null) {
-            Type element = Type.ofArrayElement(p.descriptor());
+            Elem element = Elem.ofArray(p.descriptor());
             if (element == null) {
                 throw new Unsupported(line, "the parameter " + p.name() + " of type "
                         + org.objectweb.asm.Type.getType(p.descriptor()).getClassName());
             }
-            return new ArrayRef(new ArrayRef.Parameter(p.index(), p.name()), element, Type.arrayDims(p.descriptor()));
+            return new ArrayRef(new ArrayRef.Parameter(p.index(), p.name()), element, Elem.arrayDims(p.descriptor()));
         }
         throw new Unsupported(line, "a local variable holding a reference that is not an array from a parameter or field");
     }
@@ -737,9 +738,9 @@ public final class MethodReader {
             }
         }
         ArrayRef.Field source = new ArrayRef.Field(f.owner, f.name, f.desc, isStatic);
-        Type element = Type.ofArrayElement(f.desc);
+        Elem element = Elem.ofArray(f.desc);
         if (element != null) {
-            stack.add(new ArrayRef(source, element, Type.arrayDims(f.desc)));
+            stack.add(new ArrayRef(source, element, Elem.arrayDims(f.desc)));
             return;
         }
         Type scalar = Type.ofDescriptor(f.desc);
@@ -749,15 +750,20 @@ public final class MethodReader {
         stack.add(new Expr.FieldValue(source, scalar));
     }
 
-    private static void checkElement(ArrayRef a, int kind, int line) {
-        Type expected = switch (kind) {
-            case 0 -> Type.I32;
-            case 1 -> Type.I64;
-            case 2 -> Type.F32;
-            default -> Type.F64;
+    /** {@code load} is the access's xALOAD opcode (a store's xASTORE mapped onto it); baload serves byte and boolean. */
+    private static void checkElement(ArrayRef a, int load, int line) {
+        boolean matches = switch (load) {
+            case Opcodes.IALOAD -> a.elem() == Elem.INT;
+            case Opcodes.LALOAD -> a.elem() == Elem.LONG;
+            case Opcodes.FALOAD -> a.elem() == Elem.FLOAT;
+            case Opcodes.DALOAD -> a.elem() == Elem.DOUBLE;
+            case Opcodes.BALOAD -> a.elem() == Elem.BYTE || a.elem() == Elem.BOOLEAN;
+            case Opcodes.CALOAD -> a.elem() == Elem.CHAR;
+            default -> a.elem() == Elem.SHORT;
         };
-        if (a.element() != expected) {
-            throw new Unsupported(line, "an access to " + a.name() + " with the wrong element type");
+        if (!matches) {
+            throw new Unsupported(line, "an access to " + a.name() + " (" + a.javaType()
+                    + ") with the wrong element type");
         }
     }
 

@@ -250,7 +250,7 @@ public final class KernelInterpreter {
             Object value = ev.eval(st.value());
             unprovenAccess(st, array, index);
             Evaluator.checkIndex(array, index);
-            java.lang.reflect.Array.set(array, index, value);
+            Evaluator.store(array, index, value);
             Touch touch = touch(array, index);
             if ((touch.writer >= 0 && touch.writer != t.id) || touch.reader == -2
                     || (touch.reader >= 0 && touch.reader != t.id)) {

@@ -2,13 +2,14 @@ package org.acc4j.compiler.ir;
 
 /**
  * A primitive array the region uses, named by where the runtime finds it at a call: a parameter of the method,
- * or a field. {@code dims} is 1 for {@code double[]} and 2 for {@code double[][]} (rectangular or jagged).
+ * or a field. {@code elem} is how it stores its elements ({@code byte[]} holds bytes that load as {@code int}s);
+ * {@code dims} is 1 for {@code double[]} and 2 for {@code double[][]} (rectangular or jagged).
  *
  * <p>On the device a two-dimensional array is a row table: one 16-byte entry per row, holding the row's
  * device address (u64 at offset 0) and its length (s32 at offset 8). Its {@link KernelParam.ArrayData} is the
  * table's address and its {@link KernelParam.ArrayLength} the number of rows.
  */
-public record ArrayRef(Source source, Type element, int dims) {
+public record ArrayRef(Source source, Elem elem, int dims) {
     /** Bytes per row-table entry. */
     public static final int ROW_ENTRY_BYTES = 16;
 
@@ -19,13 +20,18 @@ public record ArrayRef(Source source, Type element, int dims) {
     }
 
     /** A one-dimensional array. */
-    public ArrayRef(Source source, Type element) {
-        this(source, element, 1);
+    public ArrayRef(Source source, Elem elem) {
+        this(source, elem, 1);
+    }
+
+    /** The type an element computes as once loaded ({@link Type#I32} for a {@code byte[]}). */
+    public Type element() {
+        return elem.type();
     }
 
     /** The array's Java type, as in {@code double[][]}. */
     public String javaType() {
-        return element.javaName() + "[]".repeat(dims);
+        return elem.javaName() + "[]".repeat(dims);
     }
 
     /** Where an array or a scalar comes from when the method is called. */

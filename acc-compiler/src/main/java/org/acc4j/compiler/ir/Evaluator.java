@@ -58,6 +58,44 @@ public class Evaluator {
         }
     }
 
+    /**
+     * {@code array[index]} as the IR computes with it: a {@code boolean}, {@code byte}, {@code short} or {@code char}
+     * element widens to an {@code Integer} as Java's {@code baload}, {@code saload} and {@code caload} do.
+     */
+    public static Object element(Object array, int index) {
+        if (array instanceof byte[] a) {
+            return (int) a[index];
+        }
+        if (array instanceof short[] a) {
+            return (int) a[index];
+        }
+        if (array instanceof char[] a) {
+            return (int) a[index];
+        }
+        if (array instanceof boolean[] a) {
+            return a[index] ? 1 : 0;
+        }
+        return java.lang.reflect.Array.get(array, index);
+    }
+
+    /**
+     * Stores a computed value into {@code array[index]}, narrowing as Java's {@code bastore}, {@code sastore} and
+     * {@code castore} do: the low 8 or 16 bits of an {@code Integer}, its lowest bit for a {@code boolean[]}.
+     */
+    public static void store(Object array, int index, Object value) {
+        if (array instanceof byte[] a) {
+            a[index] = (byte) (int) (Integer) value;
+        } else if (array instanceof short[] a) {
+            a[index] = (short) (int) (Integer) value;
+        } else if (array instanceof char[] a) {
+            a[index] = (char) (int) (Integer) value;
+        } else if (array instanceof boolean[] a) {
+            a[index] = ((Integer) value & 1) != 0;
+        } else {
+            java.lang.reflect.Array.set(array, index, value);
+        }
+    }
+
     public void set(Var v, Object value) {
         locals.put(v, value);
     }
@@ -118,7 +156,7 @@ public class Evaluator {
             int index = (Integer) eval(l.index());
             loaded(l, array, index);
             checkIndex(array, index);
-            return java.lang.reflect.Array.get(array, index);
+            return element(array, index);
         }
         if (e instanceof Expr.Call c) {
             Object[] a = new Object[c.args().size()];

@@ -2,7 +2,8 @@ package org.acc4j.compiler.ir;
 
 /**
  * The scalar type lattice of the IR: Java's computational types plus a predicate.
- * {@code boolean}, {@code byte}, {@code short} and {@code char} locals compute as {@link #I32}, as in the JVM.
+ * {@code boolean}, {@code byte}, {@code short} and {@code char} locals and array elements compute as {@link #I32},
+ * as in the JVM; {@link Elem} is how an array stores its elements.
  */
 public enum Type {
     I32("s32", "b32", 4, "int"),
@@ -47,31 +48,6 @@ public enum Type {
 
     public boolean isWide() {
         return this == I64 || this == F64;
-    }
-
-    /** The element type of a one-dimensional primitive array descriptor ("[D" gives F64), or null. */
-    /** 1 for {@code [D}, 2 for {@code [[D} (of int, long, float, double), else 0. */
-    public static int arrayDims(String desc) {
-        if (ofArrayDescriptor(desc) != null) {
-            return 1;
-        }
-        return desc.startsWith("[[") && ofArrayDescriptor(desc.substring(1)) != null ? 2 : 0;
-    }
-
-    /** The element type of a one- or two-dimensional array of int, long, float or double, else null. */
-    public static Type ofArrayElement(String desc) {
-        int dims = arrayDims(desc);
-        return dims == 0 ? null : ofArrayDescriptor(desc.substring(dims - 1));
-    }
-
-    public static Type ofArrayDescriptor(String desc) {
-        return switch (desc) {
-            case "[I" -> I32;
-            case "[J" -> I64;
-            case "[F" -> F32;
-            case "[D" -> F64;
-            default -> null;
-        };
     }
 
     /** The computational type of a field or parameter descriptor, or null for references. */

@@ -12,6 +12,7 @@ import org.acc4j.compiler.Unsupported;
 import org.acc4j.compiler.ir.Reduction;
 import org.acc4j.compiler.ir.ArrayRef;
 import org.acc4j.compiler.ir.Cond;
+import org.acc4j.compiler.ir.Elem;
 import org.acc4j.compiler.ir.ErrorSite;
 import org.acc4j.compiler.ir.Expr;
 import org.acc4j.compiler.ir.IrPrinter;
@@ -291,11 +292,18 @@ public final class KernelEmitter {
             forget(a.var());
         } else if (s instanceof Stmt.Store st) {
             Reg index = expr(st.index());
-            Reg value = expr(st.value());
+            Elem elem = st.array().elem();
+            Reg value = expr(stored(elem, st.value()));
             boolean check = !unchecked.contains(st);
-            Reg addr = st.row() == null ? address(st.array(), index, s.line(), st.array().element().bytes(), check)
+            Reg addr = st.row() == null ? address(st.array(), index, s.line(), elem.bytes(), check)
                     : address2(st.array(), st.row(), index, s.line(), check);
-            w.stGlobal(st.array().element().bits(), addr, 0, value);
+            if (elem == Elem.BOOLEAN) {
+                // bastore into a boolean[] keeps the value's lowest bit
+                Reg bit = w.reg(Type.I32);
+                w.op("and.b32", bit, value, 1);
+                value = bit;
+            }
+            w.stGlobal(elem.ptxStore(), addr, 0, value);
         } else if (s instanceof Stmt.If i) {
             w.comment(where(s.line()) + "if " + i.cond());
             Reg p = predicate(i.cond());
@@ -556,10 +564,11 @@ public final class KernelEmitter {
         if (e instanceof Expr.Load l) {
             Reg index = expr(l.index());
             boolean check = !unchecked.contains(l);
-            Reg addr = l.row() == null ? address(l.array(), index, currentLine, l.array().element().bytes(), check)
+            Reg addr = l.row() == null ? address(l.array(), index, currentLine, l.array().elem().bytes(), check)
                     : address2(l.array(), l.row(), index, currentLine, check);
             Reg d = w.reg(l.type());
-            w.ldGlobal(!written.contains(l.array()), l.type().bits(), d, addr);
+            // a narrow element widens as Java's baload/saload/caload: s8 and s16 sign-extend, u8 and u16 zero-extend
+            w.ldGlobal(!written.contains(l.array()), l.array().elem().ptxLoad(), d, addr);
             return d;
         }
         if (e instanceof Expr.Binary b) {
@@ -820,6 +829,25 @@ public final class KernelEmitter {
         });
     }
 
+    /**
+     * The value a store into an array of {@code elem} computes: a narrowing conversion the store makes anyway (the
+     * {@code i2b} before a {@code bastore} into a {@code byte[]}, {@code i2s} or {@code i2c} before a 16-bit store)
+     * is left out, since the store keeps the same low bits.
+     */
+    private static Expr stored(Elem elem, Expr value) {
+        if (value instanceof Expr.Unary u && elem != Elem.BOOLEAN && elem.isNarrow()) {
+            int bits = switch (u.op()) {
+                case TO_BYTE -> 8;
+                case TO_SHORT, TO_CHAR -> 16;
+                default -> 0;
+            };
+            if (bits >= 8 * elem.bytes()) {
+                return u.operand();
+            }
+        }
+        return value;
+    }
+
     /** {@code array[row]}'s device address and length, after the row's bounds check. */
     private Reg[] row(ArrayRef array, Expr rowExpr, int line, boolean check) {
         String key = array.name() + "[" + rowExpr + "]";
@@ -851,7 +879,7 @@ public final class KernelEmitter {
     private Reg address2(ArrayRef array, Expr rowExpr, Reg index, int line, boolean check) {
         Reg[] row = row(array, rowExpr, line, check);
         if (!check) {
-            return elementAddress(row[0], index, array.element().bytes());
+            return elementAddress(row[0], index, array.elem().bytes());
         }
         Reg rowIndex = expr(rowExpr);
         Reg bad = w.reg(Type.PRED);
@@ -872,16 +900,25 @@ public final class KernelEmitter {
         });
         Reg offset = w.reg(Type.I64);
         Reg addr = w.reg(Type.I64);
-        w.op("mul.wide.s32", offset, index, array.element().bytes());
+        byteOffset(offset, index, array.elem().bytes());
         w.op("add.s64", addr, row[0], offset);
         return addr;
+    }
+
+    /** {@code offset = index * bytes} in 64 bits (a sign extension for one-byte elements). */
+    private void byteOffset(Reg offset, Reg index, int bytes) {
+        if (bytes == 1) {
+            w.op("cvt.s64.s32", offset, index);
+        } else {
+            w.op("mul.wide.s32", offset, index, bytes);
+        }
     }
 
     /** {@code base + index * bytes}. */
     private Reg elementAddress(Reg base, Reg index, int bytes) {
         Reg offset = w.reg(Type.I64);
         Reg addr = w.reg(Type.I64);
-        w.op("mul.wide.s32", offset, index, bytes);
+        byteOffset(offset, index, bytes);
         w.op("add.s64", addr, base, offset);
         return addr;
     }
@@ -904,7 +941,7 @@ public final class KernelEmitter {
         });
         Reg offset = w.reg(Type.I64);
         Reg addr = w.reg(Type.I64);
-        w.op("mul.wide.s32", offset, index, bytes);
+        byteOffset(offset, index, bytes);
         w.op("add.s64", addr, bases.get(array), offset);
         return addr;
     }

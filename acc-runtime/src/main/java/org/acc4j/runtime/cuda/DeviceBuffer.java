@@ -8,9 +8,10 @@ import jcuda.driver.JCudaDriver;
  * Owns one block of device global memory ({@code cuMemAlloc}).
  *
  * <p>Copies move whole primitive arrays whose size in bytes equals {@link #bytes()}: int[],
- * long[], float[], double[], byte[], short[] and char[] (what JCuda's {@code Pointer.to}
- * takes). boolean[] is rejected because the JVM's boolean layout is not something JCuda
- * copies. A zero-byte buffer allocates nothing: its {@link #address()} is 0 and copies and
+ * long[], float[], double[], byte[], short[] and char[] directly (what JCuda's {@code Pointer.to}
+ * takes), and boolean[] as one byte per element, 0 or 1, staged through a byte[] of at most
+ * {@link #BOOLEAN_PIECE} bytes (JCuda has no pointer to a boolean[], and the JVM's layout of one
+ * is its own). A zero-byte buffer allocates nothing: its {@link #address()} is 0 and copies and
  * {@link #zero()} do nothing, so empty arrays flow through like any other (kernels receive a
  * null pointer they never dereference).
  *
@@ -31,6 +32,9 @@ public final class DeviceBuffer implements AutoCloseable {
             return getNativePointer() + getByteOffset();
         }
     }
+
+    /** The largest byte[] a boolean[] copy is staged through at a time. */
+    static final int BOOLEAN_PIECE = 1 << 20;
 
     private final AddressablePointer pointer;
     private final long bytes;
@@ -80,6 +84,10 @@ public final class DeviceBuffer implements AutoCloseable {
 
     /** Copies a whole host array to the device ({@code cuMemcpyHtoD}); blocks until done. */
     public void copyFromHost(Object hostArray) {
+        if (hostArray instanceof boolean[] z) {
+            copyBooleans(z, true);
+            return;
+        }
         Pointer host = hostPointer(hostArray);
         ensureOpen();
         if (bytes > 0) {
@@ -90,11 +98,42 @@ public final class DeviceBuffer implements AutoCloseable {
 
     /** Copies the device memory into a whole host array ({@code cuMemcpyDtoH}); blocks until done. */
     public void copyToHost(Object hostArray) {
+        if (hostArray instanceof boolean[] z) {
+            copyBooleans(z, false);
+            return;
+        }
         Pointer host = hostPointer(hostArray);
         ensureOpen();
         if (bytes > 0) {
             Cuda.check(JCudaDriver.cuMemcpyDtoH(host, pointer, bytes), "cuMemcpyDtoH",
                     "copying " + bytes + " bytes to the host for " + what);
+        }
+    }
+
+    /**
+     * Copies a boolean[] to or from the device as bytes (true is 1, false 0), piece by piece through one byte[];
+     * a byte read back is true when it is not 0.
+     */
+    private void copyBooleans(boolean[] z, boolean toDevice) {
+        requireSize(z.length, "boolean[" + z.length + "]");
+        ensureOpen();
+        byte[] piece = new byte[Math.min(z.length, BOOLEAN_PIECE)];
+        for (int from = 0; from < z.length; from += piece.length) {
+            int n = Math.min(piece.length, z.length - from);
+            CUdeviceptr at = pointer.withByteOffset(from);
+            if (toDevice) {
+                for (int i = 0; i < n; i++) {
+                    piece[i] = z[from + i] ? (byte) 1 : 0;
+                }
+                Cuda.check(JCudaDriver.cuMemcpyHtoD(at, Pointer.to(piece), n), "cuMemcpyHtoD",
+                        "copying " + n + " bytes of a boolean[] to the device for " + what);
+            } else {
+                Cuda.check(JCudaDriver.cuMemcpyDtoH(Pointer.to(piece), at, n), "cuMemcpyDtoH",
+                        "copying " + n + " bytes of a boolean[] to the host for " + what);
+                for (int i = 0; i < n; i++) {
+                    z[from + i] = piece[i] != 0;
+                }
+            }
         }
     }
 
@@ -261,18 +300,20 @@ public final class DeviceBuffer implements AutoCloseable {
         } else if (array instanceof char[] a) {
             host = Pointer.to(a);
             hostBytes = 2L * a.length;
-        } else if (array instanceof boolean[]) {
-            throw new IllegalArgumentException("boolean arrays are not supported yet (device buffer for "
-                    + what + "); use byte[] or int[]");
         } else {
             throw new IllegalArgumentException("expected a one-dimensional primitive array for " + what
                     + " but got " + (array == null ? "null" : array.getClass().getTypeName()));
         }
+        requireSize(hostBytes, array.getClass().getComponentType() + "[" + java.lang.reflect.Array.getLength(array)
+                + "]");
+        return host;
+    }
+
+    private void requireSize(long hostBytes, String host) {
         if (hostBytes != bytes) {
-            throw new IllegalArgumentException("host array of " + hostBytes + " bytes does not match the "
+            throw new IllegalArgumentException("host array " + host + " of " + hostBytes + " bytes does not match the "
                     + bytes + "-byte device buffer for " + what);
         }
-        return host;
     }
 
     @Override

@@ -68,7 +68,8 @@ public final class PinnedBuffer implements AutoCloseable {
     }
 
     /**
-     * Copies a whole primitive array (int, long, float, double, byte, short, char) into the first bytes.
+     * Copies a whole primitive array into the first bytes: a boolean[] as one byte per element, 1 for true and 0
+     * for false, as a kernel reads it.
      *
      * @return the bytes copied
      */
@@ -76,7 +77,7 @@ public final class PinnedBuffer implements AutoCloseable {
         return move(array, true);
     }
 
-    /** Copies the first bytes into a whole primitive array, the reverse of {@link #stage}. */
+    /** Copies the first bytes into a whole primitive array, the reverse of {@link #stage} (a byte not 0 is true). */
     public void unstage(Object array) {
         move(array, false);
     }
@@ -129,9 +130,25 @@ public final class PinnedBuffer implements AutoCloseable {
             if (in) b.asShortBuffer().put(a, from, n); else b.asShortBuffer().get(a, from, n);
         } else if (array instanceof char[] a) {
             if (in) b.asCharBuffer().put(a, from, n); else b.asCharBuffer().get(a, from, n);
+        } else if (array instanceof boolean[] a) {
+            moveBooleans(b, a, from, n, in);
         } else {
             byte[] a = (byte[]) array;
             if (in) b.put(a, from, n); else b.get(a, from, n);
+        }
+    }
+
+    /**
+     * Elements {@code from .. from + n} of {@code a} into the first {@code n} bytes of {@code b} (true is 1, false 0),
+     * or back out of them ({@code in} false: a byte not 0 is true).
+     */
+    static void moveBooleans(ByteBuffer b, boolean[] a, int from, int n, boolean in) {
+        for (int i = 0; i < n; i++) {
+            if (in) {
+                b.put(i, a[from + i] ? (byte) 1 : 0);
+            } else {
+                a[from + i] = b.get(i) != 0;
+            }
         }
     }
 
@@ -144,7 +161,7 @@ public final class PinnedBuffer implements AutoCloseable {
         return b.order(ByteOrder.nativeOrder());
     }
 
-    /** Bytes per element of a primitive array JCuda can copy. */
+    /** Bytes per element of a primitive array on the device (a boolean is one byte). */
     static int width(Object array) {
         if (array instanceof double[] || array instanceof long[]) {
             return 8;
@@ -155,11 +172,11 @@ public final class PinnedBuffer implements AutoCloseable {
         if (array instanceof short[] || array instanceof char[]) {
             return 2;
         }
-        if (array instanceof byte[]) {
+        if (array instanceof byte[] || array instanceof boolean[]) {
             return 1;
         }
-        throw new IllegalArgumentException("pinned staging takes int, long, float, double, byte, short or char"
-                + " arrays, not " + (array == null ? "null" : array.getClass().getTypeName()));
+        throw new IllegalArgumentException("pinned staging takes one-dimensional primitive arrays, not "
+                + (array == null ? "null" : array.getClass().getTypeName()));
     }
 
     /** Forgets the memory without freeing it: its context was destroyed (after a fault). */

@@ -13,8 +13,8 @@ import org.acc4j.runtime.transfer.StagedCopy;
  * {@link DeviceMemory} on a CUDA device, one {@link DeviceBuffer} per host array or raw buffer.
  *
  * <p>Every call (allocation, transfers, close) needs the CUDA context current on the calling
- * thread; the runtime makes it current on entry. boolean[] is not supported yet and is rejected
- * with {@link IllegalArgumentException}. The launcher reaches the device address of a buffer
+ * thread; the runtime makes it current on entry. Arrays of every primitive type are taken; a
+ * boolean[] is one byte per element on the device, 0 or 1. The launcher reaches the device address of a buffer
  * through {@link #deviceBuffer(Buffer)}. Array copies of a megabyte or more go through a {@link StagedCopy}
  * (pinned staging, pipelined), the others and those it declines straight from the Java array; the staging memory
  * is freed by {@link #close()}. Thread-safe.
@@ -147,10 +147,6 @@ public final class CudaMemory implements DeviceMemory {
     @Override
     public CudaBuffer allocate(Object hostArray) {
         HostArrays.require(hostArray);
-        if (hostArray instanceof boolean[]) {
-            throw new IllegalArgumentException("boolean arrays are not supported yet on the CUDA device ("
-                    + HostArrays.describe(hostArray) + "); use byte[] or int[]");
-        }
         long bytes = HostArrays.byteSize(hostArray);
         DeviceBuffer buffer = allocateBuffer(bytes, HostArrays.describe(hostArray));
         inUse.addAndGet(bytes);

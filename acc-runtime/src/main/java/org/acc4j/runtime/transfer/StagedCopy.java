@@ -143,6 +143,10 @@ public final class StagedCopy<D> implements AutoCloseable {
     }
 
     private boolean copy(Object array, D device, boolean in) {
+        if (array instanceof boolean[]) {
+            // one byte per element on the device, 0 or 1: the direct path converts it
+            return false;
+        }
         int width = Slices.width(array);
         int length = java.lang.reflect.Array.getLength(array);
         long bytes = (long) width * length;

@@ -15,11 +15,16 @@ import org.junit.jupiter.api.Test;
 class CudaMemoryTest {
 
     @Test
-    void booleanArraysAreRejectedBeforeAnyCudaCall() {
+    void everyPrimitiveTypeIsTakenAndObjectArraysAreRejectedBeforeAnyCudaCall() {
         CudaMemory memory = new CudaMemory();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> memory.allocate(new boolean[3]));
-        assertTrue(e.getMessage().contains("boolean arrays are not supported yet"), e.getMessage());
+        for (Object empty : new Object[] {new boolean[0], new byte[0], new short[0], new char[0]}) {
+            CudaMemory.CudaBuffer buffer = memory.allocate(empty);
+            assertEquals(0L, buffer.bytes());
+            buffer.upload(empty);
+            buffer.download(empty);
+            assertThrows(IllegalArgumentException.class, () -> buffer.upload(new int[0]), "another type");
+            buffer.close();
+        }
         assertThrows(IllegalArgumentException.class, () -> memory.allocate(new Integer[1]));
         assertEquals(0L, memory.bytesInUse());
     }

@@ -217,6 +217,14 @@ final class FakeMemory implements DeviceMemory {
             java.util.Arrays.fill(ints, 0xDEAD);
         } else if (data instanceof double[] doubles) {
             java.util.Arrays.fill(doubles, Double.NaN);
+        } else if (data instanceof byte[] bytes) {
+            java.util.Arrays.fill(bytes, (byte) 0x5A);
+        } else if (data instanceof short[] shorts) {
+            java.util.Arrays.fill(shorts, (short) 0x5A5A);
+        } else if (data instanceof char[] chars) {
+            java.util.Arrays.fill(chars, (char) 0xDEAD);
+        } else if (data instanceof boolean[] booleans) {
+            java.util.Arrays.fill(booleans, true);
         }
         return track(data, false);
     }

@@ -16,4 +16,9 @@ final class RegionFixtures {
     static void matrix(double[][] m, float[] t) {
         // the region's body runs between enterRegion and exitRegion
     }
+
+    @Data(copyin = {"b", "z"}, copy = "c", copyout = "s", create = "g")
+    static void narrow(byte[] b, boolean[][] z, char[][] c, short[] s, byte[][] g) {
+        // the region's body runs between enterRegion and exitRegion
+    }
 }
