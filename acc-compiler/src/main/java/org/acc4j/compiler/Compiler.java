@@ -70,10 +70,7 @@ public final class Compiler {
         try {
             Inliner.Expanded expanded = Inliner.expand(cn, mn, classes);
             MethodBody body = MethodReader.read(cn, expanded.method());
-            List<Region> regions = new ArrayList<>();
-            for (Region r : RegionSplitter.split(body)) {
-                regions.add(Parallelism.decide(r));
-            }
+            List<Region> regions = Parallelism.decideAll(RegionSplitter.split(body));
             List<KernelPlan> kernels = new ArrayList<>();
             List<String> report = new ArrayList<>();
             for (String call : expanded.inlined()) {
@@ -130,7 +127,7 @@ public final class Compiler {
             }
             return new Offload(new CompiledMethod(body, kernels, data, report));
         } catch (Unsupported u) {
-            return new Host(new Diagnostic(cn.name, mn.name, cn.sourceFile, u.line(), u.construct()));
+            return new Host(new Diagnostic(cn.name, mn.name, cn.sourceFile, u.line(), u.construct(), u.obstacles()));
         }
     }
 
