@@ -26,11 +26,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class SequentialLoopsTest {
     static final String[] KERNELS = {"mandelbrot", "search", "find", "collatz", "strided", "orAndDo", "nested",
-        "labelled", "guarded", "negatives"};
+        "labelled", "guarded", "negatives", "digitSum"};
 
     @ParameterizedTest
     @ValueSource(strings = {"mandelbrot", "search", "find", "collatz", "strided", "orAndDo", "nested", "labelled",
-        "guarded", "negatives"})
+        "guarded", "negatives", "digitSum"})
     void runsAsJavaDoes(String name) throws Exception {
         CompiledMethod m = CompilerTest.offload(SequentialLoops.class, name);
         KernelPlan k = m.kernels().get(0);
@@ -171,6 +171,13 @@ class SequentialLoopsTest {
                     }
                 }
                 yield new Object[] {rows, n};
+            }
+            case "digitSum" -> {
+                int[] a = new int[n];
+                for (int i = 0; i < n; i++) {
+                    a[i] = r.nextInt();
+                }
+                yield new Object[] {a, n};
             }
             default -> throw new IllegalArgumentException(name);
         };
