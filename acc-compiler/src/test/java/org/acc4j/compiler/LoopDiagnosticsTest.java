@@ -136,4 +136,26 @@ class LoopDiagnosticsTest {
     void independentLoopThatIsIndependentHasNoWarning() {
         assertEquals(List.of(), CompilerTest.offload(LoopDiagnostics.class, "independentClean").warnings());
     }
+
+    @Test
+    void aParallelLoopsTestIsOneComparison() throws IOException {
+        Diagnostic d = host("compoundTest");
+        assertEquals(new Diagnostic.Obstacle(line("compoundTest", "for (int i = 0;"), "a loop over i whose test has && or "
+                + "|| (a parallel loop's test is one comparison of its index with a bound)"), d.obstacles().get(0));
+    }
+
+    @Test
+    void aMarkedLoopMustBeCounted() throws IOException {
+        assertEquals(List.of(new Diagnostic.Obstacle(line("markedStrided", "for (@Loop"), "a loop whose index j does "
+                + "not change by a constant at the end of each iteration, so it cannot be the parallel loop @Loop(gang) "
+                + "asks for")), host("markedStrided").obstacles());
+    }
+
+    @Test
+    void returnsAndLabelledBreaksOutOfLoopsStayOnTheHost() throws IOException {
+        assertEquals(List.of(new Diagnostic.Obstacle(line("returnInside", "return;"), "a return inside a loop")),
+                host("returnInside").obstacles());
+        assertEquals(new Diagnostic.Obstacle(line("labelledBreak", "for (int k = 0;"), "a labelled break out of an inner "
+                + "loop"), host("labelledBreak").obstacles().get(0));
+    }
 }

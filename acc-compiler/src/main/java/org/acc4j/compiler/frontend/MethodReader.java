@@ -316,7 +316,9 @@ public final class MethodReader {
         }
         Cfg.Block follow = Cfg.commonPostDominator(exits);
         if (follow == null) {
-            throw new Unsupported(line, "a return inside a loop");
+            // name the exit that does not come from the loop's head: the return
+            Cfg.Block ret = exits.stream().filter(x -> !header.succs.contains(x)).findFirst().orElse(header);
+            throw new Unsupported(lastLine(ret) > 0 ? lastLine(ret) : line, "a return inside a loop");
         }
         if (outer != null && !outer.body.get(follow.id)) {
             throw new Unsupported(line, "a labelled break out of an inner loop");
@@ -338,7 +340,7 @@ public final class MethodReader {
             return counted(w, before, spec);
         }
         if (outer == null) {
-            throw new Unsupported(why.contains("break") ? breakLine(w.body()) : line, why);
+            throw new Unsupported(why.startsWith("a break") ? breakLine(w.body()) : line, why);
         }
         if (spec.hasParallelLevel() || spec.independent() || spec.collapse() > 1) {
             throw new Unsupported(line, why + ", so it cannot be the parallel loop " + spec + " asks for");
@@ -376,9 +378,9 @@ public final class MethodReader {
     /** Null when {@code w} is a counted loop, else why not (the words a parallel loop's diagnostic uses). */
     private static String notCounted(Stmt.While w) {
         if (w.endless()) {
-            return hasBreak(w.body()) && w.body().get(0) instanceof Stmt.If
-                    ? "a loop whose test is not one comparison of its index with a bound (&& or || in the test)"
-                    : hasBreak(w.body()) ? "a loop with a break" : "a loop that is not a counted for loop (no test at its head)";
+            return !w.body().isEmpty() && w.body().get(0) instanceof Stmt.If i && i.line() == w.line()
+                    ? "a loop whose test has && or || (a parallel loop's test is one comparison of its index with a bound)"
+                    : "a loop that is not a counted for loop (no test at its head)";
         }
         if (!(w.cond() instanceof Expr.Compare)) {
             return "a loop condition that is not a comparison";
@@ -389,6 +391,10 @@ public final class MethodReader {
         }
         if (v.type() != Type.I32 && v.type() != Type.I64) {
             return "a loop whose index is a " + v.type().javaName();
+        }
+        if (!w.body().isEmpty() && w.body().get(0) instanceof Stmt.If i && i.line() == w.line() && hasBreak(i.then())) {
+            return "a loop over " + v.name() + " whose test has && or || (a parallel loop's test is one comparison of "
+                    + "its index with a bound)";
         }
         if (hasBreak(w.body())) {
             return "a break out of the loop over " + v.name() + " (a parallel loop runs all its iterations; a loop "
