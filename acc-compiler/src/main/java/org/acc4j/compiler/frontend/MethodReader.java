@@ -37,10 +37,15 @@ import org.objectweb.asm.tree.VarInsnNode;
  * Reads a method's bytecode into the structured loop-nest IR.
  *
  * <p>Blocks are executed symbolically (the operand stack holds expression trees); the CFG is then rebuilt
- * as structure: a natural loop whose header compares its induction variable with a bound becomes a
- * {@link Stmt.For}, a conditional branch becomes a {@link Stmt.If} whose branches meet at the immediate
- * post-dominator. This accepts the shapes javac emits for {@code for}, {@code if}/{@code else}, {@code &&},
- * {@code ||} and {@code continue}; anything else throws {@link Unsupported} naming the construct and line.
+ * as structure: a natural loop whose header compares its induction variable with a bound, with no other exit and a
+ * constant step, becomes a {@link Stmt.For}; any other loop with one block after it (its breaks' blocks joined to
+ * its body) becomes a {@link Stmt.While} whose exits are {@link Stmt.Break}s. A conditional branch becomes a
+ * {@link Stmt.If} whose branches meet at the immediate post-dominator (inside a loop, within one iteration: an arm
+ * that breaks does not stop the other from meeting the code after the if). This accepts the shapes javac emits for
+ * {@code for}, {@code while}, {@code do}, {@code if}/{@code else}, {@code &&}, {@code ||}, {@code break} and
+ * {@code continue}; anything else throws {@link Unsupported} naming the construct and line. Reading goes on after an
+ * unsupported construct (at the next statement, after the block or after the loop) so that one exception names
+ * every obstacle.
  *
  * <p>Invariant kept: an expression on the symbolic stack never reads a variable or array element that a
  * later statement of the same block writes before the expression is consumed (it is spilled first).

@@ -32,7 +32,13 @@ import org.acc4j.compiler.ir.Var;
  * <p><b>Without any</b>, the dependence test picks the chain: a loop is parallel when no scalar is carried
  * from one iteration to the next, and every written array is accessed at one subscript, linear in the loop
  * indices, whose parallel index appears; that the writes are disjoint is a {@link Disjointness} condition,
- * proven here when constant and otherwise checked by the runtime before each launch.
+ * proven here when constant and otherwise checked by the runtime before each launch. A loop that is not parallel is
+ * refused with every reason; a dependence proven by {@link Dependences} (a constant distance) is named, and only an
+ * unproven one suggests {@code @Loop(independent = true)}. Loops that are not counted ({@link Stmt.While}) run
+ * sequentially in each thread; what they assign is private to the iteration around them.
+ *
+ * <p>A loop parallel on the user's word whose writes provably collide keeps its kernel with a warning among the
+ * region's notes ({@link Region#warnings()}).
  *
  * <p><b>{@code !=} loops</b> may be parallel levels when their bounds use nothing the nest assigns (no outer index):
  * the runtime evaluates them before each launch and checks that the index reaches the bound in whole steps
