@@ -24,4 +24,12 @@ public record CompiledMethod(MethodBody body, List<KernelPlan> kernels, List<Dat
     public CompiledMethod(MethodBody body, List<KernelPlan> kernels, List<DataClause> data, List<String> report) {
         this(body, kernels, data, report, List.of());
     }
+
+    /**
+     * The compiler's warnings about kernels it keeps (a loop parallel on the user's word whose writes provably
+     * collide), each also in the {@link #report()}.
+     */
+    public List<String> warnings() {
+        return kernels.stream().flatMap(k -> k.region().warnings().stream()).toList();
+    }
 }

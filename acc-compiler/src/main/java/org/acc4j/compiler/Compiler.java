@@ -92,10 +92,7 @@ public final class Compiler {
         try {
             Inliner.Expanded expanded = Inliner.expand(cn, mn, classes);
             MethodBody body = MethodReader.read(cn, expanded.method());
-            List<Region> regions = new ArrayList<>();
-            for (Region r : RegionSplitter.split(body, outs)) {
-                regions.add(Parallelism.decide(r));
-            }
+            List<Region> regions = Parallelism.decideAll(RegionSplitter.split(body, outs));
             List<KernelPlan> kernels = new ArrayList<>();
             List<String> report = new ArrayList<>();
             for (String call : expanded.inlined()) {
@@ -153,7 +150,7 @@ public final class Compiler {
             return new Offload(new CompiledMethod(body, kernels, data, report, outs));
         } catch (Unsupported u) {
             return new Host(new Diagnostic(cn.name, MethodBody.sourceName(mn.name), cn.sourceFile, u.line(),
-                    u.construct()));
+                    u.construct(), u.obstacles()));
         }
     }
 

@@ -101,6 +101,8 @@ final class DataClauses {
                 n += countStores(i.then(), a) + countStores(i.otherwise(), a);
             } else if (s instanceof Stmt.For f) {
                 n += countStores(f.body(), a);
+            } else if (s instanceof Stmt.While w) {
+                n += countStores(w.body(), a);
             }
         }
         return n;

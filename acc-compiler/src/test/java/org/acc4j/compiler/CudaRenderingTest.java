@@ -12,6 +12,7 @@ import org.acc4j.compiler.fixtures.Kernels1D;
 import org.acc4j.compiler.fixtures.NarrowKernels;
 import org.acc4j.compiler.fixtures.Nests;
 import org.acc4j.compiler.fixtures.ReductionKernels;
+import org.acc4j.compiler.fixtures.SequentialLoops;
 import org.acc4j.compiler.ir.ErrorSite;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,7 @@ import org.objectweb.asm.tree.MethodNode;
 class CudaRenderingTest {
     static final Path GOLDEN = Path.of("src/test/resources/golden/cuda");
     static final List<Class<?>> FIXTURES = List.of(Kernels1D.class, Nests.class, ReductionKernels.class,
-            NarrowKernels.class);
+            NarrowKernels.class, SequentialLoops.class);
 
     /** Every offloaded kernel of the fixtures, rendered: entry to CUDA C. */
     static Map<String, String> renderAll() {

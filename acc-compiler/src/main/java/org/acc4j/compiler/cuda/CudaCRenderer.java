@@ -426,6 +426,11 @@ public final class CudaCRenderer {
             } else {
                 sequentialLoop(f);
             }
+        } else if (s instanceof Stmt.While w) {
+            whileLoop(w);
+        } else if (s instanceof Stmt.Break) {
+            mark(s.line(), null);
+            line("break;");
         } else if (s instanceof Stmt.Return) {
             throw new IllegalStateException("a return inside a kernel's region");
         }
@@ -435,6 +440,24 @@ public final class CudaCRenderer {
         depth++;
         statements(body);
         depth--;
+    }
+
+    /** A loop that is not counted, as Java runs it: the test before each iteration, breaks as C's. */
+    private void whileLoop(Stmt.While w) {
+        mark(w.line(), "sequential in each thread");
+        if (!hasChecks(w.cond())) {
+            line("while (" + expr(w.cond()).text + ") {");
+            block(w.body());
+            line("}");
+            return;
+        }
+        line("for (;;) {");
+        depth++;
+        checks(w.cond(), w.line());
+        line("if (!(" + expr(w.cond()).text + ")) break;");
+        statements(w.body());
+        depth--;
+        line("}");
     }
 
     /** A loop one thread runs, as Java runs it: the bound is evaluated before each iteration. */

@@ -50,9 +50,13 @@ final class Cfg {
     final Block[] blockAt;
     private final List<Block> rpoOrder = new ArrayList<>();
 
+    /** The operand stack's depth before each instruction (-1 where unreachable): 0 between statements. */
+    final int[] stackDepth;
+
     private Cfg(MethodNode method) {
         this.method = method;
         this.blockAt = new Block[method.instructions.size()];
+        this.stackDepth = new int[method.instructions.size()];
     }
 
     static Cfg build(String owner, MethodNode mn) {
@@ -84,6 +88,9 @@ final class Cfg {
         }
         var frames = analyzer.getFrames();
         Cfg cfg = new Cfg(mn);
+        for (int i = 0; i < n; i++) {
+            cfg.stackDepth[i] = frames[i] == null ? -1 : frames[i].getStackSize();
+        }
         // leaders: entry, jump targets, and instructions after a branch
         int[] predCount = new int[n];
         for (int i = 0; i < n; i++) {
@@ -339,6 +346,135 @@ final class Cfg {
             }
         }
         return body;
+    }
+
+    /** In {@link #loopPostDominators}: the end of the iteration (the edge back to the loop's head). */
+    static final int NEXT_ITERATION = -2;
+
+    /** In {@link #loopPostDominators}: every path from the block leaves the loop (by a break). */
+    static final int LEAVES = -1;
+
+    /**
+     * The nearest block that every path from all of {@code blocks} reaches (their common post-dominator), or null when
+     * none does (a path ends the method first).
+     */
+    static Block commonPostDominator(java.util.Collection<Block> blocks) {
+        Block common = null;
+        for (Block b : blocks) {
+            if (common == null) {
+                common = b;
+                continue;
+            }
+            java.util.Set<Block> chain = new java.util.HashSet<>();
+            for (Block x = b; x != null; x = x.ipdom) {
+                chain.add(x);
+            }
+            while (common != null && !chain.contains(common)) {
+                common = common.ipdom;
+            }
+            if (common == null) {
+                return null;
+            }
+        }
+        return common;
+    }
+
+    /**
+     * Immediate post-dominators of the blocks of one loop's {@code body}, within one iteration: an edge back to
+     * {@code header} goes to a virtual end of the iteration ({@link #NEXT_ITERATION}), an edge that leaves the body
+     * (a break) is dropped, so the arms of an {@code if} that breaks still meet where the other arm goes on. Indexed by
+     * block id: the post-dominator's id, {@link #NEXT_ITERATION}, or {@link #LEAVES} for a block whose every path
+     * breaks (and for blocks outside the body).
+     */
+    int[] loopPostDominators(Block header, BitSet body) {
+        int n = blocks.size();
+        int sink = n;
+        // forward successors inside the iteration, the back edge mapped to the sink
+        List<List<Integer>> succ = new ArrayList<>();
+        List<List<Integer>> pred = new ArrayList<>();
+        for (int i = 0; i <= n; i++) {
+            succ.add(new ArrayList<>());
+            pred.add(new ArrayList<>());
+        }
+        for (int id = body.nextSetBit(0); id >= 0; id = body.nextSetBit(id + 1)) {
+            for (Block s : blocks.get(id).succs) {
+                int to = s == header ? sink : body.get(s.id) ? s.id : -1;
+                if (to >= 0 && !succ.get(id).contains(to)) {
+                    succ.get(id).add(to);
+                    pred.get(to).add(id);
+                }
+            }
+        }
+        // reverse post-order of the reversed graph from the sink
+        List<Integer> post = new ArrayList<>();
+        BitSet seen = new BitSet();
+        postOrder(sink, pred, seen, post);
+        int[] pos = new int[n + 1];
+        int[] ipdom = new int[n + 1];
+        java.util.Arrays.fill(ipdom, -1);
+        int[] order = new int[post.size()];
+        for (int i = 0; i < post.size(); i++) {
+            order[i] = post.get(post.size() - 1 - i);
+            pos[order[i]] = i;
+        }
+        ipdom[sink] = sink;
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (int k = 1; k < order.length; k++) {
+                int b = order[k];
+                int idom = -1;
+                for (int s : succ.get(b)) {
+                    if (ipdom[s] >= 0) {
+                        idom = idom < 0 ? s : intersectPost(s, idom, ipdom, pos);
+                    }
+                }
+                if (idom != ipdom[b]) {
+                    ipdom[b] = idom;
+                    changed = true;
+                }
+            }
+        }
+        int[] out = new int[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = ipdom[i] == sink ? NEXT_ITERATION : ipdom[i] < 0 ? LEAVES : ipdom[i];
+        }
+        return out;
+    }
+
+    private static void postOrder(int node, List<List<Integer>> next, BitSet seen, List<Integer> post) {
+        seen.set(node);
+        for (int p : next.get(node)) {
+            if (!seen.get(p)) {
+                postOrder(p, next, seen, post);
+            }
+        }
+        post.add(node);
+    }
+
+    /**
+     * The blocks a loop's breaks run before control reaches {@code follow}, the first block after the loop: those
+     * reachable from {@code exits} (the loop's successors outside {@code natural}) without passing {@code follow}.
+     */
+    BitSet breakPaths(java.util.Collection<Block> exits, Block follow) {
+        BitSet out = new BitSet();
+        List<Block> work = new ArrayList<>();
+        for (Block e : exits) {
+            if (e != follow && !out.get(e.id)) {
+                out.set(e.id);
+                work.add(e);
+            }
+        }
+        while (!work.isEmpty()) {
+            Block b = work.remove(work.size() - 1);
+            for (Block s : b.succs) {
+                if (s != follow && !out.get(s.id)) {
+                    out.set(s.id);
+                    work.add(s);
+                }
+            }
+        }
+        return out;
     }
 
     /** Whether some predecessor of {@code b} is a back edge (b dominates it). */

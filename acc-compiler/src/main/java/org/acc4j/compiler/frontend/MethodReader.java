@@ -18,6 +18,7 @@ import org.acc4j.compiler.ir.Stmt;
 import org.acc4j.compiler.ir.Type;
 import org.acc4j.compiler.ir.UnOp;
 import org.acc4j.compiler.ir.Var;
+import org.acc4j.compiler.pass.Dataflow;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
@@ -37,10 +38,15 @@ import org.objectweb.asm.tree.VarInsnNode;
  * Reads a method's bytecode into the structured loop-nest IR.
  *
  * <p>Blocks are executed symbolically (the operand stack holds expression trees); the CFG is then rebuilt
- * as structure: a natural loop whose header compares its induction variable with a bound becomes a
- * {@link Stmt.For}, a conditional branch becomes a {@link Stmt.If} whose branches meet at the immediate
- * post-dominator. This accepts the shapes javac emits for {@code for}, {@code if}/{@code else}, {@code &&},
- * {@code ||} and {@code continue}; anything else throws {@link Unsupported} naming the construct and line.
+ * as structure: a natural loop whose header compares its induction variable with a bound, with no other exit and a
+ * constant step, becomes a {@link Stmt.For}; any other loop with one block after it (its breaks' blocks joined to
+ * its body) becomes a {@link Stmt.While} whose exits are {@link Stmt.Break}s. A conditional branch becomes a
+ * {@link Stmt.If} whose branches meet at the immediate post-dominator (inside a loop, within one iteration: an arm
+ * that breaks does not stop the other from meeting the code after the if). This accepts the shapes javac emits for
+ * {@code for}, {@code while}, {@code do}, {@code if}/{@code else}, {@code &&}, {@code ||}, {@code break} and
+ * {@code continue}; anything else throws {@link Unsupported} naming the construct and line. Reading goes on after an
+ * unsupported construct (at the next statement, after the block or after the loop) so that one exception names
+ * every obstacle.
  *
  * <p>Invariant kept: an expression on the symbolic stack never reads a variable or array element that a
  * later statement of the same block writes before the expression is consumed (it is spilled first).
@@ -81,7 +87,19 @@ public final class MethodReader {
     /** Reads {@code method} of {@code owner}; throws {@link Unsupported} for constructs outside the subset. */
     public static MethodBody read(ClassNode owner, MethodNode method) {
         MethodReader r = new MethodReader(owner, method);
-        List<Stmt> body = r.region(r.cfg.entry(), null, null);
+        List<Stmt> body = null;
+        try {
+            body = r.region(r.cfg.entry(), null, null);
+        } catch (Unsupported u) {
+            for (org.acc4j.compiler.Diagnostic.Obstacle o : u.obstacles()) {
+                if (r.obstacles.stream().noneMatch(x -> x.line() == o.line() && x.construct().equals(o.construct()))) {
+                    r.obstacles.add(new Unsupported(o.line(), o.construct()));
+                }
+            }
+        }
+        if (!r.obstacles.isEmpty()) {
+            throw combined(r.obstacles);
+        }
         return new MethodBody(owner.name, method.name, method.desc, r.isStatic(), owner.sourceFile, r.params, body);
     }
 
@@ -134,8 +152,11 @@ public final class MethodReader {
 
     // ---------------------------------------------------------------- structure
 
-    /** The loop whose body is being structured, and the loops around it. */
-    private record LoopCtx(Cfg.Block header, BitSet body, LoopCtx outer) {
+    /**
+     * The loop whose body is being structured, and the loops around it: its blocks (with the blocks its breaks run
+     * through), the block after it, and its blocks' post-dominators within an iteration.
+     */
+    private record LoopCtx(Cfg.Block header, BitSet body, Cfg.Block follow, int[] ipdom, LoopCtx outer) {
     }
 
     /** How a block ends. */
@@ -145,21 +166,62 @@ public final class MethodReader {
         static final int RETURN = 2;
     }
 
+    /** The line of the last block executed: a break is reported there. */
+    private int jumpLine;
+
+    private static final String JUMP_OUT = "a jump out of a loop (a return, or a labelled break or continue)";
+
+    /**
+     * The statements from {@code from} up to {@code stop}. Inside a loop, reaching the block after the loop is a
+     * {@link Stmt.Break}; a loop's own body is {@code region(header, header, ctx, true)}.
+     */
     private List<Stmt> region(Cfg.Block from, Cfg.Block stop, LoopCtx loop) {
+        return region(from, stop, loop, false);
+    }
+
+    /** With {@code head}, {@code from} is the head of {@code loop} and the statements are its body. */
+    private List<Stmt> region(Cfg.Block from, Cfg.Block stop, LoopCtx loop, boolean head) {
         List<Stmt> out = new ArrayList<>();
         Cfg.Block b = from;
-        while (b != stop) {
-            if (b == null || (loop != null && !loop.body.get(b.id))) {
-                throw new Unsupported(line(from), "a jump out of a loop (break, return or labelled continue)");
+        while (head || b != stop) {
+            boolean atHead = head;
+            head = false;
+            if (b == null) {
+                throw new Unsupported(line(from), JUMP_OUT);
+            }
+            if (loop != null && !loop.body.get(b.id)) {
+                if (b == loop.follow) {
+                    out.add(new Stmt.Break(jumpLine));
+                    return out;
+                }
+                throw new Unsupported(jumpLine, JUMP_OUT);
+            }
+            if (loop != null && b == loop.header && !atHead) {
+                throw new Unsupported(line(b), "a continue that the loop's structure does not allow");
             }
             if (Cfg.isLoopHeader(b) && (loop == null || loop.header != b)) {
                 Cfg.Block[] exit = new Cfg.Block[1];
-                out.add(forLoop(b, out, loop, exit));
+                try {
+                    out.add(loop(b, out, loop, exit));
+                } catch (Unsupported u) {
+                    if (exit[0] == null) {
+                        throw u;
+                    }
+                    note(u, b);
+                }
                 b = exit[0];
                 continue;
             }
             List<Object> stack = new ArrayList<>();
-            Exit e = execute(b, stack, out);
+            Exit e;
+            try {
+                e = execute(b, stack, out);
+            } catch (Unsupported u) {
+                note(u, b);
+                abandon(b);
+                e = skipped(b);
+            }
+            jumpLine = lastLine(b);
             switch (e.kind) {
                 case Exit.RETURN -> {
                     if (loop != null) {
@@ -170,13 +232,16 @@ public final class MethodReader {
                 }
                 case Exit.FALL -> b = e.fall;
                 default -> {
-                    Cfg.Block merge = b.ipdom;
-                    if (merge != null && loop != null && !loop.body.get(merge.id)) {
-                        throw new Unsupported(lastLine(b), "a jump out of a loop (break, return or labelled continue)");
-                    }
+                    Cfg.Block merge = merge(b, loop);
+                    int line = lastLine(b);
                     List<Stmt> then = region(e.fall, merge == null ? stop : merge, loop);
                     List<Stmt> otherwise = region(e.target, merge == null ? stop : merge, loop);
-                    out.add(new Stmt.If(negate(e.jumpCond), then, otherwise, lastLine(b)));
+                    if (then.isEmpty() && otherwise.size() == 1 && otherwise.get(0) instanceof Stmt.Break) {
+                        // if (!c) break; rather than an empty then
+                        out.add(new Stmt.If(e.jumpCond, otherwise, then, line));
+                    } else {
+                        out.add(new Stmt.If(negate(e.jumpCond), then, otherwise, line));
+                    }
                     b = merge == null ? stop : merge;
                 }
             }
@@ -184,78 +249,233 @@ public final class MethodReader {
         return out;
     }
 
-    private Stmt.For forLoop(Cfg.Block header, List<Stmt> before, LoopCtx outer, Cfg.Block[] exitOut) {
-        int line = line(header);
-        List<Stmt> headerStmts = new ArrayList<>();
-        List<Object> stack = new ArrayList<>();
-        Exit e = execute(header, stack, headerStmts);
-        if (e.kind != Exit.COND || !headerStmts.isEmpty()) {
-            throw new Unsupported(line, "a loop that is not a counted for loop (no test at its head)");
+    /** Where the arms of the branch ending {@code b} meet again, or null when they do not before {@code stop}. */
+    private Cfg.Block merge(Cfg.Block b, LoopCtx loop) {
+        if (loop == null) {
+            return b.ipdom;
         }
-        BitSet body = cfg.naturalLoop(header);
-        boolean fallIn = body.get(e.fall.id);
-        boolean targetIn = body.get(e.target.id);
-        if (fallIn == targetIn) {
-            throw new Unsupported(line, "a loop whose head test does not leave it");
-        }
-        Cfg.Block entry = fallIn ? e.fall : e.target;
-        Cfg.Block exit = fallIn ? e.target : e.fall;
-        Expr stay = fallIn ? negate(e.jumpCond) : e.jumpCond;
-        List<Stmt> stmts = new ArrayList<>(region(entry, header, new LoopCtx(header, body, outer)));
+        int p = loop.ipdom[b.id];
+        return p == Cfg.NEXT_ITERATION ? loop.header : p == Cfg.LEAVES ? null : cfg.blocks.get(p);
+    }
 
-        if (!(stay instanceof Expr.Compare c)) {
-            throw new Unsupported(line, "a loop condition that is not a comparison");
+    // ---------------------------------------------------------------- obstacles
+
+    /** Every construct found outside the subset, in order; reading goes on after each where it can. */
+    private final List<Unsupported> obstacles = new ArrayList<>();
+
+    /** Blocks whose operand stack on entry comes from a block that could not be read: their errors follow from it. */
+    private final BitSet unknownEntry = new BitSet();
+
+    private void note(Unsupported u, Cfg.Block b) {
+        if (!unknownEntry.get(b.id) && obstacles.stream().noneMatch(o -> o.line() == u.line()
+                && o.construct().equals(u.construct()))) {
+            obstacles.add(u);
         }
-        Var v;
-        Cond cond;
-        Expr bound;
-        if (c.left() instanceof Expr.Local l && !mentions(c.right(), l.var())) {
-            v = l.var();
-            cond = c.cond();
-            bound = c.right();
-        } else if (c.right() instanceof Expr.Local l && !mentions(c.left(), l.var())) {
-            v = l.var();
-            cond = c.cond().swap();
-            bound = c.left();
-        } else {
-            throw new Unsupported(line, "a loop condition that does not compare the index with a bound");
+    }
+
+    /** {@code b} could not be read to its end: what its successors find on the operand stack is unknown. */
+    private void abandon(Cfg.Block b) {
+        for (Cfg.Block s : b.succs) {
+            if (s.entryStack.length > 0) {
+                unknownEntry.set(s.id);
+            }
+        }
+    }
+
+    /** How a block that could not be read ends, from the CFG alone, so that reading can go on after it. */
+    private Exit skipped(Cfg.Block b) {
+        return switch (b.succs.size()) {
+            case 0 -> new Exit(Exit.RETURN, null, null, null);
+            case 1 -> new Exit(Exit.FALL, null, b.succs.get(0), null);
+            case 2 -> new Exit(Exit.COND, new Expr.Const(Type.PRED, 1), b.succs.get(0), b.succs.get(1));
+            default -> throw combined(obstacles);
+        };
+    }
+
+    /** One exception naming every obstacle. */
+    private static Unsupported combined(List<Unsupported> all) {
+        return new Unsupported(all.stream().map(u -> new org.acc4j.compiler.Diagnostic.Obstacle(u.line(), u.construct()))
+                .toList());
+    }
+
+    // ---------------------------------------------------------------- loops
+
+    /**
+     * The loop whose head is {@code header}: a {@link Stmt.For} when it is counted (a test of its index against a
+     * bound at its head, the only exit, and a constant step at the end of each iteration), else a {@link Stmt.While},
+     * which only a loop inside a parallel loop may be. {@code exitOut[0]} is set to the block after the loop as soon
+     * as it is known.
+     */
+    private Stmt loop(Cfg.Block header, List<Stmt> before, LoopCtx outer, Cfg.Block[] exitOut) {
+        int line = line(header);
+        BitSet natural = cfg.naturalLoop(header);
+        java.util.Set<Cfg.Block> exits = new java.util.LinkedHashSet<>();
+        for (int id = natural.nextSetBit(0); id >= 0; id = natural.nextSetBit(id + 1)) {
+            for (Cfg.Block s : cfg.blocks.get(id).succs) {
+                if (!natural.get(s.id)) {
+                    exits.add(s);
+                }
+            }
+        }
+        if (exits.isEmpty()) {
+            throw new Unsupported(line, "a loop that never ends (no test and no break)");
+        }
+        Cfg.Block follow = Cfg.commonPostDominator(exits);
+        if (follow == null) {
+            // name the exit that does not come from the loop's head: the return
+            Cfg.Block ret = exits.stream().filter(x -> !header.succs.contains(x)).findFirst().orElse(header);
+            throw new Unsupported(lastLine(ret) > 0 ? lastLine(ret) : line, "a return inside a loop");
+        }
+        if (outer != null && !outer.body.get(follow.id)) {
+            throw new Unsupported(line, "a labelled break out of an inner loop");
+        }
+        BitSet body = cfg.breakPaths(exits, follow);
+        body.or(natural);
+        exitOut[0] = follow;
+        int known = obstacles.size();
+        LoopCtx ctx = new LoopCtx(header, body, follow, cfg.loopPostDominators(header, body), outer);
+        List<Stmt> stmts = region(header, header, ctx, true);
+        Stmt.While w = whileOf(stmts, line);
+        if (obstacles.size() > known) {
+            return w;
+        }
+        Var index = testedIndex(w);
+        LoopSpec spec = index == null ? LoopSpec.NONE : annotations.at(index.slot(), header.start);
+        String why = notCounted(w);
+        if (why == null) {
+            return counted(w, before, spec);
+        }
+        if (outer == null) {
+            throw new Unsupported(why.startsWith("a break") ? breakLine(w.body()) : line, why);
+        }
+        if (spec.hasParallelLevel() || spec.independent() || spec.collapse() > 1) {
+            throw new Unsupported(line, why + ", so it cannot be the parallel loop " + spec + " asks for");
+        }
+        return w;
+    }
+
+    /** A loop body as a {@link Stmt.While}: a leading {@code if (c) ... else break;} becomes its test. */
+    private static Stmt.While whileOf(List<Stmt> stmts, int line) {
+        if (!stmts.isEmpty() && stmts.get(0) instanceof Stmt.If i) {
+            boolean breakElse = i.otherwise().size() == 1 && i.otherwise().get(0) instanceof Stmt.Break;
+            boolean breakThen = i.then().size() == 1 && i.then().get(0) instanceof Stmt.Break;
+            if (breakElse && !Dataflow.leaves(i.then()) || breakThen && i.otherwise().isEmpty()) {
+                List<Stmt> rest = new ArrayList<>(breakElse ? i.then() : List.of());
+                rest.addAll(stmts.subList(1, stmts.size()));
+                return new Stmt.While(breakElse ? i.cond() : negate(i.cond()), rest, line);
+            }
+        }
+        return new Stmt.While(new Expr.Const(Type.PRED, 1), stmts, line);
+    }
+
+    /** The local a loop's test compares with something else, or null. */
+    private static Var testedIndex(Stmt.While w) {
+        if (w.cond() instanceof Expr.Compare c) {
+            if (c.left() instanceof Expr.Local l && !mentions(c.right(), l.var())) {
+                return l.var();
+            }
+            if (c.right() instanceof Expr.Local l && !mentions(c.left(), l.var())) {
+                return l.var();
+            }
+        }
+        return null;
+    }
+
+    /** Null when {@code w} is a counted loop, else why not (the words a parallel loop's diagnostic uses). */
+    private static String notCounted(Stmt.While w) {
+        if (w.endless()) {
+            return !w.body().isEmpty() && w.body().get(0) instanceof Stmt.If i && i.line() == w.line()
+                    ? "a loop whose test has && or || (a parallel loop's test is one comparison of its index with a bound)"
+                    : "a loop that is not a counted for loop (no test at its head)";
+        }
+        if (!(w.cond() instanceof Expr.Compare)) {
+            return "a loop condition that is not a comparison";
+        }
+        Var v = testedIndex(w);
+        if (v == null) {
+            return "a loop condition that does not compare the index with a bound";
         }
         if (v.type() != Type.I32 && v.type() != Type.I64) {
-            throw new Unsupported(line, "a loop whose index is a " + v.type().javaName());
+            return "a loop whose index is a " + v.type().javaName();
         }
-        long step = stmts.isEmpty() ? 0 : increment(stmts.get(stmts.size() - 1), v);
+        if (!w.body().isEmpty() && w.body().get(0) instanceof Stmt.If i && i.line() == w.line() && hasBreak(i.then())) {
+            return "a loop over " + v.name() + " whose test has && or || (a parallel loop's test is one comparison of "
+                    + "its index with a bound)";
+        }
+        if (hasBreak(w.body())) {
+            return "a break out of the loop over " + v.name() + " (a parallel loop runs all its iterations; a loop "
+                    + "inside it may break)";
+        }
+        List<Stmt> body = w.body();
+        long step = body.isEmpty() ? 0 : increment(body.get(body.size() - 1), v);
         if (step == 0) {
-            throw new Unsupported(line, "a loop whose index " + v.name() + " does not change by a constant at the end of each iteration");
+            return "a loop whose index " + v.name() + " does not change by a constant at the end of each iteration";
         }
         if (step == Long.MIN_VALUE) {
-            throw new Unsupported(line, "a loop whose index " + v.name() + " steps by Long.MIN_VALUE");
+            return "a loop whose index " + v.name() + " steps by Long.MIN_VALUE";
         }
-        stmts.remove(stmts.size() - 1);
-        if (assigns(stmts, v)) {
-            throw new Unsupported(line, "a loop whose index " + v.name() + " is also assigned in its body");
+        if (assigns(body.subList(0, body.size() - 1), v)) {
+            return "a loop whose index " + v.name() + " is also assigned in its body";
         }
-        switch (cond) {
-            case LT, LE -> requireStep(step > 0, line, v);
-            case GT, GE -> requireStep(step < 0, line, v);
+        Cond cond = condOf(w, v);
+        return switch (cond) {
+            case LT, LE -> step > 0 ? null : "a loop whose index " + v.name() + " steps away from its bound";
+            case GT, GE -> step < 0 ? null : "a loop whose index " + v.name() + " steps away from its bound";
             // either direction; whether the index reaches the bound is checked before a parallel launch
-            case NE -> { }
-            default -> throw new Unsupported(line, "a loop test with " + cond.symbol() + " (use <, <=, >, >= or !=)");
-        }
+            case NE -> null;
+            default -> "a loop test with " + cond.symbol() + " (use <, <=, >, >= or !=)";
+        };
+    }
+
+    /** The test of a counted loop as {@code index cond bound}. */
+    private static Cond condOf(Stmt.While w, Var v) {
+        Expr.Compare c = (Expr.Compare) w.cond();
+        return c.left() instanceof Expr.Local l && l.var().equals(v) ? c.cond() : c.cond().swap();
+    }
+
+    /** {@code w}, which {@link #notCounted} accepts, as a {@link Stmt.For}; its start is taken from {@code before}. */
+    private static Stmt.For counted(Stmt.While w, List<Stmt> before, LoopSpec spec) {
+        Var v = testedIndex(w);
+        Expr.Compare c = (Expr.Compare) w.cond();
+        Expr bound = c.left() instanceof Expr.Local l && l.var().equals(v) ? c.right() : c.left();
+        List<Stmt> stmts = new ArrayList<>(w.body());
+        long step = increment(stmts.remove(stmts.size() - 1), v);
         Expr lower = new Expr.Local(v);
         if (!before.isEmpty() && before.get(before.size() - 1) instanceof Stmt.Assign a && a.var().equals(v)
                 && !mentions(a.value(), v)) {
             before.remove(before.size() - 1);
             lower = a.value();
         }
-        LoopSpec spec = annotations.at(v.slot(), header.start);
-        exitOut[0] = exit;
-        return new Stmt.For(v, lower, cond, bound, step, spec, stmts, line);
+        return new Stmt.For(v, lower, condOf(w, v), bound, step, spec, stmts, w.line());
     }
 
-    private static void requireStep(boolean ok, int line, Var v) {
-        if (!ok) {
-            throw new Unsupported(line, "a loop whose index " + v.name() + " steps away from its bound");
+    /** Whether {@code stmts} break out of the loop whose body they are (not counting breaks of inner loops). */
+    private static boolean hasBreak(List<Stmt> stmts) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.Break || s instanceof Stmt.If i && (hasBreak(i.then()) || hasBreak(i.otherwise()))) {
+                return true;
+            }
         }
+        return false;
+    }
+
+    /** The line of the first break of a loop body (0 if none). */
+    private static int breakLine(List<Stmt> stmts) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.Break b) {
+                return b.line();
+            }
+            if (s instanceof Stmt.If i) {
+                int l = breakLine(i.then());
+                if (l == 0) {
+                    l = breakLine(i.otherwise());
+                }
+                if (l != 0) {
+                    return l;
+                }
+            }
+        }
+        return 0;
     }
 
     /** The constant by which {@code s} changes {@code v} ({@code v = v + c} or {@code v = v - c}), or 0. */
@@ -283,6 +503,9 @@ public final class MethodReader {
             if (s instanceof Stmt.For f && (f.index().equals(v) || assigns(f.body(), v))) {
                 return true;
             }
+            if (s instanceof Stmt.While w && assigns(w.body(), v)) {
+                return true;
+            }
         }
         return false;
     }
@@ -298,6 +521,9 @@ public final class MethodReader {
     private static Expr negate(Expr cond) {
         if (cond instanceof Expr.Compare c) {
             return c.negate();
+        }
+        if (cond instanceof Expr.Unary u && u.op() == UnOp.NOT) {
+            return u.operand();
         }
         return new Expr.Unary(UnOp.NOT, cond);
     }
@@ -360,7 +586,21 @@ public final class MethodReader {
                 }
                 return new Exit(Exit.RETURN, value, null, null);
             }
-            step(insn, op, stack, out, line);
+            try {
+                step(insn, op, stack, out, line);
+            } catch (Unsupported u) {
+                // note it and go on with the next statement of the block (where the operand stack is empty)
+                int next = i + 1;
+                while (next < b.end && cfg.stackDepth[next] != 0) {
+                    next++;
+                }
+                if (next >= b.end) {
+                    throw u;
+                }
+                note(u, b);
+                stack.clear();
+                i = next - 1;
+            }
         }
         carry(stack, out, lineAt[b.end - 1], cfg.blockAt[b.end], null);
         return new Exit(Exit.FALL, null, cfg.blockAt[b.end], null);

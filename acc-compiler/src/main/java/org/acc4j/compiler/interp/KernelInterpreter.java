@@ -235,13 +235,17 @@ public final class KernelInterpreter {
         return out;
     }
 
-    private void statements(List<Stmt> stmts, Region r, Thread t, Evaluator ev) {
+    /** Runs {@code stmts}; true when one of them broke out of the innermost {@link Stmt.While}. */
+    private boolean statements(List<Stmt> stmts, Region r, Thread t, Evaluator ev) {
         for (Stmt s : stmts) {
-            statement(s, r, t, ev);
+            if (statement(s, r, t, ev)) {
+                return true;
+            }
         }
+        return false;
     }
 
-    private void statement(Stmt s, Region r, Thread t, Evaluator ev) {
+    private boolean statement(Stmt s, Region r, Thread t, Evaluator ev) {
         if (s instanceof Stmt.Assign a) {
             ev.set(a.var(), ev.eval(a.value()));
         } else if (s instanceof Stmt.Store st) {
@@ -259,7 +263,15 @@ public final class KernelInterpreter {
             }
             touch.writer = t.id;
         } else if (s instanceof Stmt.If i) {
-            statements((Boolean) ev.eval(i.cond()) ? i.then() : i.otherwise(), r, t, ev);
+            return statements((Boolean) ev.eval(i.cond()) ? i.then() : i.otherwise(), r, t, ev);
+        } else if (s instanceof Stmt.Break) {
+            return true;
+        } else if (s instanceof Stmt.While w) {
+            while ((Boolean) ev.eval(w.cond())) {
+                if (statements(w.body(), r, t, ev)) {
+                    break;
+                }
+            }
         } else if (s instanceof Stmt.For f) {
             Mapping.Level level = r.mapping().levelOf(f);
             if (level != null && level.outer() == f) {
@@ -274,6 +286,7 @@ public final class KernelInterpreter {
                 }
             }
         }
+        return false;
     }
 
     /** One level of the mapping, as the PTX runs it. */

@@ -46,6 +46,11 @@ public final class IrPrinter {
                         .append("; ").append(f.index()).append(f.step() >= 0 ? " += " + f.step() : " -= " + -f.step())
                         .append(f.spec().annotated() ? "  " + f.spec() : "").append('\n');
                 print(f.body(), depth + 1, b);
+            } else if (s instanceof Stmt.While w) {
+                b.append(pad).append("while ").append(w.cond()).append('\n');
+                print(w.body(), depth + 1, b);
+            } else if (s instanceof Stmt.Break) {
+                b.append(pad).append("break\n");
             } else if (s instanceof Stmt.Return r) {
                 b.append(pad).append("return").append(r.value() != null ? " " + r.value() : "").append('\n');
             }

@@ -12,7 +12,7 @@ import java.util.List;
  * @param why the compiler's reason for running the outer loop in parallel, for the report
  * @param mapping where the parallel loops go on the grid (null until {@code Parallelism} decides)
  * @param checks conditions the runtime checks before a launch, for loops parallelised without the user's word
- * @param notes one line per loop for the compile report: parallel or not, and why
+ * @param notes one line per loop for the compile report: parallel or not, and why; then the {@link #warnings()}
  * @param reductions the scalars the nest accumulates into (see {@link Reduction})
  * @param hostVars locals whose values at the loop the host computes and passes in (they depend on an earlier
  *     region's reduction); the kernel skips the prologue's assignments to them
@@ -34,6 +34,14 @@ public record Region(int ordinal, List<Stmt> prologue, Stmt.For loop, String why
     /** The same region as decided by the parallelism pass. */
     public Region decided(String why, Mapping mapping, List<Disjointness> checks, List<String> notes) {
         return new Region(ordinal, prologue, loop, why, mapping, checks, notes, reductions, hostVars);
+    }
+
+    /** Prefix of a note that warns (a loop parallel on the user's word whose writes provably collide). */
+    public static final String WARNING = "warning: ";
+
+    /** The notes that are warnings, in order. */
+    public List<String> warnings() {
+        return notes.stream().filter(n -> n.startsWith(WARNING)).toList();
     }
 
     /** The prologue each thread runs: without the assignments to {@link #hostVars}, whose values come from the host. */

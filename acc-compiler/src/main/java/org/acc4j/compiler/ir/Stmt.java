@@ -47,6 +47,28 @@ public sealed interface Stmt {
         }
     }
 
+    /**
+     * A loop that is not counted, run sequentially by one thread exactly as Java runs it: {@code cond} is evaluated
+     * before each iteration (the constant {@code true} for {@code while (true)} and {@code do}/{@code while} shapes,
+     * whose tests are {@code if}s with a {@link Break} in the body); a {@link Break} in the body, outside any inner
+     * {@code While}, leaves it. {@code while} loops, {@code for} loops with a compound test, a {@code break} or a
+     * step that is not a constant become this node; parallel levels are always {@link For} loops.
+     */
+    record While(Expr cond, List<Stmt> body, int line) implements Stmt {
+        public While {
+            body = List.copyOf(body);
+        }
+
+        /** Whether the test is the constant {@code true} (the loop ends only by a {@link Break}). */
+        public boolean endless() {
+            return cond instanceof Expr.Const k && k.type() == Type.PRED && k.bits() != 0;
+        }
+    }
+
+    /** Leaves the innermost enclosing {@link While} (never a {@link For}: a counted loop has no break). */
+    record Break(int line) implements Stmt {
+    }
+
     /** The end of the method, with its value ({@code null} for a void method). */
     record Return(Expr value, int line) implements Stmt {
         public Return(int line) {

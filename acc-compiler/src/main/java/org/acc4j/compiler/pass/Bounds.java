@@ -64,6 +64,8 @@ public final class Bounds {
                 storesIn(i.otherwise(), seen);
             } else if (s instanceof Stmt.For f) {
                 storesIn(f.body(), seen);
+            } else if (s instanceof Stmt.While w) {
+                storesIn(w.body(), seen);
             }
         }
     }
@@ -96,6 +98,10 @@ public final class Bounds {
                 loops.add(f);
                 walk(f.body(), loops, scope, once, invariant);
                 loops.remove(loops.size() - 1);
+            } else if (s instanceof Stmt.While w) {
+                // like an if: an access in the body is proven over every iteration of the loops around it
+                loads(w.cond(), lin, loops, invariantLoops, s.line());
+                walk(w.body(), loops, scope, once, invariantLoops);
             }
         }
     }

@@ -29,6 +29,8 @@ public final class Dataflow {
             } else if (s instanceof Stmt.For f) {
                 out.add(f.index());
                 assigned(f.body(), out);
+            } else if (s instanceof Stmt.While w) {
+                assigned(w.body(), out);
             }
         }
     }
@@ -42,6 +44,8 @@ public final class Dataflow {
             } else if (s instanceof Stmt.If i) {
                 loopIndices(i.then(), out);
                 loopIndices(i.otherwise(), out);
+            } else if (s instanceof Stmt.While w) {
+                loopIndices(w.body(), out);
             }
         }
     }
@@ -72,6 +76,9 @@ public final class Dataflow {
             } else if (s instanceof Stmt.For f) {
                 counts.merge(f.index(), 2, Integer::sum);
                 countAssignments(f.body(), counts, conditional);
+            } else if (s instanceof Stmt.While w) {
+                // a body that may run any number of times, and leave by a break at any point
+                countAssignments(w.body(), counts, true);
             }
         }
     }
@@ -101,7 +108,12 @@ public final class Dataflow {
                 Set<Var> e = new HashSet<>(defined);
                 liveIn(i.then(), t, out);
                 liveIn(i.otherwise(), e, out);
-                t.retainAll(e);
+                // an arm that always breaks does not reach the statements after the if
+                if (leaves(i.then())) {
+                    t = e;
+                } else if (!leaves(i.otherwise())) {
+                    t.retainAll(e);
+                }
                 defined.addAll(t);
             } else if (s instanceof Stmt.For f) {
                 reads(f.lower(), defined, out);
@@ -110,8 +122,22 @@ public final class Dataflow {
                 reads(f.bound(), inner, out);
                 liveIn(f.body(), inner, out);
                 defined.add(f.index());
+            } else if (s instanceof Stmt.While w) {
+                // the test runs first; the body defines nothing after the loop (it may run no time)
+                reads(w.cond(), defined, out);
+                liveIn(w.body(), new HashSet<>(defined), out);
             }
         }
+    }
+
+    /** Whether {@code stmts} always end in a {@link Stmt.Break} (so control never reaches what follows them). */
+    public static boolean leaves(List<Stmt> stmts) {
+        if (stmts.isEmpty()) {
+            return false;
+        }
+        Stmt last = stmts.get(stmts.size() - 1);
+        return last instanceof Stmt.Break
+                || (last instanceof Stmt.If i && leaves(i.then()) && leaves(i.otherwise()));
     }
 
     private static void reads(Expr e, Set<Var> defined, Set<Var> out) {
@@ -155,6 +181,9 @@ public final class Dataflow {
                 out.add(f.lower());
                 out.add(f.bound());
                 collect(f.body(), out);
+            } else if (s instanceof Stmt.While w) {
+                out.add(w.cond());
+                collect(w.body(), out);
             }
         }
     }
@@ -178,6 +207,8 @@ public final class Dataflow {
                 collectUses(i.otherwise(), uses);
             } else if (s instanceof Stmt.For f) {
                 collectUses(f.body(), uses);
+            } else if (s instanceof Stmt.While w) {
+                collectUses(w.body(), uses);
             }
         }
         for (Expr e : expressions(stmts)) {

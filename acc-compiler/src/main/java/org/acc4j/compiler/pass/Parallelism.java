@@ -32,7 +32,13 @@ import org.acc4j.compiler.ir.Var;
  * <p><b>Without any</b>, the dependence test picks the chain: a loop is parallel when no scalar is carried
  * from one iteration to the next, and every written array is accessed at one subscript, linear in the loop
  * indices, whose parallel index appears; that the writes are disjoint is a {@link Disjointness} condition,
- * proven here when constant and otherwise checked by the runtime before each launch.
+ * proven here when constant and otherwise checked by the runtime before each launch. A loop that is not parallel is
+ * refused with every reason; a dependence proven by {@link Dependences} (a constant distance) is named, and only an
+ * unproven one suggests {@code @Loop(independent = true)}. Loops that are not counted ({@link Stmt.While}) run
+ * sequentially in each thread; what they assign is private to the iteration around them.
+ *
+ * <p>A loop parallel on the user's word whose writes provably collide keeps its kernel with a warning among the
+ * region's notes ({@link Region#warnings()}).
  *
  * <p><b>{@code !=} loops</b> may be parallel levels when their bounds use nothing the nest assigns (no outer index):
  * the runtime evaluates them before each launch and checks that the index reaches the bound in whole steps
@@ -54,10 +60,12 @@ public final class Parallelism {
     private final Set<Var> indices = new LinkedHashSet<>();
     private final List<Access> accesses = new ArrayList<>();
     private final Map<Stmt.For, String> notes = new IdentityHashMap<>();
+    /** Locals the nest assigns from array elements (an index read from memory), with their definitions. */
+    private Map<Var, Expr> fromMemory = Map.of();
 
     /** One array access with its enclosing loops (outermost first) and linear forms (null when not linear). */
     record Access(ArrayRef array, Expr row, Expr index, Linear.Form rowForm, Linear.Form indexForm, boolean store,
-                  List<Stmt.For> loops, int line) {
+                  List<Stmt.For> loops, int line, boolean conditional) {
         boolean sameSubscript(Access o) {
             return java.util.Objects.equals(row, o.row) && index.equals(o.index)
                     || (rowForm != null && indexForm != null && rowForm.equals(o.rowForm)
@@ -74,16 +82,37 @@ public final class Parallelism {
         return new Parallelism(r).run();
     }
 
+    /** {@link #decide} for each region in order; when some cannot run in parallel, one exception names every obstacle. */
+    public static List<Region> decideAll(List<Region> regions) {
+        List<Region> out = new ArrayList<>();
+        List<org.acc4j.compiler.Diagnostic.Obstacle> obstacles = new ArrayList<>();
+        for (Region r : regions) {
+            try {
+                out.add(decide(r));
+            } catch (Unsupported u) {
+                obstacles.addAll(u.obstacles());
+            }
+        }
+        if (!obstacles.isEmpty()) {
+            throw new Unsupported(obstacles);
+        }
+        return out;
+    }
+
     private Region run() {
         Dataflow.assigned(List.of(top), variant);
         Dataflow.loopIndices(List.of(top), indices);
-        collect(top.body(), new ArrayList<>(List.of(top)), new HashMap<>(), Dataflow.assignedOnce(List.of(top)));
+        collect(top.body(), new ArrayList<>(List.of(top)), new HashMap<>(), Dataflow.assignedOnce(List.of(top)), false);
+        fromMemory = Dependences.fromMemory(List.of(top));
         boolean user = hasClause(List.of(top));
         List<List<Stmt.For>> chain = user ? userChain() : autoChain();
         List<Disjointness> checks = user ? List.of() : checks(chain);
         Mapping mapping = map(chain, user);
         List<String> lines = new ArrayList<>();
         report(List.of(top), mapping, lines);
+        if (user) {
+            lines.addAll(Dependences.collisions(chain, accesses));
+        }
         String why = user ? "parallel: mapped by the user" : "parallelizable: no loop-carried dependence"
                 + (checks.isEmpty() ? "" : " (disjoint writes checked at launch)");
         for (org.acc4j.compiler.ir.Reduction r : region.reductions()) {
@@ -94,42 +123,45 @@ public final class Parallelism {
 
     // ---------------------------------------------------------------- facts
 
-    private void collect(List<Stmt> stmts, List<Stmt.For> loops, Map<Var, Expr> defs, Set<Var> once) {
+    private void collect(List<Stmt> stmts, List<Stmt.For> loops, Map<Var, Expr> defs, Set<Var> once, boolean conditional) {
         Map<Var, Expr> scope = new HashMap<>(defs);
         for (Stmt s : stmts) {
             Linear lin = new Linear(indices, variant, scope);
             if (s instanceof Stmt.Assign a) {
-                loads(a.value(), lin, loops, s.line());
+                loads(a.value(), lin, loops, s.line(), conditional);
                 if (once.contains(a.var()) && !Exprs.readsMemory(a.value())) {
                     scope.put(a.var(), a.value());
                 }
             } else if (s instanceof Stmt.Store st) {
                 if (st.row() != null) {
-                    loads(st.row(), lin, loops, s.line());
+                    loads(st.row(), lin, loops, s.line(), conditional);
                 }
-                loads(st.index(), lin, loops, s.line());
-                loads(st.value(), lin, loops, s.line());
+                loads(st.index(), lin, loops, s.line(), conditional);
+                loads(st.value(), lin, loops, s.line(), conditional);
                 accesses.add(new Access(st.array(), st.row(), st.index(), st.row() == null ? null : lin.of(st.row()),
-                        lin.of(st.index()), true, List.copyOf(loops), s.line()));
+                        lin.of(st.index()), true, List.copyOf(loops), s.line(), conditional));
             } else if (s instanceof Stmt.If i) {
-                loads(i.cond(), lin, loops, s.line());
-                collect(i.then(), loops, scope, once);
-                collect(i.otherwise(), loops, scope, once);
+                loads(i.cond(), lin, loops, s.line(), conditional);
+                collect(i.then(), loops, scope, once, true);
+                collect(i.otherwise(), loops, scope, once, true);
             } else if (s instanceof Stmt.For f) {
-                loads(f.lower(), lin, loops, s.line());
-                loads(f.bound(), lin, loops, s.line());
+                loads(f.lower(), lin, loops, s.line(), conditional);
+                loads(f.bound(), lin, loops, s.line(), conditional);
                 loops.add(f);
-                collect(f.body(), loops, scope, once);
+                collect(f.body(), loops, scope, once, conditional);
                 loops.remove(loops.size() - 1);
+            } else if (s instanceof Stmt.While w) {
+                loads(w.cond(), lin, loops, s.line(), conditional);
+                collect(w.body(), loops, scope, once, true);
             }
         }
     }
 
-    private void loads(Expr e, Linear lin, List<Stmt.For> loops, int line) {
+    private void loads(Expr e, Linear lin, List<Stmt.For> loops, int line, boolean conditional) {
         Dataflow.forEach(e, x -> {
             if (x instanceof Expr.Load l) {
                 accesses.add(new Access(l.array(), l.row(), l.index(), l.row() == null ? null : lin.of(l.row()),
-                        lin.of(l.index()), false, List.copyOf(loops), line));
+                        lin.of(l.index()), false, List.copyOf(loops), line, conditional));
             }
         });
     }
@@ -144,6 +176,9 @@ public final class Parallelism {
                 return true;
             }
             if (s instanceof Stmt.If i && (hasClause(i.then()) || hasClause(i.otherwise()))) {
+                return true;
+            }
+            if (s instanceof Stmt.While w && hasClause(w.body())) {
                 return true;
             }
         }
@@ -251,13 +286,17 @@ public final class Parallelism {
         List<List<Stmt.For>> chain = new ArrayList<>();
         Stmt.For cur = top;
         while (cur != null && chain.size() < 3) {
-            String why = dependence(cur);
-            if (why != null) {
+            List<Problem> problems = dependence(cur);
+            if (!problems.isEmpty()) {
                 if (chain.isEmpty()) {
-                    throw new Unsupported(cur.line(), "a loop that is not parallelizable: " + why
-                            + "; if its iterations are independent, mark the index @Loop(independent = true)");
+                    List<org.acc4j.compiler.Diagnostic.Obstacle> all = new ArrayList<>();
+                    for (Problem p : problems) {
+                        all.add(new org.acc4j.compiler.Diagnostic.Obstacle(all.isEmpty() ? cur.line() : p.line(),
+                                p.construct()));
+                    }
+                    throw new Unsupported(all);
                 }
-                notes.put(cur, "sequential in each thread: " + why);
+                notes.put(cur, "sequential in each thread: " + problems.get(0).why());
                 break;
             }
             chain.add(List.of(cur));
@@ -312,34 +351,46 @@ public final class Parallelism {
         return found[0];
     }
 
-    /** Null when {@code f} can run in parallel (given the checks made later), else the reason. */
-    private String dependence(Stmt.For f) {
-        if (f.spec().seq()) {
-            return "marked seq";
+    /**
+     * One reason a loop cannot run in parallel; {@code advise} when it is only unproven, so that the user's
+     * {@code @Loop(independent = true)} could make it parallel.
+     */
+    record Problem(String why, int line, boolean advise) {
+        String construct() {
+            return "a loop that is not parallelizable: " + why
+                    + (advise ? "; if its iterations are independent, mark the index @Loop(independent = true)" : "");
         }
+    }
+
+    /** Empty when {@code f} can run in parallel (given the checks made later), else every reason, the first first. */
+    private List<Problem> dependence(Stmt.For f) {
+        if (f.spec().seq()) {
+            return List.of(new Problem("marked seq", f.line(), false));
+        }
+        List<Problem> out = new ArrayList<>();
         String ne = uncheckedNotEqual(f);
         if (ne != null) {
-            return "its != test's " + ne + ", so whether it reaches its bound cannot be checked before the launch";
+            out.add(new Problem("its != test's " + ne + ", so whether it reaches its bound cannot be checked before the "
+                    + "launch", f.line(), false));
         }
         Set<Var> inside = new HashSet<>();
         Dataflow.assigned(f.body(), inside);
         inside.add(f.index());
         for (Expr e : List.of(f.lower(), f.bound())) {
             if (Exprs.any(e, x -> x instanceof Expr.Load || (x instanceof Expr.Local l && inside.contains(l.var())))) {
-                return "its bound " + e + " may change while it runs";
+                out.add(new Problem("its bound " + e + " may change while it runs", f.line(), false));
             }
         }
-        Set<Var> carried = new HashSet<>();
+        Set<Var> carried = new LinkedHashSet<>();
         Dataflow.liveIn(f.body(), carried);
         carried.retainAll(inside);
         carried.remove(f.index());
         for (org.acc4j.compiler.ir.Reduction r : region.reductions()) {
             carried.remove(r.var());
         }
-        if (!carried.isEmpty()) {
-            Var v = carried.iterator().next();
-            return "the scalar " + v.name() + " is carried from one iteration to the next"
-                    + (v.type() == org.acc4j.compiler.ir.Type.PRED ? "" : " and is not a reduction");
+        for (Var v : carried) {
+            out.add(new Problem("the scalar " + v.name() + " is carried from one iteration to the next"
+                    + (v.type() == org.acc4j.compiler.ir.Type.PRED ? "" : " and is not a reduction"), f.line(), false));
         }
         Map<ArrayRef, Access> first = new LinkedHashMap<>();
         for (Access a : accesses) {
@@ -348,22 +399,39 @@ public final class Parallelism {
             }
         }
         for (Access w : first.values()) {
+            boolean other = false;
             for (Access a : accesses) {
                 if (a.array.equals(w.array) && !a.sameSubscript(w) && !Ranges.disjoint(w, a)) {
-                    return w.array.name() + " is written and also accessed at another subscript (line " + w.line
-                            + " and line " + a.line + ")";
+                    Long d = w.conditional || a.conditional ? null : Dependences.offset(w, a, f);
+                    if (d != null) {
+                        out.add(new Problem(Dependences.describe(w, a, f, d), a.line, false));
+                    } else if (!other) {
+                        out.add(new Problem(w.array.name() + " is written and also accessed at another subscript (line "
+                                + w.line + " and line " + a.line + ")", w.line, true));
+                    }
+                    other = true;
                 }
             }
+            if (other) {
+                continue;
+            }
+            if (Dependences.indirect(w, fromMemory)) {
+                out.add(new Problem(Dependences.race(w, fromMemory), w.line, false));
+                continue;
+            }
             if (w.indexForm == null || (w.row != null && w.rowForm == null)) {
-                return "the subscript of " + w.array.name() + " at line " + w.line + " is not linear in the loop indices";
+                out.add(new Problem("the subscript of " + w.array.name() + " at line " + w.line
+                        + " is not linear in the loop indices", w.line, true));
+                continue;
             }
             boolean appears = w.indexForm.coefficient(f.index()) != null
                     || (w.rowForm != null && w.rowForm.coefficient(f.index()) != null);
             if (!appears) {
-                return "every iteration writes the same elements of " + w.array.name() + " (line " + w.line + ")";
+                out.add(new Problem("every iteration writes the same elements of " + w.array.name() + " (line " + w.line
+                        + ")", w.line, false));
             }
         }
-        return null;
+        return out;
     }
 
     /** The disjointness conditions of every written array over the chain; constant ones are decided here. */
@@ -599,6 +667,10 @@ public final class Parallelism {
             } else if (s instanceof Stmt.If i) {
                 report(i.then(), mapping, out);
                 report(i.otherwise(), mapping, out);
+            } else if (s instanceof Stmt.While w) {
+                out.add("line " + w.line() + ": " + (w.endless() ? "loop" : "loop while " + w.cond())
+                        + ": sequential in each thread (not a counted loop)");
+                report(w.body(), mapping, out);
             }
         }
     }

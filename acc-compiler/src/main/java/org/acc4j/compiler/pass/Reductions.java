@@ -79,6 +79,8 @@ public final class Reductions {
             } else if (s instanceof Stmt.If i) {
                 indices(i.then(), out);
                 indices(i.otherwise(), out);
+            } else if (s instanceof Stmt.While w) {
+                indices(w.body(), out);
             }
         }
     }
@@ -110,6 +112,11 @@ public final class Reductions {
                 }
             } else if (s instanceof Stmt.For f) {
                 String p = updates(f.body(), v, ops, firstLine);
+                if (p != null) {
+                    return p;
+                }
+            } else if (s instanceof Stmt.While w) {
+                String p = updates(w.body(), v, ops, firstLine);
                 if (p != null) {
                     return p;
                 }
@@ -223,6 +230,8 @@ public final class Reductions {
             } else if (s instanceof Stmt.If i) {
                 checkClauses(i.then(), found, why);
                 checkClauses(i.otherwise(), found, why);
+            } else if (s instanceof Stmt.While w) {
+                checkClauses(w.body(), found, why);
             }
         }
     }

@@ -283,7 +283,7 @@ public final class KernelEmitter {
 
     private void statement(Stmt s) {
         currentLine = s.line();
-        if (!(s instanceof Stmt.For) && !(s instanceof Stmt.If)) {
+        if (!(s instanceof Stmt.For) && !(s instanceof Stmt.If) && !(s instanceof Stmt.While)) {
             w.comment(where(s.line()) + IrPrinter.print(List.of(s)).strip());
         }
         if (s instanceof Stmt.Assign a) {
@@ -304,6 +304,11 @@ public final class KernelEmitter {
                 value = bit;
             }
             w.stGlobal(elem.ptxStore(), addr, 0, value);
+        } else if (s instanceof Stmt.If i && i.otherwise().isEmpty() && i.then().size() == 1
+                && i.then().get(0) instanceof Stmt.Break) {
+            // if (c) break: one predicated branch
+            w.comment(where(s.line()) + "if " + i.cond() + " break");
+            w.braIf(predicate(i.cond()), true, breakTargets.get(breakTargets.size() - 1));
         } else if (s instanceof Stmt.If i) {
             w.comment(where(s.line()) + "if " + i.cond());
             Reg p = predicate(i.cond());
@@ -315,6 +320,10 @@ public final class KernelEmitter {
             label(otherwise);
             statements(i.otherwise());
             label(end);
+        } else if (s instanceof Stmt.While wl) {
+            whileLoop(wl);
+        } else if (s instanceof Stmt.Break) {
+            w.bra(breakTargets.get(breakTargets.size() - 1));
         } else if (s instanceof Stmt.For f) {
             Mapping.Level level = region.mapping() == null ? null : region.mapping().levelOf(f);
             if (level != null && level.outer() == f) {
@@ -329,6 +338,26 @@ public final class KernelEmitter {
 
     private String where(int line) {
         return line > 0 ? (method.sourceFile() != null ? method.sourceFile() : "line") + ":" + line + ": " : "";
+    }
+
+    /** The end labels of the {@link Stmt.While} loops being emitted, innermost last: where a break goes. */
+    private final List<String> breakTargets = new ArrayList<>();
+
+    /** A loop that is not counted, run by one thread as Java runs it: the test before each iteration. */
+    private void whileLoop(Stmt.While wl) {
+        w.comment(where(wl.line()) + "while " + wl.cond() + " (sequential in each thread)");
+        String head = w.newLabel("while");
+        String end = w.newLabel("while_end");
+        label(head);
+        if (!wl.endless()) {
+            Reg p = predicate(wl.cond());
+            w.braIf(p, false, end);
+        }
+        breakTargets.add(end);
+        statements(wl.body());
+        breakTargets.remove(breakTargets.size() - 1);
+        w.bra(head);
+        label(end);
     }
 
     /** A loop run by one thread, exactly as Java runs it: the bound is re-evaluated before each iteration. */

@@ -27,7 +27,7 @@ public final class NestGenerator {
     /** Constructs that can be switched off by name (to keep CI green while a bug found with them is open). */
     public static final List<String> FLAGS = List.of("long-index", "triangular", "down", "2d", "ternary",
             "if", "reduction", "dependent", "fault", "unsupported", "annotations", "collapse", "imperfect",
-            "float-ops", "shifts", "division", "math", "casts", "not-equal");
+            "float-ops", "shifts", "division", "math", "casts", "not-equal", "while");
 
     /** Which flagged constructs are off; immutable, {@link #without} returns a copy. */
     public record Options(Set<String> off) {
@@ -79,6 +79,8 @@ public final class NestGenerator {
     }
 
     private final Random r;
+    /** Decides alone whether a nest gets a sequential while loop, so that nests without one stay as they were. */
+    private final Random whileDice;
     private final Options o;
     private final long seed;
     private final Set<String> features = new TreeSet<>();
@@ -100,6 +102,7 @@ public final class NestGenerator {
     private NestGenerator(long seed, Options options) {
         this.seed = seed;
         this.r = new Random(seed * 0x9E3779B97F4A7C15L + 17);
+        this.whileDice = new Random(seed * 0x2545F4914F6CDD1DL + 5);
         this.o = options;
     }
 
@@ -241,6 +244,9 @@ public final class NestGenerator {
                 }
                 if (plantAt == d) {
                     plant(in);
+                }
+                if (o.on("while") && whileDice.nextInt(100) < 20) {
+                    whileLoop(in);
                 }
                 if (carry != null) {
                     body.append(in).append("carry = carry * 0.5 + ").append(expr("double", 2)).append(";\n");
@@ -397,6 +403,48 @@ public final class NestGenerator {
         String name = "t" + locals++;
         body.append(indent).append(type).append(" ").append(name).append(" = ").append(expr(type, depth)).append(";\n");
         scope.add(new Scalar(name, type));
+    }
+
+    /**
+     * A sequential loop that is not counted, ended by a counter at most 6 and by random tests: a while loop whose test
+     * has {@code &&}, a {@code while (true)} with breaks, or a {@code for} loop that breaks. Its value and counter stay
+     * in scope for the statements after it.
+     */
+    private void whileLoop(String in) {
+        features.add("while");
+        String t = pick(TYPES);
+        String v = "w" + locals++;
+        String n = "w" + locals++;
+        int limit = 1 + r.nextInt(6);
+        body.append(in).append("int ").append(n).append(" = 0;\n");
+        body.append(in).append(t).append(" ").append(v).append(" = ").append(expr(t, 2)).append(";\n");
+        int mark = scope.size();
+        scope.add(new Scalar(v, t));
+        scope.add(new Scalar(n, "int"));
+        String kin = in + "    ";
+        int shape = r.nextInt(3);
+        switch (shape) {
+            case 0 -> body.append(in).append("while (").append(cond(1)).append(" && ").append(n).append(" < ")
+                    .append(limit).append(") {\n");
+            case 1 -> body.append(in).append("while (true) {\n").append(kin).append("if (").append(n).append(" >= ")
+                    .append(limit).append(" || ").append(cond(1)).append(") {\n").append(kin).append("    break;\n")
+                    .append(kin).append("}\n");
+            default -> body.append(in).append("for (").append(n).append(" = 0; ").append(n).append(" < ").append(limit)
+                    .append("; ").append(n).append("++) {\n");
+        }
+        body.append(kin).append(v).append(" = (").append(t).append(") (").append(v).append(" * ").append(constant(t))
+                .append(" + ").append(expr(t, 2)).append(");\n");
+        if (shape != 2) {
+            body.append(kin).append(n).append("++;\n");
+        }
+        if (r.nextBoolean()) {
+            body.append(kin).append("if (").append(cond(1)).append(") {\n").append(kin).append("    break;\n")
+                    .append(kin).append("}\n");
+        }
+        body.append(in).append("}\n");
+        scope.subList(mark, scope.size()).clear();
+        scope.add(new Scalar(v, t));
+        scope.add(new Scalar(n, "int"));
     }
 
     /** A construct the compiler cannot offload; the diagnostic must name it. */
