@@ -11,6 +11,7 @@ import java.lang.instrument.Instrumentation;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.loading.ClassInjector;
 import net.bytebuddy.utility.JavaModule;
 import org.acc4j.Acc;
 import org.acc4j.runtime.AccRuntime;
@@ -38,6 +39,8 @@ public final class AccAgent {
     }
 
     static void install(Instrumentation instrumentation) {
+        // advice needs no class injection: keep Byte Buddy off sun.misc.Unsafe (JDK 24+ warns about it)
+        System.getProperties().putIfAbsent(ClassInjector.UsingUnsafe.SAFE_PROPERTY, "true");
         Acc.install(AccRuntime.get());
         new AgentBuilder.Default()
                 .ignore(nameStartsWith("org.acc4j.runtime.")
