@@ -195,7 +195,7 @@ public final class Report {
         line("Kernel only (data resident). The mappings are the OpenUH paper's (Map2_1 … Map2_4 for two parallel"
                 + " loops, Map3_1 … Map3_3 for three; `default` has no `@Loop`); copy and transpose compare Chatain's"
                 + " tunings. Charts show each variant's figure as a fraction of the best variant of its benchmark"
-                + " (as the seed's Figures 9 and 10 compare the mappings).");
+                + " (as the OpenUH paper's Figures 9 and 10 compare the mappings).");
         line();
         Charts.Bars two = new Charts.Bars();
         Charts.Bars three = new Charts.Bars();
