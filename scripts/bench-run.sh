@@ -87,7 +87,7 @@ run_class() {
 for b in $set; do
   run_class "$b" "${BENCH_TAG:-}" "\.${b}Bench\." ${extra[@]+"${extra[@]}"}
 done
-# bounds checks in the kernel against hoisted to the host (issue 7): the same benchmark twice, back to back
+# bounds checks in the kernel against hoisted to the host: the same benchmark twice, back to back
 for b in $checked; do
   run_class "$b" hoisted "\.${b}Bench\.gpuKernel\$" -- -p variant=default
   run_class "$b" checked "\.${b}Bench\.gpuKernel\$" -Dacc4j.hoist=off -- -p variant=default

@@ -344,7 +344,7 @@ public final class Acc {
     }
 
     /**
-     * The time profile so far (regions, kernels, transfers, compile times; see the README's Profile note), as text
+     * The time profile so far (regions, kernels, transfers, compile times; see the user guide, docs/guide.md), as text
      * in the style of PGI's {@code -Minfo=time}. It prints nothing: print or log the text yourself. With profiling
      * off ({@code -Dacc4j.profile=true} or {@code ACC4J_PROFILE=1} turns it on), or without the agent, the text is
      * one line saying there is no profile, and why.

@@ -22,11 +22,11 @@ import java.lang.annotation.Target;
  *
  * <p><b>Async</b> (OpenACC's {@code async} clause). {@code @Kernels(async = 1)} puts the call's work on queue 1,
  * {@code @Kernels(asyncParam = "q")} on the queue numbered by the method's {@code int} parameter {@code q} at each
- * call (naming a parameter needs the class compiled with {@code javac -g}, Maven's default). Queues are numbered
+ * call (naming a parameter needs the class compiled with {@code javac -parameters} or {@code -g}). Queues are numbered
  * from 0; {@link Acc#ASYNC_NOVAL} is OpenACC's default queue and {@link Acc#ASYNC_SYNC} (the default) means
  * synchronous. With the agent on a GPU the call returns once its kernels are queued: work on one queue runs in
- * order, queues run side by side, and {@link Acc#wait(int)} or {@link Acc#waitAll()} joins them; the README's
- * "Async queues" note says what the host may touch meanwhile. Arrays the call uses that are not present yet are
+ * order, queues run side by side, and {@link Acc#wait(int)} or {@link Acc#waitAll()} joins them; the user guide's
+ * (docs/guide.md) "Async queues" section says what the host may touch meanwhile. Arrays the call uses that are not present yet are
  * copied in when it is made and copied back at the wait; an exception of a kernel ({@code
  * ArrayIndexOutOfBoundsException}, {@code ArithmeticException}) is thrown by the wait, and then nothing the call
  * wrote is copied back. A method that returns a value or has a reduction runs synchronously (said once). Without

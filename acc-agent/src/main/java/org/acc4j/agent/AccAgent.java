@@ -14,6 +14,7 @@ import net.bytebuddy.description.annotation.AnnotationDescription;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.dynamic.loading.ClassInjector;
 import net.bytebuddy.utility.JavaModule;
 import org.acc4j.Acc;
 import org.acc4j.runtime.AccRuntime;
@@ -54,6 +55,8 @@ public final class AccAgent {
     }
 
     static void install(Instrumentation instrumentation) {
+        // advice needs no class injection: keep Byte Buddy off sun.misc.Unsafe (JDK 24+ warns about it)
+        System.getProperties().putIfAbsent(ClassInjector.UsingUnsafe.SAFE_PROPERTY, "true");
         Acc.install(AccRuntime.get());
         // @Kernels methods: each loop nest a launch site, the code around it untouched
         instrumentation.addTransformer(new SiteTransformer(AccRuntime::register, Log::warning), false);

@@ -40,7 +40,16 @@ public final class Main {
 
     /** Runs a command; its exit status: 0 on success, 2 for a usage error, 1 when a named input cannot be read. */
     static int run(String[] args, PrintStream out, PrintStream err) {
+        if (args.length == 1 && (args[0].equals("help") || args[0].equals("--help") || args[0].equals("-h"))) {
+            out.println(USAGE);
+            out.println("       java -jar acc.jar help");
+            out.println("run a program with acc4j: java -javaagent:acc.jar -cp CP MAIN_CLASS [ARGS...]");
+            return 0;
+        }
         if (args.length == 0 || !args[0].equals("explain")) {
+            if (args.length > 0) {
+                err.println("acc4j: unknown command: " + args[0]);
+            }
             err.println(USAGE);
             return 2;
         }

@@ -154,8 +154,8 @@ public final class AccRuntime implements Backend {
             installHook();
         }
         if (options.hostOnly()) {
-            Log.info("ACC_DEVICE_TYPE=host: @Kernels methods run as plain Java");
-            noDevice(p, "ACC_DEVICE_TYPE=host");
+            Log.info(options.given("ACC_DEVICE_TYPE") + ": @Kernels methods run as plain Java");
+            noDevice(p, options.given("ACC_DEVICE_TYPE"));
             return;
         }
         try {
@@ -167,7 +167,8 @@ public final class AccRuntime implements Backend {
             }
             int number = chosenDevice >= 0 ? chosenDevice : options.deviceNumber();
             if (number >= devices.size()) {
-                String why = deviceNumberBeyond(number, devices.size());
+                String why = deviceNumberBeyond(chosenDevice >= 0 ? "Acc.setDeviceNumber(" + number + ")"
+                        : options.given("ACC_DEVICE_NUM"), devices.size());
                 Log.warning(why + ": @Kernels methods run as plain Java");
                 noDevice(p, why);
                 return;
@@ -205,9 +206,13 @@ public final class AccRuntime implements Backend {
         }
     }
 
-    /** The message when {@code ACC_DEVICE_NUM} names a device that does not exist (then every region runs on the host). */
-    static String deviceNumberBeyond(int number, int count) {
-        return "ACC_DEVICE_NUM=" + number + " but " + devicesThere(count);
+    /**
+     * The message when {@code ACC_DEVICE_NUM} names a device that does not exist (then every region runs on the host).
+     *
+     * @param setting the setting as the user gave it, e.g. {@code -Dacc.device.num=4}
+     */
+    static String deviceNumberBeyond(String setting, int count) {
+        return setting + " but " + devicesThere(count);
     }
 
     /** {@code there is 1 CUDA device (numbered from 0)}, or as many as there are. */
@@ -231,8 +236,11 @@ public final class AccRuntime implements Backend {
     /** JCuda's load errors carry nested stack traces; keep the cause a user can act on. */
     private static String firstLine(Throwable e) {
         String m = String.valueOf(e.getMessage());
-        if (m.contains("libcuda.so")) {
-            return "libcuda.so.1 cannot be loaded: no NVIDIA driver on this machine";
+        // a second start finds JCuda's class failed: the first failure is its cause
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (String.valueOf(t.getMessage()).contains("libcuda.so")) {
+                return "libcuda.so.1 cannot be loaded: no NVIDIA driver on this machine";
+            }
         }
         int nl = m.indexOf('\n');
         return nl > 0 ? m.substring(0, nl) : m;

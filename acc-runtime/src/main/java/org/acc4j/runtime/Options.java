@@ -1,14 +1,24 @@
 package org.acc4j.runtime;
 
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
+import java.util.function.Consumer;
 
 /**
  * The runtime's settings, read once at start-up from the environment (OpenACC's names) and system properties
- * (which win). Bad values are errors that name the variable and the values allowed.
+ * (which win). A message about a setting names it as the user gave it: {@code -Dacc.device.type=foo} or
+ * {@code ACC_DEVICE_TYPE=foo}, with the values allowed.
+ *
+ * <p>A bad device setting ({@code ACC_DEVICE_TYPE}, {@code ACC_DEVICE_NUM}) is an error: the runtime then runs
+ * every region as plain Java. A bad diagnostic setting (the report, the profile, the dump, hoisting) is a warning
+ * and that setting keeps its default; a dump folder that cannot be created is a warning and nothing is dumped.
  *
  * <table>
  *   <caption>Settings</caption>
@@ -21,10 +31,12 @@ import java.util.Map;
  *   <tr><td>{@code ACC4J_PROFILE}</td><td>{@code acc4j.profile}</td><td>a switch</td></tr>
  *   <tr><td>{@code ACC4J_PROFILE_JSON}</td><td>{@code acc4j.profile.json}</td><td>a file path, in an existing
  *       folder</td></tr>
+ *   <tr><td>{@code ACC4J_DUMP}</td><td>{@code acc4j.dump}</td><td>a folder, created when missing</td></tr>
+ *   <tr><td>{@code ACC4J_SOURCEPATH}</td><td>{@code acc4j.sourcepath}</td><td>folders, {@code dir1:dir2}</td></tr>
  *   <tr><td>{@code ACC4J_HOIST}</td><td>{@code acc4j.hoist}</td><td>a switch, on when unset</td></tr>
  * </table>
  * A switch is on for {@code 1}, {@code true}, {@code yes}, {@code on} and off for {@code 0}, {@code false},
- * {@code no}, {@code off} (any case); unset or blank is off.
+ * {@code no}, {@code off} (any case); unset or blank is its default.
  *
  * @param hostOnly {@code ACC_DEVICE_TYPE=host}: every region runs as plain Java
  * @param deviceNumber {@code ACC_DEVICE_NUM}: the GPU to use (0 by default)
@@ -38,12 +50,21 @@ import java.util.Map;
  * @param hoistChecks {@code acc4j.hoist} / {@code ACC4J_HOIST}: prove affine array accesses in bounds on the host
  *     before each launch and launch kernels without those checks (on by default); off keeps every check in the
  *     kernel, for measuring what the checks cost
+ * @param given how the user gave each setting that is set, by environment variable name: {@code ACC_DEVICE_NUM}
+ *     to {@code -Dacc.device.num=1} or {@code ACC_DEVICE_NUM=1}
  */
 public record Options(boolean hostOnly, int deviceNumber, boolean report, boolean profile, Path profileJson, Path dump,
-                      String sourcePath, boolean hoistChecks) {
+                      String sourcePath, boolean hoistChecks, Map<String, String> given) {
 
+    private static final String SWITCH_VALUES = "use 1, true, yes or on, or 0, false, no or off";
+
+    public Options {
+        given = Map.copyOf(given);
+    }
+
+    /** The settings of this JVM; warnings about diagnostic settings are logged. */
     public static Options fromEnvironment() {
-        return parse(System.getenv(), System.getProperties());
+        return parse(System.getenv(), System.getProperties(), Log::warning);
     }
 
     /** Whether the runtime collects a time profile: printed, written as JSON, or both. */
@@ -51,73 +72,129 @@ public record Options(boolean hostOnly, int deviceNumber, boolean report, boolea
         return profile || profileJson != null;
     }
 
-    static Options parse(Map<String, String> env, java.util.Properties props) {
-        String type = props.getProperty("acc.device.type", env.get("ACC_DEVICE_TYPE"));
+    /**
+     * How the user gave a setting, e.g. {@code -Dacc.device.num=1} or {@code ACC_DEVICE_NUM=1}, for messages; the
+     * variable's name when it is not set.
+     */
+    public String given(String variable) {
+        return given.getOrDefault(variable, variable);
+    }
+
+    static Options parse(Map<String, String> env, Properties props) {
+        return parse(env, props, Log::warning);
+    }
+
+    /**
+     * @param warnings receives each warning about a diagnostic setting (without the {@code acc4j: } prefix)
+     * @throws IllegalArgumentException for a bad device setting, naming it as given
+     */
+    static Options parse(Map<String, String> env, Properties props, Consumer<String> warnings) {
+        Map<String, String> given = new LinkedHashMap<>();
+        Reader in = new Reader(env, props, given);
+        String type = in.read("ACC_DEVICE_TYPE", "acc.device.type");
         boolean host = false;
-        if (type != null && !type.isBlank()) {
+        if (type != null) {
             switch (type.trim().toLowerCase(Locale.ROOT)) {
                 case "host" -> host = true;
                 case "nvidia", "default", "not_host" -> host = false;
-                default -> throw new IllegalArgumentException("acc4j: ACC_DEVICE_TYPE=" + type
+                default -> throw new IllegalArgumentException("acc4j: " + given.get("ACC_DEVICE_TYPE")
                         + " is not a device type acc4j knows; use nvidia or host");
             }
         }
-        String num = props.getProperty("acc.device.num", env.get("ACC_DEVICE_NUM"));
+        String num = in.read("ACC_DEVICE_NUM", "acc.device.num");
         int device = 0;
-        if (num != null && !num.isBlank()) {
+        if (num != null) {
             try {
                 device = Integer.parseInt(num.trim());
             } catch (NumberFormatException e) {
                 device = -1;
             }
             if (device < 0) {
-                throw new IllegalArgumentException("acc4j: ACC_DEVICE_NUM=" + num + " is not a device number (0, 1, ...)");
+                throw new IllegalArgumentException("acc4j: " + given.get("ACC_DEVICE_NUM")
+                        + " is not a device number (0, 1, ...)");
             }
         }
-        boolean report = flag("ACC4J_REPORT", props.getProperty("acc4j.report", env.get("ACC4J_REPORT")));
-        boolean profile = flag("ACC4J_PROFILE", props.getProperty("acc4j.profile", env.get("ACC4J_PROFILE")));
-        Path json = jsonPath(props.getProperty("acc4j.profile.json", env.get("ACC4J_PROFILE_JSON")));
-        String dump = props.getProperty("acc4j.dump", env.get("ACC4J_DUMP"));
-        String sources = props.getProperty("acc4j.sourcepath", env.get("ACC4J_SOURCEPATH"));
-        String hoist = props.getProperty("acc4j.hoist", env.get("ACC4J_HOIST"));
-        boolean hoistChecks = hoist == null || hoist.isBlank() || flag("ACC4J_HOIST", hoist);
-        return new Options(host, device, report, profile, json, dump == null || dump.isBlank() ? null : Path.of(dump.trim()),
-                sources, hoistChecks);
+        boolean report = in.flag("ACC4J_REPORT", "acc4j.report", false, "the compile report stays off", warnings);
+        boolean profile = in.flag("ACC4J_PROFILE", "acc4j.profile", false, "the profile stays off", warnings);
+        Path json = jsonPath(in.read("ACC4J_PROFILE_JSON", "acc4j.profile.json"), given.get("ACC4J_PROFILE_JSON"),
+                warnings);
+        Path dump = dumpFolder(in.read("ACC4J_DUMP", "acc4j.dump"), given.get("ACC4J_DUMP"), warnings);
+        String sources = in.read("ACC4J_SOURCEPATH", "acc4j.sourcepath");
+        boolean hoistChecks = in.flag("ACC4J_HOIST", "acc4j.hoist", true, "bounds checks stay hoisted", warnings);
+        return new Options(host, device, report, profile, json, dump, sources, hoistChecks, given);
     }
 
-    private static boolean flag(String name, String value) {
-        if (value == null || value.isBlank()) {
-            return false;
+    /** Reads settings, the system property winning, and records how each was given. */
+    private record Reader(Map<String, String> env, Properties props, Map<String, String> given) {
+        /** The value, or null when unset or blank. */
+        String read(String variable, String property) {
+            String p = props.getProperty(property);
+            String value = p != null ? p : env.get(variable);
+            if (value == null || value.isBlank()) {
+                return null;
+            }
+            given.put(variable, (p != null ? "-D" + property : variable) + "=" + value);
+            return value;
         }
-        return switch (value.trim().toLowerCase(Locale.ROOT)) {
-            case "1", "true", "yes", "on" -> true;
-            case "0", "false", "no", "off" -> false;
-            default -> throw new IllegalArgumentException("acc4j: " + name + "=" + value
-                    + " is not a switch; use 1, true, yes or on, or 0, false, no or off");
-        };
+
+        boolean flag(String variable, String property, boolean fallback, String meaning, Consumer<String> warnings) {
+            String value = read(variable, property);
+            if (value == null) {
+                return fallback;
+            }
+            switch (value.trim().toLowerCase(Locale.ROOT)) {
+                case "1", "true", "yes", "on":
+                    return true;
+                case "0", "false", "no", "off":
+                    return false;
+                default:
+                    warnings.accept(given.get(variable) + " is not a switch; " + SWITCH_VALUES + " (" + meaning + ")");
+                    return fallback;
+            }
+        }
     }
 
-    /** The profile's JSON file: its folder must exist and it must not be a folder itself. */
-    private static Path jsonPath(String value) {
-        if (value == null || value.isBlank()) {
+    /** The profile's JSON file: its folder must exist and it must not be a folder itself; else a warning and null. */
+    private static Path jsonPath(String value, String given, Consumer<String> warnings) {
+        if (value == null) {
             return null;
         }
         Path path;
         try {
             path = Path.of(value.trim()).toAbsolutePath();
         } catch (InvalidPathException e) {
-            throw new IllegalArgumentException("acc4j: ACC4J_PROFILE_JSON=" + value + " is not a file path ("
-                    + e.getReason() + ")");
+            warnings.accept(given + " is not a file path (" + e.getReason() + "); no JSON profile is written");
+            return null;
         }
         if (Files.isDirectory(path)) {
-            throw new IllegalArgumentException("acc4j: ACC4J_PROFILE_JSON=" + value
-                    + " is a folder; name the JSON file to write, e.g. " + path.resolve("acc4j-profile.json"));
+            warnings.accept(given + " is a folder; name the JSON file to write, e.g. " + path.resolve("acc4j-profile.json")
+                    + "; no JSON profile is written");
+            return null;
         }
         Path parent = path.getParent();
         if (parent == null || !Files.isDirectory(parent)) {
-            throw new IllegalArgumentException("acc4j: ACC4J_PROFILE_JSON=" + value + ": the folder " + parent
-                    + " does not exist");
+            warnings.accept(given + ": the folder " + parent + " does not exist; no JSON profile is written");
+            return null;
         }
         return path;
+    }
+
+    /** The dump folder, created if missing; a warning and null when it cannot be. */
+    private static Path dumpFolder(String value, String given, Consumer<String> warnings) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            Path folder = Path.of(value.trim());
+            Files.createDirectories(folder);
+            return folder;
+        } catch (InvalidPathException e) {
+            warnings.accept(given + " is not a folder path (" + e.getReason() + "); kernels are not dumped");
+        } catch (FileAlreadyExistsException e) {
+            warnings.accept(given + ": " + e.getFile() + " is a file, not a folder; kernels are not dumped");
+        } catch (IOException | SecurityException e) {
+            warnings.accept(given + ": the folder cannot be created (" + e + "); kernels are not dumped");
+        }
+        return null;
     }
 }

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * written when the runtime shuts down, and what a bad setting does.
  */
 class AccRuntimeProfileTest {
-    private static final List<String> PROPERTIES = List.of("acc4j.profile", "acc4j.profile.json", "acc4j.report");
+    private static final List<String> PROPERTIES = List.of("acc4j.profile", "acc4j.profile.json", "acc4j.report",
+            "acc.device.type");
 
     @TempDir
     Path dir;
@@ -110,26 +111,41 @@ class AccRuntimeProfileTest {
     }
 
     @Test
-    void aBadSwitchRunsEverythingOnTheHostAndSaysWhy() {
+    void aBadSwitchIsAWarningNamingThePropertyAndTheSwitchStaysOff() {
+        List<String> warnings = warningsOf(() -> restart("acc4j.profile", "maybe"));
+        assertNull(AccRuntime.get().profile());
+        assertTrue(warnings.contains("acc4j: -Dacc4j.profile=maybe is not a switch; use 1, true, yes or on, or 0, false,"
+                + " no or off (the profile stays off)"), warnings::toString);
+        assertFalse(warnings.stream().anyMatch(w -> w.contains("plain Java") && w.contains("maybe")), warnings::toString);
+    }
+
+    @Test
+    void aBadDeviceTypeRunsEverythingOnTheHostAndNamesTheProperty() {
+        List<String> warnings = warningsOf(() -> restart("acc.device.type", "foo"));
+        assertFalse(AccRuntime.get().onDevice());
+        assertTrue(warnings.contains("acc4j: -Dacc.device.type=foo is not a device type acc4j knows; use nvidia or host;"
+                + " running every region as plain Java"), warnings::toString);
+    }
+
+    private static List<String> warningsOf(Runnable r) {
         List<String> warnings = new ArrayList<>();
         java.util.logging.Logger jul = java.util.logging.Logger.getLogger("org.acc4j");
         java.util.logging.Handler h = handler(warnings);
         jul.addHandler(h);
         try {
-            restart("acc4j.profile", "maybe");
+            r.run();
         } finally {
             jul.removeHandler(h);
         }
-        assertFalse(AccRuntime.get().onDevice());
-        assertNull(AccRuntime.get().profile());
-        assertTrue(warnings.contains("acc4j: ACC4J_PROFILE=maybe is not a switch; use 1, true, yes or on, or 0, false, no"
-                + " or off; running every region as plain Java"), warnings::toString);
+        return warnings;
     }
 
     @Test
     void theDeviceNumberMessageCountsTheDevices() {
-        assertEquals("ACC_DEVICE_NUM=1 but there is 1 CUDA device (numbered from 0)", AccRuntime.deviceNumberBeyond(1, 1));
-        assertEquals("ACC_DEVICE_NUM=4 but there are 2 CUDA devices (numbered from 0)", AccRuntime.deviceNumberBeyond(4, 2));
+        assertEquals("ACC_DEVICE_NUM=1 but there is 1 CUDA device (numbered from 0)", AccRuntime.deviceNumberBeyond("ACC_DEVICE_NUM=1", 1));
+        assertEquals("ACC_DEVICE_NUM=4 but there are 2 CUDA devices (numbered from 0)", AccRuntime.deviceNumberBeyond("ACC_DEVICE_NUM=4", 2));
+        assertEquals("-Dacc.device.num=4 but there are 2 CUDA devices (numbered from 0)",
+                AccRuntime.deviceNumberBeyond("-Dacc.device.num=4", 2));
     }
 
     private static java.util.logging.Handler handler(List<String> messages) {

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * </ul>
  * Either way, an array a kernel had changed on the device and not copied back is refused with a
  * {@link DeviceLostException} until {@code Acc.delete} is called on it. The fault poisons the process on such
- * drivers, so this class runs in a JVM of its own ({@code scripts/.run2.sh}), as one test. Skips, saying why, where
+ * drivers, so this class runs in a JVM of its own, as one test. Skips, saying why, where
  * there is no CUDA device.
  */
 @Tag("gpu")

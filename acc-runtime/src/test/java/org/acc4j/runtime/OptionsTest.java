@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
@@ -99,8 +101,10 @@ class OptionsTest {
         assertTrue(env("ACC4J_HOIST", "on").hoistChecks());
         assertFalse(env("ACC4J_HOIST", "0").hoistChecks());
         assertFalse(props("acc4j.hoist", "off").hoistChecks());
-        String m = bad("ACC4J_HOIST", "sometimes");
-        assertTrue(m.contains("ACC4J_HOIST=sometimes") && m.contains("not a switch"), m);
+        List<String> w = new ArrayList<>();
+        assertTrue(parse(Map.of("ACC4J_HOIST", "sometimes"), new Properties(), w).hoistChecks(), "keeps its default");
+        assertEquals(List.of("ACC4J_HOIST=sometimes is not a switch; use 1, true, yes or on, or 0, false, no or off"
+                + " (bounds checks stay hoisted)"), w);
     }
 
     @Test
@@ -138,12 +142,38 @@ class OptionsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"2", "maybe", "enabled", "y"})
-    void badSwitchesNameTheVariableAndTheChoices(String value) {
-        String report = bad("ACC4J_REPORT", value);
-        assertTrue(report.contains("ACC4J_REPORT=" + value) && report.contains("1, true, yes or on"), report);
-        String profile = bad("ACC4J_PROFILE", value);
-        assertTrue(profile.contains("ACC4J_PROFILE=" + value) && profile.contains("0, false, no or off"), profile);
-        assertThrows(IllegalArgumentException.class, () -> props("acc4j.profile", value));
+    void badSwitchesAreWarningsNamingTheVariableAndTheChoices(String value) {
+        List<String> w = new ArrayList<>();
+        Options o = parse(Map.of("ACC4J_REPORT", value, "ACC4J_PROFILE", value), new Properties(), w);
+        assertFalse(o.report());
+        assertFalse(o.profiling());
+        assertFalse(o.hostOnly(), "only a bad device setting sends regions to the host");
+        assertEquals(List.of("ACC4J_REPORT=" + value + " is not a switch; use 1, true, yes or on, or 0, false, no or off"
+                        + " (the compile report stays off)",
+                "ACC4J_PROFILE=" + value + " is not a switch; use 1, true, yes or on, or 0, false, no or off"
+                        + " (the profile stays off)"), w);
+    }
+
+    @Test
+    void messagesNameTheSettingAsTheUserGaveIt() {
+        Properties p = new Properties();
+        p.setProperty("acc.device.type", "foo");
+        String type = assertThrows(IllegalArgumentException.class, () -> Options.parse(Map.of("ACC_DEVICE_TYPE", "host"), p))
+                .getMessage();
+        assertEquals("acc4j: -Dacc.device.type=foo is not a device type acc4j knows; use nvidia or host", type);
+        Properties n = new Properties();
+        n.setProperty("acc.device.num", "x");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Options.parse(Map.of(), n)).getMessage()
+                .startsWith("acc4j: -Dacc.device.num=x is not a device number"));
+        List<String> w = new ArrayList<>();
+        Properties r = new Properties();
+        r.setProperty("acc4j.report", "maybe");
+        parse(Map.of("ACC4J_REPORT", "1"), r, w);
+        assertTrue(w.get(0).startsWith("-Dacc4j.report=maybe is not a switch"), w::toString);
+        Options given = parse(Map.of("ACC_DEVICE_NUM", "2"), p("acc.device.type", "host"), w);
+        assertEquals("-Dacc.device.type=host", given.given("ACC_DEVICE_TYPE"));
+        assertEquals("ACC_DEVICE_NUM=2", given.given("ACC_DEVICE_NUM"));
+        assertEquals("ACC4J_REPORT", given.given("ACC4J_REPORT"), "unset: the variable's name");
     }
 
     @Test
@@ -158,33 +188,63 @@ class OptionsTest {
     }
 
     @Test
-    void badProfileJsonPathsSayWhy(@TempDir Path dir) throws Exception {
-        String folder = bad("ACC4J_PROFILE_JSON", dir.toString());
-        assertTrue(folder.contains("is a folder") && folder.contains("ACC4J_PROFILE_JSON=" + dir), folder);
+    void badProfileJsonPathsAreWarningsAndNoJsonIsWritten(@TempDir Path dir) throws Exception {
+        List<String> w = new ArrayList<>();
+        assertNull(parse(Map.of("ACC4J_PROFILE_JSON", dir.toString()), new Properties(), w).profileJson());
+        assertTrue(w.get(0).contains("is a folder") && w.get(0).startsWith("ACC4J_PROFILE_JSON=" + dir), w::toString);
         Path missing = dir.resolve("no/such/folder/p.json");
-        String absent = bad("ACC4J_PROFILE_JSON", missing.toString());
-        assertTrue(absent.contains("does not exist") && absent.contains(dir.resolve("no/such/folder").toString()), absent);
-        String nul = bad("ACC4J_PROFILE_JSON", dir + "/a\0b.json");
-        assertTrue(nul.contains("is not a file path"), nul);
+        Options absent = parse(Map.of(), p("acc4j.profile.json", missing.toString()), w);
+        assertNull(absent.profileJson());
+        assertFalse(absent.profiling());
+        assertTrue(w.get(1).startsWith("-Dacc4j.profile.json=" + missing) && w.get(1).contains("does not exist")
+                && w.get(1).contains(dir.resolve("no/such/folder").toString()), w::toString);
+        assertNull(parse(Map.of("ACC4J_PROFILE_JSON", dir + "/a\0b.json"), new Properties(), w).profileJson());
+        assertTrue(w.get(2).contains("is not a file path"), w::toString);
         Files.createDirectory(dir.resolve("sub"));
         assertEquals(dir.resolve("sub/p.json"), env("ACC4J_PROFILE_JSON", dir + "/sub/p.json").profileJson());
     }
 
     @Test
-    void dumpDirectoryAndSourcePath() {
+    void dumpFolderIsCreatedAndSourcePathRead(@TempDir Path dir) {
         Options none = Options.parse(Map.of(), new Properties());
-        assertEquals(null, none.dump());
-        assertEquals(null, none.sourcePath());
-        Options env = Options.parse(Map.of("ACC4J_DUMP", "kernels", "ACC4J_SOURCEPATH", "src/main/java:lib/src"),
+        assertNull(none.dump());
+        assertNull(none.sourcePath());
+        Path kernels = dir.resolve("kernels");
+        Options env = Options.parse(Map.of("ACC4J_DUMP", kernels.toString(), "ACC4J_SOURCEPATH", "src/main/java:lib/src"),
                 new Properties());
-        assertEquals(java.nio.file.Path.of("kernels"), env.dump());
+        assertEquals(kernels, env.dump());
+        assertTrue(Files.isDirectory(kernels));
         assertEquals("src/main/java:lib/src", env.sourcePath());
-        Properties p = new Properties();
-        p.setProperty("acc4j.dump", "/tmp/k");
-        p.setProperty("acc4j.sourcepath", "s");
-        Options props = Options.parse(Map.of("ACC4J_DUMP", "kernels", "ACC4J_SOURCEPATH", "x"), p);
-        assertEquals(java.nio.file.Path.of("/tmp/k"), props.dump());
+        Path k = dir.resolve("k");
+        Properties p = p("acc4j.dump", k.toString(), "acc4j.sourcepath", "s");
+        Options props = Options.parse(Map.of("ACC4J_DUMP", kernels.toString(), "ACC4J_SOURCEPATH", "x"), p);
+        assertEquals(k, props.dump());
         assertEquals("s", props.sourcePath());
-        assertEquals(null, Options.parse(Map.of("ACC4J_DUMP", " "), new Properties()).dump());
+        assertNull(Options.parse(Map.of("ACC4J_DUMP", " "), new Properties()).dump());
+    }
+
+    @Test
+    void aDumpFolderThatCannotBeCreatedIsAWarningAndNothingIsDumped(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("file"), "x");
+        List<String> w = new ArrayList<>();
+        Options under = parse(Map.of("ACC4J_DUMP", file.resolve("kernels").toString()), new Properties(), w);
+        assertNull(under.dump());
+        assertFalse(under.hostOnly());
+        assertTrue(w.get(0).startsWith("ACC4J_DUMP=" + file.resolve("kernels") + ": the folder cannot be created")
+                && w.get(0).endsWith("kernels are not dumped"), w::toString);
+        assertNull(parse(Map.of(), p("acc4j.dump", file.toString()), w).dump());
+        assertEquals("-Dacc4j.dump=" + file + ": " + file + " is a file, not a folder; kernels are not dumped", w.get(1));
+    }
+
+    private static Options parse(Map<String, String> env, Properties props, List<String> warnings) {
+        return Options.parse(env, props, warnings::add);
+    }
+
+    private static Properties p(String... pairs) {
+        Properties p = new Properties();
+        for (int i = 0; i < pairs.length; i += 2) {
+            p.setProperty(pairs[i], pairs[i + 1]);
+        }
+        return p;
     }
 }

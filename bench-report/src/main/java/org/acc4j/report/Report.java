@@ -92,7 +92,6 @@ public final class Report {
         line("| GPU | " + (gpu == null || gpu.isEmpty() ? "?" : gpu) + " |");
         line("| driver | " + run.info().getOrDefault("driver", "?") + " (CUDA " + run.info().getOrDefault("cuda", "?")
                 + ") |");
-        line("| commit | " + run.info().getOrDefault("commit", "?") + " |");
         line("| host | " + run.info().getOrDefault("host", "?") + " |");
         line("| JMH | " + run.jmh() + " |");
         line();
@@ -196,7 +195,7 @@ public final class Report {
         line("Kernel only (data resident). The mappings are the OpenUH paper's (Map2_1 … Map2_4 for two parallel"
                 + " loops, Map3_1 … Map3_3 for three; `default` has no `@Loop`); copy and transpose compare Chatain's"
                 + " tunings. Charts show each variant's figure as a fraction of the best variant of its benchmark"
-                + " (as the seed's Figures 9 and 10 compare the mappings).");
+                + " (as the OpenUH paper's Figures 9 and 10 compare the mappings).");
         line();
         Charts.Bars two = new Charts.Bars();
         Charts.Bars three = new Charts.Bars();
@@ -344,7 +343,7 @@ public final class Report {
                 + " kernel. The bounds-check pass times the same kernel-only call both ways, back to back, each in its"
                 + " own JVM (`jmh-<Name>-hoisted.json`, then `jmh-<Name>-checked.json`); the hoisted time includes"
                 + " the host's proof before each launch. *Cost* is checked / hoisted − 1, ± from JMH's 99.9 %"
-                + " intervals. Issue 7 asks at most " + LIMIT_PERCENT + " % on Jacobi and DGEMM; a hoisted access"
+                + " intervals. The target is at most " + LIMIT_PERCENT + " % on Jacobi and DGEMM; a hoisted access"
                 + " costs nothing in the kernel (it has no check).");
         line();
         line("| benchmark | size | variant | hoisted, ms | checks in the kernel, ms | checked / hoisted"
@@ -379,7 +378,7 @@ public final class Report {
     /** The tags of the bounds-check pass's files (scripts/bench-run.sh). */
     static final String HOISTED = "hoisted";
     static final String CHECKED = "checked";
-    /** Issue 7's limit on the cost of the checks kept in the kernel, in percent. */
+    /** The target for the cost of the checks kept in the kernel, in percent. */
     static final int LIMIT_PERCENT = 3;
 
     /**

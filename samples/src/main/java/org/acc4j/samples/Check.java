@@ -30,8 +30,27 @@ final class Check {
     }
 
     static void header(String name, long n) {
-        System.out.printf("%s, n = %d, running on: %s%s%n", name, n, Acc.deviceName(),
-                Acc.onDevice() ? "" : " (plain Java: start with -javaagent:acc.jar on a machine with a CUDA GPU to offload)");
+        System.out.printf("%s, n = %d, running on: %s%s%n", name, n, Acc.deviceName(), hostNote());
+    }
+
+    /** Why the sample runs as plain Java, if it does: without the agent, or with it on a machine it cannot use. */
+    static String hostNote() {
+        if (Acc.onDevice()) {
+            return "";
+        }
+        return agentStarted() ? " (plain Java: the acc4j agent found no GPU to use, as said above)"
+                : " (plain Java: start with -javaagent:acc.jar on a machine with a CUDA GPU to offload)";
+    }
+
+    /** Whether this JVM was started with acc4j's agent ({@code -javaagent:acc.jar}). */
+    static boolean agentStarted() {
+        try {
+            return java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                    .anyMatch(a -> a.startsWith("-javaagent:"))
+                    && Class.forName("org.acc4j.agent.AccAgent", false, ClassLoader.getSystemClassLoader()) != null;
+        } catch (ClassNotFoundException | LinkageError | SecurityException e) {
+            return false;
+        }
     }
 
     /** Median time of {@code reps} runs in milliseconds. */
@@ -56,8 +75,7 @@ final class Check {
     }
 
     static void header(String name, String size) {
-        System.out.printf("%s, %s, running on: %s%s%n", name, size, Acc.deviceName(),
-                Acc.onDevice() ? "" : " (plain Java: start with -javaagent:acc.jar on a machine with a CUDA GPU to offload)");
+        System.out.printf("%s, %s, running on: %s%s%n", name, size, Acc.deviceName(), hostNote());
     }
 
     /** Like {@link #row} with a floating-point rate instead of a bandwidth. */

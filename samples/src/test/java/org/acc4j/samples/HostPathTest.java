@@ -1,6 +1,7 @@
 package org.acc4j.samples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -48,6 +49,7 @@ class HostPathTest {
         assertTrue(stdout.contains("all 100000 elements match plain Java"), () -> sample + both);
         assertTrue(stderr.contains("acc4j:"), () -> "the agent said nothing on stderr" + both);
         assertTrue(stdout.contains("running on: host"), () -> sample + both);
+        assertFalse(stdout.contains("start with -javaagent"), () -> "the sample was started with the agent" + both);
     }
 
     private static CompletableFuture<String> read(Process p, boolean stderr) {
