@@ -260,6 +260,11 @@ public final class AccRuntime implements Backend {
         return g == null || g.guard.lost() != null ? null : new Sites.Parts(g.guard, g.offloader, g.table, g.launcher);
     }
 
+    /** The launch sites' side of the runtime: plans and their statistics. */
+    public Sites sites() {
+        return sites;
+    }
+
     /** Registers the plan of a rewritten {@code @Kernels} method (the agent does, as the class loads); its number. */
     public static int register(MethodPlan plan) {
         return INSTANCE.sites.register(plan);

@@ -32,6 +32,8 @@ public final class Sites {
     }
 
     private final List<MethodPlan> plans = new CopyOnWriteArrayList<>();
+    /** Per plan: nests run on the device, nests run on the host, and the last call's transfers (up, down). */
+    private final java.util.Map<Integer, long[]> stats = new ConcurrentHashMap<>();
     private final Set<String> said = ConcurrentHashMap.newKeySet();
     private final Supplier<Parts> parts;
     private final Supplier<Boolean> report;
@@ -82,6 +84,29 @@ public final class Sites {
 
     public MethodPlan plan(int id) {
         return plans.get(id);
+    }
+
+    /** The number of the last plan registered for {@code owner.method}, or -1. */
+    public int find(String owner, String method) {
+        for (int i = plans.size() - 1; i >= 0; i--) {
+            MethodPlan p = plans.get(i);
+            if (p.owner().equals(owner.replace('.', '/')) && p.name().equals(method)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * What calls of plan {@code id} did so far: {nests run on the device, nests run on the host, arrays the last call
+     * moved to the device, arrays it moved to the host}.
+     */
+    public long[] stats(int id) {
+        return stats.getOrDefault(id, new long[4]).clone();
+    }
+
+    private long[] statsOf(int id) {
+        return stats.computeIfAbsent(id, k -> new long[4]);
     }
 
     /**
@@ -154,6 +179,9 @@ public final class Sites {
                     return null;
                 }
             });
+            synchronized (stats) {
+                statsOf(call.planId)[out != null ? 0 : 1]++;
+            }
             if (out != null && call.first && report.get() && said.add("launched:" + call.planId + ":" + index)) {
                 lines.accept(call.plan.source() + ":" + site.line() + ": nest of " + call.plan.displayName()
                         + " ran on the device");
@@ -169,6 +197,9 @@ public final class Sites {
         } catch (RuntimeException | Error e) {
             if (p.launcher().raisedByKernel(e) || e instanceof VirtualMachineError && !(e instanceof StackOverflowError)) {
                 throw e;
+            }
+            synchronized (stats) {
+                statsOf(call.planId)[1]++;
             }
             if (said.add("failed:" + call.planId + ":" + index)) {
                 Log.warning("runs on the host: " + where + ": the offload machinery failed (" + e + ")");
@@ -208,6 +239,11 @@ public final class Sites {
                 return null;
             });
         } finally {
+            synchronized (stats) {
+                long[] st = statsOf(call.planId);
+                st[2] = call.data.uploads();
+                st[3] = call.data.downloads();
+            }
             if (call.region != null) {
                 exitRegion.accept(call.region);
             }

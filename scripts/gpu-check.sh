@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# On the GPU machine, after scripts/gpu-pack.sh here (the device tool carrying .gpu): every GPU test (the real-code
+# samples under the agent included), then the Jacobi time loop inside a method against the resident sweep, then the
+# transfer table. Logs go to $OUT when it is set.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-/tmp/acc4j-out}
+mkdir -p "$out/numerics"
+j() { bash .gpu/on-gpu.sh "$@"; }
+cp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')"
+echo "== GPU tests"
+j -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar -Dacc4j.report.dir="$out/numerics" \
+  -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path "$cp" \
+  --include-tag gpu --select-package org.acc4j.runtime --select-package org.acc4j.samples ${GPU_TESTS_EXTRA:-} \
+  --details=tree --disable-banner > "$out/gpu-tests.log" 2>&1
+tail -25 "$out/gpu-tests.log"
+echo "== Jacobi inside the method"
+ACC4J_REPORT=1 j -javaagent:.gpu/acc.jar -cp .gpu/samples.jar:.gpu/lib/annotations.jar \
+  org.acc4j.samples.JacobiInMethod ${JACOBI_ARGS:-8192 100 3} > "$out/jacobi.log" 2>&1
+grep -v "^acc4j: .*  " "$out/jacobi.log" | tail -30
+echo "== transfers"
+j -cp ".gpu/acc.jar:.gpu/test-classes:.gpu/lib/annotations.jar" org.acc4j.runtime.transfer.TransferBench \
+  ${TRANSFER_ARGS:---no-sweep} > "$out/transfers.log" 2>&1
+tail -30 "$out/transfers.log"
