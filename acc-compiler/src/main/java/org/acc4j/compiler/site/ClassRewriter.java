@@ -32,6 +32,22 @@ public final class ClassRewriter {
     private ClassRewriter() {
     }
 
+    /** The plans of every {@code @Kernels} method of a class file, in the class's order (none are registered). */
+    public static List<MethodPlan> plans(byte[] bytes, Inliner.ClassSource classes) throws AnalyzerException {
+        List<MethodPlan> out = new ArrayList<>();
+        if (!mentionsKernels(bytes)) {
+            return out;
+        }
+        ClassNode cn = new ClassNode();
+        new ClassReader(bytes).accept(cn, 0);
+        for (MethodNode mn : cn.methods) {
+            if (kernels(mn) && (mn.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) == 0) {
+                out.add(Planner.plan(cn, mn, classes));
+            }
+        }
+        return out;
+    }
+
     /** Whether a class file mentions {@code @Kernels} at all (a fast test before parsing it). */
     public static boolean mentionsKernels(byte[] bytes) {
         return contains(bytes, MARK);

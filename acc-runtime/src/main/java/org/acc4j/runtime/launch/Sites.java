@@ -124,6 +124,9 @@ public final class Sites {
             PlanReport.lines(plan).forEach(lines);
         }
         if (p == null) {
+            if (first && report.get() && !plan.sites().isEmpty()) {
+                lines.accept(plan.source() + ": " + plan.displayName() + ": no device: its nests run as plain Java");
+            }
             return null;
         }
         if (first && !report.get()) {
