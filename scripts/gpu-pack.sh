@@ -16,7 +16,7 @@ rm -rf .gpu/test-classes/* && cp -r acc-runtime/target/test-classes/. samples/ta
 # the reduction templates' test kernels, which their GPU test writes its module with
 mkdir -p .gpu/test-classes/org/acc4j/templates/reduce && cp ptx-templates/target/test-classes/org/acc4j/templates/reduce/TestKernels.class .gpu/test-classes/org/acc4j/templates/reduce/
 # the fuzzer: its generator and harness, and its nests compiled here (the runtime there has no javac)
-mvn -B -q -pl acc-compiler test-compile
+mvn -B -q -pl acc-compiler -am test-compile
 mkdir -p .gpu/test-classes/org/acc4j/compiler && cp -r acc-compiler/target/test-classes/org/acc4j/compiler/fuzz acc-compiler/target/test-classes/org/acc4j/compiler/Ptxas.class \
   acc-compiler/target/test-classes/org/acc4j/compiler/Nvcc.class acc-compiler/target/test-classes/org/acc4j/compiler/Golden.class .gpu/test-classes/org/acc4j/compiler/
 fuzzcp="acc-compiler/target/test-classes:acc-compiler/target/classes:$(ls acc-annotations/target/acc-annotations-*.jar | head -1)"
