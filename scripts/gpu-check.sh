@@ -12,8 +12,14 @@ echo "== GPU tests"
 timeout "${TEST_TIMEOUT:-420}" bash .gpu/on-gpu.sh -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar -Dacc4j.report.dir="$out/numerics" \
   -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path "$cp" \
   --include-tag gpu --select-package org.acc4j.runtime --select-package org.acc4j.samples ${GPU_TESTS_EXTRA:-} \
-  --details=tree --disable-banner > "$out/gpu-tests.log" 2>&1
-tail -25 "$out/gpu-tests.log"
+  --exclude-classname '.*FaultRecoveryGpuTest' --details=tree --disable-banner > "$out/gpu-tests.log" 2>&1
+tail -15 "$out/gpu-tests.log"
+grep -a "✘" "$out/gpu-tests.log" | head -20
+grep -ah "runs on the host\|machinery" "$out"/numerics/*.stderr | sort | uniq -c | head -20
+echo "== the fault test (it loses the device for the rest of its process)"
+bash .gpu/on-gpu.sh -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path "$cp" --include-tag gpu \
+  --select-class org.acc4j.runtime.FaultRecoveryGpuTest --disable-banner --details=summary > "$out/fault.log" 2>&1
+grep -a "tests successful\|tests failed" "$out/fault.log"
 echo "== Jacobi inside the method"
 ACC4J_REPORT=1 j -javaagent:.gpu/acc.jar -cp .gpu/samples.jar:.gpu/lib/annotations.jar \
   org.acc4j.samples.JacobiInMethod ${JACOBI_ARGS:-8192 100 3} > "$out/jacobi.log" 2>&1

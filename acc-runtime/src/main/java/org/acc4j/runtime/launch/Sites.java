@@ -174,7 +174,8 @@ public final class Sites {
                     return o;
                 } catch (Launcher.HostInstead h) {
                     if (said.add("site:" + call.planId + ":" + index + ":" + h.kind())) {
-                        Log.warning("runs on the host: " + where + ": " + h.getMessage());
+                        Log.warning(h.kind().equals("compile") ? "runs on the host: " + where + ": " + h.getMessage()
+                                : where + " runs on the host for this call: " + h.getMessage());
                     }
                     List<Effect> both = new ArrayList<>(site.onHost());
                     both.addAll(site.after());

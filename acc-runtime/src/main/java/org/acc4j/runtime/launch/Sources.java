@@ -26,27 +26,49 @@ final class Sources {
         }
     }
 
+    /**
+     * The field a bytecode reference names: declared in the class it is referenced through, or in one of that class's
+     * super classes or interfaces (an inherited field, {@code CG.x} declared in {@code CGBase}), as the JVM resolves it.
+     */
     private Field lookup(ArrayRef.Field f) {
         String binary = f.owner().replace('/', '.');
+        Class<?> start = null;
         for (Class<?> c = owner; c != null; c = c.getSuperclass()) {
             if (c.getName().equals(binary)) {
-                try {
-                    Field field = c.getDeclaredField(f.name());
-                    field.setAccessible(true);
-                    return field;
-                } catch (NoSuchFieldException e) {
-                    break;
-                }
+                start = c;
+                break;
             }
         }
         try {
-            Class<?> c = Class.forName(binary, false, owner.getClassLoader());
-            Field field = c.getDeclaredField(f.name());
-            field.setAccessible(true);
-            return field;
-        } catch (ReflectiveOperationException | RuntimeException e) {
+            if (start == null) {
+                start = Class.forName(binary, false, owner.getClassLoader());
+            }
+            Field field = resolve(start, f.name());
+            if (field != null) {
+                field.setAccessible(true);
+                return field;
+            }
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             throw new IllegalStateException("acc4j: cannot find the field " + f.name() + " of " + binary, e);
         }
+        throw new IllegalStateException("acc4j: cannot find the field " + f.name() + " of " + binary);
+    }
+
+    private static Field resolve(Class<?> c, String name) {
+        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+            for (Field field : k.getDeclaredFields()) {
+                if (field.getName().equals(name)) {
+                    return field;
+                }
+            }
+            for (Class<?> i : k.getInterfaces()) {
+                Field field = resolve(i, name);
+                if (field != null) {
+                    return field;
+                }
+            }
+        }
+        return null;
     }
 
     /** A scalar argument as the kernel parameter wants it (booleans and chars widen to int, as in the JVM). */

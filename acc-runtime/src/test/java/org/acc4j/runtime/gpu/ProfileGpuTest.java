@@ -244,15 +244,17 @@ class ProfileGpuTest {
         jul.addHandler(h);
         try {
             stderrOf(() -> restart("acc.device.num", Integer.toString(count)));
+            assertFalse(AccRuntime.get().onDevice());
+            // the message names the setting as it was given: here the system property
+            assertTrue(warnings.contains("acc4j: -Dacc.device.num=" + count + " but there " + (count == 1
+                    ? "is 1 CUDA device" : "are " + count + " CUDA devices")
+                    + " (numbered from 0): @Kernels methods run as plain Java"), warnings::toString);
+            assertFalse(AccRuntime.offload(ProfileFixtures.class, "add", ADD, null, new Object[] {new double[1],
+                new double[1], new double[1], 1}), "runs on the host");
         } finally {
             jul.removeHandler(h);
+            restart("acc.device.num", Integer.toString(count - 1));
         }
-        assertFalse(AccRuntime.get().onDevice());
-        assertTrue(warnings.contains("acc4j: ACC_DEVICE_NUM=" + count + " but there " + (count == 1 ? "is 1 CUDA device"
-                : "are " + count + " CUDA devices") + " (numbered from 0): @Kernels methods run as plain Java"), warnings::toString);
-        assertFalse(AccRuntime.offload(ProfileFixtures.class, "add", ADD, null, new Object[] {new double[1], new double[1],
-                new double[1], 1}), "runs on the host");
-        restart("acc.device.num", Integer.toString(count - 1));
         assertTrue(AccRuntime.get().onDevice(), "the last device is a device");
         add(new double[N], new double[N], new double[N]);
     }

@@ -112,6 +112,10 @@ class NumericsRunTest {
                 + " line(s) of stderr say a method runs on the host (see " + s.name() + ".gpu.stderr)");
         plain.assertVerified();
         gpu.assertVerified();
+        // every nest that compiles ran on the device: no failure of the machinery, no launch sent to the host
+        assertTrue(gpu.stderr.lines().noneMatch(l -> l.contains("the offload machinery failed")
+                || l.contains("runs on the host for this call")), () -> s + ": a nest fell back at run time" + gpu);
+        assertTrue(gpu.stderr.contains("ran on the device"), () -> s + ": no nest ran on the device" + gpu);
         if (s.exactOnDevice()) {
             assertEquals(plain.checksum(), gpu.checksum(), () -> s + ": the GPU run differs" + plain + gpu);
             assertEquals(plain.results(), gpu.results(), () -> s + ": results" + plain + gpu);
