@@ -1,0 +1,36 @@
+package org.acc4j.runtime.launch;
+
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import org.acc4j.compiler.ir.ArrayRef;
+import org.junit.jupiter.api.Test;
+
+/** Fields as the compiler names them, read as the JVM resolves them. */
+class SourcesTest {
+    static class Base {
+        double[] x = new double[3];
+        static int[] shared = new int[2];
+    }
+
+    static class Sub extends Base {
+    }
+
+    interface Constants {
+        long[] TABLE = new long[4];
+    }
+
+    static class Impl implements Constants {
+    }
+
+    @Test
+    void anInheritedFieldIsFoundThroughTheClassItIsReferencedBy() {
+        Sub s = new Sub();
+        Sources sources = new Sources(Sub.class);
+        String sub = Sub.class.getName().replace('.', '/');
+        assertSame(s.x, sources.value(new ArrayRef.Field(sub, "x", "[D", false), s, new Object[0]));
+        assertSame(Base.shared, sources.value(new ArrayRef.Field(sub, "shared", "[I", true), null, new Object[0]));
+        String impl = Impl.class.getName().replace('.', '/');
+        assertSame(Constants.TABLE, new Sources(Impl.class).value(new ArrayRef.Field(impl, "TABLE", "[J", true), null,
+                new Object[0]));
+    }
+}
