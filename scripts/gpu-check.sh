@@ -9,7 +9,7 @@ mkdir -p "$out/numerics"
 j() { bash .gpu/on-gpu.sh "$@"; }
 cp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')"
 echo "== GPU tests"
-timeout "${TEST_TIMEOUT:-420}" bash .gpu/on-gpu.sh -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar -Dacc4j.report.dir="$out/numerics" \
+ACC4J_FUZZ_NESTS=${FUZZ_NESTS:-600} timeout "${TEST_TIMEOUT:-420}" bash .gpu/on-gpu.sh -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar -Dacc4j.report.dir="$out/numerics" \
   -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path "$cp" \
   --include-tag gpu --select-package org.acc4j.runtime --select-package org.acc4j.samples ${GPU_TESTS_EXTRA:-} \
   --exclude-classname '.*FaultRecoveryGpuTest' --details=tree --disable-banner > "$out/gpu-tests.log" 2>&1

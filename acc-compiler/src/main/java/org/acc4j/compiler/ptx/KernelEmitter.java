@@ -226,8 +226,17 @@ public final class KernelEmitter {
         };
     }
 
+    /**
+     * A user's name as a PTX identifier. Names that would collide with the kernel's own parameters ({@code p_err},
+     * {@code p_f_*}, {@code p_red*}, an array's {@code *_len}) get a {@code u_} prefix.
+     */
     static String ident(String name) {
-        return name.replaceAll("[^A-Za-z0-9_]", "_");
+        String id = name.replaceAll("[^A-Za-z0-9_]", "_");
+        if (id.equals("err") || id.startsWith("f_") || id.startsWith("red") || id.endsWith("_len")
+                || id.startsWith("u_")) {
+            return "u_" + id;
+        }
+        return id;
     }
 
     private static List<org.acc4j.templates.Reductions.Routine> reductionRoutines(List<Reduction> reductions) {

@@ -248,6 +248,15 @@ public final class CallScope implements Launcher.Scope {
      * that host code changed go to the device again, and everything the scope entered is exited.
      */
     public void close() {
+        close(null);
+    }
+
+    /**
+     * As {@link #close()}, inside the call scope {@code outer} of the {@code @Kernels} method that called this one (or
+     * null): an array still present after this scope, that this scope's kernels changed, becomes device-newer there,
+     * so that the outer method's host code sees the change and its next kernel does not overwrite it.
+     */
+    public void close(CallScope outer) {
         if (closed) {
             return;
         }
@@ -263,6 +272,10 @@ public final class CallScope implements Launcher.Scope {
                     moves.add("to the host: " + describe(a) + " (at the end of the call)");
                 }
                 table.exit(a, newer ? Clause.COPY : Clause.COPYIN);
+                if (!last && newer && outer != null) {
+                    outer.deviceNewer.add(a);
+                    outer.hostNewer.remove(a);
+                }
                 if (!last && hostNewer.contains(a) && table.isPresent(a)) {
                     table.updateDevice(a);
                     uploads++;

@@ -35,6 +35,10 @@ public final class Sites {
     /** Per plan: nests run on the device, nests run on the host, and the last call's transfers (up, down). */
     private final java.util.Map<Integer, long[]> stats = new ConcurrentHashMap<>();
     private final Set<String> said = ConcurrentHashMap.newKeySet();
+    /** Sites whose machinery failed once: their nests run on the host from then on. */
+    private final Set<String> broken = ConcurrentHashMap.newKeySet();
+    /** Each thread's calls of rewritten methods in progress, innermost first. */
+    private final ThreadLocal<java.util.ArrayDeque<Call>> active = ThreadLocal.withInitial(java.util.ArrayDeque::new);
     private final Supplier<Parts> parts;
     private final Supplier<Boolean> report;
     private final Consumer<String> lines;
@@ -151,6 +155,7 @@ public final class Sites {
         } catch (DeviceLostException e) {
             return null;
         }
+        active.get().push(call);
         return call;
     }
 
@@ -163,6 +168,11 @@ public final class Sites {
         MethodPlan.Site site = call.plan.sites().get(index);
         String where = call.plan.displayName() + " (" + call.plan.source() + ":" + site.line() + ")";
         if (p.guard().lost() != null) {
+            return null;
+        }
+        if (broken.contains(call.planId + ":" + index)) {
+            // the machinery failed here before: the nest runs on the host from now on
+            hostRun(call, site, values, where);
             return null;
         }
         try {
@@ -208,6 +218,7 @@ public final class Sites {
             if (said.add("failed:" + call.planId + ":" + index)) {
                 Log.warning("runs on the host: " + where + ": the offload machinery failed (" + e + ")");
             }
+            broken.add(call.planId + ":" + index);
             // whatever the failure left behind, the host's copies must be current before the nest runs there
             try {
                 p.guard().run(where, () -> {
@@ -219,6 +230,19 @@ public final class Sites {
                 e.addSuppressed(x);
             }
             return null;
+        }
+    }
+
+    /** Brings what a nest run on the host may use to the host (and marks what it may write). */
+    private void hostRun(Call call, MethodPlan.Site site, Object[] values, String where) {
+        List<Effect> both = new ArrayList<>(site.onHost());
+        both.addAll(site.after());
+        call.parts.guard().run(where, () -> {
+            call.data.host(both, values, call.owner);
+            return null;
+        });
+        synchronized (stats) {
+            statsOf(call.planId)[1]++;
         }
     }
 
@@ -235,11 +259,15 @@ public final class Sites {
         Parts p = call.parts;
         try {
             if (p.guard().lost() != null) {
+                active.get().remove(call);
                 call.data.abandon();
                 return;
             }
+            java.util.ArrayDeque<Call> calls = active.get();
+            calls.remove(call);
+            Call outer = calls.peek();
             p.guard().run("the end of " + call.plan.displayName(), () -> {
-                call.data.close();
+                call.data.close(outer == null ? null : outer.data);
                 return null;
             });
         } finally {

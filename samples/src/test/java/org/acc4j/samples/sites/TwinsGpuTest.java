@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Method;
 import org.acc4j.Acc;
-import org.acc4j.Kernels;
 import org.acc4j.runtime.AccRuntime;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -21,24 +20,6 @@ import org.junit.jupiter.api.Test;
 @Tag("gpu")
 class TwinsGpuTest {
     static final String DESC = "([DI)V";
-
-    public static class TwinA {
-        @Kernels
-        public static void scale(double[] a, int n) {
-            for (int i = 0; i < n; i++) {
-                a[i] = a[i] * 3 + 1;
-            }
-        }
-    }
-
-    public static class TwinB {
-        @Kernels
-        public static void scale(double[] a, int n) {
-            for (int i = 0; i < n; i++) {
-                a[i] = a[i] * 3 + 1;
-            }
-        }
-    }
 
     @BeforeAll
     static void device() {

@@ -1,0 +1,102 @@
+package org.acc4j.runtime.data;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.List;
+import org.acc4j.compiler.site.Effect;
+import org.acc4j.compiler.site.Origin;
+import org.acc4j.runtime.launch.CallScope;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The implicit data region of a call with launch sites, on fake device memory: what moves, and when.
+ */
+class CallScopeTest {
+    static final Effect READ_0 = new Effect(false, new Origin.Local(0, 0, "x"), false);
+    static final Effect WRITE_0 = new Effect(true, new Origin.Local(0, 0, "x"), false);
+
+    PresentTable table = new PresentTable(new FakeMemory());
+
+    long up() {
+        return table.transferStats().copiesToDevice();
+    }
+
+    long down() {
+        return table.transferStats().copiesToHost();
+    }
+
+    @Test
+    void aTimeLoopWithASwapMovesEachArrayOnceEachWay() {
+        double[] a = new double[100];
+        double[] b = new double[100];
+        CallScope s = new CallScope(table, getClass().getClassLoader());
+        for (int it = 0; it < 50; it++) {
+            s.adopt(a, Clause.COPYIN);
+            s.adopt(b, Clause.COPY);
+            s.written(b);
+            s.host(List.of(), new Object[0], getClass());
+            double[] t = a;
+            a = b;
+            b = t;
+        }
+        s.close();
+        assertEquals(2, up());
+        assertEquals(2, down());
+        assertFalse(table.isPresent(a));
+        assertFalse(table.isPresent(b));
+    }
+
+    @Test
+    void hostCodeReadingAKernelsResultGetsItAndItsWriteGoesBack() {
+        double[] x = new double[10];
+        CallScope s = new CallScope(table, getClass().getClassLoader());
+        s.adopt(x, Clause.COPY);
+        s.written(x);
+        // host code reads x: copied to the host, once
+        s.host(List.of(READ_0), new Object[] {x}, getClass());
+        s.host(List.of(READ_0), new Object[] {x}, getClass());
+        assertEquals(1, down());
+        // host code writes x: the next kernel gets it again
+        s.host(List.of(WRITE_0), new Object[] {x}, getClass());
+        s.adopt(x, Clause.COPY);
+        assertEquals(2, up());
+        // nothing changed on the device since: nothing comes back at the end
+        s.close();
+        assertEquals(1, down());
+    }
+
+    @Test
+    void aNestedCallsResultsReachTheCallersHostCode() {
+        double[] x = new double[10];
+        CallScope outer = new CallScope(table, getClass().getClassLoader());
+        outer.adopt(x, Clause.COPY);
+        CallScope inner = new CallScope(table, getClass().getClassLoader());
+        inner.adopt(x, Clause.COPY);
+        inner.written(x);
+        inner.close(outer);
+        // still present for the caller, and newer on the device: the caller's host read brings it back
+        assertEquals(0, down());
+        outer.host(List.of(READ_0), new Object[] {x}, getClass());
+        assertEquals(1, down());
+        // the caller's next kernel does not overwrite the device's copy with a stale host one
+        outer.adopt(x, Clause.COPY);
+        assertEquals(1, up());
+        outer.close();
+        assertFalse(table.isPresent(x));
+    }
+
+    @Test
+    void anArrayPresentAroundTheCallStaysAndGetsTheHostsChanges() {
+        double[] x = new double[10];
+        table.enterDynamic(x, Clause.COPYIN);
+        CallScope s = new CallScope(table, getClass().getClassLoader());
+        s.adopt(x, Clause.COPY);
+        s.host(List.of(WRITE_0), new Object[] {x}, getClass());
+        s.close();
+        // uploaded at Acc.copyin, then again because host code changed it during the call
+        assertEquals(2, up());
+        assertEquals(0, down());
+        assertEquals(1, table.dynamicCount(x));
+    }
+}
