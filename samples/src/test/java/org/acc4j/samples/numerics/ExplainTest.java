@@ -95,6 +95,27 @@ class ExplainTest {
     }
 
     @Test
+    void everyNestOfTheOtherSamplesIsOnTheDevice() throws Exception {
+        List<String> host = new ArrayList<>();
+        int nests = 0;
+        Path root = Path.of("target/classes/org/acc4j/samples");
+        try (var files = Files.list(root)) {
+            for (Path f : files.filter(x -> x.toString().endsWith(".class")).sorted().toList()) {
+                for (MethodPlan p : ClassRewriter.plans(Files.readAllBytes(f), ExplainTest::bytes)) {
+                    for (MethodPlan.Nest n : p.nests()) {
+                        nests++;
+                        if (!n.offloaded()) {
+                            host.add(p.displayName() + ":" + n.line() + ": " + n.reasons());
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(nests > 40, "nests found: " + nests);
+        assertTrue(host.isEmpty(), () -> String.join("\n", host));
+    }
+
+    @Test
     void explainPrintsThePlansAsJson() throws Exception {
         Path agent = Path.of(System.getProperty("acc4j.agent.jar", "../acc-agent/target/acc.jar"));
         Assumptions.assumeTrue(Files.isRegularFile(agent), "no agent jar at " + agent.toAbsolutePath()
