@@ -94,7 +94,12 @@ class SitesGpuTest {
     }
 
     static long[] stats(String method) {
-        return AccRuntime.get().sites().stats(AccRuntime.get().sites().find(SiteGpuFixtures.class.getName(), method));
+        return stats("", method);
+    }
+
+    static long[] stats(String nested, String method) {
+        return AccRuntime.get().sites().stats(AccRuntime.get().sites().find(SiteGpuFixtures.class.getName()
+                + (nested.isEmpty() ? "" : "$" + nested), method));
     }
 
     static double[] random(Random r, int n) {
@@ -170,7 +175,7 @@ class SitesGpuTest {
         double f1 = s1.iterate(6);
         double f2 = (double) call(s2, s2.getClass(), "iterate", 6);
         assertEquals(f1, f2, 1e-9 * Math.abs(f1));
-        assertEquals(18, stats("iterate")[0]);
+        assertEquals(18, stats("Solver", "iterate")[0]);
 
         double[] q = random(r, 1001);
         double[] q2 = q.clone();
