@@ -57,6 +57,8 @@ class IfReductionsTest {
                     m.kernels().get(0).region().reductions().stream().map(Reduction::toString).toList());
         }
         CompiledMethod max = CompilerTest.offload(IfReductionKernels.class, "normMax");
+        KernelPlan k = max.kernels().get(0);
+        Golden.check(PtxGoldenTest.GOLDEN, k.entry() + ".ptx", k.ptx());
         CompiledMethod sum = CompilerTest.offload(IfReductionKernels.class, "normSum");
         Random rnd = new Random(11);
         for (int n : SIZES) {
