@@ -62,9 +62,10 @@ class LoopDiagnosticsTest {
     }
 
     @Test
-    void carriedScalarIsNamedWithoutAdvice() {
-        assertEquals(NOT_PARALLEL + "the scalar s is carried from one iteration to the next and is not a reduction",
-                host("carriedScalar").construct());
+    void carriedScalarIsNamedWithoutAdvice() throws IOException {
+        assertEquals(NOT_PARALLEL + "the scalar s is carried from one iteration to the next and is not a reduction"
+                + " (its update at line " + line("carriedScalar", "s = s * 0.5") + " (s = ((s * 0.5) + a[i])) is not an"
+                + " accumulation v = v op e)", host("carriedScalar").construct());
     }
 
     @Test

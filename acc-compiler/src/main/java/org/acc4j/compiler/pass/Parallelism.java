@@ -389,8 +389,10 @@ public final class Parallelism {
             carried.remove(r.var());
         }
         for (Var v : carried) {
+            String why = v.type() == org.acc4j.compiler.ir.Type.PRED ? null : Reductions.whyNot(region.loop(), v);
             out.add(new Problem("the scalar " + v.name() + " is carried from one iteration to the next"
-                    + (v.type() == org.acc4j.compiler.ir.Type.PRED ? "" : " and is not a reduction"), f.line(), false));
+                    + (v.type() == org.acc4j.compiler.ir.Type.PRED ? "" : " and is not a reduction")
+                    + (why == null ? "" : " (" + why + ")"), f.line(), false));
         }
         Map<ArrayRef, Access> first = new LinkedHashMap<>();
         for (Access a : accesses) {

@@ -23,6 +23,13 @@ import org.acc4j.compiler.ir.Var;
  * {@code Math.max(v, e)}, {@code Math.min(v, e)}, and {@code v = v && e} / {@code v = v || e} on booleans) with
  * {@code e} free of {@code v}, all with one operator, and nothing else in the nest reads it.
  *
+ * <p>A maximum or minimum may also be written as Java's {@code if}: {@code if (e > v) v = e;} ({@code v < e},
+ * {@code >=}, {@code <=}, and {@code if (e < v) v = e;} for a minimum), or {@code v = e > v ? e : v}; see
+ * {@link Reduction.Form} for what the comparison means. On {@code float} and {@code double} the compiler accepts
+ * it only where {@code e} is never {@code -0.0} ({@code Math.abs(x)}, {@code x * x}, an {@code int} converted,
+ * sums and square roots of such values, a local assigned only such values in the nest): otherwise the sign of
+ * a zero result would depend on which zero the loop meets first, which the grid's combining order cannot know.
+ *
  * <p>A {@code reduction} clause on a loop of the nest ({@code "+:s"}, {@code "max:m, &&:ok"}) must name such a
  * variable with that operator; otherwise the method stays on the host, and the diagnostic says which update
  * does not fit.
@@ -45,20 +52,10 @@ public final class Reductions {
             if (!assigned.contains(v) || indices.contains(v) || v.type() == Type.PRED) {
                 continue;
             }
-            List<Reduction.Op> ops = new ArrayList<>();
-            int[] firstLine = {0};
-            String problem = updates(top.body(), v, ops, firstLine);
-            if (problem == null && ops.stream().distinct().count() > 1) {
-                problem = "it is accumulated with different operators (" + ops.stream().distinct().toList() + ")";
-            }
-            if (problem == null && reads(List.of(top), v) != ops.size()) {
-                problem = "it is also read elsewhere in the loop";
-            }
-            if (problem == null && v.type().isFloat() && ops.get(0).ordinal() >= Reduction.Op.AND.ordinal()) {
-                problem = "a bitwise operator on a floating-point value";
-            }
+            List<Update> ops = new ArrayList<>();
+            String problem = problem(top, v, live, ops);
             if (problem == null) {
-                out.add(new Reduction(v, ops.get(0), firstLine[0]));
+                out.add(new Reduction(v, ops.get(0).op(), ops.get(0).form(), ops.get(0).line()));
             } else {
                 why.put(v.name(), problem);
             }
@@ -69,6 +66,32 @@ public final class Reductions {
         }
         out.sort(java.util.Comparator.comparingInt(r -> r.var().slot()));
         return List.copyOf(out);
+    }
+
+    /**
+     * Why {@code v}, a local the nest {@code top} carries from one iteration to the next, is not a reduction, or
+     * null when it is one.
+     */
+    public static String whyNot(Stmt.For top, Var v) {
+        Set<Var> live = new LinkedHashSet<>();
+        Dataflow.liveIn(top.body(), live);
+        return problem(top, v, live, new ArrayList<>());
+    }
+
+    /** Null when the nest's updates of {@code v} (which go to {@code ops}) make it a reduction, else why not. */
+    private static String problem(Stmt.For top, Var v, Set<Var> live, List<Update> ops) {
+        String problem = updates(top.body(), v, ops, top.body(), live);
+        if (problem == null && ops.stream().map(u -> u.op() + " " + u.form()).distinct().count() > 1) {
+            problem = "it is accumulated with different operators (" + ops.stream().map(Update::describe)
+                    .distinct().toList() + ")";
+        }
+        if (problem == null && reads(List.of(top), v) != ops.stream().mapToInt(Update::reads).sum()) {
+            problem = "it is also read elsewhere in the loop";
+        }
+        if (problem == null && v.type().isFloat() && ops.get(0).op().ordinal() >= Reduction.Op.AND.ordinal()) {
+            problem = "a bitwise operator on a floating-point value";
+        }
+        return problem;
     }
 
     private static void indices(List<Stmt> stmts, Set<Var> out) {
@@ -85,44 +108,205 @@ public final class Reductions {
         }
     }
 
-    /** Null when every assignment to {@code v} is an accumulation (their operators go to {@code ops}), else why not. */
-    private static String updates(List<Stmt> stmts, Var v, List<Reduction.Op> ops, int[] firstLine) {
+    /** One update of a reduction variable: its operator and form, how often it reads the variable, its line. */
+    private record Update(Reduction.Op op, Reduction.Form form, int reads, int line) {
+        String describe() {
+            return form == Reduction.Form.OPERATOR ? op.symbol() : op.symbol() + " as an if";
+        }
+    }
+
+    /**
+     * Null when every assignment to {@code v} in {@code stmts} is an accumulation (the updates go to {@code ops}),
+     * else why not; {@code nest} is the nest's body and {@code live} its live-in locals.
+     */
+    private static String updates(List<Stmt> stmts, Var v, List<Update> ops, List<Stmt> nest, Set<Var> live) {
         for (int k = 0; k < stmts.size(); k++) {
             Stmt s = stmts.get(k);
             if (s instanceof Stmt.Assign a && a.var().equals(v)) {
                 Reduction.Op op = accumulation(a.value(), v);
-                if (op == null && k > 0) {
+                Update u = op == null ? null : new Update(op, Reduction.Form.OPERATOR, 1, a.line());
+                if (u == null && k > 0) {
                     op = shortCircuit(stmts.get(k - 1), a.value(), v);
+                    u = op == null ? null : new Update(op, Reduction.Form.OPERATOR, 1, a.line());
                 }
-                if (op == null) {
+                if (u == null && k > 0 && a.value() instanceof Expr.Local t && stmts.get(k - 1) instanceof Stmt.If i) {
+                    // v = e > v ? e : v, as javac writes it: if (e > v) t = e; else t = v; then v = t
+                    Replacement r = replacement(i, t.var(), v);
+                    if (r != null && r.kept()) {
+                        String p = exact(r, v, nest, live, a.line());
+                        if (p != null) {
+                            return p;
+                        }
+                        u = new Update(r.op(), r.form(), 2, a.line());
+                    }
+                }
+                if (u == null) {
                     return "its update at line " + a.line() + " (" + v.name() + " = " + a.value()
                             + ") is not an accumulation v = v op e";
                 }
-                ops.add(op);
-                if (firstLine[0] == 0) {
-                    firstLine[0] = a.line();
-                }
+                ops.add(u);
             } else if (s instanceof Stmt.If i) {
-                String p = updates(i.then(), v, ops, firstLine);
+                Replacement r = replacement(i, v, v);
+                if (r != null && !r.kept()) {
+                    String p = exact(r, v, nest, live, i.line());
+                    if (p != null) {
+                        return p;
+                    }
+                    ops.add(new Update(r.op(), r.form(), 1, i.line()));
+                    continue;
+                }
+                String p = updates(i.then(), v, ops, nest, live);
                 if (p == null) {
-                    p = updates(i.otherwise(), v, ops, firstLine);
+                    p = updates(i.otherwise(), v, ops, nest, live);
                 }
                 if (p != null) {
                     return p;
                 }
             } else if (s instanceof Stmt.For f) {
-                String p = updates(f.body(), v, ops, firstLine);
+                String p = updates(f.body(), v, ops, nest, live);
                 if (p != null) {
                     return p;
                 }
             } else if (s instanceof Stmt.While w) {
-                String p = updates(w.body(), v, ops, firstLine);
+                String p = updates(w.body(), v, ops, nest, live);
                 if (p != null) {
                     return p;
                 }
             }
         }
         return null;
+    }
+
+    /**
+     * A maximum or minimum written as an {@code if}: the operator, the form, the replacing value, and whether the
+     * other arm assigns {@code v} to {@code target} ({@code kept}, the conditional expression's shape).
+     */
+    private record Replacement(Reduction.Op op, Reduction.Form form, Expr value, boolean kept) {
+    }
+
+    /**
+     * {@code if (e > v) target = e;} (then {@code target} is {@code v}; {@code kept} false) or
+     * {@code if (e > v) target = e; else target = v;} ({@code kept} true), with any of the comparisons of
+     * {@link Reduction.Form}, either way round, an arm swapped with its test negated, {@code e} free of {@code v}
+     * and, on floating-point values, a test that is false when a value is NaN; else null.
+     */
+    private static Replacement replacement(Stmt.If i, Var target, Var v) {
+        Expr self = new Expr.Local(v);
+        if (!(i.cond() instanceof Expr.Compare c)) {
+            return null;
+        }
+        boolean kept = !target.equals(v);
+        List<Stmt> replace = i.then();
+        List<Stmt> keep = i.otherwise();
+        if (kept ? assigns(replace, target, self) : replace.isEmpty()) {
+            c = c.negate();
+            replace = i.otherwise();
+            keep = i.then();
+        }
+        if (replace.size() != 1 || !(replace.get(0) instanceof Stmt.Assign r) || !r.var().equals(target)
+                || (kept ? !assigns(keep, target, self) : !keep.isEmpty())) {
+            return null;
+        }
+        if (c.left().type().isFloat() && c.unordered()) {
+            return null;
+        }
+        Expr e = r.value();
+        if (Exprs.mentions(e, v) || e.type() != v.type()) {
+            return null;
+        }
+        org.acc4j.compiler.ir.Cond cond;
+        if (c.left().equals(e) && c.right().equals(self)) {
+            cond = c.cond();
+        } else if (c.left().equals(self) && c.right().equals(e)) {
+            cond = c.cond().swap();
+        } else {
+            return null;
+        }
+        // cond is now "e cond v"
+        return switch (cond) {
+            case GT -> new Replacement(Reduction.Op.MAX, Reduction.Form.IF_STRICT, e, kept);
+            case GE -> new Replacement(Reduction.Op.MAX, Reduction.Form.IF_OR_EQUAL, e, kept);
+            case LT -> new Replacement(Reduction.Op.MIN, Reduction.Form.IF_STRICT, e, kept);
+            case LE -> new Replacement(Reduction.Op.MIN, Reduction.Form.IF_OR_EQUAL, e, kept);
+            default -> null;
+        };
+    }
+
+    /** Whether {@code stmts} is the one statement {@code target = value}. */
+    private static boolean assigns(List<Stmt> stmts, Var target, Expr value) {
+        return stmts.size() == 1 && stmts.get(0) instanceof Stmt.Assign a && a.var().equals(target)
+                && a.value().equals(value);
+    }
+
+    /** Null when the device's combining gives the loop's exact result for this replacement, else why not. */
+    private static String exact(Replacement r, Var v, List<Stmt> nest, Set<Var> live, int line) {
+        if (!v.type().isFloat() || neverNegativeZero(r.value(), nest, live, new java.util.HashSet<>())) {
+            return null;
+        }
+        return "its update at line " + line + " replaces it by " + r.value() + ", which may be -0.0, so the sign of"
+                + " a zero " + r.op().symbol() + " would depend on which zero the loop meets first (a value that is"
+                + " never -0.0, such as Math.abs(x), or Math." + r.op().symbol() + ", is a reduction)";
+    }
+
+    /**
+     * Whether {@code e} is never {@code -0.0} in the nest whose body is {@code nest}: a constant other than
+     * {@code -0.0}, {@code Math.abs}, an integer converted, {@code x * x}, a sum with such an
+     * operand, a difference or square root of such a value, a conditional of two, a local the nest assigns only
+     * such values before any read ({@code live} holds the nest's live-in locals). NaN is allowed.
+     */
+    private static boolean neverNegativeZero(Expr e, List<Stmt> nest, Set<Var> live, Set<Var> seen) {
+        if (!e.type().isFloat()) {
+            return true;
+        }
+        if (e instanceof Expr.Const k) {
+            return k.type() == Type.F64 ? k.bits() != Long.MIN_VALUE : k.bits() != 0x8000_0000L;
+        }
+        if (e instanceof Expr.Convert c) {
+            return !c.operand().type().isFloat() || neverNegativeZero(c.operand(), nest, live, seen);
+        }
+        if (e instanceof Expr.Call c) {
+            return c.fn() == MathFn.ABS
+                    || c.fn() == MathFn.SQRT && neverNegativeZero(c.args().get(0), nest, live, seen);
+        }
+        if (e instanceof Expr.Binary b) {
+            return switch (b.op()) {
+                case MUL -> b.left().equals(b.right());
+                case ADD -> neverNegativeZero(b.left(), nest, live, seen) || neverNegativeZero(b.right(), nest, live, seen);
+                case SUB -> neverNegativeZero(b.left(), nest, live, seen);
+                default -> false;
+            };
+        }
+        if (e instanceof Expr.Select s) {
+            return neverNegativeZero(s.ifTrue(), nest, live, seen) && neverNegativeZero(s.ifFalse(), nest, live, seen);
+        }
+        if (e instanceof Expr.Local l) {
+            if (live.contains(l.var())) {
+                return false;
+            }
+            if (!seen.add(l.var())) {
+                return true;
+            }
+            List<Expr> values = new ArrayList<>();
+            assignments(nest, l.var(), values);
+            return !values.isEmpty() && values.stream().allMatch(x -> neverNegativeZero(x, nest, live, seen));
+        }
+        return false;
+    }
+
+    /** The values {@code stmts} assign to {@code v}, at any depth. */
+    private static void assignments(List<Stmt> stmts, Var v, List<Expr> out) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.Assign a && a.var().equals(v)) {
+                out.add(a.value());
+            } else if (s instanceof Stmt.If i) {
+                assignments(i.then(), v, out);
+                assignments(i.otherwise(), v, out);
+            } else if (s instanceof Stmt.For f) {
+                assignments(f.body(), v, out);
+            } else if (s instanceof Stmt.While w) {
+                assignments(w.body(), v, out);
+            }
+        }
     }
 
     /**

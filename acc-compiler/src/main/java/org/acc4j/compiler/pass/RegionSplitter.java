@@ -69,8 +69,10 @@ public final class RegionSplitter {
                     reads(r.value(), read);
                     read.retainAll(loopAssigned);
                     if (!read.isEmpty()) {
-                        throw new Unsupported(r.line(), "the variable " + read.iterator().next().name()
-                                + " is set inside a parallel loop and returned (only a reduction's result is)");
+                        Var v = read.iterator().next();
+                        throw new Unsupported(r.line(), "the variable " + v.name()
+                                + " is set inside a parallel loop and returned (only a reduction's result is"
+                                + whyNot(regions, v) + ")");
                     }
                     reads(r.value(), needed);
                 }
@@ -98,13 +100,29 @@ public final class RegionSplitter {
                 Region last = regions.get(regions.size() - 1);
                 throw new Unsupported(last.loop().line(), "the variable " + nameIn(last, out) + " is set inside the"
                         + " parallel loop and read after it (only a reduction's result, such as s += x, leaves a"
-                        + " parallel loop)");
+                        + " parallel loop" + whyNot(regions, out) + ")");
             }
             needed.add(out);
         }
         needed.addAll(host);
         checkHostComputable(m.body(), needed);
         return regions;
+    }
+
+    /** {@code "; v is not a reduction: why"} for the last loop that sets {@code v}, when it carries it; else empty. */
+    private static String whyNot(List<Region> regions, Var v) {
+        for (int k = regions.size() - 1; k >= 0; k--) {
+            Stmt.For loop = regions.get(k).loop();
+            Set<Var> assigned = new HashSet<>();
+            Dataflow.assigned(loop.body(), assigned);
+            if (assigned.contains(v)) {
+                Set<Var> live = new HashSet<>();
+                Dataflow.liveIn(loop.body(), live);
+                String why = live.contains(v) ? Reductions.whyNot(loop, v) : null;
+                return why == null ? "" : "; " + nameIn(regions.get(k), v) + " is not a reduction: " + why;
+            }
+        }
+        return "";
     }
 
     /** The name the loop gives {@code v} (the output's own name is only its slot). */

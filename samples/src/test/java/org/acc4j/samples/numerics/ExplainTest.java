@@ -116,6 +116,21 @@ class ExplainTest {
     }
 
     @Test
+    void mgsNormHasItsSumAndItsMaximumWrittenAsAnIfAsReductions() throws Exception {
+        List<String> found = new ArrayList<>();
+        for (MethodPlan p : ClassRewriter.plans(bytes("org/acc4j/samples/numerics/MG"), ExplainTest::bytes)) {
+            if (p.name().equals("norm2u3")) {
+                for (MethodPlan.Site s : p.sites()) {
+                    for (var k : s.compiled().method().kernels()) {
+                        k.region().reductions().forEach(r -> found.add(r.toString()));
+                    }
+                }
+            }
+        }
+        assertEquals(List.of("reduction(+:s)", "reduction(max:max)"), found);
+    }
+
+    @Test
     void explainPrintsThePlansAsJson() throws Exception {
         Path agent = Path.of(System.getProperty("acc4j.agent.jar", "../acc-agent/target/acc.jar"));
         Assumptions.assumeTrue(Files.isRegularFile(agent), "no agent jar at " + agent.toAbsolutePath()
