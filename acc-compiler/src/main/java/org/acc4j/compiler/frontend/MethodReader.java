@@ -347,6 +347,11 @@ public final class MethodReader {
         }
         if (index != null && why.equals(stepNotConstant(index)) && (outer == null || parallelClause(spec))) {
             Expr step = invariantStep(w.body().get(w.body().size() - 1), index);
+            Cond cond = step == null ? null : condOf(w, index);
+            if (cond == Cond.GT || cond == Cond.GE) {
+                // a downward loop's stride is the step's magnitude
+                step = step instanceof Expr.Unary u && u.op() == UnOp.NEG ? u.operand() : new Expr.Unary(UnOp.NEG, step);
+            }
             if (step != null) {
                 why = strideProblem(w, before, index, step);
                 if (why == null) {
@@ -372,8 +377,8 @@ public final class MethodReader {
     }
 
     /**
-     * The step {@code s} of {@code v = v + s} or {@code v = v - s} ({@code s + v} too) when {@code s} is not a
-     * constant and does not read {@code v}, else null.
+     * What {@code v = v + s} adds to {@code v}: {@code s}, or {@code -s} for {@code v = v - s} ({@code s + v} too),
+     * when {@code s} is not a constant and does not read {@code v}; else null.
      */
     private static Expr invariantStep(Stmt last, Var v) {
         if (last instanceof Stmt.Assign a && a.var().equals(v) && a.value() instanceof Expr.Binary b
@@ -389,8 +394,8 @@ public final class MethodReader {
     }
 
     /**
-     * Null when the loop {@code w}, whose index {@code v} changes by {@code step} (an expression) at the end of each
-     * iteration, can be normalised to a counted loop ({@link Stmt.Stride}), else why not.
+     * Null when the loop {@code w}, whose index {@code v} moves towards its bound by {@code step} (an expression; the
+     * runtime checks that it is positive) at the end of each iteration, can be normalised to a counted loop ({@link Stmt.Stride}), else why not.
      */
     private static String strideProblem(Stmt.While w, List<Stmt> before, Var v, Expr step) {
         String loop = "a loop whose index " + v.name() + " steps by " + step;
