@@ -136,7 +136,8 @@ public sealed interface Stmt {
      * before each iteration (the constant {@code true} for {@code while (true)} and {@code do}/{@code while} shapes,
      * whose tests are {@code if}s with a {@link Break} in the body); a {@link Break} in the body, outside any inner
      * {@code While}, leaves it. {@code while} loops, {@code for} loops with a compound test, a {@code break} or a
-     * step that is not a constant become this node; parallel levels are always {@link For} loops.
+     * step that is not a constant become this node (a loop with an invariant step that may be a parallel level
+     * becomes a {@link For} with a {@link Stride}); parallel levels are always {@link For} loops.
      */
     record While(Expr cond, List<Stmt> body, int line) implements Stmt {
         public While {
