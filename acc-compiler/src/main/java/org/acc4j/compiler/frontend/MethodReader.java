@@ -40,8 +40,8 @@ import org.objectweb.asm.tree.VarInsnNode;
  * <p>Blocks are executed symbolically (the operand stack holds expression trees); the CFG is then rebuilt
  * as structure: a natural loop whose header compares its induction variable with a bound, with no other exit and a
  * constant step, becomes a {@link Stmt.For}; so does one whose step is invariant but not a constant, when it is the
- * outermost loop or marked parallel, normalised to a count of its iterations ({@link Stmt.Stride}); any other loop with one block after it (its breaks' blocks joined to
- * its body) becomes a {@link Stmt.While} whose exits are {@link Stmt.Break}s. A conditional branch becomes a
+ * outermost loop or marked parallel, normalised to a count of its iterations ({@link Stmt.Stride}); any other loop
+ * with one block after it (its breaks' blocks joined to its body) becomes a {@link Stmt.While} whose exits are {@link Stmt.Break}s. A conditional branch becomes a
  * {@link Stmt.If} whose branches meet at the immediate post-dominator (inside a loop, within one iteration: an arm
  * that breaks does not stop the other from meeting the code after the if). This accepts the shapes javac emits for
  * {@code for}, {@code while}, {@code do}, {@code if}/{@code else}, {@code &&}, {@code ||}, {@code break} and
@@ -396,7 +396,8 @@ public final class MethodReader {
 
     /**
      * Null when the loop {@code w}, whose index {@code v} moves towards its bound by {@code step} (an expression; the
-     * runtime checks that it is positive) at the end of each iteration, can be normalised to a counted loop ({@link Stmt.Stride}), else why not.
+     * runtime checks that it is positive) at the end of each iteration, can be normalised to a counted loop
+     * ({@link Stmt.Stride}), else why not.
      */
     private static String strideProblem(Stmt.While w, List<Stmt> before, Var v, Expr step) {
         String loop = "a loop whose index " + v.name() + " steps by " + step;
