@@ -30,7 +30,7 @@ import org.objectweb.asm.tree.MethodNode;
  */
 public final class Compiler {
     /** Bumped whenever generated code changes; part of the kernel cache key. */
-    public static final String VERSION = "0.3.0-1";
+    public static final String VERSION = "0.3.0-2";
 
     /** Vector length when the user names none: 4 warps, a multiple of the warp, and 16 blocks fit an SM. */
     public static final int DEFAULT_VECTOR = 128;
@@ -133,10 +133,12 @@ public final class Compiler {
                     report.add(where(cn, 0) + "  " + v.name() + " is computed on the host (it depends on a reduction) "
                             + "and passed to the kernel");
                 }
-                for (var f : r.mapping().notEqualLoops()) {
-                    report.add(where(cn, f.line()) + "  checked before each launch: the loop over " + f.index().name()
-                            + " reaches its bound " + f.bound() + " in whole steps of " + f.step()
-                            + " (else the call runs on the host)");
+                for (var f : r.mapping().checkedLoops()) {
+                    var st = f.stride();
+                    report.add(where(cn, f.line()) + "  checked before each launch: the loop over "
+                            + (st == null ? f.index().name() + " reaches its bound " + f.bound() + " in whole steps of "
+                            + f.step() : st.var().name() + " steps by " + st.step() + " > 0 and reaches its bound "
+                            + st.bound() + " without wrapping around") + " (else the call runs on the host)");
                 }
                 for (var check : r.checks()) {
                     report.add(where(cn, 0) + "  checked before each launch: the writes to " + check.array().name()

@@ -13,6 +13,7 @@ import org.acc4j.compiler.fixtures.NarrowKernels;
 import org.acc4j.compiler.fixtures.Nests;
 import org.acc4j.compiler.fixtures.ReductionKernels;
 import org.acc4j.compiler.fixtures.SequentialLoops;
+import org.acc4j.compiler.fixtures.StridedLoops;
 import org.acc4j.compiler.ir.ErrorSite;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,7 @@ import org.objectweb.asm.tree.MethodNode;
 class CudaRenderingTest {
     static final Path GOLDEN = Path.of("src/test/resources/golden/cuda");
     static final List<Class<?>> FIXTURES = List.of(Kernels1D.class, Nests.class, ReductionKernels.class,
-            NarrowKernels.class, SequentialLoops.class);
+            NarrowKernels.class, SequentialLoops.class, StridedLoops.class);
 
     /** Every offloaded kernel of the fixtures, rendered: entry to CUDA C. */
     static Map<String, String> renderAll() {
@@ -59,7 +60,8 @@ class CudaRenderingTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"Nests.jacobiMap24", "Nests.collapsed", "Nests.dgemm2D", "Nests.stencilMap33",
-        "ReductionKernels.dot", "Kernels1D.intOps", "NarrowKernels.upper2D", "NarrowKernels.booleans"})
+        "ReductionKernels.dot", "Kernels1D.intOps", "NarrowKernels.upper2D", "NarrowKernels.booleans",
+        "StridedLoops.butterfly"})
     void matchesGolden(String which) throws Exception {
         String[] parts = which.split("\\.");
         Class<?> c = FIXTURES.stream().filter(f -> f.getSimpleName().equals(parts[0])).findFirst().orElseThrow();

@@ -147,9 +147,9 @@ class LoopDiagnosticsTest {
 
     @Test
     void aMarkedLoopMustBeCounted() throws IOException {
-        assertEquals(List.of(new Diagnostic.Obstacle(line("markedStrided", "for (@Loop"), "a loop whose index j does "
-                + "not change by a constant at the end of each iteration, so it cannot be the parallel loop @Loop(gang) "
-                + "asks for")), host("markedStrided").obstacles());
+        assertEquals(List.of(new Diagnostic.Obstacle(line("markedStrided", "for (@Loop"), "a loop whose index j steps "
+                + "by (long) s and is a long (a step that is not a constant needs an int index), so it cannot be the "
+                + "parallel loop @Loop(gang) asks for")), host("markedStrided").obstacles());
     }
 
     @Test

@@ -39,8 +39,9 @@ import org.objectweb.asm.tree.VarInsnNode;
  *
  * <p>Blocks are executed symbolically (the operand stack holds expression trees); the CFG is then rebuilt
  * as structure: a natural loop whose header compares its induction variable with a bound, with no other exit and a
- * constant step, becomes a {@link Stmt.For}; any other loop with one block after it (its breaks' blocks joined to
- * its body) becomes a {@link Stmt.While} whose exits are {@link Stmt.Break}s. A conditional branch becomes a
+ * constant step, becomes a {@link Stmt.For}; so does one whose step is invariant but not a constant, when it is the
+ * outermost loop or marked parallel, normalised to a count of its iterations ({@link Stmt.Stride}); any other loop
+ * with one block after it (its breaks' blocks joined to its body) becomes a {@link Stmt.While} whose exits are {@link Stmt.Break}s. A conditional branch becomes a
  * {@link Stmt.If} whose branches meet at the immediate post-dominator (inside a loop, within one iteration: an arm
  * that breaks does not stop the other from meeting the code after the if). This accepts the shapes javac emits for
  * {@code for}, {@code while}, {@code do}, {@code if}/{@code else}, {@code &&}, {@code ||}, {@code break} and
@@ -345,13 +346,106 @@ public final class MethodReader {
         if (why == null) {
             return counted(w, before, spec);
         }
+        if (index != null && why.equals(stepNotConstant(index)) && (outer == null || parallelClause(spec))) {
+            Expr step = invariantStep(w.body().get(w.body().size() - 1), index);
+            Cond cond = step == null ? null : condOf(w, index);
+            if (cond == Cond.GT || cond == Cond.GE) {
+                // a downward loop's stride is the step's magnitude
+                step = step instanceof Expr.Unary u && u.op() == UnOp.NEG ? u.operand() : new Expr.Unary(UnOp.NEG, step);
+            }
+            if (step != null) {
+                why = strideProblem(w, before, index, step);
+                if (why == null) {
+                    return strided(w, before, spec, index, step);
+                }
+            }
+        }
         if (outer == null) {
             throw new Unsupported(why.startsWith("a break") ? breakLine(w.body()) : line, why);
         }
-        if (spec.hasParallelLevel() || spec.independent() || spec.collapse() > 1) {
+        if (parallelClause(spec)) {
             throw new Unsupported(line, why + ", so it cannot be the parallel loop " + spec + " asks for");
         }
         return w;
+    }
+
+    private static boolean parallelClause(LoopSpec spec) {
+        return spec.hasParallelLevel() || spec.independent() || spec.collapse() > 1;
+    }
+
+    private static String stepNotConstant(Var v) {
+        return "a loop whose index " + v.name() + " does not change by a constant at the end of each iteration";
+    }
+
+    /**
+     * What {@code v = v + s} adds to {@code v}: {@code s}, or {@code -s} for {@code v = v - s} ({@code s + v} too),
+     * when {@code s} is not a constant and does not read {@code v}; else null.
+     */
+    private static Expr invariantStep(Stmt last, Var v) {
+        if (last instanceof Stmt.Assign a && a.var().equals(v) && a.value() instanceof Expr.Binary b
+                && (b.op() == BinOp.ADD || b.op() == BinOp.SUB)) {
+            Expr s = b.left() instanceof Expr.Local l && l.var().equals(v) ? b.right()
+                    : b.op() == BinOp.ADD && b.right() instanceof Expr.Local r && r.var().equals(v) ? b.left() : null;
+            if (s == null || s instanceof Expr.Const || mentions(s, v)) {
+                return null;
+            }
+            return b.op() == BinOp.ADD ? s : new Expr.Unary(UnOp.NEG, s);
+        }
+        return null;
+    }
+
+    /**
+     * Null when the loop {@code w}, whose index {@code v} moves towards its bound by {@code step} (an expression; the
+     * runtime checks that it is positive) at the end of each iteration, can be normalised to a counted loop
+     * ({@link Stmt.Stride}), else why not.
+     */
+    private static String strideProblem(Stmt.While w, List<Stmt> before, Var v, Expr step) {
+        String loop = "a loop whose index " + v.name() + " steps by " + step;
+        if (v.type() != Type.I32) {
+            return loop + " and is a " + v.type().javaName() + " (a step that is not a constant needs an int index)";
+        }
+        Cond cond = condOf(w, v);
+        if (cond != Cond.LT && cond != Cond.LE && cond != Cond.GT && cond != Cond.GE) {
+            return loop + " and is tested with " + cond.symbol() + " (a step that is not a constant needs <, <=, > or >=)";
+        }
+        List<Stmt> body = w.body().subList(0, w.body().size() - 1);
+        if (assigns(body, v)) {
+            return "a loop whose index " + v.name() + " is also assigned in its body";
+        }
+        if (before.isEmpty() || !(before.get(before.size() - 1) instanceof Stmt.Assign a) || !a.var().equals(v)
+                || mentions(a.value(), v)) {
+            return loop + " and is not set just before the loop";
+        }
+        java.util.Set<Var> changing = new java.util.HashSet<>();
+        Dataflow.assigned(body, changing);
+        changing.add(v);
+        Expr.Compare c = (Expr.Compare) w.cond();
+        Expr bound = c.left() instanceof Expr.Local l && l.var().equals(v) ? c.right() : c.left();
+        for (Expr e : List.of(a.value(), bound, step)) {
+            if (Exprs.any(e, x -> x instanceof Expr.Load || x instanceof Expr.Local l && changing.contains(l.var()))) {
+                return loop + ", and its " + (e == step ? "step" : e == bound ? "bound " : "start ") + (e == step ? ""
+                        : e.toString()) + " may change while it runs (a step that is not a constant needs its start, "
+                        + "bound and step invariant)";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * {@code w}, which {@link #strideProblem} accepts, as the counted loop over its iterations ({@link Stmt.Stride});
+     * its start, the last statement of {@code before}, moves into the stride.
+     */
+    private Stmt.For strided(Stmt.While w, List<Stmt> before, LoopSpec spec, Var v, Expr step) {
+        Expr.Compare c = (Expr.Compare) w.cond();
+        Expr bound = c.left() instanceof Expr.Local l && l.var().equals(v) ? c.right() : c.left();
+        Expr lower = ((Stmt.Assign) before.remove(before.size() - 1)).value();
+        Stmt.Stride stride = new Stmt.Stride(v, lower, condOf(w, v), bound, step);
+        Var k = new Var(method.maxLocals + temps, Type.I32, v.name() + "_iter");
+        temps++;
+        List<Stmt> body = new ArrayList<>();
+        body.add(new Stmt.Assign(v, stride.index(new Expr.Local(k)), w.line()));
+        body.addAll(w.body().subList(0, w.body().size() - 1));
+        return new Stmt.For(k, Expr.Const.i32(0), Cond.LT, stride.tripCount(), 1, spec, body, w.line(), stride);
     }
 
     /** A loop body as a {@link Stmt.While}: a leading {@code if (c) ... else break;} becomes its test. */
@@ -409,7 +503,7 @@ public final class MethodReader {
         List<Stmt> body = w.body();
         long step = body.isEmpty() ? 0 : increment(body.get(body.size() - 1), v);
         if (step == 0) {
-            return "a loop whose index " + v.name() + " does not change by a constant at the end of each iteration";
+            return stepNotConstant(v);
         }
         if (step == Long.MIN_VALUE) {
             return "a loop whose index " + v.name() + " steps by Long.MIN_VALUE";

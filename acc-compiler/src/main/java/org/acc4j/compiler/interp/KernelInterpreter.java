@@ -104,12 +104,12 @@ public final class KernelInterpreter {
         } catch (Evaluator.NotEvaluable e) {
             // the check below says what it could not evaluate
         }
-        if (!r.mapping().notEqualLoops().isEmpty()) {
+        if (!r.mapping().checkedLoops().isEmpty()) {
             String why;
             try {
-                why = r.mapping().checkNotEqualLoops(ev);
+                why = r.mapping().checkLoops(ev);
             } catch (Evaluator.NotEvaluable | ArithmeticException e) {
-                why = "the bounds of its != loops cannot be evaluated before the launch (" + e.getMessage() + ")";
+                why = "the bounds of its != loops or steps cannot be evaluated before the launch (" + e.getMessage() + ")";
             }
             if (why != null) {
                 throw new HostInstead(why);

@@ -12,16 +12,27 @@ import java.util.List;
  * coefficient exceeds the reach {@code Σ |c_l| * span_l} of the smaller ones, where a loop's span is
  * {@code (trip - 1) * |step|}. Loops that run at most once drop out; a parallel loop whose index is absent fails.
  *
+ * <p>An array accessed at several subscripts that differ only in their invariant parts ({@code data[i]},
+ * {@code data[i + 1]}, {@code data[j]} with {@code i = 4*dual*k}, {@code j = i + 2*dual}, as an FFT's butterfly
+ * does) has those parts as {@code offsets}: they count as one more term, of coefficient 1 and span
+ * {@code max - min} of their values, so that the accesses of two different iterations never meet.
+ *
  * <p>Evaluated by the compiler when everything is constant, else by the runtime before each launch with the
  * call's values (a failure then runs the call on the host).
  *
  * @param array the written array
  * @param terms one per loop whose index the subscript may use
+ * @param offsets the invariant parts of the column subscripts accessed (empty for one subscript)
  * @param line the source line of the store
  */
-public record Disjointness(ArrayRef array, List<Term> terms, int line) {
+public record Disjointness(ArrayRef array, List<Term> terms, List<Expr> offsets, int line) {
     public Disjointness {
         terms = List.copyOf(terms);
+        offsets = List.copyOf(offsets);
+    }
+
+    public Disjointness(ArrayRef array, List<Term> terms, int line) {
+        this(array, terms, List.of(), line);
     }
 
     /**
@@ -61,17 +72,30 @@ public record Disjointness(ArrayRef array, List<Term> terms, int line) {
             BigInteger span = BigInteger.valueOf(trip - 1).multiply(BigInteger.valueOf(Math.abs(f.step())));
             parts.add(new Part(t, BigInteger.valueOf(c).abs().multiply(BigInteger.valueOf(t.rowScale)), span));
         }
+        if (offsets.size() > 1) {
+            long min = Long.MAX_VALUE;
+            long max = Long.MIN_VALUE;
+            for (Expr o : offsets) {
+                long v = ev.evalLong(o);
+                min = Math.min(min, v);
+                max = Math.max(max, v);
+            }
+            if (max > min) {
+                parts.add(new Part(null, BigInteger.ONE, BigInteger.valueOf(max).subtract(BigInteger.valueOf(min))));
+            }
+        }
         parts.sort(Comparator.comparing(Part::c));
         BigInteger reachRow = BigInteger.ZERO;
         BigInteger reach = BigInteger.ZERO;
         for (Part p : parts) {
             if (p.c.compareTo(reach) <= 0) {
                 return "the subscript of " + array.name() + " at line " + line + " may repeat: the coefficient "
-                        + p.c + " of " + p.term.loop.index().name() + " does not exceed the reach " + reach
-                        + " of the smaller terms";
+                        + p.c + " of " + (p.term == null ? "the offsets between its subscripts"
+                        : p.term.loop.index().name()) + " does not exceed the reach " + reach + " of the smaller terms"
+                        + (offsets.size() > 1 && p.term != null ? " (its subscripts' offsets included)" : "");
             }
             reach = reach.add(p.c.multiply(p.span));
-            if (p.term.rowScale == 1) {
+            if (p.term == null || p.term.rowScale == 1) {
                 reachRow = reachRow.add(p.c.multiply(p.span));
             }
         }

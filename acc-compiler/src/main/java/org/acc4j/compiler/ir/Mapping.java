@@ -110,12 +110,15 @@ public record Mapping(List<Level> levels, int[] block, List<GridDim> grid, Strin
         }
     }
 
-    /** The {@code !=} loops of the parallel levels, outermost first: the runtime checks them before each launch. */
-    public List<Stmt.For> notEqualLoops() {
+    /**
+     * The loops of the parallel levels whose trip count is Java's only for some values, outermost first: {@code !=}
+     * loops, and loops with a {@link Stmt.Stride}. The runtime checks them before each launch ({@link #checkLoops}).
+     */
+    public List<Stmt.For> checkedLoops() {
         List<Stmt.For> out = new java.util.ArrayList<>();
         for (Level l : levels) {
             for (Stmt.For f : l.loops()) {
-                if (f.cond() == Cond.NE) {
+                if (f.cond() == Cond.NE || f.stride() != null) {
                     out.add(f);
                 }
             }
@@ -124,15 +127,22 @@ public record Mapping(List<Level> levels, int[] block, List<GridDim> grid, Strin
     }
 
     /**
-     * Null when every {@code !=} loop of the parallel levels reaches its bound in whole steps for the values
-     * {@code ev} gives (its trip count is then the one Java runs), else the reason: the launch must not happen
-     * and the call runs on the host, where Java's loop wraps around as it does.
+     * Null when every loop of {@link #checkedLoops} runs Java's iterations for the values {@code ev} gives (a
+     * {@code !=} loop reaches its bound in whole steps, a {@link Stmt.Stride} passes {@link Stmt.Stride#check}),
+     * else the reason: the launch must not happen and the call runs on the host, where Java's loop runs as it does.
      *
      * @param ev an evaluator that has run the region's prologue
      * @throws Evaluator.NotEvaluable when a bound cannot be evaluated on the host
      */
-    public String checkNotEqualLoops(Evaluator ev) {
-        for (Stmt.For f : notEqualLoops()) {
+    public String checkLoops(Evaluator ev) {
+        for (Stmt.For f : checkedLoops()) {
+            if (f.stride() != null) {
+                String why = f.stride().check(ev);
+                if (why != null) {
+                    return why;
+                }
+                continue;
+            }
             long lower = ev.evalLong(f.lower());
             long bound = ev.evalLong(f.bound());
             try {

@@ -42,8 +42,13 @@ import org.acc4j.compiler.ir.Var;
  *
  * <p><b>{@code !=} loops</b> may be parallel levels when their bounds use nothing the nest assigns (no outer index):
  * the runtime evaluates them before each launch and checks that the index reaches the bound in whole steps
- * ({@link Mapping#checkNotEqualLoops}). An unmarked one whose bounds depend on the nest runs sequentially; a marked
- * one is refused.
+ * ({@link Mapping#checkLoops}). An unmarked one whose bounds depend on the nest runs sequentially; a marked
+ * one is refused. So do loops whose step is invariant but not a constant ({@link Stmt.Stride}): the runtime checks
+ * that the step is positive and the index does not wrap around; such a loop is only ever a parallel level.
+ *
+ * <p>An array may be accessed at several subscripts that differ only in their invariant parts (a butterfly's
+ * {@code data[i]}, {@code data[i + 1]}, {@code data[i + 2*dual]}): the parts are {@link Disjointness#offsets()}, and
+ * the writes of two iterations are disjoint when the offsets' spread stays below the indices' coefficients.
  *
  * <p><b>Mapping</b> (the OpenUH rules, generalised): levels with a vector get block axes, the one whose index
  * is the stride-1 subscript of most accesses on x (coalescing), the others innermost first on y and z; levels
@@ -108,6 +113,7 @@ public final class Parallelism {
         List<List<Stmt.For>> chain = user ? userChain() : autoChain();
         List<Disjointness> checks = user ? List.of() : checks(chain);
         Mapping mapping = map(chain, user);
+        requireStridesParallel(List.of(top), mapping);
         List<String> lines = new ArrayList<>();
         report(List.of(top), mapping, lines);
         if (user) {
@@ -119,6 +125,24 @@ public final class Parallelism {
             why += "; " + r + " over the whole nest (line " + r.line() + ")";
         }
         return region.decided(why + "; " + mapping, mapping, checks, lines);
+    }
+
+    /** A loop with a {@link Stmt.Stride} is Java's loop only as a checked parallel level: refuse it anywhere else. */
+    private static void requireStridesParallel(List<Stmt> stmts, Mapping mapping) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.For f) {
+                if (f.stride() != null && mapping.levelOf(f) == null) {
+                    throw new Unsupported(f.line(), "a loop over " + f.stride().var().name() + " whose step "
+                            + f.stride().step() + " is not a constant, which does not run in parallel here");
+                }
+                requireStridesParallel(f.body(), mapping);
+            } else if (s instanceof Stmt.If i) {
+                requireStridesParallel(i.then(), mapping);
+                requireStridesParallel(i.otherwise(), mapping);
+            } else if (s instanceof Stmt.While w) {
+                requireStridesParallel(w.body(), mapping);
+            }
+        }
     }
 
     // ---------------------------------------------------------------- facts
@@ -203,6 +227,12 @@ public final class Parallelism {
             Stmt.For inner = group.get(group.size() - 1);
             requireInvariantBounds(group);
             for (Stmt.For f : group) {
+                String strided = uncheckedStride(f);
+                if (strided != null) {
+                    throw new Unsupported(f.line(), "a parallel loop over " + f.stride().var().name() + " whose step is "
+                            + "not a constant and whose " + strided + ": the step is checked before the launch, so the "
+                            + "loop's start, bound and step must be known then");
+                }
                 String why = uncheckedNotEqual(f);
                 if (why != null) {
                     throw new Unsupported(f.line(), "a parallel loop over " + f.index().name() + " with a != test whose "
@@ -352,6 +382,24 @@ public final class Parallelism {
     }
 
     /**
+     * Null when {@code f} has no {@link Stmt.Stride} or its start, bound and step use no variable the nest assigns
+     * (they can be checked before the launch), else why not.
+     */
+    private String uncheckedStride(Stmt.For f) {
+        if (f.stride() == null) {
+            return null;
+        }
+        for (Expr e : List.of(f.stride().lower(), f.stride().bound(), f.stride().step())) {
+            Var v = firstVariant(e);
+            if (v != null) {
+                return (e == f.stride().step() ? "step " : e == f.stride().bound() ? "bound " : "start ") + e
+                        + " depends on " + v.name() + ", which changes within the nest";
+            }
+        }
+        return null;
+    }
+
+    /**
      * One reason a loop cannot run in parallel; {@code advise} when it is only unproven, so that the user's
      * {@code @Loop(independent = true)} could make it parallel.
      */
@@ -368,6 +416,11 @@ public final class Parallelism {
             return List.of(new Problem("marked seq", f.line(), false));
         }
         List<Problem> out = new ArrayList<>();
+        String strided = uncheckedStride(f);
+        if (strided != null) {
+            out.add(new Problem("its step is not a constant and its " + strided + ", so the step cannot be checked "
+                    + "before the launch", f.line(), false));
+        }
         String ne = uncheckedNotEqual(f);
         if (ne != null) {
             out.add(new Problem("its != test's " + ne + ", so whether it reaches its bound cannot be checked before the "
@@ -402,9 +455,16 @@ public final class Parallelism {
         }
         for (Access w : first.values()) {
             boolean other = false;
+            List<Access> shifted = shifted(w);
+            List<Access> stores = new ArrayList<>(List.of(w));
+            shifted.stream().filter(Access::store).forEach(stores::add);
             for (Access a : accesses) {
-                if (a.array.equals(w.array) && !a.sameSubscript(w) && !Ranges.disjoint(w, a)) {
+                if (a.array.equals(w.array) && !a.sameSubscript(w)
+                        && (shifted.contains(a) || !stores.stream().allMatch(x -> Ranges.disjoint(x, a)))) {
                     Long d = w.conditional || a.conditional ? null : Dependences.offset(w, a, f);
+                    if (d == null && shifted.contains(a)) {
+                        continue;
+                    }
                     if (d != null) {
                         out.add(new Problem(Dependences.describe(w, a, f, d), a.line, false));
                     } else if (!other) {
@@ -436,6 +496,24 @@ public final class Parallelism {
         return out;
     }
 
+    /**
+     * The accesses to {@code w}'s array at subscripts that differ from {@code w}'s only in their invariant parts (the
+     * same coefficients, the same row), not proven apart from it by {@link Ranges}: their offsets join the
+     * disjointness condition.
+     */
+    private List<Access> shifted(Access w) {
+        List<Access> out = new ArrayList<>();
+        for (Access a : accesses) {
+            if (a.array.equals(w.array) && !a.sameSubscript(w) && w.indexForm != null && a.indexForm != null
+                    && (w.row == null) == (a.row == null)
+                    && (w.row == null || w.rowForm != null && w.rowForm.equals(a.rowForm))
+                    && w.indexForm.coefficients().equals(a.indexForm.coefficients()) && !Ranges.disjoint(w, a)) {
+                out.add(a);
+            }
+        }
+        return out;
+    }
+
     /** The disjointness conditions of every written array over the chain; constant ones are decided here. */
     private List<Disjointness> checks(List<List<Stmt.For>> chain) {
         Set<Stmt.For> parallel = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
@@ -458,8 +536,14 @@ public final class Parallelism {
                     }
                 }
             }
-            Disjointness d = new Disjointness(w.array, terms, w.line);
-            if (proven(terms)) {
+            List<Expr> offsets = new ArrayList<>(List.of(w.indexForm.rest()));
+            for (Access a : shifted(w)) {
+                if (!offsets.contains(a.indexForm.rest())) {
+                    offsets.add(a.indexForm.rest());
+                }
+            }
+            Disjointness d = new Disjointness(w.array, terms, offsets.size() > 1 ? offsets : List.of(), w.line);
+            if (offsets.size() == 1 && proven(terms)) {
                 continue;
             }
             try {
@@ -664,7 +748,9 @@ public final class Parallelism {
                     what = notes.getOrDefault(f, f.spec().seq() ? "sequential in each thread: marked seq"
                             : "sequential in each thread");
                 }
-                out.add("line " + f.line() + ": loop over " + f.index().name() + ": " + what);
+                String over = f.stride() == null ? f.index().name() : f.stride().var().name() + " (" + f.stride().var()
+                        .name() + " = " + f.stride().index(new Expr.Local(f.index())) + ")";
+                out.add("line " + f.line() + ": loop over " + over + ": " + what);
                 report(f.body(), mapping, out);
             } else if (s instanceof Stmt.If i) {
                 report(i.then(), mapping, out);

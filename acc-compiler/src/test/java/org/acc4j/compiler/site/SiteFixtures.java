@@ -216,4 +216,88 @@ public class SiteFixtures {
         }
         return s;
     }
+
+    /**
+     * SciMark's FFT as it is written: helpers and the stage loop on the host, the butterflies' loops (steps of
+     * {@code 2 * dual}, invariant but not constants) the nests.
+     */
+    @Kernels
+    public static void fft(double[] data, int direction) {
+        int n = data.length / 2;
+        if (n <= 1) {
+            return;
+        }
+        int logn = log2(n);
+        bitreverse(data);
+        for (int bit = 0, dual = 1; bit < logn; bit++, dual *= 2) {
+            double wReal = 1.0;
+            double wImag = 0.0;
+            double theta = 2.0 * direction * Math.PI / (2.0 * (double) dual);
+            double s = Math.sin(theta);
+            double t = Math.sin(theta / 2.0);
+            double s2 = 2.0 * t * t;
+            for (int b = 0; b < n; b += 2 * dual) {
+                int i = 2 * b;
+                int j = 2 * (b + dual);
+                double wdReal = data[j];
+                double wdImag = data[j + 1];
+                data[j] = data[i] - wdReal;
+                data[j + 1] = data[i + 1] - wdImag;
+                data[i] += wdReal;
+                data[i + 1] += wdImag;
+            }
+            for (int a = 1; a < dual; a++) {
+                double tmpReal = wReal - s * wImag - s2 * wReal;
+                double tmpImag = wImag + s * wReal - s2 * wImag;
+                wReal = tmpReal;
+                wImag = tmpImag;
+                for (int b = 0; b < n; b += 2 * dual) {
+                    int i = 2 * (b + a);
+                    int j = 2 * (b + a + dual);
+                    double z1Real = data[j];
+                    double z1Imag = data[j + 1];
+                    double wdReal = wReal * z1Real - wImag * z1Imag;
+                    double wdImag = wReal * z1Imag + wImag * z1Real;
+                    data[j] = data[i] - wdReal;
+                    data[j + 1] = data[i + 1] - wdImag;
+                    data[i] += wdReal;
+                    data[i + 1] += wdImag;
+                }
+            }
+        }
+    }
+
+    static int log2(int n) {
+        int log = 0;
+        for (int k = 1; k < n; k *= 2) {
+            log++;
+        }
+        if (n != (1 << log)) {
+            throw new IllegalArgumentException("not a power of 2: " + n);
+        }
+        return log;
+    }
+
+    static void bitreverse(double[] data) {
+        int n = data.length / 2;
+        int j = 0;
+        for (int i = 0; i < n - 1; i++) {
+            int ii = i << 1;
+            int jj = j << 1;
+            int k = n >> 1;
+            if (i < j) {
+                double tmpReal = data[ii];
+                double tmpImag = data[ii + 1];
+                data[ii] = data[jj];
+                data[ii + 1] = data[jj + 1];
+                data[jj] = tmpReal;
+                data[jj + 1] = tmpImag;
+            }
+            while (k <= j) {
+                j -= k;
+                k >>= 1;
+            }
+            j += k;
+        }
+    }
 }

@@ -258,6 +258,32 @@ class SitesTest {
         assertEquals(TestRuntime.calls, TestRuntime.exits, "every call closed its scope");
     }
 
+    /** The stage loop and the twiddle loop are host code; both butterfly loops run on the device at every stage. */
+    @Test
+    void fftButterfliesRunOnTheDeviceAndGivePlainJavasBits() throws Exception {
+        MethodPlan p = plan(SiteFixtures.class, "fft");
+        String report = String.join("\n", PlanReport.lines(p));
+        assertEquals(2, p.sites().size(), report);
+        assertTrue(p.nests().stream().allMatch(MethodPlan.Nest::offloaded), report);
+        ClassLoader loader = new Rewritten();
+        Class<?> c = rewritten(loader, "");
+        for (boolean device : new boolean[] {false, true}) {
+            TestRuntime.interpret = device;
+            for (int logn = 1; logn <= 7; logn++) {
+                int n = 1 << logn;
+                double[] data = random(new Random(100 + logn), 2 * n);
+                double[] plain = data.clone();
+                int before = TestRuntime.launches;
+                SiteFixtures.fft(plain, -1);
+                method(c, "fft").invoke(null, data, -1);
+                // elementwise butterflies in Java's order of operations: the same bits
+                assertArrayEquals(plain, data, "n = " + n + (device ? " on the device" : " on the host"));
+                // stage s runs the a = 0 nest once and the a > 0 nest dual - 1 times: n - 1 launches in all
+                assertEquals(device ? n - 1 : 0, TestRuntime.launches - before, "launches for n = " + n);
+            }
+        }
+    }
+
     @Test
     void anExceptionInsideTheMethodClosesTheScope() throws Exception {
         Class<?> c = rewritten(new Rewritten(), "");

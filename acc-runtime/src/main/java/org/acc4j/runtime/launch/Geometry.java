@@ -11,16 +11,17 @@ final class Geometry {
     }
 
     /**
-     * Checks that the region's {@code !=} parallel loops reach their bounds, then runs its disjointness checks;
+     * Checks that the region's {@code !=} parallel loops reach their bounds and its strided ones step forward without
+     * wrapping around ({@link org.acc4j.compiler.ir.Mapping#checkLoops}), then runs its disjointness checks;
      * a failure or an unknown makes the call run on the host.
      */
     static void check(Region r, Evaluator ev) throws Launcher.HostInstead {
-        if (r.mapping() != null && !r.mapping().notEqualLoops().isEmpty()) {
+        if (r.mapping() != null && !r.mapping().checkedLoops().isEmpty()) {
             String why;
             try {
-                why = r.mapping().checkNotEqualLoops(ev);
+                why = r.mapping().checkLoops(ev);
             } catch (Evaluator.NotEvaluable | ArithmeticException e) {
-                why = "the bounds of its != loops cannot be evaluated before the launch (" + e.getMessage() + ")";
+                why = "the bounds of its != loops or steps cannot be evaluated before the launch (" + e.getMessage() + ")";
             }
             if (why != null) {
                 throw new Launcher.HostInstead("loop nest at line " + r.loop().line() + " is not run in parallel for "
