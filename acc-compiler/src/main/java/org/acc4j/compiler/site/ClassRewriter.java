@@ -160,14 +160,9 @@ public final class ClassRewriter {
         @Override
         protected String getCommonSuperClass(String a, String b) {
             List<String> up = supers(a);
-            if (up == null) {
-                return "java/lang/Object";
-            }
-            if (up.contains(b)) {
-                return b;
-            }
             List<String> other = supers(b);
-            if (other == null) {
+            if (up == null || other == null) {
+                // an interface: the verifier treats it as Object
                 return "java/lang/Object";
             }
             for (String s : other) {
@@ -178,7 +173,10 @@ public final class ClassRewriter {
             return "java/lang/Object";
         }
 
-        /** {@code c} and its super classes, nearest first; null when a class file is missing or {@code c} is an interface. */
+        /**
+         * {@code c} and its super classes, nearest first; null when {@code c} is an interface. A class file that cannot
+         * be found fails the rewrite (the class then loads unchanged): a guessed frame could fail verification.
+         */
         private List<String> supers(String c) {
             List<String> out = new ArrayList<>();
             String cur = c;
@@ -192,7 +190,8 @@ public final class ClassRewriter {
                     bytes = platform(cur);
                 }
                 if (bytes == null) {
-                    return null;
+                    throw new IllegalStateException("the class file of " + cur.replace('/', '.') + " cannot be read to"
+                            + " compute the rewritten method's frames");
                 }
                 ClassReader r = new ClassReader(bytes);
                 if ((r.getAccess() & Opcodes.ACC_INTERFACE) != 0) {
