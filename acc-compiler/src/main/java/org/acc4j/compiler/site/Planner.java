@@ -98,7 +98,8 @@ public final class Planner {
         }
         return new MethodPlan(owner.name, method.name, method.desc, owner.sourceFile,
                 (method.access & Opcodes.ACC_STATIC) != 0, List.copyOf(p.nests), List.copyOf(p.sites), entry,
-                entryHandles, p.compileClass, async, annotated(method, "Lorg/acc4j/Data;"));
+                entryHandles, p.compileClass, async, annotated(method, "Lorg/acc4j/Data;"),
+                Clauses.of(owner, method));
     }
 
     static boolean annotated(MethodNode mn, String desc) {
