@@ -26,6 +26,7 @@ public record Clauses(String condition, int ifParam, String ifField, boolean ifF
     /** No clause: every call offloads what it can, and implicit data is copied as needed. */
     public static final Clauses NONE = new Clauses("", -1, null, false, false, null);
     private static final String KERNELS = "Lorg/acc4j/Kernels;";
+    private static final String ASYNC = "an async clause with ifParam, ifField or defaultPresent is not supported yet";
     private static final String NAMES = " (parameter names need the class compiled with javac -g or -parameters)";
 
     /** Reads the {@code @Kernels} annotation of {@code method}, declared in {@code owner}. */
@@ -33,6 +34,7 @@ public record Clauses(String condition, int ifParam, String ifField, boolean ifF
         String param = "";
         String field = "";
         boolean present = false;
+        boolean async = false;
         for (AnnotationNode a : method.visibleAnnotations == null ? List.<AnnotationNode>of() : method.visibleAnnotations) {
             if (KERNELS.equals(a.desc) && a.values != null) {
                 for (int i = 0; i + 1 < a.values.size(); i += 2) {
@@ -41,13 +43,22 @@ public record Clauses(String condition, int ifParam, String ifField, boolean ifF
                         case "ifParam" -> param = (String) v;
                         case "ifField" -> field = (String) v;
                         case "defaultPresent" -> present = (Boolean) v;
+                        case "async" -> async |= (Integer) v != org.acc4j.Acc.ASYNC_SYNC;
+                        case "asyncParam" -> async |= !((String) v).isEmpty();
                         default -> { }
                     }
                 }
             }
         }
         if (param.isEmpty() && field.isEmpty()) {
+            if (present && async) {
+                return new Clauses("defaultPresent = true", -1, null, false, true, ASYNC);
+            }
             return present ? new Clauses("", -1, null, false, true, null) : NONE;
+        }
+        if (async) {
+            String clause = param.isEmpty() ? "ifField = \"" + field + "\"" : "ifParam = \"" + param + "\"";
+            return new Clauses(clause, -1, null, false, present, ASYNC);
         }
         if (!param.isEmpty() && !field.isEmpty()) {
             return new Clauses("ifParam = \"" + param + "\", ifField = \"" + field + "\"", -1, null, false, present,

@@ -70,4 +70,11 @@ public class ClauseFixtures {
             b[i] = a[i] + 1;
         }
     }
+
+    @Kernels(async = 1, ifParam = "gpu")
+    public static void asyncIf(double[] a, boolean gpu) {
+        for (int i = 0; i < a.length; i++) {
+            a[i] += 1;
+        }
+    }
 }

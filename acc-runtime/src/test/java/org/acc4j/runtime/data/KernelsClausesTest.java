@@ -138,6 +138,10 @@ class KernelsClausesTest {
                 .getMessage().endsWith("the field useGpu is an instance field and the method is static"));
         assertTrue(assertThrows(IllegalStateException.class, () -> enter("both", self, a, true))
                 .getMessage().endsWith("set ifParam or ifField, not both"));
+        assertEquals("acc4j: @Kernels(ifParam = \"gpu\") of ClauseFixtures.asyncIf: an async clause with ifParam,"
+                + " ifField or defaultPresent is not supported yet",
+                assertThrows(IllegalStateException.class, () -> enter("asyncIf", null, a, true)).getMessage());
+        assertFalse(plan("asyncIf").async());
         // the error does not depend on a device
         device = false;
         assertThrows(IllegalStateException.class, () -> enter("missing", null, a, true));
