@@ -77,4 +77,11 @@ public class ClauseFixtures {
             a[i] += 1;
         }
     }
+
+    @Kernels
+    public static void where(int[] flag) {
+        for (int i = 0; i < flag.length; i++) {
+            flag[i] = org.acc4j.Acc.onDevice() ? 1 : 2;
+        }
+    }
 }

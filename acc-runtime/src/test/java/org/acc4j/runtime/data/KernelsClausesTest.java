@@ -148,6 +148,14 @@ class KernelsClausesTest {
     }
 
     @Test
+    void aNestThatAsksOnDeviceIsALaunchSite() throws Exception {
+        MethodPlan p = plan("where");
+        assertEquals(1, p.sites().size());
+        assertTrue(p.nests().get(0).offloaded(), () -> p.nests().get(0).reasons().toString());
+        assertEquals(Clauses.NONE, p.clauses());
+    }
+
+    @Test
     void defaultPresentIsReadFromTheAnnotation() throws Exception {
         assertTrue(plan("present").clauses().defaultPresent());
         assertFalse(plan("scaled").clauses().defaultPresent());
