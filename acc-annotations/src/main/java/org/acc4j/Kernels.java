@@ -42,7 +42,8 @@ import java.lang.annotation.Target;
  * <p><b>Default present</b> (OpenACC's {@code default(present)}). {@code @Kernels(defaultPresent = true)} asks that
  * every array a nest uses be present already, from {@link Acc#copyin} or an enclosing {@link Data} region: a nest
  * that uses an array that is not throws {@code IllegalStateException} naming it, before its kernel runs. Without the
- * agent or without a device (host semantics: everything is present) the clause is ignored.
+ * agent or without a device (host semantics: everything is present) the clause is ignored. Neither clause is
+ * supported yet together with {@code async} or {@code asyncParam}: each call then throws {@code IllegalStateException}.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
