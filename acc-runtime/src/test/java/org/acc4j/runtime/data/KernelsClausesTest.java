@@ -84,6 +84,8 @@ class KernelsClausesTest {
         assertNotNull(on);
         sites.exit(on, r -> { });
         assertNull(enter("scaled", null, a, 64, false));
+        assertTrue(lines.contains("ClauseFixtures.java: ClauseFixtures.scaled: ifParam = \"gpu\": a call runs as plain"
+                + " Java where it is false"), lines::toString);
         assertTrue(lines.stream().anyMatch(l -> l.endsWith("ClauseFixtures.scaled: ifParam = \"gpu\" is false: this"
                 + " call runs as plain Java and moves nothing")), lines::toString);
     }
@@ -157,7 +159,13 @@ class KernelsClausesTest {
 
     @Test
     void defaultPresentIsReadFromTheAnnotation() throws Exception {
-        assertTrue(plan("present").clauses().defaultPresent());
+        MethodPlan p = plan("present");
+        assertTrue(p.clauses().defaultPresent());
+        assertTrue(org.acc4j.compiler.site.PlanReport.lines(p).contains("ClauseFixtures.java: ClauseFixtures.present:"
+                + " defaultPresent = true: every array a nest uses must be present"));
+        // the names a refusal gives are the method's own
+        assertEquals(List.of("a", "b"), p.sites().get(0).compiled().method().data().stream()
+                .map(c -> c.array().name()).sorted().toList());
         assertFalse(plan("scaled").clauses().defaultPresent());
     }
 
