@@ -65,7 +65,10 @@ public final class Acc {
         return backend.deviceCount();
     }
 
-    /** Whether offloaded regions run on a GPU (false on the host path). */
+    /**
+     * Whether offloaded regions run on a GPU (false on the host path). Inside a loop nest compiled as a kernel this
+     * is the constant true, so a branch on it keeps the nest on the device.
+     */
     public static boolean onDevice() {
         return backend.onDevice();
     }

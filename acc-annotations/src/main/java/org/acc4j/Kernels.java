@@ -31,6 +31,19 @@ import java.lang.annotation.Target;
  * ArrayIndexOutOfBoundsException}, {@code ArithmeticException}) is thrown by the wait, and then nothing the call
  * wrote is copied back. A method that returns a value or has a reduction runs synchronously (said once). Without
  * the agent, or on the host, the call is synchronous: everything is complete when it returns.
+ *
+ * <p><b>If</b> (OpenACC's {@code if} clause). {@code @Kernels(ifParam = "gpu")} offloads a call only when the method's
+ * {@code boolean} parameter {@code gpu} is true at that call; {@code @Kernels(ifField = "useGpu")} reads a {@code
+ * boolean} field of the method's class (of {@code this}, or static) at each call. When it is false the call runs as
+ * plain Java on the host's arrays and leaves the device alone: nothing is copied either way, and device copies of
+ * present arrays keep their values. A name that does not resolve makes every call throw {@code
+ * IllegalStateException} naming the method. Without the agent the clause is ignored.
+ *
+ * <p><b>Default present</b> (OpenACC's {@code default(present)}). {@code @Kernels(defaultPresent = true)} asks that
+ * every array a nest uses be present already, from {@link Acc#copyin} or an enclosing {@link Data} region: a nest
+ * that uses an array that is not throws {@code IllegalStateException} naming it, before its kernel runs. Without the
+ * agent or without a device (host semantics: everything is present) the clause is ignored. Neither clause is
+ * supported yet together with {@code async} or {@code asyncParam}: each call then throws {@code IllegalStateException}.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
@@ -47,4 +60,24 @@ public @interface Kernels {
      * (the default) for none. Set at most one of {@code async} and {@code asyncParam}.
      */
     String asyncParam() default "";
+
+    /**
+     * The name of a {@code boolean} parameter whose value at each call decides whether the call's nests may run on
+     * the device (OpenACC's {@code if}); empty (the default) for always. Set at most one of {@code ifParam} and
+     * {@code ifField}.
+     */
+    String ifParam() default "";
+
+    /**
+     * The name of a {@code boolean} field declared in the method's class (an instance field, or a static one), read
+     * at each call, as for {@link #ifParam()}; empty (the default) for none.
+     */
+    String ifField() default "";
+
+    /**
+     * Whether every array the nests use must already be present on the device (OpenACC's {@code default(present)}):
+     * one that is not makes the call throw {@code IllegalStateException} naming it. False (the default) gives
+     * arrays without a clause implicit {@code copyin}, {@code copy} or {@code copyout}.
+     */
+    boolean defaultPresent() default false;
 }

@@ -30,13 +30,20 @@ public final class AccAgent {
     private static final String KERNELS = "org.acc4j.Kernels";
     private static final String DATA = "org.acc4j.Data";
 
-    /** A {@code @Kernels} method with an async clause: its nests launch together on the queue, as one call. */
+    /**
+     * A {@code @Kernels} method with an async clause and no per-call clause ({@code ifParam}, {@code ifField},
+     * {@code defaultPresent}): its nests launch together on the queue, as one call.
+     */
     private static final ElementMatcher<MethodDescription> ASYNC = m -> {
         for (AnnotationDescription a : m.getDeclaredAnnotations()) {
             if (a.getAnnotationType().getName().equals(KERNELS)) {
                 Object q = a.getValue("async").resolve();
                 Object p = a.getValue("asyncParam").resolve();
-                return q instanceof Integer i && i != Acc.ASYNC_SYNC || p instanceof String s && !s.isEmpty();
+                boolean perCall = !"".equals(a.getValue("ifParam").resolve())
+                        || !"".equals(a.getValue("ifField").resolve())
+                        || Boolean.TRUE.equals(a.getValue("defaultPresent").resolve());
+                boolean async = q instanceof Integer i && i != Acc.ASYNC_SYNC || p instanceof String s && !s.isEmpty();
+                return async && !perCall;
             }
         }
         return false;

@@ -273,7 +273,7 @@ public final class AccRuntime implements Backend {
     /** The start of a call of a rewritten method: its call object, handed to each site and to the exit. */
     public static Object enterCall(Class<?> owner, Object self, int plan, Object[] args, Object[] handles) {
         MethodPlan p = INSTANCE.sites.plan(plan);
-        return INSTANCE.sites.enter(owner, self, plan, handles,
+        return INSTANCE.sites.enter(owner, self, plan, args, handles,
                 () -> enterData(owner, p.name(), p.descriptor(), self, args));
     }
 

@@ -1273,8 +1273,20 @@ public final class MethodReader {
         throw new Unsupported(line, "an array that is not a parameter, a field or a row of one");
     }
 
-    /** A call of a {@code java.lang.Math} method the kernel compiler knows; anything else is unsupported. */
+    /** Whether {@code m} calls {@code org.acc4j.Acc.onDevice()}, which a kernel answers with the constant true. */
+    static boolean isOnDevice(MethodInsnNode m) {
+        return m.getOpcode() == Opcodes.INVOKESTATIC && m.owner.equals("org/acc4j/Acc") && m.name.equals("onDevice")
+                && m.desc.equals("()Z");
+    }
+
+    /**
+     * A call of a {@code java.lang.Math} method the kernel compiler knows, or {@code Acc.onDevice()} (true: the kernel
+     * runs on the device); anything else is unsupported.
+     */
     private Expr call(MethodInsnNode m, List<Object> stack, int line) {
+        if (isOnDevice(m)) {
+            return Expr.Const.i32(1);
+        }
         boolean math = m.owner.equals("java/lang/Math");
         boolean strict = m.owner.equals("java/lang/StrictMath");
         org.acc4j.compiler.ir.MathFn fn = org.acc4j.compiler.ir.MathFn.named(m.name);

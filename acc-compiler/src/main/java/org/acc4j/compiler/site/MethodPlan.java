@@ -18,10 +18,12 @@ import org.objectweb.asm.tree.MethodNode;
  * @param compileClass the method's class with a synthetic method per site: the compiler's input for each nest
  * @param async whether the method has an async clause (its nests then launch as one call, not as sites)
  * @param data whether the method has {@code @Data} clauses: a data region around each call
+ * @param clauses the {@code @Kernels} clauses that act on each call ({@code if}, {@code default(present)})
  */
 public record MethodPlan(String owner, String name, String descriptor, String source, boolean isStatic,
                          List<Nest> nests, List<Site> sites, List<Effect> entry, List<Integer> entryHandles,
-                         ClassNode compileClass, boolean async, boolean data) {
+                         ClassNode compileClass, boolean async, boolean data,
+                         Clauses clauses) {
 
     /** "Owner.name", for messages. */
     public String displayName() {

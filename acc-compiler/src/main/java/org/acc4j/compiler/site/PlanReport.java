@@ -24,6 +24,15 @@ public final class PlanReport {
         out.add(file + ": " + p.displayName() + ": " + p.nests().size() + " loop nest" + plural(p.nests().size())
                 + ", " + device + " on the device; the code around " + (p.nests().size() == 1 ? "it" : "them")
                 + " runs as Java");
+        Clauses c = p.clauses();
+        if (c.problem() != null) {
+            out.add(file + ": " + p.displayName() + ": every call is refused: " + c.problem());
+        } else if (c.conditional()) {
+            out.add(file + ": " + p.displayName() + ": " + c.condition() + ": a call runs as plain Java where it is false");
+        }
+        if (c.defaultPresent() && c.problem() == null) {
+            out.add(file + ": " + p.displayName() + ": defaultPresent = true: every array a nest uses must be present");
+        }
         for (MethodPlan.Nest n : p.nests()) {
             String at = file + ":" + n.line() + ": ";
             if (n.offloaded()) {

@@ -82,7 +82,9 @@ public final class Planner {
     public static MethodPlan plan(ClassNode owner, MethodNode method, Inliner.ClassSource classes)
             throws AnalyzerException {
         Planner p = new Planner(owner, method, classes, Flow.of(owner.name, method));
-        boolean async = isAsync(method);
+        Clauses clauses = Clauses.of(owner, method);
+        // a method with per-call clauses has launch sites, where the clauses are followed (or refused)
+        boolean async = isAsync(method) && clauses.equals(Clauses.NONE);
         for (Flow.Loop l : p.flow.roots) {
             p.select(l);
         }
@@ -98,7 +100,8 @@ public final class Planner {
         }
         return new MethodPlan(owner.name, method.name, method.desc, owner.sourceFile,
                 (method.access & Opcodes.ACC_STATIC) != 0, List.copyOf(p.nests), List.copyOf(p.sites), entry,
-                entryHandles, p.compileClass, async, annotated(method, "Lorg/acc4j/Data;"));
+                entryHandles, p.compileClass, async, annotated(method, "Lorg/acc4j/Data;"),
+                clauses);
     }
 
     static boolean annotated(MethodNode mn, String desc) {

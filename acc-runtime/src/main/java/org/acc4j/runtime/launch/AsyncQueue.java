@@ -2,12 +2,9 @@ package org.acc4j.runtime.launch;
 
 import java.util.List;
 import org.acc4j.Acc;
-import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AnnotationNode;
-import org.objectweb.asm.tree.LocalVariableNode;
 import org.objectweb.asm.tree.MethodNode;
-import org.objectweb.asm.tree.ParameterNode;
 
 /**
  * The queue a {@code @Kernels} method's calls go on, from its annotation's {@code async} and {@code asyncParam}
@@ -54,7 +51,7 @@ record AsyncQueue(int constant, int param, String clause, String problem) {
             return async == Acc.ASYNC_SYNC ? SYNC : new AsyncQueue(async, -1, clause, null);
         }
         String clause = "asyncParam = \"" + paramName + "\"";
-        int index = parameterIndex(method, paramName);
+        int index = org.acc4j.compiler.site.Clauses.parameterIndex(method, paramName);
         if (index < 0) {
             return new AsyncQueue(Acc.ASYNC_SYNC, -1, clause, "the method has no parameter named " + paramName
                     + " (parameter names need the class compiled with javac -g or -parameters)");
@@ -64,31 +61,6 @@ record AsyncQueue(int constant, int param, String clause, String problem) {
                     + Type.getArgumentTypes(method.desc)[index].getClassName() + ", not an int");
         }
         return new AsyncQueue(Acc.ASYNC_SYNC, index, clause, null);
-    }
-
-    /** The argument index of the parameter named {@code name}, from -parameters or the local variable table; -1. */
-    private static int parameterIndex(MethodNode method, String name) {
-        Type[] types = Type.getArgumentTypes(method.desc);
-        if (method.parameters != null) {
-            for (int i = 0; i < method.parameters.size() && i < types.length; i++) {
-                ParameterNode p = method.parameters.get(i);
-                if (name.equals(p.name)) {
-                    return i;
-                }
-            }
-        }
-        if (method.localVariables != null) {
-            int slot = (method.access & Opcodes.ACC_STATIC) != 0 ? 0 : 1;
-            for (int i = 0; i < types.length; i++) {
-                for (LocalVariableNode v : method.localVariables) {
-                    if (v.index == slot && name.equals(v.name)) {
-                        return i;
-                    }
-                }
-                slot += types[i].getSize();
-            }
-        }
-        return -1;
     }
 
     /** Whether no call can go on a queue. */

@@ -31,6 +31,7 @@ import org.acc4j.runtime.data.PresentTable;
 public final class CallScope implements Launcher.Scope {
     private final PresentTable table;
     private final ClassLoader loader;
+    private final String presentOnly;
     /** Arrays the scope entered, in order, each once. */
     private final List<Object> entered = new ArrayList<>();
     private final Set<Object> inScope = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -45,14 +46,31 @@ public final class CallScope implements Launcher.Scope {
     private final List<String> moves = new ArrayList<>();
 
     public CallScope(PresentTable table, ClassLoader loader) {
-        this.table = table;
-        this.loader = loader;
+        this(table, loader, null);
     }
 
+    /**
+     * @param presentOnly the method whose {@code defaultPresent} clause asks every array to be present already, for
+     *     the message of {@link NotPresentException} ({@code Owner.method}), or null when arrays may be copied in
+     */
+    public CallScope(PresentTable table, ClassLoader loader, String presentOnly) {
+        this.table = table;
+        this.loader = loader;
+        this.presentOnly = presentOnly;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws NotPresentException when the method has {@code defaultPresent} and {@code array} is not present
+     */
     @Override
-    public void adopt(Object array, Clause clause) {
+    public void adopt(Object array, String name, Clause clause) {
         if (array == null) {
             return;
+        }
+        if (presentOnly != null && !inScope.contains(array) && !table.isPresent(array)) {
+            throw new NotPresentException(presentOnly, name, describe(array));
         }
         if (inScope.add(array)) {
             boolean present = table.isPresent(array);

@@ -142,8 +142,11 @@ public final class Launcher implements AutoCloseable {
      * to its end, and move only where host code needs them.
      */
     public interface Scope {
-        /** Before a site's clause for {@code array} is entered: the scope makes it present, or current on the device. */
-        void adopt(Object array, Clause clause);
+        /**
+         * Before a site's clause for {@code array} (named {@code name} in the nest) is entered: the scope makes it
+         * present, or current on the device.
+         */
+        void adopt(Object array, String name, Clause clause);
 
         /** After a site's kernels all ran: they may have written {@code array}. */
         void written(Object array);
@@ -175,7 +178,7 @@ public final class Launcher implements AutoCloseable {
             if (scope != null) {
                 for (DataClause c : m.plan().data()) {
                     Object array = arrays.get(c.array());
-                    scope.adopt(array, clause(c, array, m, evaluators, trips, lowers));
+                    scope.adopt(array, c.array().name(), clause(c, array, m, evaluators, trips, lowers));
                 }
             }
             enterClauses(m, arrays, evaluators, trips, lowers, entered, clauses);

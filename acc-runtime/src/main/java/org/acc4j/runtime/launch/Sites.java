@@ -1,5 +1,6 @@
 package org.acc4j.runtime.launch;
 
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -7,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.acc4j.compiler.site.Clauses;
 import org.acc4j.compiler.site.Effect;
 import org.acc4j.compiler.site.MethodPlan;
 import org.acc4j.compiler.site.PlanReport;
@@ -116,12 +118,22 @@ public final class Sites {
     /**
      * The start of a call: says the plan's decisions the first time (the report, or a warning for each nest that
      * stays on the host), enters the method's {@code @Data} region, and opens the call's data scope. Null when there
-     * is no device: every site then runs its nest on the host.
+     * is no device: every site then runs its nest on the host. Null as well when the method's {@code if} clause is
+     * false for this call: its nests run on the host, and neither the method's {@code @Data} region nor its implicit
+     * data is entered, so nothing moves.
      *
+     * @param args   the call's arguments, for the {@code if} clause
      * @param region enters the method's {@code @Data} region and gives its token (or null)
+     * @throws IllegalStateException when the method's {@code if} clause names no {@code boolean} parameter or field
      */
-    public Object enter(Class<?> owner, Object self, int planId, Object[] handles, Supplier<Object> region) {
+    public Object enter(Class<?> owner, Object self, int planId, Object[] args, Object[] handles,
+                        Supplier<Object> region) {
         MethodPlan plan = plans.get(planId);
+        Clauses clauses = plan.clauses();
+        if (clauses.problem() != null) {
+            throw new IllegalStateException("acc4j: @Kernels(" + clauses.condition() + ") of " + plan.displayName()
+                    + ": " + clauses.problem());
+        }
         boolean first = said.add("plan:" + planId);
         Parts p = parts.get();
         if (first && report.get()) {
@@ -144,8 +156,16 @@ public final class Sites {
         if (plan.sites().isEmpty()) {
             return null;
         }
+        if (clauses.conditional() && !condition(clauses, owner, self, args)) {
+            if (report.get() && said.add("if:" + planId)) {
+                lines.accept(plan.source() + ": " + plan.displayName() + ": " + clauses.condition()
+                        + " is false: this call runs as plain Java and moves nothing");
+            }
+            return null;
+        }
         Object token = plan.data() ? region.get() : null;
-        CallScope data = new CallScope(p.table(), owner.getClassLoader());
+        CallScope data = new CallScope(p.table(), owner.getClassLoader(),
+                clauses.defaultPresent() ? plan.displayName() : null);
         Call call = new Call(planId, plan, owner, self, data, token, p, first);
         try {
             p.guard().run("the start of " + plan.displayName(), () -> {
@@ -158,6 +178,35 @@ public final class Sites {
         active.get().push(call);
         return call;
     }
+
+    /** The value of the {@code if} clause for one call: the named parameter's, or the named field's. */
+    static boolean condition(Clauses clauses, Class<?> owner, Object self, Object[] args) {
+        if (clauses.ifParam() >= 0) {
+            return (Boolean) args[clauses.ifParam()];
+        }
+        Field f = CONDITION_FIELDS.get(owner).get(clauses.ifField());
+        try {
+            return f.getBoolean(clauses.ifFieldStatic() ? null : self);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("acc4j: " + clauses.condition() + " of " + owner.getName()
+                    + " cannot be read", e);
+        }
+    }
+
+    /** Per class: its declared boolean fields, made accessible once. */
+    private static final ClassValue<java.util.Map<String, Field>> CONDITION_FIELDS = new ClassValue<>() {
+        @Override
+        protected java.util.Map<String, Field> computeValue(Class<?> c) {
+            java.util.Map<String, Field> out = new java.util.HashMap<>();
+            for (Field f : c.getDeclaredFields()) {
+                if (f.getType() == boolean.class) {
+                    f.setAccessible(true);
+                    out.put(f.getName(), f);
+                }
+            }
+            return out;
+        }
+    };
 
     /** Launch site {@code index} of a call: the live-out values when the device ran the nest, else null. */
     public Object[] site(Object callObject, int index, Object[] values) {
@@ -201,7 +250,7 @@ public final class Sites {
                         + " ran on the device");
             }
             return out;
-        } catch (DeviceFaultException e) {
+        } catch (DeviceFaultException | NotPresentException e) {
             throw e;
         } catch (DeviceLostException e) {
             if (e.array() != null) {

@@ -32,8 +32,8 @@ class CallScopeTest {
         double[] b = new double[100];
         CallScope s = new CallScope(table, getClass().getClassLoader());
         for (int it = 0; it < 50; it++) {
-            s.adopt(a, Clause.COPYIN);
-            s.adopt(b, Clause.COPY);
+            s.adopt(a, "a", Clause.COPYIN);
+            s.adopt(b, "b", Clause.COPY);
             s.written(b);
             s.host(List.of(), new Object[0], getClass());
             double[] t = a;
@@ -51,7 +51,7 @@ class CallScopeTest {
     void hostCodeReadingAKernelsResultGetsItAndItsWriteGoesBack() {
         double[] x = new double[10];
         CallScope s = new CallScope(table, getClass().getClassLoader());
-        s.adopt(x, Clause.COPY);
+        s.adopt(x, "x", Clause.COPY);
         s.written(x);
         // host code reads x: copied to the host, once
         s.host(List.of(READ_0), new Object[] {x}, getClass());
@@ -59,7 +59,7 @@ class CallScopeTest {
         assertEquals(1, down());
         // host code writes x: the next kernel gets it again
         s.host(List.of(WRITE_0), new Object[] {x}, getClass());
-        s.adopt(x, Clause.COPY);
+        s.adopt(x, "x", Clause.COPY);
         assertEquals(2, up());
         // nothing changed on the device since: nothing comes back at the end
         s.close();
@@ -70,9 +70,9 @@ class CallScopeTest {
     void aNestedCallsResultsReachTheCallersHostCode() {
         double[] x = new double[10];
         CallScope outer = new CallScope(table, getClass().getClassLoader());
-        outer.adopt(x, Clause.COPY);
+        outer.adopt(x, "x", Clause.COPY);
         CallScope inner = new CallScope(table, getClass().getClassLoader());
-        inner.adopt(x, Clause.COPY);
+        inner.adopt(x, "x", Clause.COPY);
         inner.written(x);
         inner.close(outer);
         // still present for the caller, and newer on the device: the caller's host read brings it back
@@ -80,7 +80,7 @@ class CallScopeTest {
         outer.host(List.of(READ_0), new Object[] {x}, getClass());
         assertEquals(1, down());
         // the caller's next kernel does not overwrite the device's copy with a stale host one
-        outer.adopt(x, Clause.COPY);
+        outer.adopt(x, "x", Clause.COPY);
         assertEquals(1, up());
         outer.close();
         assertFalse(table.isPresent(x));
@@ -91,7 +91,7 @@ class CallScopeTest {
         double[] x = new double[10];
         table.enterDynamic(x, Clause.COPYIN);
         CallScope s = new CallScope(table, getClass().getClassLoader());
-        s.adopt(x, Clause.COPY);
+        s.adopt(x, "x", Clause.COPY);
         s.host(List.of(WRITE_0), new Object[] {x}, getClass());
         s.close();
         // uploaded at Acc.copyin, then again because host code changed it during the call
