@@ -144,7 +144,9 @@ class ClausesGpuTest {
         call(self, "shifted", a, out);
         assertArrayEquals(expected, out);
         assertEquals(0, nests("shifted")[0]);
-        rewritten.getDeclaredField("useGpu").setBoolean(self, true);
+        java.lang.reflect.Field useGpu = rewritten.getDeclaredField("useGpu");
+        useGpu.setAccessible(true);
+        useGpu.setBoolean(self, true);
         double[] out2 = new double[n];
         call(self, "shifted", a, out2);
         assertArrayEquals(expected, out2);
