@@ -87,8 +87,8 @@ public final class RegionSplitter {
                 loopAssigned.removeAll(definitelyAssigned(s));
                 scalar.add(s);
             } else {
-                throw new Unsupported(s.line(), s instanceof Stmt.Store
-                        ? "an array store outside a loop (it would run once per thread)"
+                throw new Unsupported(s.line(), s instanceof Stmt.Store || s instanceof Stmt.Atomic
+                        ? "an array " + (s instanceof Stmt.Store ? "store" : "atomic") + " outside a loop (it would run once per thread)"
                         : "a loop inside an if at the top of the method");
             }
         }
