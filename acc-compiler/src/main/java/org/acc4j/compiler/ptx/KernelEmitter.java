@@ -11,6 +11,7 @@ import java.util.Set;
 import org.acc4j.compiler.Unsupported;
 import org.acc4j.compiler.ir.Reduction;
 import org.acc4j.compiler.ir.ArrayRef;
+import org.acc4j.compiler.ir.AtomicOp;
 import org.acc4j.compiler.ir.Cond;
 import org.acc4j.compiler.ir.Elem;
 import org.acc4j.compiler.ir.ErrorSite;
@@ -313,6 +314,8 @@ public final class KernelEmitter {
                 value = bit;
             }
             w.stGlobal(elem.ptxStore(), addr, 0, value);
+        } else if (s instanceof Stmt.Atomic at) {
+            atomic(at);
         } else if (s instanceof Stmt.If i && i.otherwise().isEmpty() && i.then().size() == 1
                 && i.then().get(0) instanceof Stmt.Break) {
             // if (c) break: one predicated branch
@@ -343,6 +346,75 @@ public final class KernelEmitter {
                 sequentialLoop(f);
             }
         }
+    }
+
+    /**
+     * An atomic operation, relaxed at GPU scope: {@code atom.global} with the old value, or {@code red.global} when
+     * the old value is unused; a read or write is a volatile load or store. The index is checked in the kernel.
+     * Floating-point exchange and compare-and-set work on the bits, so compare-and-set compares them as
+     * {@code VarHandle} does.
+     */
+    private void atomic(Stmt.Atomic at) {
+        Reg index = expr(at.index());
+        List<Reg> operands = new ArrayList<>();
+        for (Expr e : at.operands()) {
+            operands.add(expr(e));
+        }
+        Elem elem = at.array().elem();
+        Reg addr = at.row() == null ? address(at.array(), index, at.line(), elem.bytes(), true)
+                : address2(at.array(), at.row(), index, at.line(), true);
+        Type t = at.array().element();
+        String size = t.bytes() == 4 ? "b32" : "b64";
+        Type bitsType = t.bytes() == 4 ? Type.I32 : Type.I64;
+        Reg result = at.result() != null ? var(at.result()) : null;
+        switch (at.op()) {
+            case READ -> w.raw("ld.volatile.global." + elem.ptxLoad() + " " + (result != null ? result : w.reg(t))
+                    + ", [" + addr + "]");
+            case WRITE -> w.raw("st.volatile.global." + elem.ptxStore() + " [" + addr + "], " + operands.get(0));
+            case EXCHANGE, CAS -> {
+                List<Reg> bits = new ArrayList<>();
+                for (Reg r : operands) {
+                    bits.add(t.isFloat() ? asBits(r, bitsType) : r);
+                }
+                Reg old = w.reg(bitsType);
+                if (at.op() == AtomicOp.EXCHANGE) {
+                    w.raw("atom.global.exch." + size + " " + old + ", [" + addr + "], " + bits.get(0));
+                    if (result != null) {
+                        w.raw("mov." + size + " " + result + ", " + old);
+                    }
+                } else {
+                    w.raw("atom.global.cas." + size + " " + old + ", [" + addr + "], " + bits.get(0) + ", " + bits.get(1));
+                    if (result != null) {
+                        Reg same = w.reg(Type.PRED);
+                        w.setp("eq", size, same, old, bits.get(0));
+                        w.op("selp.u32", result, 1, 0, same);
+                    }
+                }
+            }
+            default -> {
+                String type = switch (at.op()) {
+                    case ADD -> t.isFloat() ? t.ptx() : t == Type.I32 ? "u32" : "u64";
+                    case MIN, MAX -> t.ptx();
+                    default -> size;
+                };
+                String op = at.op().name().toLowerCase(java.util.Locale.ROOT);
+                if (result == null) {
+                    w.raw("red.global." + op + "." + type + " [" + addr + "], " + operands.get(0));
+                } else {
+                    w.raw("atom.global." + op + "." + type + " " + result + ", [" + addr + "], " + operands.get(0));
+                }
+            }
+        }
+        if (at.result() != null) {
+            forget(at.result());
+        }
+    }
+
+    /** A floating-point register's bits in an integer register of the same size. */
+    private Reg asBits(Reg r, Type bitsType) {
+        Reg b = w.reg(bitsType);
+        w.raw("mov." + bitsType.bits() + " " + b + ", " + r);
+        return b;
     }
 
     private String where(int line) {
