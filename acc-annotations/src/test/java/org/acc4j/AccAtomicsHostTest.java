@@ -25,6 +25,9 @@ class AccAtomicsHostTest {
         assertEquals(0.1f + 0.2f, f[0]);
         assertEquals(0.1, Acc.atomicAdd(d, 0, 0.2));
         assertEquals(0.1 + 0.2, d[0]);
+        float[] sub = {Float.MIN_VALUE};
+        assertEquals(Float.MIN_VALUE, Acc.atomicAdd(sub, 0, Float.MIN_VALUE));
+        assertEquals(2 * Float.MIN_VALUE, sub[0], 0f, "subnormals are kept");
         float[] nz = {-0.0f};
         Acc.atomicAdd(nz, 0, -0.0f);
         assertEquals(Float.floatToRawIntBits(-0.0f), Float.floatToRawIntBits(nz[0]));

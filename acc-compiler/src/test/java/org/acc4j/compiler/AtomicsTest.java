@@ -293,6 +293,9 @@ class AtomicsTest {
                 "red.global.and.b64 ", "red.global.xor.b32 ")) {
             assertTrue(ext.contains(op), op + "\n" + ext);
         }
+        String floats = CompilerTest.offload(AtomicKernels.class, "histogramFloat2D").kernels().get(0).ptx();
+        assertTrue(floats.contains("add.rn.f32 ") && floats.contains("atom.global.cas.b32 ")
+                && !floats.contains("add.f32 ["), "a float add keeps subnormals: a compare-and-set loop\n" + floats);
         String cas = CompilerTest.offload(AtomicKernels.class, "casBits").kernels().get(0).ptx();
         assertTrue(cas.contains("atom.global.cas.b64 ") && cas.contains("atom.global.cas.b32 "), cas);
     }

@@ -617,6 +617,10 @@ public final class CudaCRenderer {
             case READ -> "*(volatile " + cType(t) + "*) " + p;
             case WRITE -> "*(volatile " + cType(t) + "*) " + p + " = " + v;
             case ADD, AND, OR, XOR -> {
+                if (t == Type.F32) {
+                    helpers.add(CudaHelpers.ATOMIC_ADD_F32);
+                    yield "acc_atomic_add(" + p + ", " + v + ")";
+                }
                 String fn = "atomic" + at.op().routine().substring(6);
                 yield t == Type.I64 ? "(long long) " + fn + "(" + ull + ", (unsigned long long) (" + v + "))"
                         : fn + "(" + p + ", " + v + ")";

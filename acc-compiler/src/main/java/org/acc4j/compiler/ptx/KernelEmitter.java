@@ -367,6 +367,10 @@ public final class KernelEmitter {
         String size = t.bytes() == 4 ? "b32" : "b64";
         Type bitsType = t.bytes() == 4 ? Type.I32 : Type.I64;
         Reg result = at.result() != null ? var(at.result()) : null;
+        if (at.op() == AtomicOp.ADD && t == Type.F32) {
+            floatAdd(addr, operands.get(0), result);
+            return;
+        }
         switch (at.op()) {
             case READ -> w.raw("ld.volatile.global." + elem.ptxLoad() + " " + (result != null ? result : w.reg(t))
                     + ", [" + addr + "]");
@@ -407,6 +411,32 @@ public final class KernelEmitter {
         }
         if (at.result() != null) {
             forget(at.result());
+        }
+    }
+
+    /**
+     * {@code float} add as a compare-and-set loop on the bits with {@code add.rn.f32}, as {@code VarHandle.getAndAdd}
+     * does: {@code atom.add.f32} flushes subnormal operands and results to zero, which Java does not.
+     */
+    private void floatAdd(Reg addr, Reg value, Reg result) {
+        Reg old = w.reg(Type.I32);
+        Reg seen = w.reg(Type.I32);
+        Reg f = w.reg(Type.F32);
+        Reg sum = w.reg(Type.F32);
+        Reg bits = w.reg(Type.I32);
+        Reg again = w.reg(Type.PRED);
+        String loop = w.newLabel("atomic_add");
+        w.raw("ld.volatile.global.b32 " + old + ", [" + addr + "]");
+        w.label(loop);
+        w.raw("mov.b32 " + f + ", " + old);
+        w.op("add.rn.f32", sum, f, value);
+        w.raw("mov.b32 " + bits + ", " + sum);
+        w.raw("atom.global.cas.b32 " + seen + ", [" + addr + "], " + old + ", " + bits);
+        w.setp("ne", "b32", again, seen, old);
+        w.raw("mov.b32 " + old + ", " + seen);
+        w.braIf(again, true, loop);
+        if (result != null) {
+            w.mov(result, f);
         }
     }
 
