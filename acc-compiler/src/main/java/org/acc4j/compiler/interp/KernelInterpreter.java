@@ -28,7 +28,9 @@ import org.acc4j.compiler.ir.Var;
  *
  * <p>Threads run one after another, so a race cannot change the result here; instead the interpreter checks
  * for one: an element written by one thread and read or written by another in the same kernel is an error.
- * That is what makes it a test of a mapping, not only of the arithmetic.
+ * That is what makes it a test of a mapping, not only of the arithmetic. Atomic accesses ({@code Acc.atomic...})
+ * run with {@code Acc}'s own routines, one thread's after another's (a serial order, not Java's); they do not race
+ * with each other, but a plain access to an element another thread accesses atomically does.
  */
 public final class KernelInterpreter {
     /** Two threads touched one element, one of them writing. */

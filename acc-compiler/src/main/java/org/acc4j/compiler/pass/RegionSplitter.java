@@ -69,7 +69,10 @@ public final class RegionSplitter {
                     reads(r.value(), read);
                     read.retainAll(loopAssigned);
                     if (!read.isEmpty()) {
-                        Var v = read.iterator().next();
+                        // the first variable (by slot) with a reason it is not a reduction, else the first
+                        List<Var> sorted = read.stream().sorted(java.util.Comparator.comparingInt(Var::slot)).toList();
+                        Var v = sorted.stream().filter(x -> !whyNot(regions, x).isEmpty()).findFirst()
+                                .orElse(sorted.get(0));
                         throw new Unsupported(r.line(), "the variable " + v.name()
                                 + " is set inside a parallel loop and returned (only a reduction's result is"
                                 + whyNot(regions, v) + ")");
