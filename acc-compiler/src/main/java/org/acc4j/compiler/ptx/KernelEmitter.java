@@ -11,7 +11,6 @@ import java.util.Set;
 import org.acc4j.compiler.Unsupported;
 import org.acc4j.compiler.ir.Reduction;
 import org.acc4j.compiler.ir.ArrayRef;
-import org.acc4j.compiler.ir.AtomicOp;
 import org.acc4j.compiler.ir.Cond;
 import org.acc4j.compiler.ir.Elem;
 import org.acc4j.compiler.ir.ErrorSite;
@@ -348,12 +347,7 @@ public final class KernelEmitter {
         }
     }
 
-    /**
-     * An atomic operation, relaxed at GPU scope: {@code atom.global} with the old value, or {@code red.global} when
-     * the old value is unused; a read or write is a volatile load or store. The index is checked in the kernel.
-     * Floating-point exchange and compare-and-set work on the bits, so compare-and-set compares them as
-     * {@code VarHandle} does.
-     */
+    /** An atomic operation: its operands in Java's order, the index checked in the kernel, then {@link Atomics}. */
     private void atomic(Stmt.Atomic at) {
         Reg index = expr(at.index());
         List<Reg> operands = new ArrayList<>();
@@ -363,88 +357,10 @@ public final class KernelEmitter {
         Elem elem = at.array().elem();
         Reg addr = at.row() == null ? address(at.array(), index, at.line(), elem.bytes(), true)
                 : address2(at.array(), at.row(), index, at.line(), true);
-        Type t = at.array().element();
-        String size = t.bytes() == 4 ? "b32" : "b64";
-        Type bitsType = t.bytes() == 4 ? Type.I32 : Type.I64;
-        Reg result = at.result() != null ? var(at.result()) : null;
-        if (at.op() == AtomicOp.ADD && t == Type.F32) {
-            floatAdd(addr, operands.get(0), result);
-            return;
-        }
-        switch (at.op()) {
-            case READ -> w.raw("ld.volatile.global." + elem.ptxLoad() + " " + (result != null ? result : w.reg(t))
-                    + ", [" + addr + "]");
-            case WRITE -> w.raw("st.volatile.global." + elem.ptxStore() + " [" + addr + "], " + operands.get(0));
-            case EXCHANGE, CAS -> {
-                List<Reg> bits = new ArrayList<>();
-                for (Reg r : operands) {
-                    bits.add(t.isFloat() ? asBits(r, bitsType) : r);
-                }
-                Reg old = w.reg(bitsType);
-                if (at.op() == AtomicOp.EXCHANGE) {
-                    w.raw("atom.global.exch." + size + " " + old + ", [" + addr + "], " + bits.get(0));
-                    if (result != null) {
-                        w.raw("mov." + size + " " + result + ", " + old);
-                    }
-                } else {
-                    w.raw("atom.global.cas." + size + " " + old + ", [" + addr + "], " + bits.get(0) + ", " + bits.get(1));
-                    if (result != null) {
-                        Reg same = w.reg(Type.PRED);
-                        w.setp("eq", size, same, old, bits.get(0));
-                        w.op("selp.u32", result, 1, 0, same);
-                    }
-                }
-            }
-            default -> {
-                String type = switch (at.op()) {
-                    case ADD -> t.isFloat() ? t.ptx() : t == Type.I32 ? "u32" : "u64";
-                    case MIN, MAX -> t.ptx();
-                    default -> size;
-                };
-                String op = at.op().name().toLowerCase(java.util.Locale.ROOT);
-                if (result == null) {
-                    w.raw("red.global." + op + "." + type + " [" + addr + "], " + operands.get(0));
-                } else {
-                    w.raw("atom.global." + op + "." + type + " " + result + ", [" + addr + "], " + operands.get(0));
-                }
-            }
-        }
+        Atomics.emit(w, at.op(), at.array().element(), elem, addr, operands, at.result() != null ? var(at.result()) : null);
         if (at.result() != null) {
             forget(at.result());
         }
-    }
-
-    /**
-     * {@code float} add as a compare-and-set loop on the bits with {@code add.rn.f32}, as {@code VarHandle.getAndAdd}
-     * does: {@code atom.add.f32} flushes subnormal operands and results to zero, which Java does not.
-     */
-    private void floatAdd(Reg addr, Reg value, Reg result) {
-        Reg old = w.reg(Type.I32);
-        Reg seen = w.reg(Type.I32);
-        Reg f = w.reg(Type.F32);
-        Reg sum = w.reg(Type.F32);
-        Reg bits = w.reg(Type.I32);
-        Reg again = w.reg(Type.PRED);
-        String loop = w.newLabel("atomic_add");
-        w.raw("ld.volatile.global.b32 " + old + ", [" + addr + "]");
-        w.label(loop);
-        w.raw("mov.b32 " + f + ", " + old);
-        w.op("add.rn.f32", sum, f, value);
-        w.raw("mov.b32 " + bits + ", " + sum);
-        w.raw("atom.global.cas.b32 " + seen + ", [" + addr + "], " + old + ", " + bits);
-        w.setp("ne", "b32", again, seen, old);
-        w.raw("mov.b32 " + old + ", " + seen);
-        w.braIf(again, true, loop);
-        if (result != null) {
-            w.mov(result, f);
-        }
-    }
-
-    /** A floating-point register's bits in an integer register of the same size. */
-    private Reg asBits(Reg r, Type bitsType) {
-        Reg b = w.reg(bitsType);
-        w.raw("mov." + bitsType.bits() + " " + b + ", " + r);
-        return b;
     }
 
     private String where(int line) {
