@@ -356,6 +356,160 @@ public final class Acc {
         return backend.report();
     }
 
+    // ---- atomics. Inside a @Kernels nest the compiler turns these calls into the device's atomic instructions
+    // (a call whose result is unused into a reduction instruction); the dependence test lets atomic updates of an
+    // array from different iterations run in parallel. Elsewhere they are VarHandle's array-element atomics.
+
+    /** Atomically adds {@code value} to {@code a[index]} and returns the old value, as {@code VarHandle.getAndAdd}. */
+    public static int atomicAdd(int[] a, int index, int value) {
+        return (int) Atomics.INT.getAndAdd(a, index, value);
+    }
+
+    /** Atomically adds {@code value} to {@code a[index]} and returns the old value, as {@code VarHandle.getAndAdd}. */
+    public static long atomicAdd(long[] a, int index, long value) {
+        return (long) Atomics.LONG.getAndAdd(a, index, value);
+    }
+
+    /** Atomically adds {@code value} to {@code a[index]} and returns the old value, as {@code VarHandle.getAndAdd}. */
+    public static float atomicAdd(float[] a, int index, float value) {
+        return (float) Atomics.FLOAT.getAndAdd(a, index, value);
+    }
+
+    /** Atomically adds {@code value} to {@code a[index]} and returns the old value, as {@code VarHandle.getAndAdd}. */
+    public static double atomicAdd(double[] a, int index, double value) {
+        return (double) Atomics.DOUBLE.getAndAdd(a, index, value);
+    }
+
+    /** Atomically sets {@code a[index]} to {@code Math.min(a[index], value)} and returns the old value. */
+    public static int atomicMin(int[] a, int index, int value) {
+        return Atomics.min(a, index, value);
+    }
+
+    /** Atomically sets {@code a[index]} to {@code Math.max(a[index], value)} and returns the old value. */
+    public static int atomicMax(int[] a, int index, int value) {
+        return Atomics.max(a, index, value);
+    }
+
+    /** Atomically sets {@code a[index]} to {@code a[index] & value} and returns the old value, as {@code VarHandle.getAndBitwiseAnd}. */
+    public static int atomicAnd(int[] a, int index, int value) {
+        return (int) Atomics.INT.getAndBitwiseAnd(a, index, value);
+    }
+
+    /** Atomically sets {@code a[index]} to {@code a[index] | value} and returns the old value, as {@code VarHandle.getAndBitwiseOr}. */
+    public static int atomicOr(int[] a, int index, int value) {
+        return (int) Atomics.INT.getAndBitwiseOr(a, index, value);
+    }
+
+    /** Atomically sets {@code a[index]} to {@code a[index] ^ value} and returns the old value, as {@code VarHandle.getAndBitwiseXor}. */
+    public static int atomicXor(int[] a, int index, int value) {
+        return (int) Atomics.INT.getAndBitwiseXor(a, index, value);
+    }
+
+    /** Atomically sets {@code a[index]} to {@code Math.min(a[index], value)} and returns the old value. */
+    public static long atomicMin(long[] a, int index, long value) {
+        return Atomics.min(a, index, value);
+    }
+
+    /** Atomically sets {@code a[index]} to {@code Math.max(a[index], value)} and returns the old value. */
+    public static long atomicMax(long[] a, int index, long value) {
+        return Atomics.max(a, index, value);
+    }
+
+    /** Atomically sets {@code a[index]} to {@code a[index] & value} and returns the old value, as {@code VarHandle.getAndBitwiseAnd}. */
+    public static long atomicAnd(long[] a, int index, long value) {
+        return (long) Atomics.LONG.getAndBitwiseAnd(a, index, value);
+    }
+
+    /** Atomically sets {@code a[index]} to {@code a[index] | value} and returns the old value, as {@code VarHandle.getAndBitwiseOr}. */
+    public static long atomicOr(long[] a, int index, long value) {
+        return (long) Atomics.LONG.getAndBitwiseOr(a, index, value);
+    }
+
+    /** Atomically sets {@code a[index]} to {@code a[index] ^ value} and returns the old value, as {@code VarHandle.getAndBitwiseXor}. */
+    public static long atomicXor(long[] a, int index, long value) {
+        return (long) Atomics.LONG.getAndBitwiseXor(a, index, value);
+    }
+
+    /** Atomically sets {@code a[index]} to {@code value} and returns the old value, as {@code VarHandle.getAndSet}. */
+    public static int atomicExchange(int[] a, int index, int value) {
+        return (int) Atomics.INT.getAndSet(a, index, value);
+    }
+
+    /** Atomically sets {@code a[index]} to {@code value} and returns the old value, as {@code VarHandle.getAndSet}. */
+    public static long atomicExchange(long[] a, int index, long value) {
+        return (long) Atomics.LONG.getAndSet(a, index, value);
+    }
+
+    /** Atomically sets {@code a[index]} to {@code value} and returns the old value, as {@code VarHandle.getAndSet}. */
+    public static float atomicExchange(float[] a, int index, float value) {
+        return (float) Atomics.FLOAT.getAndSet(a, index, value);
+    }
+
+    /** Atomically sets {@code a[index]} to {@code value} and returns the old value, as {@code VarHandle.getAndSet}. */
+    public static double atomicExchange(double[] a, int index, double value) {
+        return (double) Atomics.DOUBLE.getAndSet(a, index, value);
+    }
+
+    /** Atomically sets {@code a[index]} to {@code value} if it is {@code expected}, as {@code VarHandle.compareAndSet}; whether it did. */
+    public static boolean atomicCompareAndSet(int[] a, int index, int expected, int value) {
+        return Atomics.INT.compareAndSet(a, index, expected, value);
+    }
+
+    /** Atomically sets {@code a[index]} to {@code value} if it is {@code expected}, as {@code VarHandle.compareAndSet}; whether it did. */
+    public static boolean atomicCompareAndSet(long[] a, int index, long expected, long value) {
+        return Atomics.LONG.compareAndSet(a, index, expected, value);
+    }
+
+    /** Atomically sets {@code a[index]} to {@code value} if it is {@code expected}, as {@code VarHandle.compareAndSet}; whether it did. The values are compared as their raw bits ({@code floatToRawIntBits}), as {@code VarHandle} does. */
+    public static boolean atomicCompareAndSet(float[] a, int index, float expected, float value) {
+        return Atomics.FLOAT.compareAndSet(a, index, expected, value);
+    }
+
+    /** Atomically sets {@code a[index]} to {@code value} if it is {@code expected}, as {@code VarHandle.compareAndSet}; whether it did. The values are compared as their raw bits ({@code doubleToRawLongBits}), as {@code VarHandle} does. */
+    public static boolean atomicCompareAndSet(double[] a, int index, double expected, double value) {
+        return Atomics.DOUBLE.compareAndSet(a, index, expected, value);
+    }
+
+    /** Reads {@code a[index]} atomically, as {@code VarHandle.getVolatile}. */
+    public static int atomicRead(int[] a, int index) {
+        return (int) Atomics.INT.getVolatile(a, index);
+    }
+
+    /** Reads {@code a[index]} atomically, as {@code VarHandle.getVolatile}. */
+    public static long atomicRead(long[] a, int index) {
+        return (long) Atomics.LONG.getVolatile(a, index);
+    }
+
+    /** Reads {@code a[index]} atomically, as {@code VarHandle.getVolatile}. */
+    public static float atomicRead(float[] a, int index) {
+        return (float) Atomics.FLOAT.getVolatile(a, index);
+    }
+
+    /** Reads {@code a[index]} atomically, as {@code VarHandle.getVolatile}. */
+    public static double atomicRead(double[] a, int index) {
+        return (double) Atomics.DOUBLE.getVolatile(a, index);
+    }
+
+    /** Writes {@code a[index]} atomically, as {@code VarHandle.setVolatile}. */
+    public static void atomicWrite(int[] a, int index, int value) {
+        Atomics.INT.setVolatile(a, index, value);
+    }
+
+    /** Writes {@code a[index]} atomically, as {@code VarHandle.setVolatile}. */
+    public static void atomicWrite(long[] a, int index, long value) {
+        Atomics.LONG.setVolatile(a, index, value);
+    }
+
+    /** Writes {@code a[index]} atomically, as {@code VarHandle.setVolatile}. */
+    public static void atomicWrite(float[] a, int index, float value) {
+        Atomics.FLOAT.setVolatile(a, index, value);
+    }
+
+    /** Writes {@code a[index]} atomically, as {@code VarHandle.setVolatile}. */
+    public static void atomicWrite(double[] a, int index, double value) {
+        Atomics.DOUBLE.setVolatile(a, index, value);
+    }
+
     /**
      * Installs the runtime behind these routines. Called by the agent at start-up; not for applications.
      *

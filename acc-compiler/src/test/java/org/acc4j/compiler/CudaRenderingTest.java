@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.acc4j.compiler.cuda.CudaCRenderer;
+import org.acc4j.compiler.fixtures.AtomicKernels;
 import org.acc4j.compiler.fixtures.Kernels1D;
 import org.acc4j.compiler.fixtures.NarrowKernels;
 import org.acc4j.compiler.fixtures.Nests;
@@ -28,7 +29,7 @@ import org.objectweb.asm.tree.MethodNode;
 class CudaRenderingTest {
     static final Path GOLDEN = Path.of("src/test/resources/golden/cuda");
     static final List<Class<?>> FIXTURES = List.of(Kernels1D.class, Nests.class, ReductionKernels.class,
-            NarrowKernels.class, SequentialLoops.class, StridedLoops.class);
+            NarrowKernels.class, SequentialLoops.class, StridedLoops.class, AtomicKernels.class);
 
     /** Every offloaded kernel of the fixtures, rendered: entry to CUDA C. */
     static Map<String, String> renderAll() {

@@ -72,7 +72,8 @@ class LoopDiagnosticsTest {
     void histogramIsARace() throws IOException {
         assertEquals(NOT_PARALLEL + "bins is written at bins[data[i]] (line " + line("histogram", "bins[data[i]]++")
                 + "), an index read from memory: iterations that write the same element would race, unless the indices "
-                + "are all distinct", host("histogram").construct());
+                + "are all distinct; to add to it from every iteration, write Acc.atomicAdd(bins, data[i], 1)",
+                host("histogram").construct());
     }
 
     @Test
@@ -102,7 +103,8 @@ class LoopDiagnosticsTest {
                         + "a is written at a[i] and read at a[i - 1]: iteration i reads what iteration i-1 wrote (distance 1)"),
                 new Diagnostic.Obstacle(line("twoLoops", "for (int i = 0;"), NOT_PARALLEL + "bins is written at "
                         + "bins[data[i]] (line " + line("twoLoops", "bins[data[i]] += 1") + "), an index read from memory: "
-                        + "iterations that write the same element would race, unless the indices are all distinct")),
+                        + "iterations that write the same element would race, unless the indices are all distinct; to add "
+                        + "to it from every iteration, write Acc.atomicAdd(bins, data[i], 1)")),
                 d.obstacles());
     }
 

@@ -409,6 +409,8 @@ public final class CudaCRenderer {
             // a store keeps the value's low bits (C's conversion to the narrow type), a boolean[] its lowest bit
             line(target + " = " + (st.array().elem() == Elem.BOOLEAN ? expr(st.value(), Prec.AND).text + " & 1"
                     : expr(st.value()).text) + ";");
+        } else if (s instanceof Stmt.Atomic at) {
+            atomic(at);
         } else if (s instanceof Stmt.If i) {
             mark(s.line(), null);
             checks(i.cond(), s.line());
@@ -587,6 +589,66 @@ public final class CudaCRenderer {
     }
 
     /** The checks of {@code e}, each where the PTX makes it: after its operands, before its own use. */
+    /** An atomic operation as CUDA's atomic functions (a volatile access for a read or write). */
+    private void atomic(Stmt.Atomic at) {
+        mark(at.line(), null);
+        if (at.row() != null) {
+            checks(at.row(), at.line());
+        }
+        checks(at.index(), at.line());
+        for (Expr e : at.operands()) {
+            checks(e, at.line());
+        }
+        String element;
+        if (at.row() == null) {
+            boundsCheck(at.array(), at.index(), at.line());
+            element = arrayNames.get(at.array()) + "[" + expr(at.index()).text + "]";
+        } else {
+            rowCheck(at.array(), at.row(), at.line());
+            columnCheck(at.array(), at.row(), at.index(), at.line());
+            element = arrayNames.get(at.array()) + "[" + expr(at.row()).text + "].data[" + expr(at.index()).text + "]";
+        }
+        Type t = at.array().element();
+        String p = "&" + element;
+        List<String> ops = at.operands().stream().map(e -> expr(e).text).toList();
+        String v = ops.isEmpty() ? null : ops.get(ops.size() - 1);
+        String ull = "(unsigned long long*) " + p;
+        String call = switch (at.op()) {
+            case READ -> "*(volatile " + cType(t) + "*) " + p;
+            case WRITE -> "*(volatile " + cType(t) + "*) " + p + " = " + v;
+            case ADD, AND, OR, XOR -> {
+                if (t == Type.F32) {
+                    helpers.add(CudaHelpers.ATOMIC_ADD_F32);
+                    yield "acc_atomic_add(" + p + ", " + v + ")";
+                }
+                String fn = "atomic" + at.op().routine().substring(6);
+                yield t == Type.I64 ? "(long long) " + fn + "(" + ull + ", (unsigned long long) (" + v + "))"
+                        : fn + "(" + p + ", " + v + ")";
+            }
+            case MIN, MAX -> "atomic" + at.op().routine().substring(6) + "(" + p + ", " + v + ")";
+            case EXCHANGE -> switch (t) {
+                case I64 -> "(long long) atomicExch(" + ull + ", (unsigned long long) (" + v + "))";
+                case F64 -> "__longlong_as_double((long long) atomicExch(" + ull + ", (unsigned long long) "
+                        + "__double_as_longlong(" + v + ")))";
+                default -> "atomicExch(" + p + ", " + v + ")";
+            };
+            case CAS -> {
+                String e = ops.get(0);
+                yield switch (t) {
+                    case I32 -> "atomicCAS(" + p + ", " + e + ", " + v + ") == " + e;
+                    case I64 -> "atomicCAS(" + ull + ", (unsigned long long) (" + e + "), (unsigned long long) (" + v
+                            + ")) == (unsigned long long) (" + e + ")";
+                    case F32 -> "atomicCAS((int*) " + p + ", __float_as_int(" + e + "), __float_as_int(" + v
+                            + ")) == __float_as_int(" + e + ")";
+                    default -> "atomicCAS(" + ull + ", (unsigned long long) __double_as_longlong(" + e + "), "
+                            + "(unsigned long long) __double_as_longlong(" + v + ")) == (unsigned long long) "
+                            + "__double_as_longlong(" + e + ")";
+                };
+            }
+        };
+        line((at.result() != null ? varNames.get(at.result()) + " = " : "") + call + ";");
+    }
+
     private void checks(Expr e, int line) {
         if (!hasChecks(e)) {
             return;

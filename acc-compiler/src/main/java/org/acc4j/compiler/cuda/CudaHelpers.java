@@ -150,6 +150,19 @@ enum CudaHelpers {
             __device__ __forceinline__ long long acc_abs(long long a) {
                 return a < 0 ? (long long) (0ull - (unsigned long long) a) : a;
             }
+            """),
+    ATOMIC_ADD_F32("""
+            /* Java's float add, atomically: a compare-and-set loop on the bits, as VarHandle.getAndAdd does (CUDA's
+               atomicAdd on a float flushes subnormal operands and results to zero). Returns the old value. */
+            __device__ __forceinline__ float acc_atomic_add(float* p, float v) {
+                unsigned int* q = (unsigned int*) p;
+                unsigned int old = *(volatile unsigned int*) q;
+                unsigned int seen;
+                while ((seen = atomicCAS(q, old, __float_as_uint(__fadd_rn(__uint_as_float(old), v)))) != old) {
+                    old = seen;
+                }
+                return __uint_as_float(old);
+            }
             """);
 
     final String text;

@@ -138,6 +138,9 @@ public final class Inliner {
             return false;
         }
         String o = call.owner;
+        if (o.equals("org/acc4j/Acc") && org.acc4j.compiler.ir.AtomicOp.named(call.name) != null) {
+            return false;
+        }
         return !(o.startsWith("java/") || o.startsWith("javax/") || o.startsWith("jdk/") || o.startsWith("sun/")
                 || o.startsWith("com/sun/") || o.startsWith("["));
     }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.acc4j.compiler.Unsupported;
 import org.acc4j.compiler.ir.ArrayRef;
+import org.acc4j.compiler.ir.AtomicOp;
 import org.acc4j.compiler.ir.BinOp;
 import org.acc4j.compiler.ir.Cond;
 import org.acc4j.compiler.ir.Elem;
@@ -906,7 +907,14 @@ public final class MethodReader {
                 stack.add(arr instanceof Row r ? new Expr.Length(r.array(), r.row())
                         : new Expr.Length(asArray(arr, line, 0)));
             }
-            case Opcodes.INVOKESTATIC -> stack.add(call((MethodInsnNode) insn, stack, line));
+            case Opcodes.INVOKESTATIC -> {
+                MethodInsnNode m = (MethodInsnNode) insn;
+                if (m.owner.equals("org/acc4j/Acc") && AtomicOp.named(m.name) != null) {
+                    atomic(m, stack, out, line);
+                } else {
+                    stack.add(call(m, stack, line));
+                }
+            }
             case Opcodes.POP -> pop(stack, line);
             case Opcodes.POP2 -> {
                 Object v = pop(stack, line);
@@ -1277,6 +1285,45 @@ public final class MethodReader {
     static boolean isOnDevice(MethodInsnNode m) {
         return m.getOpcode() == Opcodes.INVOKESTATIC && m.owner.equals("org/acc4j/Acc") && m.name.equals("onDevice")
                 && m.desc.equals("()Z");
+    }
+
+    /**
+     * A call of {@code Acc.atomic...}: an {@link Stmt.Atomic}, whose old value is a new local pushed on the stack, or
+     * a constant placeholder when the next instruction discards it (the update form).
+     */
+    private void atomic(MethodInsnNode m, List<Object> stack, List<Stmt> out, int line) {
+        AtomicOp op = AtomicOp.named(m.name);
+        List<Expr> operands = new ArrayList<>();
+        for (int k = 0; k < op.operands(); k++) {
+            operands.add(0, popExpr(stack, line));
+        }
+        Expr index = popExpr(stack, line);
+        Object arr = pop(stack, line);
+        ArrayRef a = arr instanceof Row r ? r.array() : asArray(arr, line, 1);
+        Expr row = arr instanceof Row r ? r.row() : null;
+        if (!op.accepts(a.element()) || index.type() != Type.I32) {
+            throw new Unsupported(line, "Acc." + m.name + m.desc);
+        }
+        spill(stack, out, line, null, true);
+        org.objectweb.asm.Type ret = org.objectweb.asm.Type.getReturnType(m.desc);
+        if (ret.getSort() == org.objectweb.asm.Type.VOID) {
+            out.add(new Stmt.Atomic(op, a, row, index, operands, null, line));
+            return;
+        }
+        Type t = op == AtomicOp.CAS ? Type.I32 : a.element();
+        AbstractInsnNode next = m.getNext();
+        while (next != null && next.getOpcode() < 0) {
+            next = next.getNext();
+        }
+        if (next != null && (next.getOpcode() == Opcodes.POP || next.getOpcode() == Opcodes.POP2)) {
+            out.add(new Stmt.Atomic(op, a, row, index, operands, null, line));
+            stack.add(new Expr.Const(t, 0));
+            return;
+        }
+        Var result = new Var(method.maxLocals + temps, t, "old" + temps);
+        temps++;
+        out.add(new Stmt.Atomic(op, a, row, index, operands, result, line));
+        stack.add(new Expr.Local(result));
     }
 
     /**

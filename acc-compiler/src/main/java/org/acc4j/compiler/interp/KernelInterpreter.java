@@ -28,7 +28,9 @@ import org.acc4j.compiler.ir.Var;
  *
  * <p>Threads run one after another, so a race cannot change the result here; instead the interpreter checks
  * for one: an element written by one thread and read or written by another in the same kernel is an error.
- * That is what makes it a test of a mapping, not only of the arithmetic.
+ * That is what makes it a test of a mapping, not only of the arithmetic. Atomic accesses ({@code Acc.atomic...})
+ * run with {@code Acc}'s own routines, one thread's after another's (a serial order, not Java's); they do not race
+ * with each other, but a plain access to an element another thread accesses atomically does.
  */
 public final class KernelInterpreter {
     /** Two threads touched one element, one of them writing. */
@@ -130,10 +132,23 @@ public final class KernelInterpreter {
 
     // ---------------------------------------------------------------- one kernel
 
-    /** Who touched an element: the writer and a reader (thread ids, -1 for none, -2 for several readers). */
+    /**
+     * Who touched an element: the plain writer and a plain reader, a thread that updated it atomically and one that
+     * read it atomically (thread ids, -1 for none, -2 for several). Atomic accesses do not race with each other.
+     */
     private static final class Touch {
         int writer = -1;
         int reader = -1;
+        int atomicWriter = -1;
+        int atomicReader = -1;
+    }
+
+    private static int join(int who, int id) {
+        return who == -1 || who == id ? id : -2;
+    }
+
+    private static boolean other(int who, int id) {
+        return who == -2 || (who >= 0 && who != id);
     }
 
     private final Map<Object, Map<Integer, Touch>> touched = new IdentityHashMap<>();
@@ -160,6 +175,10 @@ public final class KernelInterpreter {
             if (t.writer >= 0 && t.writer != thread.id) {
                 throw new Race("thread " + thread.id + " reads " + l + " (element " + index + ") written by thread "
                         + t.writer);
+            }
+            if (other(t.atomicWriter, thread.id)) {
+                throw new Race("thread " + thread.id + " reads " + l + " (element " + index + ") plainly, which another"
+                        + " thread updates atomically");
             }
             t.reader = t.reader == -1 || t.reader == thread.id ? thread.id : -2;
         }
@@ -257,11 +276,34 @@ public final class KernelInterpreter {
             Evaluator.store(array, index, value);
             Touch touch = touch(array, index);
             if ((touch.writer >= 0 && touch.writer != t.id) || touch.reader == -2
-                    || (touch.reader >= 0 && touch.reader != t.id)) {
+                    || (touch.reader >= 0 && touch.reader != t.id) || other(touch.atomicWriter, t.id)
+                    || other(touch.atomicReader, t.id)) {
                 throw new Race("thread " + t.id + " writes " + st.array().name() + " element " + index
                         + " that another thread touched (line " + st.line() + ")");
             }
             touch.writer = t.id;
+        } else if (s instanceof Stmt.Atomic at) {
+            Object array = ev.array(at.array(), at.row());
+            int index = (Integer) ev.eval(at.index());
+            List<Object> operands = new java.util.ArrayList<>();
+            for (Expr e : at.operands()) {
+                operands.add(ev.eval(e));
+            }
+            Evaluator.checkIndex(array, index);
+            Touch touch = touch(array, index);
+            if (other(touch.writer, t.id) || (at.op().writes() && other(touch.reader, t.id))) {
+                throw new Race("thread " + t.id + " accesses " + at.array().name() + " element " + index
+                        + " atomically, which another thread accesses plainly (line " + at.line() + ")");
+            }
+            if (at.op().writes()) {
+                touch.atomicWriter = join(touch.atomicWriter, t.id);
+            } else {
+                touch.atomicReader = join(touch.atomicReader, t.id);
+            }
+            Object old = org.acc4j.compiler.ir.AtomicEval.apply(at.op(), array, index, operands);
+            if (at.result() != null) {
+                ev.set(at.result(), old);
+            }
         } else if (s instanceof Stmt.If i) {
             return statements((Boolean) ev.eval(i.cond()) ? i.then() : i.otherwise(), r, t, ev);
         } else if (s instanceof Stmt.Break) {

@@ -31,6 +31,11 @@ public final class IrPrinter {
             String pad = "  ".repeat(depth);
             if (s instanceof Stmt.Assign a) {
                 b.append(pad).append(a.var()).append(" = ").append(a.value()).append('\n');
+            } else if (s instanceof Stmt.Atomic at) {
+                StringBuilder call = new StringBuilder("Acc." + at.op().routine() + "(" + at.array().name()
+                        + (at.row() != null ? "[" + at.row() + "]" : "") + ", " + at.index());
+                at.operands().forEach(o -> call.append(", ").append(o));
+                b.append(pad).append(at.result() != null ? at.result() + " = " : "").append(call).append(")\n");
             } else if (s instanceof Stmt.Store st) {
                 b.append(pad).append(st.array()).append(st.row() != null ? "[" + st.row() + "]" : "").append('[').append(st.index()).append("] = ").append(st.value()).append('\n');
             } else if (s instanceof Stmt.If i) {

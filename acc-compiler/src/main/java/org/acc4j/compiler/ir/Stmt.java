@@ -20,6 +20,19 @@ public sealed interface Stmt {
         }
     }
 
+    /**
+     * An atomic operation on {@code array[index]} ({@code array[row][index]}, {@code row} null for 1D arrays) with
+     * {@code Acc.atomic...}'s semantics: {@code operands} are the value ({@code expected, value} for CAS, none for a
+     * read); {@code result}, when not null, receives the old value (for CAS 1 when it stored, else 0; an I32).
+     * Atomic operations of different threads on one element do not race with each other.
+     */
+    record Atomic(AtomicOp op, ArrayRef array, Expr row, Expr index, List<Expr> operands, Var result, int line)
+            implements Stmt {
+        public Atomic {
+            operands = List.copyOf(operands);
+        }
+    }
+
     /** {@code if (cond) then else otherwise}. */
     record If(Expr cond, List<Stmt> then, List<Stmt> otherwise, int line) implements Stmt {
         public If {

@@ -87,6 +87,11 @@ public final class Bounds {
                 loads(st.index(), lin, loops, invariantLoops, s.line());
                 loads(st.value(), lin, loops, invariantLoops, s.line());
                 access(st, st.array(), st.row(), st.index(), lin, loops, invariantLoops, s.line());
+            } else if (s instanceof Stmt.Atomic at) {
+                // the atomic access itself keeps its check in the kernel
+                for (Expr e : Dataflow.atomicOperands(at)) {
+                    loads(e, lin, loops, invariantLoops, s.line());
+                }
             } else if (s instanceof Stmt.If i) {
                 loads(i.cond(), lin, loops, invariantLoops, s.line());
                 walk(i.then(), loops, scope, once, invariantLoops);

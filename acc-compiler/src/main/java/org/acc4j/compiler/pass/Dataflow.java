@@ -23,6 +23,8 @@ public final class Dataflow {
         for (Stmt s : stmts) {
             if (s instanceof Stmt.Assign a) {
                 out.add(a.var());
+            } else if (s instanceof Stmt.Atomic at && at.result() != null) {
+                out.add(at.result());
             } else if (s instanceof Stmt.If i) {
                 assigned(i.then(), out);
                 assigned(i.otherwise(), out);
@@ -70,6 +72,9 @@ public final class Dataflow {
         for (Stmt s : stmts) {
             if (s instanceof Stmt.Assign a) {
                 counts.merge(a.var(), conditional ? 2 : 1, Integer::sum);
+            } else if (s instanceof Stmt.Atomic at && at.result() != null) {
+                // a value read from memory: never a definition to substitute
+                counts.merge(at.result(), 2, Integer::sum);
             } else if (s instanceof Stmt.If i) {
                 countAssignments(i.then(), counts, true);
                 countAssignments(i.otherwise(), counts, true);
@@ -102,6 +107,13 @@ public final class Dataflow {
                 }
                 reads(st.index(), defined, out);
                 reads(st.value(), defined, out);
+            } else if (s instanceof Stmt.Atomic at) {
+                for (Expr e : atomicOperands(at)) {
+                    reads(e, defined, out);
+                }
+                if (at.result() != null) {
+                    defined.add(at.result());
+                }
             } else if (s instanceof Stmt.If i) {
                 reads(i.cond(), defined, out);
                 Set<Var> t = new HashSet<>(defined);
@@ -128,6 +140,17 @@ public final class Dataflow {
                 liveIn(w.body(), new HashSet<>(defined), out);
             }
         }
+    }
+
+    /** The expressions an atomic statement evaluates, in order: its row, its index and its operands. */
+    public static List<Expr> atomicOperands(Stmt.Atomic at) {
+        List<Expr> out = new ArrayList<>();
+        if (at.row() != null) {
+            out.add(at.row());
+        }
+        out.add(at.index());
+        out.addAll(at.operands());
+        return out;
     }
 
     /** Whether {@code stmts} always end in a {@link Stmt.Break} (so control never reaches what follows them). */
@@ -173,6 +196,8 @@ public final class Dataflow {
                 }
                 out.add(st.index());
                 out.add(st.value());
+            } else if (s instanceof Stmt.Atomic at) {
+                out.addAll(atomicOperands(at));
             } else if (s instanceof Stmt.If i) {
                 out.add(i.cond());
                 collect(i.then(), out);
@@ -202,6 +227,10 @@ public final class Dataflow {
         for (Stmt s : stmts) {
             if (s instanceof Stmt.Store st) {
                 uses.computeIfAbsent(st.array(), k -> new boolean[2])[1] = true;
+            } else if (s instanceof Stmt.Atomic at) {
+                boolean[] u = uses.computeIfAbsent(at.array(), k -> new boolean[2]);
+                u[0] = true;
+                u[1] |= at.op().writes();
             } else if (s instanceof Stmt.If i) {
                 collectUses(i.then(), uses);
                 collectUses(i.otherwise(), uses);

@@ -130,6 +130,8 @@ final class Dependences {
         for (Stmt s : stmts) {
             if (s instanceof Stmt.Assign a) {
                 defs.computeIfAbsent(a.var(), k -> new ArrayList<>()).add(a.value());
+            } else if (s instanceof Stmt.Atomic at && at.result() != null) {
+                defs.computeIfAbsent(at.result(), k -> new ArrayList<>()).add(new Expr.Load(at.array(), at.row(), at.index()));
             } else if (s instanceof Stmt.If i) {
                 definitions(i.then(), defs);
                 definitions(i.otherwise(), defs);
@@ -148,13 +150,18 @@ final class Dependences {
                         x -> x instanceof Expr.Load || x instanceof Expr.Local l && fromMemory.containsKey(l.var())));
     }
 
-    /** An indirect write in words: a race unless the indices are distinct. */
-    static String race(Parallelism.Access w, Map<Var, Expr> fromMemory) {
+    /**
+     * An indirect write in words: a race unless the indices are distinct. An increment ({@code step} not null, as in
+     * a histogram's {@code bins[data[i]]++}) gets the atomic form that makes it parallel.
+     */
+    static String race(Parallelism.Access w, Map<Var, Expr> fromMemory, Expr step) {
         Expr index = inline(w.index(), fromMemory, 0);
         String where = w.array().name() + (w.row() != null ? "[" + bare(inline(w.row(), fromMemory, 0)) + "]" : "")
                 + "[" + bare(index) + "]";
         return w.array().name() + " is written at " + where + " (line " + w.line() + "), an index read from memory: "
-                + "iterations that write the same element would race, unless the indices are all distinct";
+                + "iterations that write the same element would race, unless the indices are all distinct"
+                + (step != null && w.row() == null ? "; to add to it from every iteration, write Acc.atomicAdd("
+                + w.array().name() + ", " + bare(index) + ", " + bare(inline(step, fromMemory, 0)) + ")" : "");
     }
 
     /** {@code e} with the compiler's temporaries replaced by their single definitions, for messages. */

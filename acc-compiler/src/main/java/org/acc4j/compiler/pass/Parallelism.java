@@ -64,6 +64,10 @@ public final class Parallelism {
     private final Set<Var> variant = new HashSet<>();
     private final Set<Var> indices = new LinkedHashSet<>();
     private final List<Access> accesses = new ArrayList<>();
+    /** The atomic accesses ({@code Acc.atomic...}), which do not conflict with each other. */
+    private final List<Access> atomics = new ArrayList<>();
+    /** Stores that add to the element they store to ({@code a[x] = a[x] + v}), with the {@code v}. */
+    private final Map<Access, Expr> increments = new IdentityHashMap<>();
     private final Map<Stmt.For, String> notes = new IdentityHashMap<>();
     /** Locals the nest assigns from array elements (an index read from memory), with their definitions. */
     private Map<Var, Expr> fromMemory = Map.of();
@@ -153,8 +157,10 @@ public final class Parallelism {
             Linear lin = new Linear(indices, variant, scope);
             if (s instanceof Stmt.Assign a) {
                 loads(a.value(), lin, loops, s.line(), conditional);
-                if (once.contains(a.var()) && !Exprs.readsMemory(a.value())) {
+                if ((once.contains(a.var()) || stackTemp(a.var())) && !Exprs.readsMemory(a.value())) {
                     scope.put(a.var(), a.value());
+                } else if (stackTemp(a.var())) {
+                    scope.remove(a.var());
                 }
             } else if (s instanceof Stmt.Store st) {
                 if (st.row() != null) {
@@ -162,8 +168,19 @@ public final class Parallelism {
                 }
                 loads(st.index(), lin, loops, s.line(), conditional);
                 loads(st.value(), lin, loops, s.line(), conditional);
-                accesses.add(new Access(st.array(), st.row(), st.index(), st.row() == null ? null : lin.of(st.row()),
-                        lin.of(st.index()), true, List.copyOf(loops), s.line(), conditional));
+                Access w = new Access(st.array(), st.row(), st.index(), st.row() == null ? null : lin.of(st.row()),
+                        lin.of(st.index()), true, List.copyOf(loops), s.line(), conditional);
+                accesses.add(w);
+                Expr step = increment(st);
+                if (step != null) {
+                    increments.put(w, step);
+                }
+            } else if (s instanceof Stmt.Atomic at) {
+                for (Expr e : Dataflow.atomicOperands(at)) {
+                    loads(e, lin, loops, s.line(), conditional);
+                }
+                atomics.add(new Access(at.array(), at.row(), at.index(), at.row() == null ? null : lin.of(at.row()),
+                        lin.of(at.index()), at.op().writes(), List.copyOf(loops), s.line(), conditional));
             } else if (s instanceof Stmt.If i) {
                 loads(i.cond(), lin, loops, s.line(), conditional);
                 collect(i.then(), loops, scope, once, true);
@@ -179,6 +196,24 @@ public final class Parallelism {
                 collect(w.body(), loops, scope, once, true);
             }
         }
+    }
+
+    /** {@code v} when {@code st} is {@code a[x] = a[x] + v} (or {@code v + a[x]}) on a 1D array, else null. */
+    private static Expr increment(Stmt.Store st) {
+        if (st.row() != null || !(st.value() instanceof Expr.Binary b) || b.op() != org.acc4j.compiler.ir.BinOp.ADD) {
+            return null;
+        }
+        Expr.Load self = new Expr.Load(st.array(), st.index());
+        return b.left().equals(self) ? b.right() : b.right().equals(self) ? b.left() : null;
+    }
+
+    /**
+     * A temporary the frontend made for a value javac kept on the operand stack across a branch (the array index of
+     * {@code a[i] = c ? x : y}): set right before its one use, so its latest definition stands for it there even when
+     * the loop sets it more than once.
+     */
+    private static boolean stackTemp(Var v) {
+        return v.name().matches("stack\\d+");
     }
 
     private void loads(Expr e, Linear lin, List<Stmt.For> loops, int line, boolean conditional) {
@@ -447,6 +482,22 @@ public final class Parallelism {
                     + (v.type() == org.acc4j.compiler.ir.Type.PRED ? "" : " and is not a reduction")
                     + (why == null ? "" : " (" + why + ")"), f.line(), false));
         }
+        Set<ArrayRef> mixed = new HashSet<>();
+        for (Access t : atomics) {
+            if (!t.loops.contains(f) || mixed.contains(t.array)) {
+                continue;
+            }
+            for (Access a : accesses) {
+                if (a.array.equals(t.array) && (a.store || t.store)) {
+                    mixed.add(t.array);
+                    out.add(new Problem(t.array.name() + " is updated atomically (line " + t.line + ") and also "
+                            + (a.store ? "written" : "read") + " plainly (line " + a.line + "): the plain access is "
+                            + "not ordered with the atomic ones (use Acc.atomic" + (a.store ? "Write" : "Read")
+                            + " for it)", a.line, false));
+                    break;
+                }
+            }
+        }
         Map<ArrayRef, Access> first = new LinkedHashMap<>();
         for (Access a : accesses) {
             if (a.store && a.loops.contains(f)) {
@@ -478,7 +529,7 @@ public final class Parallelism {
                 continue;
             }
             if (Dependences.indirect(w, fromMemory)) {
-                out.add(new Problem(Dependences.race(w, fromMemory), w.line, false));
+                out.add(new Problem(Dependences.race(w, fromMemory, increments.get(w)), w.line, false));
                 continue;
             }
             if (w.indexForm == null || (w.row != null && w.rowForm == null)) {

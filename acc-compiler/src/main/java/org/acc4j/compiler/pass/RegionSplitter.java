@@ -69,7 +69,10 @@ public final class RegionSplitter {
                     reads(r.value(), read);
                     read.retainAll(loopAssigned);
                     if (!read.isEmpty()) {
-                        Var v = read.iterator().next();
+                        // the first variable (by slot) with a reason it is not a reduction, else the first
+                        List<Var> sorted = read.stream().sorted(java.util.Comparator.comparingInt(Var::slot)).toList();
+                        Var v = sorted.stream().filter(x -> !whyNot(regions, x).isEmpty()).findFirst()
+                                .orElse(sorted.get(0));
                         throw new Unsupported(r.line(), "the variable " + v.name()
                                 + " is set inside a parallel loop and returned (only a reduction's result is"
                                 + whyNot(regions, v) + ")");
@@ -87,8 +90,8 @@ public final class RegionSplitter {
                 loopAssigned.removeAll(definitelyAssigned(s));
                 scalar.add(s);
             } else {
-                throw new Unsupported(s.line(), s instanceof Stmt.Store
-                        ? "an array store outside a loop (it would run once per thread)"
+                throw new Unsupported(s.line(), s instanceof Stmt.Store || s instanceof Stmt.Atomic
+                        ? "an array " + (s instanceof Stmt.Store ? "store" : "atomic") + " outside a loop (it would run once per thread)"
                         : "a loop inside an if at the top of the method");
             }
         }

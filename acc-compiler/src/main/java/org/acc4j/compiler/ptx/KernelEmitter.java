@@ -313,6 +313,8 @@ public final class KernelEmitter {
                 value = bit;
             }
             w.stGlobal(elem.ptxStore(), addr, 0, value);
+        } else if (s instanceof Stmt.Atomic at) {
+            atomic(at);
         } else if (s instanceof Stmt.If i && i.otherwise().isEmpty() && i.then().size() == 1
                 && i.then().get(0) instanceof Stmt.Break) {
             // if (c) break: one predicated branch
@@ -342,6 +344,22 @@ public final class KernelEmitter {
             } else {
                 sequentialLoop(f);
             }
+        }
+    }
+
+    /** An atomic operation: its operands in Java's order, the index checked in the kernel, then {@link Atomics}. */
+    private void atomic(Stmt.Atomic at) {
+        Reg index = expr(at.index());
+        List<Reg> operands = new ArrayList<>();
+        for (Expr e : at.operands()) {
+            operands.add(expr(e));
+        }
+        Elem elem = at.array().elem();
+        Reg addr = at.row() == null ? address(at.array(), index, at.line(), elem.bytes(), true)
+                : address2(at.array(), at.row(), index, at.line(), true);
+        Atomics.emit(w, at.op(), at.array().element(), elem, addr, operands, at.result() != null ? var(at.result()) : null);
+        if (at.result() != null) {
+            forget(at.result());
         }
     }
 

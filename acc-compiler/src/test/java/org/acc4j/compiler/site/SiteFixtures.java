@@ -300,4 +300,13 @@ public class SiteFixtures {
             j += k;
         }
     }
+
+    /** Two stores of conditional values in one loop (javac keeps each store's index on the stack across a branch). */
+    @Kernels
+    public static void ternaries(double[] x, int[] sign, double[] clipped, int n) {
+        for (int i = 0; i < n; i++) {
+            sign[i] = x[i] > 0.5 ? 1 : -1;
+            clipped[i] = x[i] > 0.9 ? 0.9 : x[i];
+        }
+    }
 }

@@ -285,6 +285,25 @@ class SitesTest {
     }
 
     @Test
+    void conditionalValuesStoredTwiceInALoopAreAParallelNest() throws Exception {
+        MethodPlan p = plan(SiteFixtures.class, "ternaries");
+        assertTrue(p.nests().get(0).offloaded(), () -> String.join("\n", PlanReport.lines(p)));
+        TestRuntime.interpret = true;
+        int before = TestRuntime.launches;
+        Class<?> c = rewritten(new Rewritten(), "");
+        double[] x = random(new Random(3), 999);
+        int[] s1 = new int[999];
+        int[] s2 = new int[999];
+        double[] c1 = new double[999];
+        double[] c2 = new double[999];
+        SiteFixtures.ternaries(x, s1, c1, 999);
+        method(c, "ternaries").invoke(null, x, s2, c2, 999);
+        assertArrayEquals(s1, s2);
+        assertArrayEquals(c1, c2);
+        assertEquals(before + 1, TestRuntime.launches);
+    }
+
+    @Test
     void anExceptionInsideTheMethodClosesTheScope() throws Exception {
         Class<?> c = rewritten(new Rewritten(), "");
         int exits = TestRuntime.exits;
