@@ -37,8 +37,12 @@ public final class Sites {
     /** Per plan: nests run on the device, nests run on the host, and the last call's transfers (up, down). */
     private final java.util.Map<Integer, long[]> stats = new ConcurrentHashMap<>();
     private final Set<String> said = ConcurrentHashMap.newKeySet();
-    /** Sites whose machinery failed once: their nests run on the host from then on. */
-    private final Set<String> broken = ConcurrentHashMap.newKeySet();
+    /** Sites whose machinery failed once (plan number and site index): their nests run on the host from then on. */
+    private final Set<Long> broken = ConcurrentHashMap.newKeySet();
+    /** Per plan, each site's name for messages ("Owner.method (File.java:line)"), made once. */
+    private final List<String[]> wheres = new CopyOnWriteArrayList<>();
+    /** Plans whose first call has been seen. */
+    private final Set<Integer> called = ConcurrentHashMap.newKeySet();
     /** Each thread's calls of rewritten methods in progress, innermost first. */
     private final ThreadLocal<java.util.ArrayDeque<Call>> active = ThreadLocal.withInitial(java.util.ArrayDeque::new);
     private final Supplier<Parts> parts;
@@ -84,6 +88,11 @@ public final class Sites {
     public int register(MethodPlan plan) {
         synchronized (plans) {
             plans.add(plan);
+            String[] w = new String[plan.sites().size()];
+            for (int k = 0; k < w.length; k++) {
+                w[k] = plan.displayName() + " (" + plan.source() + ":" + plan.sites().get(k).line() + ")";
+            }
+            wheres.add(w);
             return plans.size() - 1;
         }
     }
@@ -134,7 +143,7 @@ public final class Sites {
             throw new IllegalStateException("acc4j: @Kernels(" + clauses.condition() + ") of " + plan.displayName()
                     + ": " + clauses.problem());
         }
-        boolean first = said.add("plan:" + planId);
+        boolean first = !called.contains(planId) && called.add(planId);
         Parts p = parts.get();
         if (first && report.get()) {
             PlanReport.lines(plan).forEach(lines);
@@ -167,13 +176,15 @@ public final class Sites {
         CallScope data = new CallScope(p.table(), owner.getClassLoader(),
                 clauses.defaultPresent() ? plan.displayName() : null);
         Call call = new Call(planId, plan, owner, self, data, token, p, first);
-        try {
-            p.guard().run("the start of " + plan.displayName(), () -> {
-                data.host(plan.entry(), handles, owner);
+        if (!plan.entry().isEmpty()) {
+            try {
+                p.guard().run("the start of " + plan.displayName(), () -> {
+                    data.host(plan.entry(), handles, owner);
+                    return null;
+                });
+            } catch (DeviceLostException e) {
                 return null;
-            });
-        } catch (DeviceLostException e) {
-            return null;
+            }
         }
         active.get().push(call);
         return call;
@@ -215,11 +226,11 @@ public final class Sites {
         }
         Parts p = call.parts;
         MethodPlan.Site site = call.plan.sites().get(index);
-        String where = call.plan.displayName() + " (" + call.plan.source() + ":" + site.line() + ")";
+        String where = wheres.get(call.planId)[index];
         if (p.guard().lost() != null) {
             return null;
         }
-        if (broken.contains(call.planId + ":" + index)) {
+        if (broken.contains(key(call.planId, index))) {
             // the machinery failed here before: the nest runs on the host from now on
             hostRun(call, site, values, where);
             return null;
@@ -267,7 +278,7 @@ public final class Sites {
             if (said.add("failed:" + call.planId + ":" + index)) {
                 Log.warning("runs on the host: " + where + ": the offload machinery failed (" + e + ")");
             }
-            broken.add(call.planId + ":" + index);
+            broken.add(key(call.planId, index));
             // whatever the failure left behind, the host's copies must be current before the nest runs there
             try {
                 p.guard().run(where, () -> {
@@ -280,6 +291,10 @@ public final class Sites {
             }
             return null;
         }
+    }
+
+    private static long key(int planId, int index) {
+        return (long) planId << 32 | index;
     }
 
     /** Brings what a nest run on the host may use to the host (and marks what it may write). */
