@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
+import org.acc4j.runtime.cache.CubinCache;
 import org.acc4j.runtime.cache.KernelCache;
 import org.acc4j.runtime.cuda.Context;
 import org.acc4j.runtime.cuda.CudaException;
@@ -138,6 +139,8 @@ public final class AccRuntime implements Backend {
     }
 
     private void start() {
+        long startNanos = System.nanoTime();
+        boolean background = Thread.currentThread().getName().equals(Startup.THREAD);
         Options options;
         try {
             options = Options.fromEnvironment();
@@ -176,11 +179,14 @@ public final class AccRuntime implements Backend {
             Device d = devices.get(number);
             Context context = Context.open(d);
             PresentTable table = new PresentTable(new CudaMemory());
-            KernelCache cache = new KernelCache();
+            KernelCache cache = new KernelCache(options.cache() == Options.CacheMode.CUBIN && options.cacheDir() != null
+                    ? new CubinCache<>(options.cacheDir(), Device.driverVersion(), d.smTarget(), KernelCache.CUDA,
+                            Log::warning)
+                    : null);
             java.util.function.Consumer<String> lines = report ? AccRuntime::printReport : line -> { };
             Launcher launcher;
             try {
-                launcher = new Launcher(d, context, table, p, report ? lines : null);
+                launcher = new Launcher(d, context, table, p, report ? lines : null, options.mapped());
             } catch (RuntimeException e) {
                 // no room for the error record: give the context back
                 context.close();
@@ -191,7 +197,9 @@ public final class AccRuntime implements Backend {
                     options.hoistChecks());
             if (p != null) {
                 table.listener(p);
-                p.device(d.name() + " (device " + d.ordinal() + ", " + d.smTarget() + ")");
+                p.device(d.name() + " (device " + d.ordinal() + ", " + d.smTarget() + "; CUDA start-up "
+                        + String.format(java.util.Locale.ROOT, "%.1f", (System.nanoTime() - startNanos) / 1e6)
+                        + " ms" + (background ? ", in the background" : "") + ")");
             }
             gpu = new Gpu(d, context, table, cache, launcher, guard, offloader,
                     new java.util.concurrent.ConcurrentHashMap<>());
@@ -257,8 +265,19 @@ public final class AccRuntime implements Backend {
 
     private Sites.Parts siteParts() {
         Gpu g = gpu();
-        return g == null || g.guard.lost() != null ? null : new Sites.Parts(g.guard, g.offloader, g.table, g.launcher);
+        if (g == null || g.guard.lost() != null) {
+            return null;
+        }
+        // made once per run of the runtime: a call allocates no parts of its own
+        Sites.Parts p = parts;
+        if (p == null || p.guard() != g.guard) {
+            p = new Sites.Parts(g.guard, g.offloader, g.table, g.launcher);
+            parts = p;
+        }
+        return p;
     }
+
+    private volatile Sites.Parts parts;
 
     /** The launch sites' side of the runtime: plans and their statistics. */
     public Sites sites() {

@@ -189,7 +189,8 @@ public final class Offloader {
             Function f = withoutChecks ? load(compiled, k, "site", u.ptx(), u.entry())
                     : load(compiled, k, "site", k.ptx(), k.entry());
             if (profile != null) {
-                profile.compiled(0, System.nanoTime() - l0);
+                long compiling = cache.lastCompileNanos();
+                profile.compiled(compiling, System.nanoTime() - l0 - compiling);
             }
             return f;
         };
@@ -342,7 +343,8 @@ public final class Offloader {
                     ? load(plan, k, key + "#" + k.region().ordinal() + "nc", u.ptx(), u.entry())
                     : load(plan, k, key + "#" + k.region().ordinal(), k.ptx(), k.entry());
             if (profile != null) {
-                profile.compiled(0, System.nanoTime() - l0);
+                long compiling = cache.lastCompileNanos();
+                profile.compiled(compiling, System.nanoTime() - l0 - compiling);
             }
             return f;
         };
