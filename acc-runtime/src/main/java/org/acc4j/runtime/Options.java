@@ -38,7 +38,7 @@ import java.util.function.Consumer;
  *   <tr><td>{@code ACC4J_CACHE}</td><td>{@code acc4j.cache}</td><td>{@code cubin} (when unset), {@code driver} or
  *       {@code off}</td></tr>
  *   <tr><td>{@code ACC4J_CACHE_DIR}</td><td>{@code acc4j.cache.dir}</td><td>a folder, created when missing
- *       ({@code $XDG_CACHE_HOME/acc4j}, else {@code ~/.cache/acc4j}, when unset)</td></tr>
+ *       ({@code $XDG_CACHE_HOME/acc4j/kernels}, else {@code ~/.cache/acc4j/kernels}, when unset)</td></tr>
  * </table>
  * A switch is on for {@code 1}, {@code true}, {@code yes}, {@code on} and off for {@code 0}, {@code false},
  * {@code no}, {@code off} (any case); unset or blank is its default.
@@ -161,7 +161,10 @@ public record Options(boolean hostOnly, int deviceNumber, boolean report, boolea
                 given);
     }
 
-    /** The cubin cache's folder: as given, else {@code $XDG_CACHE_HOME/acc4j}, else {@code ~/.cache/acc4j}. */
+    /**
+     * The cubin cache's folder: as given, else {@code $XDG_CACHE_HOME/acc4j/kernels}, else
+     * {@code ~/.cache/acc4j/kernels}.
+     */
     private static Path cacheFolder(String value, Map<String, String> env, Properties props) {
         try {
             if (value != null) {
@@ -169,9 +172,9 @@ public record Options(boolean hostOnly, int deviceNumber, boolean report, boolea
             }
             String xdg = env.get("XDG_CACHE_HOME");
             if (xdg != null && !xdg.isBlank()) {
-                return Path.of(xdg.trim(), "acc4j").toAbsolutePath();
+                return Path.of(xdg.trim(), "acc4j", "kernels").toAbsolutePath();
             }
-            return Path.of(props.getProperty("user.home", "."), ".cache", "acc4j").toAbsolutePath();
+            return Path.of(props.getProperty("user.home", "."), ".cache", "acc4j", "kernels").toAbsolutePath();
         } catch (InvalidPathException e) {
             return null;
         }

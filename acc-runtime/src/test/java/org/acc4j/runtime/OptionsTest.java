@@ -120,8 +120,8 @@ class OptionsTest {
         p.setProperty("user.home", "/home/someone");
         Options o = Options.parse(Map.of(), p);
         assertEquals(Options.CacheMode.CUBIN, o.cache());
-        assertEquals(java.nio.file.Path.of("/home/someone/.cache/acc4j"), o.cacheDir());
-        assertEquals(java.nio.file.Path.of("/xdg/acc4j"),
+        assertEquals(java.nio.file.Path.of("/home/someone/.cache/acc4j/kernels"), o.cacheDir());
+        assertEquals(java.nio.file.Path.of("/xdg/acc4j/kernels"),
                 Options.parse(Map.of("XDG_CACHE_HOME", "/xdg"), p).cacheDir());
         assertEquals(java.nio.file.Path.of("/tmp/k"),
                 Options.parse(Map.of("ACC4J_CACHE_DIR", "/tmp/k", "XDG_CACHE_HOME", "/xdg"), p).cacheDir());
