@@ -429,7 +429,11 @@ public final class Report {
         line("Each table comes from a harness that times raw JCuda and acc4j in the same process, so each ratio is"
                 + " taken on one machine at one time. Run them on the GPU machine from a packed `.gpu/`"
                 + " (`scripts/gpu-pack.sh`): `bash scripts/calls-run.sh` writes the four tables into `$OUT`; copy them"
-                + " into the run folder (`harness-*.txt`) before regenerating this page.");
+                + " into the run folder (`harness-*.txt`) before regenerating this page. The same comparisons as JMH"
+                + " benchmarks, raw JCuda and acc4j in one run: `java -javaagent:.gpu/acc.jar -jar"
+                + " .gpu/bench/benchmarks.jar 'PerCallOverhead|TransferRates' -f 0` (`raw` against `acc4j` at n = 1"
+                + " and 1024; `updateDevice`, `updateHost` and `copyinDelete` against `rawPinnedToDevice`,"
+                + " `rawPinnedToHost` and `rawPageableToDevice` from 1 MiB to 1 GiB).");
         line();
         for (String[] h : HARNESSES) {
             line("### " + h[1]);
