@@ -519,18 +519,8 @@ public final class Launcher implements AutoCloseable {
 
     private Map<ArrayRef, Object> bind(OffloadedMethod m, Object self, Object[] args) throws HostInstead {
         Map<ArrayRef, Object> arrays = new LinkedHashMap<>();
-        Map<ArrayRef, Boolean> written = new LinkedHashMap<>();
-        for (KernelPlan k : m.plan().kernels()) {
-            for (KernelParam p : k.params()) {
-                if (p instanceof KernelParam.ArrayData d) {
-                    written.merge(d.array(), d.written(), Boolean::logicalOr);
-                }
-            }
-        }
-        for (DataClause c : m.plan().data()) {
-            written.putIfAbsent(c.array(), false);
-        }
-        List<Aliasing.Use> uses = new ArrayList<>();
+        Map<ArrayRef, Boolean> written = m.arraysWritten();
+        List<Aliasing.Use> uses = new ArrayList<>(written.size());
         for (Map.Entry<ArrayRef, Boolean> e : written.entrySet()) {
             Object value = m.sources().value(e.getKey().source(), self, args);
             uses.add(new Aliasing.Use(e.getKey().name(), value, e.getValue()));
