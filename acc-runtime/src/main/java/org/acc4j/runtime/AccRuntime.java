@@ -286,7 +286,63 @@ public final class AccRuntime implements Backend {
 
     /** Registers the plan of a rewritten {@code @Kernels} method (the agent does, as the class loads); its number. */
     public static int register(MethodPlan plan) {
-        return INSTANCE.sites.register(plan);
+        int id = INSTANCE.sites.register(plan);
+        INSTANCE.compileAhead(plan);
+        return id;
+    }
+
+    /** Whether the runtime was asked to start in the background (the agent does, at JVM start). */
+    private volatile boolean startingInBackground;
+    /** Compiles registered kernels into the cubin cache before their first call; made on first use. */
+    private java.util.concurrent.ExecutorService ahead;
+    private final Object aheadLock = new Object();
+
+    /**
+     * Compiles the kernels of a plan just registered into the cubin cache on a low-priority daemon thread, so that
+     * the JIT's work overlaps the application's until the first call, which then only loads them. Only where the
+     * runtime is starting or started (it is not started for this), the cubin cache is on, and the device is the one
+     * the plan's kernels were compiled for. The checked variant comes after the one without proven checks.
+     */
+    private void compileAhead(MethodPlan plan) {
+        if (plan.sites().isEmpty() || !started && !startingInBackground) {
+            return;
+        }
+        java.util.concurrent.ExecutorService ex;
+        // not the start's lock: class loading must not wait for the runtime's start
+        synchronized (aheadLock) {
+            if (ahead == null) {
+                ahead = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, "acc4j-compile");
+                    t.setDaemon(true);
+                    t.setPriority(Thread.MIN_PRIORITY);
+                    return t;
+                });
+            }
+            ex = ahead;
+        }
+        ex.execute(() -> {
+            try {
+                Gpu g = gpu();
+                if (g == null || g.guard.lost() != null || !g.cache.keepsCubins()
+                        || g.device.computeMajor() * 10 + g.device.computeMinor()
+                        != org.acc4j.compiler.site.Planner.PLAN_SM) {
+                    return;
+                }
+                g.context.makeCurrent();
+                for (MethodPlan.Site site : plan.sites()) {
+                    for (org.acc4j.compiler.KernelPlan k : site.compiled().method().kernels()) {
+                        if (k.unchecked() != null) {
+                            g.cache.prepare("site#" + KernelCache.keyOf(k.unchecked().ptx()), k.unchecked().ptx(),
+                                    k.unchecked().entry());
+                        }
+                        g.cache.prepare("site#" + KernelCache.keyOf(k.ptx()), k.ptx(), k.entry());
+                    }
+                }
+            } catch (RuntimeException | LinkageError e) {
+                // the first call compiles, and says what went wrong
+                Log.debug("compiling kernels ahead of their first call failed: " + e);
+            }
+        });
     }
 
     /** The start of a call of a rewritten method: its call object, handed to each site and to the exit. */
@@ -487,6 +543,7 @@ public final class AccRuntime implements Backend {
 
     /** Begins starting the runtime on a daemon thread (the agent, at start-up); the first call waits for it. */
     public void startInBackground() {
+        startingInBackground = true;
         Startup.inBackground(this::gpu);
     }
 

@@ -81,13 +81,67 @@ public final class CubinCache<M> {
     public record Loaded<M>(M module, Outcome outcome, long compileNanos, long loadNanos) {
     }
 
+    /** Images compiled ahead of their first use ({@link #prepare}), by full key, until a load takes them. */
+    private final java.util.concurrent.ConcurrentHashMap<String, byte[]> prepared =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    /** Compiles in progress ahead of first use, by full key: a load of the same module waits for them. */
+    private final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.CountDownLatch> preparing =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
     /**
-     * The module for {@code key}: loaded from its entry when there is a usable one, else compiled from {@code ptx},
-     * loaded and stored.
+     * Compiles and stores the module of {@code key} ahead of its first use, unless a usable entry is stored already
+     * (call it on a thread of its own, with the context current there). A load of the module meanwhile waits for
+     * it instead of compiling too. A failure here is silent: the load compiles, and says what went wrong.
+     *
+     * @return whether it compiled
+     */
+    public boolean prepare(String key, String ptx, String name) {
+        String full = key + "|" + context;
+        Path file = folder.resolve(fileName(full));
+        if (prepared.containsKey(full) || read(file, full) != null) {
+            return false;
+        }
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        if (preparing.putIfAbsent(full, done) != null) {
+            return false;
+        }
+        try {
+            byte[] image = loader.compile(ptx, name);
+            prepared.put(full, image);
+            write(file, full, image);
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        } finally {
+            preparing.remove(full, done);
+            done.countDown();
+        }
+    }
+
+    /**
+     * The module for {@code key}: loaded from its entry when there is a usable one (or from an image compiled ahead by
+     * {@link #prepare}), else compiled from {@code ptx}, loaded and stored.
      */
     public Loaded<M> module(String key, String ptx, String name) {
         String full = key + "|" + context;
         Path file = folder.resolve(fileName(full));
+        java.util.concurrent.CountDownLatch inFlight = preparing.get(full);
+        if (inFlight != null) {
+            try {
+                inFlight.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        byte[] ready = prepared.remove(full);
+        if (ready != null) {
+            long l0 = System.nanoTime();
+            try {
+                return new Loaded<>(loader.load(ready, name), Outcome.HIT, 0, System.nanoTime() - l0);
+            } catch (RuntimeException e) {
+                // compiled for a context since rebuilt, or refused: go the usual way
+            }
+        }
         byte[] image = read(file, full);
         boolean replaced = false;
         if (image != null) {

@@ -101,6 +101,21 @@ public final class KernelCache implements AutoCloseable {
         return m;
     }
 
+    /**
+     * Compiles the module of {@code key} into the cubin cache ahead of its first use (see {@link CubinCache#prepare});
+     * does nothing without a cubin cache. Not synchronised on this cache: a load meanwhile is not held up by it.
+     *
+     * @return whether it compiled
+     */
+    public boolean prepare(String key, String ptx, String name) {
+        return cubins != null && cubins.prepare(key, ptx, name);
+    }
+
+    /** Whether modules' cubins are kept across runs. */
+    public boolean keepsCubins() {
+        return cubins != null;
+    }
+
     /** Nanoseconds the last module loaded spent being compiled from PTX (0 for a cubin found in the cache folder). */
     public synchronized long lastCompileNanos() {
         return lastCompileNanos;

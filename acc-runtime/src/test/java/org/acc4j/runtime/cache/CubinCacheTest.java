@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CubinCacheTest {
     /** Counts compiles and loads; refuses an image that is not a reversed PTX of the expected text. */
-    static final class FakeLoader implements CubinCache.Loader<String> {
+    static class FakeLoader implements CubinCache.Loader<String> {
         int compiles;
         int loads;
         final List<String> refused = new ArrayList<>();
@@ -94,6 +94,68 @@ class CubinCacheTest {
         }
         assertEquals(0, second.compiles);
         assertEquals(5, second.loads);
+    }
+
+    @Test
+    void aModuleCompiledAheadLoadsWithoutCompiling(@TempDir Path dir) {
+        FakeLoader loader = new FakeLoader();
+        CubinCache<String> c = new CubinCache<>(dir, 1, "sm_90", loader, w -> { });
+        assertTrue(c.prepare("k", ptx(11), "m"));
+        assertFalse(c.prepare("k", ptx(11), "m"), "compiled once");
+        CubinCache.Loaded<String> l = c.module("k", ptx(11), "m");
+        assertEquals(ptx(11), l.module());
+        assertEquals(CubinCache.Outcome.HIT, l.outcome());
+        assertEquals(1, loader.compiles);
+        FakeLoader next = new FakeLoader();
+        assertEquals(CubinCache.Outcome.HIT,
+                new CubinCache<>(dir, 1, "sm_90", next, w -> { }).module("k", ptx(11), "m").outcome(), "stored too");
+        assertEquals(0, next.compiles);
+    }
+
+    @Test
+    void aLoadWaitsForTheCompileAheadOfIt(@TempDir Path dir) throws Exception {
+        java.util.concurrent.CountDownLatch compiling = new java.util.concurrent.CountDownLatch(1);
+        FakeLoader slow = new FakeLoader() {
+            @Override
+            public byte[] compile(String ptx, String name) {
+                compiling.countDown();
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                return super.compile(ptx, name);
+            }
+        };
+        CubinCache<String> c = new CubinCache<>(dir, 1, "sm_90", slow, w -> { });
+        Thread ahead = new Thread(() -> c.prepare("k", ptx(12), "m"));
+        ahead.start();
+        compiling.await();
+        CubinCache.Loaded<String> l = c.module("k", ptx(12), "m");
+        ahead.join();
+        assertEquals(ptx(12), l.module());
+        assertEquals(CubinCache.Outcome.HIT, l.outcome());
+        assertEquals(1, slow.compiles, "the load took the compile ahead of it");
+    }
+
+    @Test
+    void aCompileAheadThatFailsLeavesItToTheLoad(@TempDir Path dir) {
+        FakeLoader failing = new FakeLoader() {
+            int calls;
+
+            @Override
+            public synchronized byte[] compile(String ptx, String name) {
+                if (calls++ == 0) {
+                    throw new IllegalStateException("no context here");
+                }
+                return super.compile(ptx, name);
+            }
+        };
+        CubinCache<String> c = new CubinCache<>(dir, 1, "sm_90", failing, w -> { });
+        assertFalse(c.prepare("k", ptx(13), "m"));
+        CubinCache.Loaded<String> l = c.module("k", ptx(13), "m");
+        assertEquals(ptx(13), l.module());
+        assertEquals(CubinCache.Outcome.COMPILED, l.outcome());
     }
 
     @Test
