@@ -28,7 +28,9 @@ import org.acc4j.runtime.cuda.Module;
  *       a miss, loaded as it is ({@code cuModuleLoadData}) on a hit.</li>
  * </ul>
  * Then the first and second calls of a few {@code @Kernels} methods, end to end (compile, load, launch), with the
- * runtime's own cache as configured ({@code ACC4J_CACHE}, {@code ACC4J_CACHE_DIR}).
+ * runtime's own cache as configured ({@code ACC4J_CACHE}, {@code ACC4J_CACHE_DIR}). Under the agent their kernels
+ * are compiled into the cubin cache as this class loads, on a background thread, while the table above is measured:
+ * their first calls show what an application whose start-up overlaps that compile sees.
  *
  * <p>Run it twice with the same {@code --salt} and folders: the first run is cold, the second shows a kernel compiled
  * in an earlier run. On the GPU machine from a packed {@code .gpu/}:
