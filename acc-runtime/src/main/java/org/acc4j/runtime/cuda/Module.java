@@ -84,11 +84,12 @@ public final class Module implements AutoCloseable {
         byte[] text = ptx.getBytes(StandardCharsets.UTF_8);
         byte[] image = new byte[text.length + 1];
         System.arraycopy(text, 0, image, 0, text.length);
-        JITOptions options = new JITOptions();
-        options.putBytes(CUjit_option.CU_JIT_ERROR_LOG_BUFFER, new byte[LOG_BYTES]);
-        options.putInt(CUjit_option.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, LOG_BYTES);
+        // No log buffers for the link state: the driver keeps the option pointers until cuLinkDestroy and writes
+        // its logs through them, but JCuda frees its native copies of the options when cuLinkCreate returns, so a
+        // log buffer here is written after it was freed (heap corruption). The error log of PTX that does not
+        // assemble comes from loading it with cuModuleLoadDataEx instead, whose options live for that one call.
         jcuda.driver.CUlinkState state = new jcuda.driver.CUlinkState();
-        Cuda.check(JCudaDriver.cuLinkCreate(options, state), "cuLinkCreate", "compiling module " + name);
+        Cuda.check(JCudaDriver.cuLinkCreate(new JITOptions(), state), "cuLinkCreate", "compiling module " + name);
         try {
             int result = JCudaDriver.cuLinkAddData(state, jcuda.driver.CUjitInputType.CU_JIT_INPUT_PTX,
                     Pointer.to(image), image.length, name, new JITOptions());
@@ -102,12 +103,15 @@ public final class Module implements AutoCloseable {
                     return out;
                 }
             }
-            String errorLog = log(options, CUjit_option.CU_JIT_ERROR_LOG_BUFFER);
-            throw new CudaException(result, "cuLinkAddData/cuLinkComplete",
-                    "compiling module " + name + " (" + text.length + " bytes of PTX)",
-                    errorLog.isEmpty() ? "(the JIT error log is empty)" : "JIT error log:\n" + errorLog);
         } finally {
             JCudaDriver.cuLinkDestroy(state);
+        }
+        // the linker refused it: loading the PTX gives the same refusal with the JIT's error log (or, should it load,
+        // the linker's own error with no log)
+        try (Module m = load(ptx, name)) {
+            throw new CudaException(CUresult.CUDA_ERROR_INVALID_PTX, "cuLinkAddData/cuLinkComplete",
+                    "compiling module " + name + " (" + text.length + " bytes of PTX)",
+                    "the driver's linker refused PTX that cuModuleLoadDataEx accepts");
         }
     }
 
