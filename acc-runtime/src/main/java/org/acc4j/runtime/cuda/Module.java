@@ -98,9 +98,7 @@ public final class Module implements AutoCloseable {
                 long[] size = new long[1];
                 result = JCudaDriver.cuLinkComplete(state, cubin, size);
                 if (result == CUresult.CUDA_SUCCESS) {
-                    byte[] out = new byte[(int) size[0]];
-                    cubin.getByteBuffer(0, size[0]).get(out);
-                    return out;
+                    return copyOut(cubin, size[0], name);
                 }
             }
         } finally {
@@ -113,6 +111,24 @@ public final class Module implements AutoCloseable {
                     "compiling module " + name + " (" + text.length + " bytes of PTX)",
                     "the driver's linker refused PTX that cuModuleLoadDataEx accepts");
         }
+    }
+
+    /**
+     * The {@code bytes} at {@code image}, memory the linker owns until {@code cuLinkDestroy}. JCuda reads native
+     * memory only through buffers of its own, so the bytes go through a device buffer: host to device, device to
+     * host (a cubin is tens of kilobytes).
+     */
+    private static byte[] copyOut(Pointer image, long bytes, String name) {
+        byte[] out = new byte[Math.toIntExact(bytes)];
+        jcuda.driver.CUdeviceptr d = new jcuda.driver.CUdeviceptr();
+        Cuda.check(JCudaDriver.cuMemAlloc(d, Math.max(1, bytes)), "cuMemAlloc", "a buffer for the cubin of " + name);
+        try {
+            Cuda.check(JCudaDriver.cuMemcpyHtoD(d, image, bytes), "cuMemcpyHtoD", "the cubin of " + name);
+            Cuda.check(JCudaDriver.cuMemcpyDtoH(Pointer.to(out), d, bytes), "cuMemcpyDtoH", "the cubin of " + name);
+        } finally {
+            JCudaDriver.cuMemFree(d);
+        }
+        return out;
     }
 
     /**
