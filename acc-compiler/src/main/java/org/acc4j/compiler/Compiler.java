@@ -91,12 +91,17 @@ public final class Compiler {
                                         List<Var> outs) {
         try {
             Inliner.Expanded expanded = Inliner.expand(cn, mn, classes);
-            MethodBody body = MethodReader.read(cn, expanded.method());
+            MethodBody read = MethodReader.read(cn, expanded.method());
+            org.acc4j.compiler.pass.ArrayReductions.Result arrays = org.acc4j.compiler.pass.ArrayReductions.rewrite(read);
+            MethodBody body = arrays.body();
             List<Region> regions = Parallelism.decideAll(RegionSplitter.split(body, outs));
             List<KernelPlan> kernels = new ArrayList<>();
             List<String> report = new ArrayList<>();
             for (String call : expanded.inlined()) {
                 report.add(where(cn, 0) + "inlined " + call);
+            }
+            for (String note : arrays.notes()) {
+                report.add(where(cn, 0) + note);
             }
             String simple = cn.name.substring(cn.name.lastIndexOf('/') + 1);
             for (Region r : regions) {
