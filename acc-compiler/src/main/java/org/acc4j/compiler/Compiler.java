@@ -91,7 +91,9 @@ public final class Compiler {
                                         List<Var> outs) {
         try {
             Inliner.Expanded expanded = Inliner.expand(cn, mn, classes);
-            MethodBody read = MethodReader.read(cn, expanded.method());
+            org.acc4j.compiler.pass.PrivateArrays.Result privates =
+                    org.acc4j.compiler.pass.PrivateArrays.rewrite(MethodReader.read(cn, expanded.method()));
+            MethodBody read = privates.body();
             org.acc4j.compiler.pass.ArrayReductions.Result arrays = org.acc4j.compiler.pass.ArrayReductions.rewrite(read);
             MethodBody body = arrays.body();
             List<Region> regions = Parallelism.decideAll(RegionSplitter.split(body, outs));
@@ -99,6 +101,9 @@ public final class Compiler {
             List<String> report = new ArrayList<>();
             for (String call : expanded.inlined()) {
                 report.add(where(cn, 0) + "inlined " + call);
+            }
+            for (String note : privates.notes()) {
+                report.add(where(cn, 0) + note);
             }
             for (String note : arrays.notes()) {
                 report.add(where(cn, 0) + note);

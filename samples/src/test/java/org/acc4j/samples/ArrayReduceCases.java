@@ -10,11 +10,12 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Calls of every {@link ArrayReduce} kernel on random inputs from a fixed seed: lengths from none to many
- * blocks, initial array values of every kind (each array reduction combines with the element's value before the
- * loop), extremes of the types and, for {@code float}, NaN and both zeros. Every result here is defined exactly
- * (integer sums, minima, maxima and bit operations in any order, and row sums that each thread computes in
- * Java's order), so every element of every array must equal plain Java's, bit for bit.
+ * Calls of every {@link ArrayReduce} and {@link PrivateData} kernel on random inputs from a fixed seed: lengths
+ * from none to many blocks, initial array values of every kind (each array reduction combines with the element's
+ * value before the loop), extremes of the types and, for {@code float}, NaN and both zeros. Every result here is
+ * defined exactly (integer sums, minima, maxima and bit operations in any order, row sums that each thread
+ * computes in Java's order, private arrays that each thread computes as Java does), so every element of every
+ * array must equal plain Java's, bit for bit.
  */
 final class ArrayReduceCases {
     private ArrayReduceCases() {
@@ -101,13 +102,26 @@ final class ArrayReduceCases {
             out.add(new Case(method("rowSums"), label, new Object[] {doubles(r, m * n), doubles(r, m), m, n}));
             out.add(new Case(method("rowMaxSum"), label, new Object[] {floats(r, m * n), floats(r, m), longs(r, m), m, n}));
         }
+        for (int n : lengths) {
+            out.add(new Case(method("powers"), "n=" + n, new Object[] {doubles(r, n), doubles(r, n), n}));
+            out.add(new Case(method("cloned"), "n=" + n, new Object[] {ints(r, n), ints(r, n), n}));
+            out.add(new Case(method("nibbles"), "n=" + n, new Object[] {ints(r, n), longs(r, n), n}));
+        }
+        for (int[] s : shapes) {
+            int rows = s[0];
+            int cols = s[1];
+            out.add(new Case(method("median5"), "rows=" + rows + ", cols=" + cols,
+                    new Object[] {floats(r, rows * (cols + 4)), floats(r, rows * cols), rows, cols}));
+        }
         return out;
     }
 
     private static Method method(String name) {
-        for (Method m : ArrayReduce.class.getMethods()) {
-            if (m.getName().equals(name)) {
-                return m;
+        for (Class<?> c : List.of(ArrayReduce.class, PrivateData.class)) {
+            for (Method m : c.getMethods()) {
+                if (m.getName().equals(name) && m.isAnnotationPresent(org.acc4j.Kernels.class)) {
+                    return m;
+                }
             }
         }
         throw new IllegalArgumentException(name);

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every {@link ArrayReduce} kernel on the GPU against plain Java, every element of every array, bit for bit (all
+ * Every {@link ArrayReduce} and {@link PrivateData} kernel on the GPU against plain Java, every element of every array, bit for bit (all
  * its results are defined exactly), at sizes up to many blocks, twice (the second call gives the same). Skips,
  * saying why, where there is no device.
  */
@@ -39,7 +39,7 @@ class ArrayReduceGpuTest {
         k.invoke(null, expected);
         for (int run = 0; run < 2; run++) {
             Object[] args = c.copy();
-            Object[] got = AccRuntime.offloadValue(ArrayReduce.class, k.getName(), desc, null, args);
+            Object[] got = AccRuntime.offloadValue(k.getDeclaringClass(), k.getName(), desc, null, args);
             assertNotNull(got, c + " did not run on the device");
             c.check(expected, args, "on the GPU, call " + (run + 1));
         }
