@@ -21,7 +21,8 @@ class PrivateArraysTest {
     @CsvSource(delimiter = '|', value = {
         "powers | t = new double[4] is private to each iteration",
         "cloned | d = new int[3] is private to each iteration",
-        "median5 | w = new float[5] is private to each iteration"})
+        "median5 | w = new float[5] is private to each iteration",
+        "maskedIndex | h = new long[8] is private to each iteration"})
     void privateArrayIsReportedAndAssembles(String method, String note) throws Exception {
         CompiledMethod m = CompilerTest.offload(PrivateArrayKernels.class, method);
         assertTrue(m.report().stream().anyMatch(l -> l.contains(note)), m.report()::toString);
@@ -34,7 +35,8 @@ class PrivateArraysTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "dynamicIndex | the private array h indexed by (a[i] & 7), which is not known at compile time",
+        "dynamicIndex | the private array h indexed by (a[i] % 8), which is not known at compile time and not provably"
+            + " within its bounds",
         "unknownSize | an allocation (new) of t = new double[m]: its size is not a constant from 0 to 32",
         "outOfBounds | the private array t indexed by 2, out of bounds for length 2 (Java throws"
             + " ArrayIndexOutOfBoundsException there)",
@@ -51,6 +53,7 @@ class PrivateArraysTest {
         CompiledMethod powers = CompilerTest.offload(PrivateArrayKernels.class, "powers");
         CompiledMethod cloned = CompilerTest.offload(PrivateArrayKernels.class, "cloned");
         CompiledMethod median = CompilerTest.offload(PrivateArrayKernels.class, "median5");
+        CompiledMethod masked = CompilerTest.offload(PrivateArrayKernels.class, "maskedIndex");
         for (int n : new int[] {0, 1, 45, 600}) {
             double[] x = r.doubles(n).map(v -> 4 * v - 2).toArray();
             double[] y = new double[n];
@@ -64,6 +67,12 @@ class PrivateArraysTest {
             PrivateArrayKernels.cloned(a, out, n);
             KernelInterpreter.run(cloned, new Object[] {a, outGot, n}, 2);
             assertArrayEquals(out, outGot, "cloned n=" + n);
+            int[] b = r.ints(n).toArray();
+            int[] h = new int[n];
+            int[] hGot = new int[n];
+            PrivateArrayKernels.maskedIndex(b, h, n);
+            KernelInterpreter.run(masked, new Object[] {b, hGot, n}, 2);
+            assertArrayEquals(h, hGot, "maskedIndex n=" + n);
             int rows = n / 20;
             int cols = 17;
             float[] w = new float[rows * (cols + 4)];

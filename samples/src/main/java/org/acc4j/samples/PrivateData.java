@@ -5,7 +5,8 @@ import org.acc4j.Kernels;
 /**
  * Arrays allocated in the body of a parallel loop, private to each iteration: a table of powers, a zero-filled
  * array and its clone, and a five-element sorting network (a median filter). The conformance tests compare every
- * output element with plain Java.
+ * output element with plain Java. A subscript known only at run time must be provably within bounds, as
+ * {@code (x >>> s) & 3} is.
  */
 public final class PrivateData {
     private PrivateData() {
@@ -62,6 +63,23 @@ public final class PrivateData {
                 }
                 m[r * cols + j] = w[2];
             }
+        }
+    }
+
+    /** A private histogram of each value's sixteen two-bit digits (plus a three-bit one), weighted into one number. */
+    @Kernels
+    public static void digits(int[] a, int[] out, int n) {
+        for (int i = 0; i < n; i++) {
+            int[] h = new int[8];
+            for (int k = 0; k < 16; k++) {
+                h[(a[i] >>> (2 * k)) & 3]++;
+            }
+            h[4 + (a[i] >>> 30)] += 5;
+            int s = 0;
+            for (int k = 0; k < h.length; k++) {
+                s = s * 17 + h[k];
+            }
+            out[i] = s;
         }
     }
 

@@ -106,6 +106,7 @@ final class ArrayReduceCases {
             out.add(new Case(method("powers"), "n=" + n, new Object[] {doubles(r, n), doubles(r, n), n}));
             out.add(new Case(method("cloned"), "n=" + n, new Object[] {ints(r, n), ints(r, n), n}));
             out.add(new Case(method("nibbles"), "n=" + n, new Object[] {ints(r, n), longs(r, n), n}));
+            out.add(new Case(method("digits"), "n=" + n, new Object[] {ints(r, n), ints(r, n), n}));
         }
         for (int[] s : shapes) {
             int rows = s[0];

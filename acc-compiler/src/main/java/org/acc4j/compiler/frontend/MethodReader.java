@@ -1154,7 +1154,7 @@ public final class MethodReader {
 
     private ArrayRef privateArray(String name, Elem elem, int length) {
         int id = privates++;
-        return new ArrayRef(new ArrayRef.Private(name, id, length, method.maxLocals + 16384 + id * (MAX_PRIVATE + 1)),
+        return new ArrayRef(new ArrayRef.Private(name, id, length, method.maxLocals + 16384 + id * (MAX_PRIVATE + 2)),
                 elem, 1);
     }
 

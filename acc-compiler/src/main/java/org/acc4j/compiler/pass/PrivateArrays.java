@@ -45,7 +45,8 @@ public final class PrivateArrays {
         for (Stmt s : m.body()) {
             if (s instanceof Stmt.For f) {
                 allocations(f.body(), seen);
-                body.add(scalarize(List.of(unrollInside(f)), f.line()).get(0));
+                Stmt.For unrolled = unrollInside(f);
+                body.add(scalarize(List.of(unrolled), definitions(unrolled)).get(0));
             } else {
                 ArrayRef p = privateIn(List.of(s));
                 if (p != null) {
@@ -244,23 +245,91 @@ public final class PrivateArrays {
 
     // ------------------------------------------------------------------ scalar replacement
 
-    private static List<Stmt> scalarize(List<Stmt> stmts, int line) {
-        List<Stmt> out = new ArrayList<>();
+    /**
+     * The locals the nest {@code f} assigns exactly once and never reads before that assignment (javac's stack
+     * temporaries among them), with their values: every read of one sees that value.
+     */
+    private static java.util.Map<Var, Expr> definitions(Stmt.For f) {
+        java.util.Set<Var> once = Dataflow.assignedOnce(List.of(f));
+        java.util.Set<Var> live = new java.util.HashSet<>();
+        Dataflow.liveIn(List.of(f), live);
+        Dataflow.liveIn(f.body(), live);
+        java.util.Map<Var, Expr> out = new java.util.HashMap<>();
+        collectDefinitions(f.body(), once, live, out);
+        return out;
+    }
+
+    private static void collectDefinitions(List<Stmt> stmts, java.util.Set<Var> once, java.util.Set<Var> live,
+                                           java.util.Map<Var, Expr> out) {
         for (Stmt s : stmts) {
+            if (s instanceof Stmt.Assign a && once.contains(a.var()) && !live.contains(a.var())) {
+                out.put(a.var(), a.value());
+            } else if (s instanceof Stmt.For f) {
+                collectDefinitions(f.body(), once, live, out);
+            } else if (s instanceof Stmt.While w) {
+                collectDefinitions(w.body(), once, live, out);
+            } else if (s instanceof Stmt.If i) {
+                collectDefinitions(i.then(), once, live, out);
+                collectDefinitions(i.otherwise(), once, live, out);
+            }
+        }
+    }
+
+    /**
+     * {@code stmts} with their private arrays' elements as locals; {@code known} holds values of locals that hold
+     * at the start of {@code stmts} (for the subscripts' ranges), and grows with each assignment in the list that
+     * no later statement of the list has undone.
+     */
+    private static List<Stmt> scalarize(List<Stmt> stmts, java.util.Map<Var, Expr> known) {
+        List<Stmt> out = new ArrayList<>();
+        java.util.Map<Var, Expr> flow = new java.util.HashMap<>(known);
+        for (Stmt s : stmts) {
+            java.util.Map<Var, Expr> defs = new java.util.HashMap<>(flow);
+            java.util.Set<Var> assigned = new java.util.HashSet<>();
+            Dataflow.assigned(List.of(s), assigned);
+            for (Var v : assigned) {
+                forget(flow, v);
+            }
+            if (s instanceof Stmt.Assign a && !Exprs.mentions(a.value(), a.var())) {
+                flow.put(a.var(), a.value());
+            }
+            java.util.Map<Var, Expr> inside = new java.util.HashMap<>(defs);
+            if (s instanceof Stmt.For || s instanceof Stmt.While) {
+                // a loop's body runs again after its own assignments
+                for (Var v : assigned) {
+                    forget(inside, v);
+                }
+            }
             int at = s.line();
-            Function<Expr, Expr> elements = e -> element(e, at);
-            if (s instanceof Stmt.Store st && isPrivate(st.array())) {
+            Function<Expr, Expr> elements = e -> element(e, at, defs);
+            if (s instanceof Stmt.Store st && isPrivate(st.array()) && !(st.index() instanceof Expr.Const)
+                    && inBounds(st.array(), st.index(), defs) != null) {
+                // a subscript known only at run time, within bounds: the one element it names takes the value
+                ArrayRef.Private p = (ArrayRef.Private) st.array().source();
+                Var index = new Var(p.base() + org.acc4j.compiler.frontend.MethodReader.MAX_PRIVATE, Type.I32,
+                        p.name() + "_index");
+                Var value = new Var(p.base() + org.acc4j.compiler.frontend.MethodReader.MAX_PRIVATE + 1,
+                        st.array().element(), p.name() + "_value");
+                out.add(new Stmt.Assign(index, map(st.index(), elements), at));
+                out.add(new Stmt.Assign(value, map(st.value(), elements), at));
+                int[] range = inBounds(st.array(), st.index(), defs);
+                for (int k = range[0]; k <= range[1]; k++) {
+                    out.add(new Stmt.If(new Expr.Compare(org.acc4j.compiler.ir.Cond.EQ, new Expr.Local(index),
+                            Expr.Const.i32(k), false), List.of(new Stmt.Assign(var(st.array(), Expr.Const.i32(k), at),
+                            new Expr.Local(value), at)), List.of(), at));
+                }
+            } else if (s instanceof Stmt.Store st && isPrivate(st.array())) {
                 out.add(new Stmt.Assign(var(st.array(), st.index(), at), map(st.value(), elements), at));
             } else if (s instanceof Stmt.Atomic a && isPrivate(a.array())) {
                 throw new Unsupported(at, "Acc." + a.op().routine() + " on the private array " + a.array().name()
                         + " (an array allocated in the loop body is not shared: update it plainly)");
             } else if (s instanceof Stmt.For f) {
                 out.add(new Stmt.For(f.index(), map(f.lower(), elements), f.cond(), map(f.bound(), elements), f.step(),
-                        f.spec(), scalarize(f.body(), at), at, f.stride()));
+                        f.spec(), scalarize(f.body(), inside), at, f.stride()));
             } else if (s instanceof Stmt.If i) {
-                out.add(new Stmt.If(map(i.cond(), elements), scalarize(i.then(), at), scalarize(i.otherwise(), at), at));
+                out.add(new Stmt.If(map(i.cond(), elements), scalarize(i.then(), defs), scalarize(i.otherwise(), defs), at));
             } else if (s instanceof Stmt.While w) {
-                out.add(new Stmt.While(map(w.cond(), elements), scalarize(w.body(), at), at));
+                out.add(new Stmt.While(map(w.cond(), elements), scalarize(w.body(), inside), at));
             } else {
                 out.addAll(mapStmts(List.of(s), elements));
             }
@@ -268,8 +337,25 @@ public final class PrivateArrays {
         return out;
     }
 
+    /** Forgets what {@code known} says of {@code v} and of every value that reads {@code v}. */
+    private static void forget(java.util.Map<Var, Expr> known, Var v) {
+        known.remove(v);
+        known.entrySet().removeIf(e -> Exprs.mentions(e.getValue(), v));
+    }
+
     /** A load or length of a private array as its local or constant; any other expression as it is. */
-    private static Expr element(Expr e, int line) {
+    private static Expr element(Expr e, int line, java.util.Map<Var, Expr> defs) {
+        if (e instanceof Expr.Load l && isPrivate(l.array()) && !(l.index() instanceof Expr.Const)
+                && inBounds(l.array(), l.index(), defs) != null) {
+            // a subscript known only at run time, within bounds: a choice among the elements it may name
+            int[] range = inBounds(l.array(), l.index(), defs);
+            Expr chosen = new Expr.Local(var(l.array(), Expr.Const.i32(range[1]), line));
+            for (int k = range[1] - 1; k >= range[0]; k--) {
+                chosen = new Expr.Select(new Expr.Compare(org.acc4j.compiler.ir.Cond.EQ, l.index(), Expr.Const.i32(k),
+                        false), new Expr.Local(var(l.array(), Expr.Const.i32(k), line)), chosen);
+            }
+            return chosen;
+        }
         if (e instanceof Expr.Load l && isPrivate(l.array())) {
             return new Expr.Local(var(l.array(), l.index(), line));
         }
@@ -284,8 +370,9 @@ public final class PrivateArrays {
         ArrayRef.Private p = (ArrayRef.Private) a.source();
         if (!(index instanceof Expr.Const k)) {
             throw new Unsupported(line, "the private array " + p.name() + " indexed by " + index + ", which is not known"
-                    + " at compile time (a private array's subscripts must be constants or indices of loops with"
-                    + " constant bounds, at most " + MAX_COPIES + " iterations, inside the parallel loop)");
+                    + " at compile time and not provably within its bounds (a private array's subscripts must be"
+                    + " constants, indices of loops with constant bounds (at most " + MAX_COPIES + " iterations) inside"
+                    + " the parallel loop, or values masked into its range such as x & 7)");
         }
         int i = (int) k.bits();
         if (i < 0 || i >= p.length()) {
@@ -293,6 +380,62 @@ public final class PrivateArrays {
                     + " length " + p.length() + " (Java throws ArrayIndexOutOfBoundsException there)");
         }
         return new Var(p.base() + i, a.element(), p.name() + "[" + i + "]");
+    }
+
+    /**
+     * The values {@code index} can take, {lowest, highest}, when they are provably within the private array's
+     * bounds; else null (then the subscript keeps the nest on the host).
+     */
+    private static int[] inBounds(ArrayRef a, Expr index, java.util.Map<Var, Expr> defs) {
+        long[] r = range(index, defs, new java.util.HashSet<>());
+        int length = ((ArrayRef.Private) a.source()).length();
+        return r != null && r[0] >= 0 && r[1] < length ? new int[] {(int) r[0], (int) r[1]} : null;
+    }
+
+    /**
+     * An interval holding every value of the {@code int} expression {@code e}, or null: constants, a mask with a
+     * non-negative constant ({@code x & 7}), an unsigned shift by a constant, sums, differences and products of
+     * such values that cannot overflow, and a local with one such definition ({@code defs}).
+     */
+    private static long[] range(Expr e, java.util.Map<Var, Expr> defs, java.util.Set<Var> seen) {
+        if (e.type() != Type.I32) {
+            return null;
+        }
+        if (e instanceof Expr.Const k) {
+            return new long[] {(int) k.bits(), (int) k.bits()};
+        }
+        if (e instanceof Expr.Local l && defs.containsKey(l.var()) && seen.add(l.var())) {
+            return range(defs.get(l.var()), defs, seen);
+        }
+        if (!(e instanceof Expr.Binary b)) {
+            return null;
+        }
+        if (b.op() == org.acc4j.compiler.ir.BinOp.AND) {
+            for (Expr side : List.of(b.left(), b.right())) {
+                if (side instanceof Expr.Const k && (int) k.bits() >= 0) {
+                    return new long[] {0, (int) k.bits()};
+                }
+            }
+            return null;
+        }
+        if (b.op() == org.acc4j.compiler.ir.BinOp.USHR && b.right() instanceof Expr.Const k && (k.bits() & 31) != 0) {
+            return new long[] {0, (1L << (32 - (k.bits() & 31))) - 1};
+        }
+        long[] x = range(b.left(), defs, seen);
+        long[] y = range(b.right(), defs, seen);
+        if (x == null || y == null) {
+            return null;
+        }
+        long[] r = switch (b.op()) {
+            case ADD -> new long[] {x[0] + y[0], x[1] + y[1]};
+            case SUB -> new long[] {x[0] - y[1], x[1] - y[0]};
+            case MUL -> {
+                long[] p = {x[0] * y[0], x[0] * y[1], x[1] * y[0], x[1] * y[1]};
+                yield new long[] {java.util.Arrays.stream(p).min().getAsLong(), java.util.Arrays.stream(p).max().getAsLong()};
+            }
+            default -> null;
+        };
+        return r == null || r[0] < Integer.MIN_VALUE || r[1] > Integer.MAX_VALUE ? null : r;
     }
 
     // ------------------------------------------------------------------ rewriting expressions
