@@ -267,10 +267,12 @@ public final class ArrayReductions {
             case LE -> b - a + 1;
             case GT -> a - b;
             case GE -> a - b + 1;
-            default -> -1;
+            default -> Long.MIN_VALUE;
         };
-        return span <= 0 ? (span == -1 && f.cond() != org.acc4j.compiler.ir.Cond.LT ? -1 : 0)
-                : (span + f.step() - 1) / f.step();
+        if (span == Long.MIN_VALUE) {
+            return -1;
+        }
+        return span <= 0 ? 0 : (span + f.step() - 1) / f.step();
     }
 
     /** Whether {@code st} is in {@code stmts}; the loops around it there go to {@code out}, outermost first. */
