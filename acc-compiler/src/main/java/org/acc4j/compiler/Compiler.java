@@ -10,6 +10,7 @@ import org.acc4j.compiler.ir.MethodBody;
 import org.acc4j.compiler.ir.Region;
 import org.acc4j.compiler.ir.RangeCheck;
 import org.acc4j.compiler.ir.Var;
+import org.acc4j.compiler.ir.Verifier;
 import org.acc4j.compiler.pass.Bounds;
 import org.acc4j.compiler.pass.Parallelism;
 import org.acc4j.compiler.pass.RegionSplitter;
@@ -93,10 +94,14 @@ public final class Compiler {
             Inliner.Expanded expanded = Inliner.expand(cn, mn, classes);
             org.acc4j.compiler.pass.PrivateArrays.Result privates =
                     org.acc4j.compiler.pass.PrivateArrays.rewrite(MethodReader.read(cn, expanded.method()));
-            MethodBody read = privates.body();
-            org.acc4j.compiler.pass.ArrayReductions.Result arrays = org.acc4j.compiler.pass.ArrayReductions.rewrite(read);
+            org.acc4j.compiler.pass.ArrayReductions.Result arrays =
+                    org.acc4j.compiler.pass.ArrayReductions.rewrite(privates.body());
             MethodBody body = arrays.body();
-            List<Region> regions = Parallelism.decideAll(RegionSplitter.split(body, outs));
+            Verifier.check("reading", body);
+            List<Region> split = RegionSplitter.split(body, outs);
+            Verifier.check("region splitting", body, split);
+            List<Region> regions = Parallelism.decideAll(split);
+            Verifier.check("the parallelism decision", body, regions);
             List<KernelPlan> kernels = new ArrayList<>();
             List<String> report = new ArrayList<>();
             for (String call : expanded.inlined()) {

@@ -47,6 +47,19 @@ public final class ArrayReduce {
         }
     }
 
+    /** Largest and smallest value of each of four float channels, and their magnitudes' maximum as doubles. */
+    @Kernels
+    public static void channels(float[] x, float[] hi, float[] lo, double[] mag, int n) {
+        for (int i = 0; i < n; i++) {
+            for (int k = 0; k < 4; k++) {
+                hi[k] = Math.max(hi[k], x[4 * i + k]);
+                lo[k] = Math.min(x[4 * i + k], lo[k]);
+            }
+            mag[0] = Math.max(mag[0], Math.abs((double) x[4 * i]));
+            mag[1] = Math.min(mag[1], -x[4 * i + 1]);
+        }
+    }
+
     /** A 2D nest, parallel in both loops, into three elements. */
     @Kernels
     public static void moments2d(int[] a, long[] c, int m, int n) {

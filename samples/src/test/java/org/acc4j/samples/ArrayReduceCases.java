@@ -89,6 +89,8 @@ final class ArrayReduceCases {
         for (int n : lengths) {
             out.add(new Case(method("moments"), "n=" + n, new Object[] {ints(r, n), longs(r, 3), n}));
             out.add(new Case(method("fields"), "n=" + n, new Object[] {ints(r, n), ints(r, 8), n}));
+            out.add(new Case(method("channels"), "n=" + n,
+                    new Object[] {floats(r, 4 * n), floats(r, 4), floats(r, 4), doubles(r, 2), n}));
             long[] x = longs(r, n);
             out.add(new Case(method("extremes"), "n=" + n,
                     new Object[] {x, longs(r, 4), longs(r, 5), ints(r, 3), ints(r, 3), n}));

@@ -26,13 +26,15 @@ import org.acc4j.compiler.ir.Var;
  * indices of loops inside the nest with constant bounds ({@code for (k = 0; k < 8; k++) c[k] += w;}), at most
  * {@link #MAX_ELEMENTS} elements in all.
  *
- * <p>On {@code int} and {@code long} elements each update becomes an atomic update of the element
- * ({@link Stmt.Atomic}): the operators are associative and commutative on integers, so every order of the updates
- * gives Java's result exactly, as the scalar reductions on integers do, and the device copy of {@code c} is
- * updated in place, wherever it lives. On {@code float} and {@code double} elements a sum or product depends on
- * the order of the updates; the scalar reductions keep that order a function of the launch shape alone, which
- * atomic updates do not, so such a nest stays on the host with a diagnostic that names the array and suggests the
- * scalar form. So does a product, and an array of {@code byte}, {@code short}, {@code char} or {@code boolean}.
+ * <p>Each update becomes an atomic update of the element ({@link Stmt.Atomic}) where the operator gives Java's
+ * result in every order of the updates: on {@code int} and {@code long} elements every operator but the product
+ * (associative and commutative on integers, as the scalar reductions on integers are exact), and on {@code float}
+ * and {@code double} elements {@code Math.max} and {@code Math.min} (whose atomic forms keep their NaN and signed
+ * zero rules, which make them associative and commutative). The device copy of {@code c} is updated in place,
+ * wherever it lives. A floating-point sum depends on the order of the updates; the scalar reductions keep that
+ * order a function of the launch shape alone, which atomic updates do not, so such a nest stays on the host with a
+ * diagnostic that names the array and suggests the scalar form. So does a product, and an array of {@code byte},
+ * {@code short}, {@code char} or {@code boolean}.
  */
 public final class ArrayReductions {
     /** The most elements of one array a nest may reduce into: beyond it the nest is not an array reduction. */
@@ -101,12 +103,15 @@ public final class ArrayReductions {
                         + c.name() + " (" + what + "): an array reduction may cover at most " + MAX_ELEMENTS
                         + " elements (for a histogram, use Acc.atomicAdd)");
             }
-            boolean fits = updates.stream().allMatch(u -> atomic(u.op()) != null);
-            if (c.elem() != Elem.INT && c.elem() != Elem.LONG || !fits) {
+            boolean integer = c.elem() == Elem.INT || c.elem() == Elem.LONG;
+            boolean floating = c.elem() == Elem.FLOAT || c.elem() == Elem.DOUBLE;
+            boolean fits = updates.stream().allMatch(u -> atomic(u.op()) != null
+                    && (integer || floating && (u.op() == Reduction.Op.MAX || u.op() == Reduction.Op.MIN)));
+            if (!fits) {
                 throw new Unsupported(first.store().line(), "a reduction into elements of the " + c.elem().javaName()
                         + " array " + c.name() + " (" + what + "): array reductions are supported with + - max min & |"
-                        + " ^ on int and long elements" + (c.elem() == Elem.FLOAT || c.elem() == Elem.DOUBLE
-                        ? " (a floating-point sum into a local, such as s += x, is a reduction)" : ""));
+                        + " ^ on int and long elements and with Math.max and Math.min on float and double elements"
+                        + (floating ? " (a floating-point sum into a local, such as s += x, is a reduction)" : ""));
             }
             for (Update u : updates) {
                 Stmt.Store st = u.store();
@@ -116,7 +121,7 @@ public final class ArrayReductions {
                     .distinct().collect(java.util.stream.Collectors.joining(" ")) + ":" + c.name() + "[...]) into "
                     + (elements == 1 && updates.stream().map(u -> u.store().index()).distinct().count() == 1
                     ? "one element" : "at most " + elements * updates.size() + " elements") + " of " + c.name()
-                    + ": each update is atomic on the element, so the integer result is Java's in any order");
+                    + ": each update is atomic on the element, so the result is Java's in any order");
         }
         if (replace.isEmpty()) {
             return top;
