@@ -92,7 +92,11 @@ public final class Compiler {
                                         List<Var> outs) {
         try {
             Inliner.Expanded expanded = Inliner.expand(cn, mn, classes);
-            MethodBody body = MethodReader.read(cn, expanded.method());
+            org.acc4j.compiler.pass.PrivateArrays.Result privates =
+                    org.acc4j.compiler.pass.PrivateArrays.rewrite(MethodReader.read(cn, expanded.method()));
+            org.acc4j.compiler.pass.ArrayReductions.Result arrays =
+                    org.acc4j.compiler.pass.ArrayReductions.rewrite(privates.body());
+            MethodBody body = arrays.body();
             Verifier.check("reading", body);
             List<Region> split = RegionSplitter.split(body, outs);
             Verifier.check("region splitting", body, split);
@@ -102,6 +106,12 @@ public final class Compiler {
             List<String> report = new ArrayList<>();
             for (String call : expanded.inlined()) {
                 report.add(where(cn, 0) + "inlined " + call);
+            }
+            for (String note : privates.notes()) {
+                report.add(where(cn, 0) + note);
+            }
+            for (String note : arrays.notes()) {
+                report.add(where(cn, 0) + note);
             }
             String simple = cn.name.substring(cn.name.lastIndexOf('/') + 1);
             for (Region r : regions) {

@@ -33,6 +33,7 @@ import org.objectweb.asm.tree.LocalVariableNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.ParameterNode;
+import org.objectweb.asm.tree.TypeInsnNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
 /**
@@ -954,14 +955,27 @@ public final class MethodReader {
                     throw new Unsupported(line, "an assignment to the field " + ((FieldInsnNode) insn).name);
             case Opcodes.INVOKEVIRTUAL, Opcodes.INVOKESPECIAL, Opcodes.INVOKEINTERFACE -> {
                 MethodInsnNode m = (MethodInsnNode) insn;
+                if (op == Opcodes.INVOKEVIRTUAL && m.owner.startsWith("[") && m.name.equals("clone")) {
+                    cloneArray(m, stack, out, line);
+                    return;
+                }
                 throw new Unsupported(line, "a call to " + m.owner.replace('/', '.') + "." + m.name);
             }
             case Opcodes.INVOKEDYNAMIC -> throw new Unsupported(line, "a lambda, string concatenation or other invokedynamic");
-            case Opcodes.NEW, Opcodes.NEWARRAY, Opcodes.ANEWARRAY, Opcodes.MULTIANEWARRAY ->
+            case Opcodes.NEWARRAY -> newArray((IntInsnNode) insn, stack, out, line);
+            case Opcodes.NEW, Opcodes.ANEWARRAY, Opcodes.MULTIANEWARRAY ->
                     throw new Unsupported(line, "an allocation (new)");
             case Opcodes.ATHROW -> throw new Unsupported(line, "a throw");
             case Opcodes.MONITORENTER, Opcodes.MONITOREXIT -> throw new Unsupported(line, "a synchronized block");
-            case Opcodes.CHECKCAST, Opcodes.INSTANCEOF -> throw new Unsupported(line, "a cast or instanceof on a reference");
+            case Opcodes.CHECKCAST -> {
+                // the cast javac puts after a clone of a private array
+                if (stack.isEmpty() || !(stack.get(stack.size() - 1) instanceof ArrayRef a
+                        && a.source() instanceof ArrayRef.Private
+                        && ((TypeInsnNode) insn).desc.equals("[" + a.elem().descriptor()))) {
+                    throw new Unsupported(line, "a cast or instanceof on a reference");
+                }
+            }
+            case Opcodes.INSTANCEOF -> throw new Unsupported(line, "a cast or instanceof on a reference");
             case Opcodes.TABLESWITCH, Opcodes.LOOKUPSWITCH -> throw new Unsupported(line, "a switch");
             case Opcodes.ARETURN -> throw new Unsupported(line, "a method that returns a reference");
             case Opcodes.ACONST_NULL -> throw new Unsupported(line, "null");
@@ -1063,6 +1077,18 @@ public final class MethodReader {
         if (!(value instanceof ArrayRef a)) {
             throw new Unsupported(line, "a local variable holding a reference that is not an array from a parameter or field");
         }
+        if (a.source() instanceof ArrayRef.Private) {
+            // a new array each time the allocation runs: the variable refers to the latest
+            if (paramAt(slot) != null) {
+                throw new Unsupported(line, "an assignment to the array parameter " + paramAt(slot).name());
+            }
+            ArrayRef old = arraySlots.get(slot);
+            if (old != null && !(old.source() instanceof ArrayRef.Private)) {
+                throw new Unsupported(line, "an array variable that refers to different arrays");
+            }
+            arraySlots.put(slot, a);
+            return;
+        }
         if (paramAt(slot) != null) {
             throw new Unsupported(line, "an assignment to the array parameter " + paramAt(slot).name());
         }
@@ -1070,6 +1096,80 @@ public final class MethodReader {
         if (old != null && !old.equals(a)) {
             throw new Unsupported(line, "an array variable that refers to different arrays");
         }
+    }
+
+    /** The most elements a private array may have. */
+    public static final int MAX_PRIVATE = 32;
+
+    private int privates;
+
+    /**
+     * {@code new T[n]} in the method: a private array when {@code n} is a constant up to {@link #MAX_PRIVATE} and
+     * {@code T} is {@code int}, {@code long}, {@code float} or {@code double}; its elements are set to zero where it
+     * is allocated, as Java's are.
+     */
+    private void newArray(IntInsnNode insn, List<Object> stack, List<Stmt> out, int line) {
+        Expr size = popExpr(stack, line);
+        Elem elem = switch (insn.operand) {
+            case Opcodes.T_INT -> Elem.INT;
+            case Opcodes.T_LONG -> Elem.LONG;
+            case Opcodes.T_FLOAT -> Elem.FLOAT;
+            case Opcodes.T_DOUBLE -> Elem.DOUBLE;
+            default -> null;
+        };
+        String name = allocatedName(insn);
+        String what = "an allocation (new) of " + name;
+        if (elem == null) {
+            throw new Unsupported(line, what + ": a private array of a type other than int, long, float or double");
+        }
+        if (!(size instanceof Expr.Const k) || (int) k.bits() < 0 || (int) k.bits() > MAX_PRIVATE) {
+            throw new Unsupported(line, what + " = new " + elem.javaName() + "[" + size + "]: its size is not a"
+                    + " constant from 0 to " + MAX_PRIVATE + " (a private array in a loop body needs a size known at"
+                    + " compile time)");
+        }
+        ArrayRef a = privateArray(name, elem, (int) k.bits());
+        Expr zero = elem.type() == Type.I64 ? Expr.Const.i64(0) : elem.type() == Type.F32 ? Expr.Const.f32(0)
+                : elem.type() == Type.F64 ? Expr.Const.f64(0) : Expr.Const.i32(0);
+        for (int i = 0; i < ((ArrayRef.Private) a.source()).length(); i++) {
+            out.add(new Stmt.Store(a, Expr.Const.i32(i), zero, line));
+        }
+        stack.add(a);
+    }
+
+    /** {@code c.clone()}: a private copy of a private array (whose length is known); any other array is refused. */
+    private void cloneArray(MethodInsnNode m, List<Object> stack, List<Stmt> out, int line) {
+        Object receiver = pop(stack, line);
+        String name = allocatedName(m);
+        if (!(receiver instanceof ArrayRef c) || !(c.source() instanceof ArrayRef.Private p)) {
+            throw new Unsupported(line, "an allocation (new) of " + name + " = " + (receiver instanceof ArrayRef c
+                    ? c.name() : "an array") + ".clone(): its length is not known at compile time (only a clone of"
+                    + " an array allocated in the loop body with a constant size is private)");
+        }
+        ArrayRef a = privateArray(name, c.elem(), p.length());
+        for (int i = 0; i < ((ArrayRef.Private) a.source()).length(); i++) {
+            out.add(new Stmt.Store(a, Expr.Const.i32(i), new Expr.Load(c, Expr.Const.i32(i)), line));
+        }
+        stack.add(a);
+    }
+
+    private ArrayRef privateArray(String name, Elem elem, int length) {
+        int id = privates++;
+        return new ArrayRef(new ArrayRef.Private(name, id, length, method.maxLocals + 16384 + id * (MAX_PRIVATE + 2)),
+                elem, 1);
+    }
+
+    /** The name of the local an allocation is stored into (the next instruction's), else "an array". */
+    private String allocatedName(AbstractInsnNode insn) {
+        AbstractInsnNode next = insn.getNext();
+        while (next != null && (next.getOpcode() < 0 || next.getOpcode() == Opcodes.CHECKCAST)) {
+            next = next.getNext();
+        }
+        if (next != null && next.getOpcode() == Opcodes.ASTORE) {
+            int slot = ((VarInsnNode) next).var;
+            String n = localName(slot, next.getNext());
+            return n == null ? "the array in local " + slot : n;
+        }
+        return "an array";
     }
 
     private void field(FieldInsnNode f, boolean isStatic, List<Object> stack, int line) {

@@ -44,6 +44,16 @@ public record ArrayRef(Source source, Elem elem, int dims) {
     public record Parameter(int index, String name) implements Source {
     }
 
+    /**
+     * An array allocated in a loop body with a size known at compile time ({@code new double[8]}, or a clone of
+     * such an array): private to the iteration, replaced by scalars before the nest is compiled
+     * ({@code pass.PrivateArrays}). {@code id} tells allocations apart; its elements become the locals at slots
+     * {@code base} to {@code base + length - 1}, and the slots {@code base + 32} and {@code base + 33} hold the
+     * subscript and the value of a store at a subscript known only at run time.
+     */
+    public record Private(String name, int id, int length, int base) implements Source {
+    }
+
     /** A field: of {@code this} when {@code isStatic} is false, of its class otherwise. */
     public record Field(String owner, String name, String descriptor, boolean isStatic) implements Source {
     }

@@ -287,6 +287,7 @@ public final class Parallelism {
                 }
             }
             if (next != null) {
+                perGangReduction(next);
                 for (Stmt s : inner.body()) {
                     if (s != next && !scalarOnly(s)) {
                         throw new Unsupported(s.line(), "an array store or a loop beside the parallel loop over "
@@ -300,6 +301,23 @@ public final class Parallelism {
             throw new Unsupported(chain.get(3).get(0).line(), "more than three nested parallel loops (use collapse)");
         }
         return chain;
+    }
+
+    /**
+     * Refuses a {@code reduction} clause on a parallel inner loop for a variable private to an iteration of the loop
+     * around it (a row's sum): a vector reduction per gang iteration is not supported, and the same loop without
+     * its parallel clause gives Java's result, running sequentially in each thread.
+     */
+    private void perGangReduction(Stmt.For f) {
+        for (String item : f.spec().reductionItems()) {
+            String name = item.substring(item.lastIndexOf(':') + 1).trim();
+            if (region.reductions().stream().noneMatch(r -> r.var().name().equals(name))) {
+                throw new Unsupported(f.line(), "reduction(" + item.trim() + ") on the parallel loop over "
+                        + f.index().name() + ", into " + name + ", a local of each iteration of the loop around it: a"
+                        + " vector reduction per gang iteration is not supported yet (without its parallel clause the"
+                        + " loop over " + f.index().name() + " runs sequentially in each thread, with Java's result)");
+            }
+        }
     }
 
     private List<Stmt.For> collapse(Stmt.For f) {

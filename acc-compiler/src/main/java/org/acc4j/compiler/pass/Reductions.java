@@ -388,6 +388,33 @@ public final class Reductions {
         return n[0];
     }
 
+    /**
+     * The reduction a clause on the inner loop {@code f} names when its variable is private to an iteration of a
+     * loop around {@code f} (set before {@code f} in that iteration, such as a row's sum {@code s} in
+     * {@code for i { s = 0; for j: s += a[i][j]; r[i] = s; }}): a reduction over {@code f} alone, or null when no
+     * local of that name is carried through {@code f}. A variable carried through {@code f} that is no reduction
+     * over it is an error that says why.
+     */
+    private static Reduction inner(Stmt.For f, String name, Reduction.Op op) {
+        Set<Var> live = new LinkedHashSet<>();
+        Dataflow.liveIn(f.body(), live);
+        Set<Var> assigned = new LinkedHashSet<>();
+        Dataflow.assigned(f.body(), assigned);
+        for (Var v : live) {
+            if (!v.name().equals(name) || !assigned.contains(v)) {
+                continue;
+            }
+            List<Update> ops = new ArrayList<>();
+            String problem = problem(f, v, live, ops);
+            if (problem != null) {
+                throw new Unsupported(f.line(), "reduction(" + op.symbol() + ":" + name + "): " + name
+                        + " is not a reduction over the loop at line " + f.line() + ": " + problem);
+            }
+            return new Reduction(v, ops.get(0).op(), ops.get(0).form(), ops.get(0).line());
+        }
+        return null;
+    }
+
     private static void checkClauses(List<Stmt> stmts, List<Reduction> found, Map<String, String> why) {
         for (Stmt s : stmts) {
             if (s instanceof Stmt.For f) {
@@ -400,10 +427,14 @@ public final class Reductions {
                                 + "op one of + * max min & | ^ && ||)");
                     }
                     Reduction r = found.stream().filter(x -> x.var().name().equals(name)).findFirst().orElse(null);
+                    if (r == null && !why.containsKey(name)) {
+                        r = inner(f, name, op);
+                    }
                     if (r == null) {
                         throw new Unsupported(f.line(), "reduction(" + item + "): " + (why.containsKey(name)
                                 ? name + " is not a reduction: " + why.get(name)
-                                : "no variable " + name + " is carried through the loop (with javac -g, locals keep their names)"));
+                                : "no variable " + name + " is accumulated in this loop (a reduction names a local that the"
+                                + " loop updates as v = v op e; with javac -g, locals keep their names)"));
                     }
                     if (r.op() != op) {
                         throw new Unsupported(f.line(), "reduction(" + item + "): " + name + " is accumulated with "

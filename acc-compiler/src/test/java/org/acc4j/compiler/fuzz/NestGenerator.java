@@ -27,7 +27,7 @@ public final class NestGenerator {
     /** Constructs that can be switched off by name (to keep CI green while a bug found with them is open). */
     public static final List<String> FLAGS = List.of("long-index", "triangular", "down", "2d", "ternary",
             "if", "reduction", "dependent", "fault", "unsupported", "annotations", "collapse", "imperfect",
-            "float-ops", "shifts", "division", "math", "casts", "not-equal", "while");
+            "float-ops", "shifts", "division", "math", "casts", "not-equal", "while", "private");
 
     /** Which flagged constructs are off; immutable, {@link #without} returns a copy. */
     public record Options(Set<String> off) {
@@ -81,6 +81,8 @@ public final class NestGenerator {
     private final Random r;
     /** Decides alone whether a nest gets a sequential while loop, so that nests without one stay as they were. */
     private final Random whileDice;
+    /** Decides alone whether a nest gets a private array, so that nests without one stay as they were. */
+    private final Random privateDice;
     private final Options o;
     private final long seed;
     private final Set<String> features = new TreeSet<>();
@@ -103,6 +105,7 @@ public final class NestGenerator {
         this.seed = seed;
         this.r = new Random(seed * 0x9E3779B97F4A7C15L + 17);
         this.whileDice = new Random(seed * 0x2545F4914F6CDD1DL + 5);
+        this.privateDice = new Random(seed * 0x6A09E667F3BCC909L + 11);
         this.o = options;
     }
 
@@ -247,6 +250,9 @@ public final class NestGenerator {
                 }
                 if (o.on("while") && whileDice.nextInt(100) < 20) {
                     whileLoop(in);
+                }
+                if (o.on("private") && privateDice.nextInt(100) < 15) {
+                    privateArray(in);
                 }
                 if (carry != null) {
                     body.append(in).append("carry = carry * 0.5 + ").append(expr("double", 2)).append(";\n");
@@ -447,6 +453,42 @@ public final class NestGenerator {
         scope.add(new Scalar(n, "int"));
     }
 
+    /**
+     * An array allocated in the loop body ({@code new T[4..8]}), private to the iteration: filled by a loop with
+     * constant bounds, updated at a constant subscript and at a masked one, and read at a masked subscript into a
+     * local that stays in scope; sometimes cloned first.
+     */
+    private void privateArray(String in) {
+        features.add("private");
+        String t = pick(TYPES);
+        String a = "p" + locals++;
+        String q = "q" + locals++;
+        String v = "pv" + locals++;
+        int size = 4 + privateDice.nextInt(5);
+        body.append(in).append(t).append("[] ").append(a).append(" = new ").append(t).append("[").append(size)
+                .append("];\n");
+        body.append(in).append("for (int ").append(q).append(" = 0; ").append(q).append(" < ").append(a)
+                .append(".length; ").append(q).append("++) {\n");
+        int mark = scope.size();
+        scope.add(new Scalar(q, "int"));
+        body.append(in).append("    ").append(a).append("[").append(q).append("] = (").append(t).append(") (")
+                .append(expr(t, 2)).append(" + ").append(q).append(");\n");
+        scope.subList(mark, scope.size()).clear();
+        body.append(in).append("}\n");
+        if (privateDice.nextBoolean()) {
+            String b = "p" + locals++;
+            body.append(in).append(t).append("[] ").append(b).append(" = ").append(a).append(".clone();\n");
+            a = b;
+        }
+        body.append(in).append(a).append("[").append(privateDice.nextInt(size)).append("] += (").append(t)
+                .append(") ").append(expr(t, 1)).append(";\n");
+        body.append(in).append(a).append("[(").append(expr("int", 1)).append(") & 3] -= (").append(t).append(") ")
+                .append(expr(t, 1)).append(";\n");
+        body.append(in).append(t).append(" ").append(v).append(" = ").append(a).append("[(").append(expr("int", 1))
+                .append(") & 3];\n");
+        scope.add(new Scalar(v, t));
+    }
+
     /** A construct the compiler cannot offload; the diagnostic must name it. */
     private void plant(String indent) {
         String name = "u" + locals++;
@@ -465,7 +507,9 @@ public final class NestGenerator {
             }
             case 2 -> {
                 unsupported = "new";
-                body.append(indent).append("double ").append(name).append(" = new double[3].length;\n");
+                // a size known only at run time (a constant size up to 32 is a private array)
+                body.append(indent).append("double ").append(name).append(" = new double[(((int) ").append(index)
+                        .append(") & 3) + 1].length;\n");
             }
             case 3 -> {
                 unsupported = "remainder";
