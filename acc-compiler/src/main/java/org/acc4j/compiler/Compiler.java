@@ -9,10 +9,12 @@ import org.acc4j.compiler.ir.DataClause;
 import org.acc4j.compiler.ir.MethodBody;
 import org.acc4j.compiler.ir.Region;
 import org.acc4j.compiler.ir.RangeCheck;
+import org.acc4j.compiler.ir.RowGroup;
 import org.acc4j.compiler.ir.Var;
 import org.acc4j.compiler.pass.Bounds;
 import org.acc4j.compiler.pass.Parallelism;
 import org.acc4j.compiler.pass.RegionSplitter;
+import org.acc4j.compiler.pass.RowGroups;
 import org.acc4j.compiler.ptx.KernelEmitter;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.tree.ClassNode;
@@ -92,7 +94,8 @@ public final class Compiler {
         try {
             Inliner.Expanded expanded = Inliner.expand(cn, mn, classes);
             MethodBody body = MethodReader.read(cn, expanded.method());
-            List<Region> regions = Parallelism.decideAll(RegionSplitter.split(body, outs));
+            RowGroups.Prepared prepared = RowGroups.prepare(RegionSplitter.split(body, outs));
+            List<Region> regions = Parallelism.decideAll(prepared.regions());
             List<KernelPlan> kernels = new ArrayList<>();
             List<String> report = new ArrayList<>();
             for (String call : expanded.inlined()) {
@@ -101,12 +104,14 @@ public final class Compiler {
             String simple = cn.name.substring(cn.name.lastIndexOf('/') + 1);
             for (Region r : regions) {
                 String entry = KernelEmitterNames.entry(simple, mn.name, r.ordinal());
-                KernelEmitter.Result k = KernelEmitter.emit(body, r, entry, sm);
+                List<String> groupNotes = new ArrayList<>();
+                RowGroup group = RowGroups.find(r, prepared.asked().get(r.ordinal()), groupNotes);
+                KernelEmitter.Result k = KernelEmitter.emit(body, r, entry, sm, List.of(), group);
                 List<RangeCheck> hoisted = Bounds.hoistable(r);
                 KernelPlan.Unchecked unchecked = null;
                 if (!hoisted.isEmpty()) {
                     KernelEmitter.Result u = KernelEmitter.emit(body, r, entry + "_nc", sm,
-                            hoisted.stream().map(RangeCheck::node).toList());
+                            hoisted.stream().map(RangeCheck::node).toList(), group);
                     if (!u.params().equals(k.params())) {
                         throw new IllegalStateException("the unchecked variant of " + entry + " has other parameters");
                     }
@@ -118,6 +123,9 @@ public final class Compiler {
                         : ": the grid depends on run-time values; the first launch's shape is reported"));
                 for (String note : r.notes()) {
                     report.add(where(cn, 0) + "  " + note);
+                }
+                for (String note : groupNotes) {
+                    report.add(where(cn, group != null ? group.inner().line() : 0) + "  " + note);
                 }
                 for (var red : r.reductions()) {
                     report.add(where(cn, red.line()) + "  " + red + ": each thread accumulates privately, the grid's "
