@@ -12,6 +12,7 @@ import org.acc4j.compiler.ir.RangeCheck;
 import org.acc4j.compiler.ir.RowGroup;
 import org.acc4j.compiler.ir.Var;
 import org.acc4j.compiler.pass.Bounds;
+import org.acc4j.compiler.pass.Increments;
 import org.acc4j.compiler.pass.Parallelism;
 import org.acc4j.compiler.pass.RegionSplitter;
 import org.acc4j.compiler.pass.RowGroups;
@@ -94,12 +95,17 @@ public final class Compiler {
         try {
             Inliner.Expanded expanded = Inliner.expand(cn, mn, classes);
             MethodBody body = MethodReader.read(cn, expanded.method());
-            RowGroups.Prepared prepared = RowGroups.prepare(RegionSplitter.split(body, outs));
+            List<String> incrementNotes = new ArrayList<>();
+            RowGroups.Prepared prepared = RowGroups.prepare(Increments.apply(RegionSplitter.split(body, outs),
+                    incrementNotes));
             List<Region> regions = Parallelism.decideAll(prepared.regions());
             List<KernelPlan> kernels = new ArrayList<>();
             List<String> report = new ArrayList<>();
             for (String call : expanded.inlined()) {
                 report.add(where(cn, 0) + "inlined " + call);
+            }
+            for (String note : incrementNotes) {
+                report.add(where(cn, 0) + note);
             }
             String simple = cn.name.substring(cn.name.lastIndexOf('/') + 1);
             for (Region r : regions) {

@@ -76,6 +76,49 @@ public record RowGroup(Stmt.For rows, Stmt.For inner, Var sum, ArrayRef offsets,
         return true;
     }
 
+    /**
+     * The device's bits for one row of a {@code double} sum {@code s0 + terms[0] + terms[1] + ...} run with
+     * {@code lanes} lanes: lane {@code j} adds {@code terms[j], terms[j + lanes], ...} to {@code s0} (lane 0) or to
+     * {@code -0.0}, then the lanes add across the group by butterfly steps of {@code lanes/2, ..., 1}. One lane is
+     * Java's order.
+     */
+    public static double laneOrderSum(double s0, double[] terms, int lanes) {
+        double[] part = new double[lanes];
+        for (int j = 0; j < lanes; j++) {
+            part[j] = j == 0 ? s0 : -0.0;
+            for (int k = j; k < terms.length; k += lanes) {
+                part[j] += terms[k];
+            }
+        }
+        for (int off = lanes / 2; off > 0; off /= 2) {
+            double[] next = new double[lanes];
+            for (int j = 0; j < lanes; j++) {
+                next[j] = part[j] + part[j ^ off];
+            }
+            part = next;
+        }
+        return part[0];
+    }
+
+    /** As {@link #laneOrderSum(double, double[], int)} for {@code float}. */
+    public static float laneOrderSum(float s0, float[] terms, int lanes) {
+        float[] part = new float[lanes];
+        for (int j = 0; j < lanes; j++) {
+            part[j] = j == 0 ? s0 : -0.0f;
+            for (int k = j; k < terms.length; k += lanes) {
+                part[j] += terms[k];
+            }
+        }
+        for (int off = lanes / 2; off > 0; off /= 2) {
+            float[] next = new float[lanes];
+            for (int j = 0; j < lanes; j++) {
+                next[j] = part[j] + part[j ^ off];
+            }
+            part = next;
+        }
+        return part[0];
+    }
+
     /** A launch's lanes per row (a power of two) and the reason, for the report. */
     public record Choice(int lanes, String why) {
         /** log2 of {@link #lanes}, the kernel's parameter. */

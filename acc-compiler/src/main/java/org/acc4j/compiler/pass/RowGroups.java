@@ -65,7 +65,7 @@ public final class RowGroups {
             }
             Stmt.For inner = sh.inner();
             LoopSpec plain = new LoopSpec(LoopSpec.OFF, LoopSpec.OFF, LoopSpec.OFF, false, spec.independent(), 1,
-                    spec.reduction(), spec.annotated());
+                    spec.reduction(), spec.annotated(), spec.atomicIncrements());
             Stmt.For stripped = new Stmt.For(inner.index(), inner.lower(), inner.cond(), inner.bound(), inner.step(),
                     plain, inner.body(), inner.line(), inner.stride());
             List<Stmt> body = new ArrayList<>(r.loop().body());
