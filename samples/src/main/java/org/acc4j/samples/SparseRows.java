@@ -121,6 +121,30 @@ public final class SparseRows {
         }
     }
 
+    /** Four lanes per row, whatever the row lengths. */
+    @Kernels
+    public static void multiplyLanes4(int n, int[] rowptr, int[] col, double[] val, double[] x, double[] y) {
+        for (int r = 0; r < n; r++) {
+            double s = 0;
+            for (@Loop(vector = 4) int k = rowptr[r]; k < rowptr[r + 1]; k++) {
+                s += val[k] * x[col[k]];
+            }
+            y[r] = s;
+        }
+    }
+
+    /** A warp per row, whatever the row lengths. */
+    @Kernels
+    public static void multiplyWarp(int n, int[] rowptr, int[] col, double[] val, double[] x, double[] y) {
+        for (int r = 0; r < n; r++) {
+            double s = 0;
+            for (@Loop(vector = 32) int k = rowptr[r]; k < rowptr[r + 1]; k++) {
+                s += val[k] * x[col[k]];
+            }
+            y[r] = s;
+        }
+    }
+
     @Kernels
     static void copy(double[] a, double[] b, int n) {
         for (int i = 0; i < n; i++) {
@@ -136,10 +160,17 @@ public final class SparseRows {
         });
     }
 
+    /** {@code lanes}: 0 for the launch's choice, else 4 or 32. */
     @Data(copyin = {"rowptr", "col", "val", "x"}, create = "y")
-    static double timeLanes(int n, int[] rowptr, int[] col, double[] val, double[] x, double[] y, int reps) {
+    static double timeLanes(int lanes, int n, int[] rowptr, int[] col, double[] val, double[] x, double[] y, int reps) {
         return Check.medianMillis(reps, () -> {
-            multiplyLanes(n, rowptr, col, val, x, y);
+            if (lanes == 0) {
+                multiplyLanes(n, rowptr, col, val, x, y);
+            } else if (lanes == 4) {
+                multiplyLanes4(n, rowptr, col, val, x, y);
+            } else {
+                multiplyWarp(n, rowptr, col, val, x, y);
+            }
             Acc.waitAll();
         });
     }
@@ -172,6 +203,10 @@ public final class SparseRows {
         return true;
     }
 
+    private static void table(String way, double ms, double bytes, double copy, double rows) {
+        System.out.printf("  %-34s %10.3f %10.1f %12.2f %13.2fx%n", way, ms, bytes / ms / 1e6, copy / ms, rows / ms);
+    }
+
     public static void main(String[] args) {
         boolean gpu = Check.gpu();
         int rows = Check.arg(args, 0, gpu ? 1 << 22 : 1 << 16);
@@ -191,6 +226,10 @@ public final class SparseRows {
             double[] z = new double[n];
             multiplyLanes(n, a.rowptr(), a.col(), a.val(), x, z);
             ok &= withinBound(a, x, expected, z);
+            multiplyLanes4(n, a.rowptr(), a.col(), a.val(), x, z);
+            ok &= withinBound(a, x, expected, z);
+            multiplyWarp(n, a.rowptr(), a.col(), a.val(), x, z);
+            ok &= withinBound(a, x, expected, z);
             checked += 2L * n;
             System.out.printf("%s: %d rows, %d entries, mean row length %.2f%n", a.name(), n, a.nnz(),
                     (double) a.nnz() / n);
@@ -199,12 +238,15 @@ public final class SparseRows {
             double[] to = new double[copied];
             double tCopy = timeCopy(from, to, copied, reps);
             double tRows = timeRows(n, a.rowptr(), a.col(), a.val(), x, y, reps);
-            double tLanes = timeLanes(n, a.rowptr(), a.col(), a.val(), x, z, reps);
-            Check.row("copy of the same bytes", tCopy, a.bytes());
-            Check.row("one thread per row (" + String.format("%.2f", tCopy / tRows) + " of the copy)", tRows,
-                    a.bytes());
-            Check.row("a group of lanes per row (" + String.format("%.2f", tCopy / tLanes) + " of the copy, "
-                    + String.format("%.2f", tRows / tLanes) + "x one thread per row)", tLanes, a.bytes());
+            double tLanes = timeLanes(0, n, a.rowptr(), a.col(), a.val(), x, z, reps);
+            double tLanes4 = timeLanes(4, n, a.rowptr(), a.col(), a.val(), x, z, reps);
+            double tWarp = timeLanes(32, n, a.rowptr(), a.col(), a.val(), x, z, reps);
+            System.out.printf("  %-34s %10s %10s %12s %14s%n", "", "ms", "GB/s", "of the copy", "vs per row");
+            table("copy of the same bytes", tCopy, a.bytes(), tCopy, tRows);
+            table("one thread per row", tRows, a.bytes(), tCopy, tRows);
+            table("lanes per row, chosen at launch", tLanes, a.bytes(), tCopy, tRows);
+            table("4 lanes per row (vector = 4)", tLanes4, a.bytes(), tCopy, tRows);
+            table("a warp per row (vector = 32)", tWarp, a.bytes(), tCopy, tRows);
         }
         System.out.println("  (median of " + reps + " calls on resident data; one thread per row is Java's bits, lanes"
                 + " within the bound of each row's reordered sum)");
