@@ -174,8 +174,16 @@ public final class RowGroups {
         Dataflow.liveIn(inner.body(), live);
         live.retainAll(assigned);
         if (!live.equals(Set.of(sum)) || reads(inner.body().subList(0, inner.body().size() - 1), sum)
-                || assignedBefore(inner.body(), sum)) {
+                || assignedBefore(inner.body(), sum) || assigned.contains(inner.index())) {
             return null;
+        }
+        // the bounds are evaluated once per row: nothing they read may change in the inner loop
+        for (Expr bound : List.of(inner.lower(), inner.bound())) {
+            for (Var v : locals(bound)) {
+                if (assigned.contains(v)) {
+                    return null;
+                }
+            }
         }
         // s restarts in every row; k and the temporaries are not read after the loop; nothing else changes them
         boolean restarts = false;
@@ -281,6 +289,16 @@ public final class RowGroups {
         Set<Var> a = new LinkedHashSet<>();
         Dataflow.assigned(stmts.subList(0, stmts.size() - 1), a);
         return a.contains(v);
+    }
+
+    private static Set<Var> locals(Expr e) {
+        Set<Var> out = new LinkedHashSet<>();
+        Dataflow.forEach(e, x -> {
+            if (x instanceof Expr.Local l) {
+                out.add(l.var());
+            }
+        });
+        return out;
     }
 
     private static boolean readsExpr(Expr e, Var v) {
