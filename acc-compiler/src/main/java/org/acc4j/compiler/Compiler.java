@@ -128,7 +128,11 @@ public final class Compiler {
                 report.add(where(cn, 0) + "  " + r.mapping().shape() + (r.mapping().gridFixed() ? ""
                         : ": the grid depends on run-time values; the first launch's shape is reported"));
                 for (String note : r.notes()) {
-                    report.add(where(cn, 0) + "  " + note);
+                    // a row group's note replaces the parallelism pass's about its inner loop
+                    if (group == null || !note.startsWith("line " + group.inner().line() + ": loop over "
+                            + group.inner().index().name() + ": sequential")) {
+                        report.add(where(cn, 0) + "  " + note);
+                    }
                 }
                 for (String note : groupNotes) {
                     report.add(where(cn, group != null ? group.inner().line() : 0) + "  " + note);

@@ -89,6 +89,8 @@ class RowGroupsTest {
         assertTrue(ptx.contains("$L_lane_raise"), ptx);
         assertTrue(m.report().stream().anyMatch(l -> l.contains("a group of lanes per row, sized at each launch")),
                 String.join("\n", m.report()));
+        assertTrue(m.report().stream().noneMatch(l -> l.contains("loop over k: sequential in each thread")),
+                String.join("\n", m.report()));
         assembles(m);
         // the interpreter runs each row in one thread: Java's bits
         Random r = new Random(5);
