@@ -53,4 +53,22 @@ public @interface Loop {
      * compiler check that the named local is one. Naming locals needs their names in the class file ({@code javac -g}).
      */
     String reduction() default "";
+
+    /**
+     * How a parallel loop's iterations may add into array elements chosen through an index array
+     * ({@code res[c1[e]] += f}, {@code bins[data[i]]++}), which two iterations may share.
+     */
+    enum Increments {
+        /** No strategy (the default): such a loop is not parallel, and stays on the host saying which write races. */
+        NONE,
+        /**
+         * Each read-modify-write {@code a[m[i]] += v} ({@code -=}, {@code ++}, {@code --}) of an {@code int},
+         * {@code long}, {@code float} or {@code double} element whose subscript is read from memory becomes an atomic
+         * add, as {@link Acc#atomicAdd} would do. Float sums then come out in the device's order.
+         */
+        ATOMIC
+    }
+
+    /** The strategy for indirect increments in this loop; {@link Increments#NONE} by default. */
+    Increments increments() default Increments.NONE;
 }

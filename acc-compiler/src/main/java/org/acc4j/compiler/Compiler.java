@@ -9,11 +9,14 @@ import org.acc4j.compiler.ir.DataClause;
 import org.acc4j.compiler.ir.MethodBody;
 import org.acc4j.compiler.ir.Region;
 import org.acc4j.compiler.ir.RangeCheck;
+import org.acc4j.compiler.ir.RowGroup;
 import org.acc4j.compiler.ir.Var;
 import org.acc4j.compiler.ir.Verifier;
 import org.acc4j.compiler.pass.Bounds;
+import org.acc4j.compiler.pass.Increments;
 import org.acc4j.compiler.pass.Parallelism;
 import org.acc4j.compiler.pass.RegionSplitter;
+import org.acc4j.compiler.pass.RowGroups;
 import org.acc4j.compiler.ptx.KernelEmitter;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.tree.ClassNode;
@@ -100,7 +103,10 @@ public final class Compiler {
             Verifier.check("reading", body);
             List<Region> split = RegionSplitter.split(body, outs);
             Verifier.check("region splitting", body, split);
-            List<Region> regions = Parallelism.decideAll(split);
+            List<String> incrementNotes = new ArrayList<>();
+            RowGroups.Prepared prepared = RowGroups.prepare(Increments.apply(split, incrementNotes));
+            Verifier.check("indirect increments and row groups", body, prepared.regions());
+            List<Region> regions = Parallelism.decideAll(prepared.regions());
             Verifier.check("the parallelism decision", body, regions);
             List<KernelPlan> kernels = new ArrayList<>();
             List<String> report = new ArrayList<>();
@@ -113,15 +119,20 @@ public final class Compiler {
             for (String note : arrays.notes()) {
                 report.add(where(cn, 0) + note);
             }
+            for (String note : incrementNotes) {
+                report.add(where(cn, 0) + note);
+            }
             String simple = cn.name.substring(cn.name.lastIndexOf('/') + 1);
             for (Region r : regions) {
                 String entry = KernelEmitterNames.entry(simple, mn.name, r.ordinal());
-                KernelEmitter.Result k = KernelEmitter.emit(body, r, entry, sm);
+                List<String> groupNotes = new ArrayList<>();
+                RowGroup group = RowGroups.find(r, prepared.asked().get(r.ordinal()), groupNotes);
+                KernelEmitter.Result k = KernelEmitter.emit(body, r, entry, sm, List.of(), group);
                 List<RangeCheck> hoisted = Bounds.hoistable(r);
                 KernelPlan.Unchecked unchecked = null;
                 if (!hoisted.isEmpty()) {
                     KernelEmitter.Result u = KernelEmitter.emit(body, r, entry + "_nc", sm,
-                            hoisted.stream().map(RangeCheck::node).toList());
+                            hoisted.stream().map(RangeCheck::node).toList(), group);
                     if (!u.params().equals(k.params())) {
                         throw new IllegalStateException("the unchecked variant of " + entry + " has other parameters");
                     }
@@ -132,7 +143,14 @@ public final class Compiler {
                 report.add(where(cn, 0) + "  " + r.mapping().shape() + (r.mapping().gridFixed() ? ""
                         : ": the grid depends on run-time values; the first launch's shape is reported"));
                 for (String note : r.notes()) {
-                    report.add(where(cn, 0) + "  " + note);
+                    // a row group's note replaces the parallelism pass's about its inner loop
+                    if (group == null || !note.startsWith("line " + group.inner().line() + ": loop over "
+                            + group.inner().index().name() + ": sequential")) {
+                        report.add(where(cn, 0) + "  " + note);
+                    }
+                }
+                for (String note : groupNotes) {
+                    report.add(where(cn, group != null ? group.inner().line() : 0) + "  " + note);
                 }
                 for (var red : r.reductions()) {
                     report.add(where(cn, red.line()) + "  " + red + ": each thread accumulates privately, the grid's "

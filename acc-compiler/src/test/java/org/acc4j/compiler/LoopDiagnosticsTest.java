@@ -72,7 +72,8 @@ class LoopDiagnosticsTest {
     void histogramIsARace() throws IOException {
         assertEquals(NOT_PARALLEL + "bins is written at bins[data[i]] (line " + line("histogram", "bins[data[i]]++")
                 + "), an index read from memory: iterations that write the same element would race, unless the indices "
-                + "are all distinct; to add to it from every iteration, write Acc.atomicAdd(bins, data[i], 1)",
+                + "are all distinct; to add to it from every iteration, write Acc.atomicAdd(bins, data[i], 1) or mark the loop's index "
+                + "@Loop(increments = Loop.Increments.ATOMIC)",
                 host("histogram").construct());
     }
 
@@ -104,7 +105,8 @@ class LoopDiagnosticsTest {
                 new Diagnostic.Obstacle(line("twoLoops", "for (int i = 0;"), NOT_PARALLEL + "bins is written at "
                         + "bins[data[i]] (line " + line("twoLoops", "bins[data[i]] += 1") + "), an index read from memory: "
                         + "iterations that write the same element would race, unless the indices are all distinct; to add "
-                        + "to it from every iteration, write Acc.atomicAdd(bins, data[i], 1)")),
+                        + "to it from every iteration, write Acc.atomicAdd(bins, data[i], 1) or mark the loop's index "
+                        + "@Loop(increments = Loop.Increments.ATOMIC)")),
                 d.obstacles());
     }
 

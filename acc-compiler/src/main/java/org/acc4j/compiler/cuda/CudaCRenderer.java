@@ -201,6 +201,9 @@ public final class CudaCRenderer {
                 fieldNames.put(f, n);
                 params.add(cType(s.type()) + " " + n + "  /* " + (f.isStatic() ? "static field " : "field this.")
                         + f.name() + " */");
+            } else if (p instanceof KernelParam.RowLanes g) {
+                params.add("unsigned int lanes_log  /* the PTX runs a group of 2^lanes_log lanes per row of "
+                        + g.group().offsets().name() + "; this rendering shows one thread per row */");
             } else if (p instanceof KernelParam.ReductionSlot r) {
                 String base = varNames.get(r.reduction().var());
                 String n = unique(base + "_" + r.part().name().toLowerCase());

@@ -29,4 +29,11 @@ public sealed interface KernelParam {
     record ReductionSlot(int index, Reduction reduction, Part part) implements KernelParam {
         public enum Part { RESULT, COUNTER, PARTIALS }
     }
+
+    /**
+     * log2 of the lanes per row of a {@link RowGroup} kernel (u32), chosen at each launch from the row offsets by
+     * {@link RowGroup#choose}.
+     */
+    record RowLanes(RowGroup group) implements KernelParam {
+    }
 }

@@ -5,10 +5,16 @@ package org.acc4j.compiler.ir;
  * {@link #OFF}, {@link #AUTO} or a positive size, as in the annotation.
  */
 public record LoopSpec(int gang, int worker, int vector, boolean seq, boolean independent, int collapse,
-                       String reduction, boolean annotated) {
+                       String reduction, boolean annotated, boolean atomicIncrements) {
     public static final int OFF = -1;
     public static final int AUTO = 0;
     public static final LoopSpec NONE = new LoopSpec(OFF, OFF, OFF, false, false, 1, "", false);
+
+    /** Without {@code increments = ATOMIC}. */
+    public LoopSpec(int gang, int worker, int vector, boolean seq, boolean independent, int collapse,
+                    String reduction, boolean annotated) {
+        this(gang, worker, vector, seq, independent, collapse, reduction, annotated, false);
+    }
 
     public LoopSpec(int gang, int worker, int vector, boolean seq, boolean independent, int collapse, boolean annotated) {
         this(gang, worker, vector, seq, independent, collapse, "", annotated);
@@ -38,7 +44,8 @@ public record LoopSpec(int gang, int worker, int vector, boolean seq, boolean in
         if (seq) { b.append(sep).append("seq"); sep = ", "; }
         if (independent) { b.append(sep).append("independent"); sep = ", "; }
         if (collapse != 1) { b.append(sep).append("collapse=").append(collapse); sep = ", "; }
-        if (!reduction.isBlank()) { b.append(sep).append("reduction=").append(reduction); }
+        if (!reduction.isBlank()) { b.append(sep).append("reduction=").append(reduction); sep = ", "; }
+        if (atomicIncrements) { b.append(sep).append("increments=ATOMIC"); }
         return b.append(')').toString();
     }
 }

@@ -161,7 +161,8 @@ final class Dependences {
         return w.array().name() + " is written at " + where + " (line " + w.line() + "), an index read from memory: "
                 + "iterations that write the same element would race, unless the indices are all distinct"
                 + (step != null && w.row() == null ? "; to add to it from every iteration, write Acc.atomicAdd("
-                + w.array().name() + ", " + bare(index) + ", " + bare(inline(step, fromMemory, 0)) + ")" : "");
+                + w.array().name() + ", " + bare(index) + ", " + bare(inline(step, fromMemory, 0)) + ") or mark the loop's "
+                + "index @Loop(increments = Loop.Increments.ATOMIC)" : "");
     }
 
     /** {@code e} with the compiler's temporaries replaced by their single definitions, for messages. */

@@ -537,8 +537,13 @@ public final class Parallelism {
                     if (d != null) {
                         out.add(new Problem(Dependences.describe(w, a, f, d), a.line, false));
                     } else if (!other) {
+                        // an increment at a subscript read from memory: independent would race, atomics would not
+                        boolean increment = increments.get(w) != null && Dependences.indirect(w, fromMemory);
                         out.add(new Problem(w.array.name() + " is written and also accessed at another subscript (line "
-                                + w.line + " and line " + a.line + ")", w.line, true));
+                                + w.line + " and line " + a.line + ")" + (increment ? ", an increment at an index read "
+                                + "from memory: iterations that add to the same element would race; to add from every "
+                                + "iteration, mark the loop's index @Loop(increments = Loop.Increments.ATOMIC)" : ""),
+                                w.line, !increment));
                     }
                     other = true;
                 }

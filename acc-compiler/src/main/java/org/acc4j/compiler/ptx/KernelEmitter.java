@@ -20,6 +20,7 @@ import org.acc4j.compiler.ir.KernelParam;
 import org.acc4j.compiler.ir.Mapping;
 import org.acc4j.compiler.ir.MethodBody;
 import org.acc4j.compiler.ir.Region;
+import org.acc4j.compiler.ir.RowGroup;
 import org.acc4j.compiler.ir.Stmt;
 import org.acc4j.compiler.ir.Type;
 import org.acc4j.compiler.ir.Var;
@@ -64,10 +65,17 @@ public final class KernelEmitter {
     /** The accesses (loads and stores, by identity) whose bounds checks were hoisted to the host. */
     private final Set<Object> unchecked;
 
-    private KernelEmitter(MethodBody method, Region region, Set<Object> unchecked) {
+    /** The region's row loop run with a group of lanes per row, or null. */
+    private final RowGroup group;
+
+    /** Where an error stub goes: {@code $L_raise}, or inside a row group's inner loop the lane's own exit. */
+    private String raiseTarget = "$L_raise";
+
+    private KernelEmitter(MethodBody method, Region region, Set<Object> unchecked, RowGroup group) {
         this.method = method;
         this.region = region;
         this.unchecked = unchecked;
+        this.group = group;
     }
 
     /**
@@ -84,9 +92,18 @@ public final class KernelEmitter {
      * {@code unchecked} (loads and stores, by identity), which the runtime proves before the launch.
      */
     public static Result emit(MethodBody method, Region region, String entry, int sm, java.util.Collection<?> unchecked) {
+        return emit(method, region, entry, sm, unchecked, null);
+    }
+
+    /**
+     * As {@link #emit(MethodBody, Region, String, int, java.util.Collection)}, running the region's row loop with a
+     * group of lanes per row when {@code group} is not null (its last parameter is {@link KernelParam.RowLanes}).
+     */
+    public static Result emit(MethodBody method, Region region, String entry, int sm, java.util.Collection<?> unchecked,
+                              RowGroup group) {
         java.util.Set<Object> ids = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         ids.addAll(unchecked);
-        return new KernelEmitter(method, region, ids).run(entry, sm);
+        return new KernelEmitter(method, region, ids, group).run(entry, sm);
     }
 
     private Result run(String entry, int sm) {
@@ -148,6 +165,10 @@ public final class KernelEmitter {
                 decl.append(",\n\t.param .u64 p_red").append(k).append('_').append(part.name().toLowerCase());
             }
         }
+        if (group != null) {
+            params.add(new KernelParam.RowLanes(group));
+            decl.append(",\n\t.param .u32 p_lanes_log");
+        }
 
         // parameters into registers
         errBase = w.reg(Type.I64);
@@ -186,6 +207,10 @@ public final class KernelEmitter {
         w.ret();
         for (Runnable r : stubWriters) {
             r.run();
+        }
+        if (group != null) {
+            // a lane of a row group that fails records the error and rejoins its group, whose shuffles need it
+            RowLanes.raise(w, errBase, errCode, errDetail);
         }
         w.label("$L_raise");
         Reg old = w.reg(Type.I32);
@@ -412,6 +437,10 @@ public final class KernelEmitter {
      * counts of collapsed loops, whose indices are recovered by division).
      */
     private void parallelLevel(Mapping.Level level, String end) {
+        if (group != null && level.outer() == group.rows()) {
+            rowGroupLevel(level, end);
+            return;
+        }
         Stmt.For outer = level.outer();
         w.comment(where(outer.line()) + "for " + level.loops().stream().map(f -> f.index().name())
                 .collect(java.util.stream.Collectors.joining(", ")) + ": " + level.why() + "; from "
@@ -493,6 +522,67 @@ public final class KernelEmitter {
         statements(level.inner().body());
         w.op("add.s64", t, t, stride);
         w.bra(head);
+    }
+
+    /**
+     * The row loop of a {@link RowGroup}: the level's threads in groups of {@code 2^p_lanes_log} consecutive lanes,
+     * one row per group at a time; the statements before the inner loop run in every lane, the inner loop's
+     * iterations are dealt out to the lanes ({@link #laneLoop}), and the group's first lane runs the rest.
+     */
+    private void rowGroupLevel(Mapping.Level level, String end) {
+        Stmt.For f = level.outer();
+        w.comment(where(f.line()) + "for " + f.index().name() + ": a group of lanes per row; " + level.why());
+        Reg lo = wide(expr(f.lower()), true);
+        Reg trips = tripCount(f, lo, wide(expr(f.bound()), true));
+        RowLanes lanes = RowLanes.start(w, special("%ctaid.x"), special("%ntid.x"), special("%tid.x"),
+                special("%nctaid.x"), special("%laneid"));
+        String head = w.newLabel("rows");
+        label(head);
+        Reg done = w.reg(Type.PRED);
+        w.setp("ge", "s64", done, lanes.row(), trips);
+        w.braIf(done, true, end);
+        Reg i64 = w.reg(Type.I64);
+        w.op("add.s64", i64, lo, lanes.row());
+        w.op("cvt.u32.u64", var(f.index()), i64);
+        forget(f.index());
+        List<Stmt> body = f.body();
+        int at = body.indexOf(group.inner());
+        statements(body.subList(0, at));
+        laneLoop(group.inner(), lanes);
+        String skip = w.newLabel("not_first_lane");
+        w.braIf(lanes.notFirst(), true, skip);
+        statements(body.subList(at + 1, body.size()));
+        label(skip);
+        lanes.next(w);
+        w.bra(head);
+    }
+
+    /** A row's elements dealt out to the group's lanes, each adding its share, then the shares added across the group. */
+    private void laneLoop(Stmt.For inner, RowLanes lanes) {
+        w.comment(where(inner.line()) + "for " + inner.index() + ": the group's lanes take the row's elements in turn");
+        Var sum = group.sum();
+        Reg s = var(sum);
+        Reg identity = constant(sum.type(), group.identityBits());
+        w.op("selp." + sum.type().bits(), s, identity, s, lanes.notFirst());
+        forget(sum);
+        Reg k64 = w.reg(Type.I64);
+        w.op("add.s64", k64, wide(expr(inner.lower()), true), lanes.lane64());
+        Reg hi = wide(expr(inner.bound()), true);
+        String head = w.newLabel("lane_loop");
+        label(head);
+        Reg done = w.reg(Type.PRED);
+        w.setp("ge", "s64", done, k64, hi);
+        w.braIf(done, true, RowLanes.REJOIN);
+        w.op("cvt.u32.u64", var(inner.index()), k64);
+        forget(inner.index());
+        raiseTarget = RowLanes.RAISE;
+        statements(inner.body());
+        raiseTarget = "$L_raise";
+        w.op("add.s64", k64, k64, lanes.lanes64());
+        w.bra(head);
+        label(RowLanes.REJOIN);
+        lanes.addAcross(w, s);
+        forget(sum);
     }
 
     private Reg special(String name) {
@@ -794,11 +884,12 @@ public final class KernelEmitter {
                 int code = site(ErrorSite.Kind.DIVISION_BY_ZERO, null, currentLine);
                 String stub = "$L_div0_" + code;
                 w.braIf(zero, true, stub);
+                String raise = raiseTarget;
                 stubWriters.add(() -> {
                     w.label(stub);
                     w.mov(errCode, code);
                     w.mov(errDetail, 0);
-                    w.bra("$L_raise");
+                    w.bra(raise);
                 });
                 Reg minusOne = w.reg(Type.PRED);
                 w.setp("eq", ty, minusOne, c, -1);
@@ -921,6 +1012,7 @@ public final class KernelEmitter {
         int code = site(ErrorSite.Kind.INDEX_OUT_OF_BOUNDS, array.name() + "[]", line);
         String stub = "$L_oob_" + code;
         w.braIf(bad, true, stub);
+        String raise = raiseTarget;
         stubWriters.add(() -> {
             w.label(stub);
             w.mov(errCode, code);
@@ -930,7 +1022,7 @@ public final class KernelEmitter {
             w.op("shl.b64", hi, hi, 32);
             w.op("cvt.u64.u32", lo, index);
             w.op("or.b64", errDetail, hi, lo);
-            w.bra("$L_raise");
+            w.bra(raise);
         });
         Reg offset = w.reg(Type.I64);
         Reg addr = w.reg(Type.I64);
@@ -967,11 +1059,12 @@ public final class KernelEmitter {
         int code = site(ErrorSite.Kind.INDEX_OUT_OF_BOUNDS, array.name(), line);
         String stub = "$L_oob_" + code;
         w.braIf(bad, true, stub);
+        String raise = raiseTarget;
         stubWriters.add(() -> {
             w.label(stub);
             w.mov(errCode, code);
             w.op("cvt.s64.s32", errDetail, index);
-            w.bra("$L_raise");
+            w.bra(raise);
         });
         Reg offset = w.reg(Type.I64);
         Reg addr = w.reg(Type.I64);

@@ -16,6 +16,7 @@ import org.acc4j.compiler.ir.DataClause;
 import org.acc4j.compiler.ir.ErrorSite;
 import org.acc4j.compiler.ir.Evaluator;
 import org.acc4j.compiler.ir.KernelParam;
+import org.acc4j.compiler.ir.RowGroup;
 import org.acc4j.compiler.ir.MethodBody;
 import org.acc4j.compiler.ir.Region;
 import org.acc4j.compiler.ir.Type;
@@ -106,6 +107,9 @@ public final class Launcher implements AutoCloseable {
     private final Event finished;
     /** Takes the report's line on a kernel's first launch whose grid depends on run-time values; null when off. */
     private final Consumer<String> report;
+
+    /** Lanes per row for row-group kernels. */
+    private final RowLaneChooser rowLanes;
     private final Set<String> launched = new HashSet<>();
     /** Set by {@link #abandon}: the device is lost, and nothing here may touch it again. */
     private boolean abandoned;
@@ -141,6 +145,7 @@ public final class Launcher implements AutoCloseable {
         this.report = report;
         this.useMapped = mapped;
         allocateErrorRecord();
+        this.rowLanes = new RowLaneChooser(report);
         Event start = null;
         Event end = null;
         if (profile != null) {
@@ -647,6 +652,7 @@ public final class Launcher implements AutoCloseable {
         if (grid == null) {
             return results;
         }
+        RowGroup.Choice lanes = rowLanes(m, plan, ev, arrays, trip, grid);
         long blocks = (long) grid[0] * grid[1] * grid[2];
         if (!reductions.isEmpty()) {
             scratch.reserve(ReductionScratch.partials(reductions.size(), blocks));
@@ -692,6 +698,12 @@ public final class Launcher implements AutoCloseable {
                 addScalar(la, ka, i, sc.type(), Sources.scalar(m.sources().value(sc.source(), self, args)));
             } else if (p instanceof KernelParam.HostValue h) {
                 addScalar(la, ka, i, h.var().type(), ev.get(h.var()));
+            } else if (p instanceof KernelParam.RowLanes) {
+                if (la != null) {
+                    la.putInt(i, lanes.log2());
+                } else {
+                    ka.addInt(lanes.log2());
+                }
             } else if (p instanceof KernelParam.ReductionSlot r) {
                 long offset = switch (r.part()) {
                     case COUNTER -> ReductionScratch.counter(r.index());
@@ -807,6 +819,38 @@ public final class Launcher implements AutoCloseable {
     }
 
     /** Blocks to keep every SM full: the SM count times the blocks of this size one SM holds. */
+    /**
+     * The lanes per row of a row-group kernel's launch (null for other kernels), with the grid's blocks scaled up
+     * for the lanes when the trip count sized them, up to a full device.
+     */
+    private RowGroup.Choice rowLanes(OffloadedMethod m, KernelPlan plan, Evaluator ev, Map<ArrayRef, Object> arrays,
+                                     long trip, int[] grid) {
+        RowGroup group = null;
+        for (KernelParam p : plan.params()) {
+            if (p instanceof KernelParam.RowLanes g) {
+                group = g.group();
+            }
+        }
+        if (group == null) {
+            return null;
+        }
+        long first;
+        try {
+            first = ev.evalLong(plan.region().loop().lower());
+        } catch (Evaluator.NotEvaluable e) {
+            first = -1;
+        }
+        String where = m.plan().body().sourceFile() + ":" + group.inner().line();
+        RowGroup.Choice c = trip < 0 || first < 0 ? new RowGroup.Choice(1, "the rows are not known before the launch")
+                : rowLanes.choose(where, plan.entry(), group, (int[]) arrays.get(group.offsets()), first, trip);
+        if (c.lanes() > 1 && trip > 0 && plan.mapping().grid().get(0) instanceof org.acc4j.compiler.ir.Mapping.FromTrip) {
+            int block = plan.mapping().block()[0];
+            long wanted = (trip * c.lanes() + block - 1) / block;
+            grid[0] = (int) Math.max(grid[0], Math.min(wanted, defaultGangs(plan.mapping().threads())));
+        }
+        return c;
+    }
+
     int defaultGangs(int vector) {
         int perSm = Math.max(1, Math.min(32, device.maxThreadsPerMultiprocessor() / vector));
         return device.multiprocessors() * perSm;

@@ -1,0 +1,136 @@
+package org.acc4j.compiler;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Random;
+import org.acc4j.compiler.fixtures.IndirectKernels;
+import org.acc4j.compiler.interp.KernelInterpreter;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Indirect increments ({@link IndirectKernels}): without a strategy a histogram or an edge loop stays on the host
+ * with the race named; with {@code @Loop(increments = ATOMIC)} the increments become atomic adds, the report says
+ * so, the kernels assemble and, in the interpreter, give plain Java's integers exactly and its float sums within the
+ * bound of a reordered sum.
+ */
+class IncrementsTest {
+    private static int[] cells(Random r, int n, int cells) {
+        int[] c = new int[n];
+        for (int i = 0; i < n; i++) {
+            c[i] = r.nextInt(cells);
+        }
+        return c;
+    }
+
+    private static void assembles(CompiledMethod m) throws Exception {
+        Path ptxas = Ptxas.find();
+        if (ptxas == null) {
+            return;
+        }
+        var k = m.kernels().get(0);
+        assertNull(Ptxas.assemble(ptxas, k.entry(), k.ptx()), k.entry());
+        // a float add is a compare-and-swap loop (atom.add.f32 flushes subnormals, Java does not)
+        assertTrue(k.ptx().contains("red.global.add") || k.ptx().contains("atom.global.cas.b32"), k.ptx());
+    }
+
+    @Test
+    void withoutAStrategyTheRaceIsNamed() {
+        Diagnostic h = CompilerTest.host(IndirectKernels.class, "histogram");
+        assertTrue(h.toString().contains("bins is written at bins[data[i]]") && h.toString().contains(
+                "or mark the loop's index @Loop(increments = Loop.Increments.ATOMIC)"), h.toString());
+        Diagnostic e = CompilerTest.host(IndirectKernels.class, "edges");
+        assertTrue(e.toString().contains("a loop that is not parallelizable: res is written and also accessed at another "
+                + "subscript (line 22 and line 23), an increment at an index read from memory: iterations that add to the "
+                + "same element would race; to add from every iteration, mark the loop's index @Loop(increments = "
+                + "Loop.Increments.ATOMIC)"), e.toString());
+        assertTrue(!e.toString().contains("independent"), e.toString());
+    }
+
+    @Test
+    void anAtomicHistogramIsJavas() throws Exception {
+        CompiledMethod m = CompilerTest.offload(IndirectKernels.class, "histogramAtomic");
+        assertTrue(m.report().stream().anyMatch(l -> l.contains("bins[...] += at a subscript read from memory becomes an "
+                + "atomic add (@Loop(increments = ATOMIC))")), String.join("\n", m.report()));
+        assembles(m);
+        for (long seed = 1; seed <= 3; seed++) {
+            Random r = new Random(seed);
+            int n = 4000;
+            int[] data = cells(r, n, 29);
+            int[] plain = new int[29];
+            int[] kernel = new int[29];
+            IndirectKernels.histogram(plain, data, n);
+            KernelInterpreter.run(m, new Object[] {kernel, data, n}, 3);
+            assertArrayEquals(plain, kernel, "seed " + seed);
+        }
+    }
+
+    @Test
+    void edgeFluxesAreAtomicAndTheDirectWriteIsNot() throws Exception {
+        CompiledMethod m = CompilerTest.offload(IndirectKernels.class, "edgesAtomic");
+        long atomics = m.report().stream().filter(l -> l.contains("becomes an atomic add")).count();
+        assertEquals(2, atomics, String.join("\n", m.report()));
+        assembles(m);
+        for (long seed = 1; seed <= 3; seed++) {
+            Random r = new Random(seed);
+            int ne = 3000;
+            int nc = 700;
+            int[] c1 = cells(r, ne, nc);
+            int[] c2 = cells(r, ne, nc);
+            // multiples of 1/64 below 2^10: every partial sum is exact, so any order gives Java's bits
+            double[] q = new double[nc];
+            for (int i = 0; i < nc; i++) {
+                q[i] = r.nextInt(1 << 16) / 64.0;
+            }
+            double[] plain = new double[nc];
+            double[] kernel = new double[nc];
+            double[] fluxPlain = r.doubles(ne).toArray();
+            double[] fluxKernel = fluxPlain.clone();
+            IndirectKernels.edgesAtomic(ne, c1, c2, q, plain, fluxPlain);
+            KernelInterpreter.run(m, new Object[] {ne, c1, c2, q, kernel, fluxKernel}, 3);
+            assertArrayEquals(plain, kernel, 0.0, "seed " + seed);
+            assertArrayEquals(fluxPlain, fluxKernel, 0.0, "seed " + seed);
+        }
+    }
+
+    @Test
+    void floatSumsAreWithinTheBound() throws Exception {
+        CompiledMethod m = CompilerTest.offload(IndirectKernels.class, "edgesAtomicFloat");
+        assembles(m);
+        Random r = new Random(4);
+        int ne = 5000;
+        int nc = 300;
+        int[] c1 = cells(r, ne, nc);
+        int[] c2 = cells(r, ne, nc);
+        float[] q = new float[nc];
+        for (int i = 0; i < nc; i++) {
+            q[i] = r.nextFloat() - 0.5f;
+        }
+        float[] plain = new float[nc];
+        float[] kernel = new float[nc];
+        IndirectKernels.edgesAtomicFloat(ne, c1, c2, q, plain);
+        KernelInterpreter.run(m, new Object[] {ne, c1, c2, q, kernel}, 4);
+        double[] abs = new double[nc];
+        int[] count = new int[nc];
+        for (int e = 0; e < ne; e++) {
+            float f = Math.abs(q[c1[e]] * q[c2[e]]);
+            abs[c1[e]] += f;
+            abs[c2[e]] += f;
+            count[c1[e]]++;
+            count[c2[e]]++;
+        }
+        for (int c = 0; c < nc; c++) {
+            double bound = 2 * count[c] * Math.ulp(1.0f) * abs[c];
+            assertTrue(Math.abs(plain[c] - kernel[c]) <= bound, "cell " + c + ": " + plain[c] + " vs " + kernel[c]);
+        }
+    }
+
+    @Test
+    void anAtomicAddAndAPlainReadOfOneArrayStayADependence() {
+        Diagnostic d = CompilerTest.host(IndirectKernels.class, "atomicAndRead");
+        assertTrue(d.toString().contains("res"), d.toString());
+    }
+}
