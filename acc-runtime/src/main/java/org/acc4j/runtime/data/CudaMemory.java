@@ -83,6 +83,30 @@ public final class CudaMemory implements DeviceMemory {
         }
 
         @Override
+        public void uploadAt(long offset, Object hostArray) {
+            buffer.copyFromHost(offset, hostArray);
+        }
+
+        @Override
+        public void downloadAt(long offset, Object hostArray) {
+            buffer.copyToHost(offset, hostArray);
+        }
+
+        @Override
+        public void uploadRows(Object[] rows) {
+            if (!staging.rowsToDevice(rows, buffer)) {
+                Buffer.super.uploadRows(rows);
+            }
+        }
+
+        @Override
+        public void downloadRows(Object[] rows) {
+            if (!staging.rowsToHost(buffer, rows)) {
+                Buffer.super.downloadRows(rows);
+            }
+        }
+
+        @Override
         public void close() {
             if (closed.compareAndSet(false, true)) {
                 // count the bytes as released even when cuMemFree reports an error
@@ -178,6 +202,11 @@ public final class CudaMemory implements DeviceMemory {
             throw new OutOfDeviceMemoryException(what, bytes, info == null ? -1 : info.free(),
                     info == null ? -1 : info.total(), e);
         }
+    }
+
+    @Override
+    public boolean blocks() {
+        return true;
     }
 
     @Override

@@ -555,7 +555,7 @@ public final class Launcher implements AutoCloseable {
                 ka.addPointer(slot != null ? slot.device() : errorRecord);
             } else if (p instanceof KernelParam.ArrayData d) {
                 // for a rank-2 array the present table's buffer is its row table, and its length the row count
-                ka.addPointer(CudaMemory.deviceBuffer(table.lookup(arrays.get(d.array()))).address());
+                ka.addPointer(table.lookup(arrays.get(d.array())).address());
             } else if (p instanceof KernelParam.ArrayLength l) {
                 ka.addInt(java.lang.reflect.Array.getLength(arrays.get(l.array())));
             } else if (p instanceof KernelParam.Scalar s) {
