@@ -292,4 +292,24 @@ class PresentTableBlocksTest {
         table.exit(jagged, Clause.COPY);
         assertNotEquals(0, memory.allocations());
     }
+
+    @Test
+    void afterALostContextABlockComesBackRowByRowFromTheHost() {
+        double[][] a = randomRows(4, 6);
+        table.enterDynamic(a, Clause.COPYIN);
+        assertTrue(table.entry(a).isContiguous());
+        double[][] host = copy(a);
+        memory.loseContext();
+        assertEquals(5, table.restore(), "the array and its four rows");
+        assertFalse(table.entry(a).isContiguous(), "each row in a buffer of its own now");
+        long[] words = words(a);
+        assertEquals(0xFFFF_FFFFL, words[9]);
+        for (int i = 0; i < 4; i++) {
+            assertEquals(table.lookup(a[i]).address(), words[2 * i]);
+            assertArrayEquals(host[i], (double[]) onDevice(a[i]), "row " + i + " from the host");
+        }
+        assertEquals(1, memory.abandoned() > 0 ? 1 : 0, "the old buffers were abandoned, not freed");
+        table.exitDynamic(a, Clause.COPYOUT, false);
+        assertArrayEquals(host, a);
+    }
 }

@@ -137,7 +137,20 @@ class RowTableGpuTest {
             assertArrayEquals(expected, a);
             assertEquals((long) (rows + 1) * PresentTable.ROW_ENTRY_BYTES + 4L * rows * columns, memory.bytesInUse());
             table.exitDynamic(a, Clause.DELETE, false);
+            assertEquals(4L * rows * columns + 16L * (rows + 1), memory.spareBytes(),
+                    "the block and the table are kept for the next call's array");
+            // the next array of that shape takes it back, with its own values
+            float[][] b = new float[rows][columns];
+            b[rows - 1][columns - 1] = 5f;
+            table.enterDynamic(b, Clause.COPYIN);
+            assertEquals(0L, memory.spareBytes(), "both were taken back");
+            b[rows - 1][columns - 1] = 0f;
+            table.updateHost(b);
+            assertEquals(5f, b[rows - 1][columns - 1]);
+            assertEquals(0f, b[0][0]);
+            table.exitDynamic(b, Clause.DELETE, false);
         }
         assertEquals(0L, memory.bytesInUse());
+        assertEquals(0L, memory.spareBytes(), "the spare buffers go with the table");
     }
 }
