@@ -36,7 +36,9 @@ class SampleKernelsTest {
                 Arguments.of(VectorAdd.class, "add", "([D[D[DI)V", "acc_VectorAdd_add_r0",
                         List.of("copyout(c) implicit", "copyin(a) implicit", "copyin(b) implicit")),
                 Arguments.of(Saxpy.class, "saxpy", "(F[F[FI)V", "acc_Saxpy_saxpy_r0",
-                        List.of("copy(y) implicit", "copyin(x) implicit")));
+                        List.of("copy(y) implicit", "copyin(x) implicit")),
+                Arguments.of(HeatRows.class, "step", "([[D[[DID)V", "acc_HeatRows_step_r0",
+                        List.of("copy(next) implicit", "copyin(u) implicit")));
     }
 
     static CompiledMethod compile(Class<?> c, String name, String descriptor) throws IOException {

@@ -184,6 +184,9 @@ public final class KernelEmitter {
             w.ldParam("u32", len, "p_" + ident(a.name()) + "_len");
             bases.put(a, base);
             lengths.put(a, len);
+            if (a.dims() == 2) {
+                flatLayout(a, base, len);
+            }
         }
         for (Var v : scalarParams) {
             w.ldParam(paramType(v.type()), var(v), "p_" + ident(v.name()));
@@ -420,6 +423,9 @@ public final class KernelEmitter {
         forget(f.index());
         String head = w.newLabel("seq");
         String end = w.newLabel("seq_end");
+        Set<Var> varying = new HashSet<>();
+        varying.add(f.index());
+        List<String> hoisted = hoistRows(f.body(), varying);
         label(head);
         Reg p = predicate(new Expr.Compare(f.cond(), new Expr.Local(f.index()), f.bound(), false));
         w.braIf(p, false, end);
@@ -429,6 +435,7 @@ public final class KernelEmitter {
         forget(f.index());
         w.bra(head);
         label(end);
+        hoistedRows.keySet().removeAll(hoisted);
     }
 
     /**
@@ -488,6 +495,9 @@ public final class KernelEmitter {
             w.mov(stride, 1);
         }
         String head = w.newLabel("par");
+        Set<Var> varying = new HashSet<>();
+        loops.forEach(f -> varying.add(f.index()));
+        List<String> hoisted = hoistRows(level.inner().body(), varying);
         label(head);
         Reg done = w.reg(Type.PRED);
         w.setp("ge", "s64", done, t, total);
@@ -522,6 +532,8 @@ public final class KernelEmitter {
         statements(level.inner().body());
         w.op("add.s64", t, t, stride);
         w.bra(head);
+        // the caller places the end label; the preloaded rows hold up to it and are not used after
+        hoistedRows.keySet().removeAll(hoisted);
     }
 
     /**
@@ -973,20 +985,137 @@ public final class KernelEmitter {
         return value;
     }
 
-    /** {@code array[row]}'s device address and length, after the row's bounds check. */
+    /**
+     * A two-dimensional array's trailer, read once: {start, row length, row bytes, whether it is one block, whether it
+     * is not}.
+     */
+    private final Map<ArrayRef, Reg[]> flat = new HashMap<>();
+
+    /**
+     * Reads the trailer after the last row-table entry (see {@link ArrayRef}): when the rows are one block, the
+     * block's start and the row length, and a row's address is then computed rather than loaded.
+     */
+    private void flatLayout(ArrayRef a, Reg table, Reg rows) {
+        Reg trailer = w.reg(Type.I64);
+        Reg start = w.reg(Type.I64);
+        Reg pitch = w.reg(Type.I32);
+        Reg rowBytes = w.reg(Type.I64);
+        Reg block = w.reg(Type.PRED);
+        Reg some = w.reg(Type.PRED);
+        w.op("mul.wide.u32", trailer, rows, ArrayRef.ROW_ENTRY_BYTES);
+        w.op("add.s64", trailer, table, trailer);
+        w.mov(start, 0);
+        w.mov(pitch, -1);
+        // an array of no rows has no trailer
+        w.setp("ne", "u32", some, rows, 0);
+        w.predicated(some, true, "ld.global.nc.u64 " + start + ", [" + trailer + "]");
+        w.predicated(some, true, "ld.global.nc.u32 " + pitch + ", [" + trailer + "+8]");
+        Reg jagged = w.reg(Type.PRED);
+        w.setp("ge", "s32", block, pitch, 0);
+        w.op("not.pred", jagged, block);
+        w.op("mul.wide.s32", rowBytes, pitch, a.elem().bytes());
+        flat.put(a, new Reg[] {start, pitch, rowBytes, block, jagged});
+    }
+
+    /** Rows preloaded before the loops being emitted, valid all through them: (array, row) to {address, length}. */
+    private final Map<String, Reg[]> hoistedRows = new HashMap<>();
+
+    /**
+     * Preloads, before a loop whose body is {@code body} and whose own indices are {@code varying}, the rows of the
+     * two-dimensional accesses in it whose row subscript the loop does not change (a subscript that reads memory or
+     * divides is left in place): a jagged array's row-table loads then leave the inner loop. A row outside the table
+     * is not loaded (its access, if it runs, fails its bounds check first). Returns the keys added.
+     */
+    private List<String> hoistRows(List<Stmt> body, Set<Var> varying) {
+        Dataflow.assigned(body, varying);
+        Map<String, Object[]> wanted = new LinkedHashMap<>();
+        rowAccesses(body, wanted);
+        List<String> added = new ArrayList<>();
+        for (Map.Entry<String, Object[]> e : wanted.entrySet()) {
+            ArrayRef array = (ArrayRef) e.getValue()[0];
+            Expr rowExpr = (Expr) e.getValue()[1];
+            if (hoistedRows.containsKey(e.getKey()) || Exprs.readsMemory(rowExpr)
+                    || Exprs.any(rowExpr, x -> x instanceof Expr.Local l && varying.contains(l.var()))
+                    || Exprs.any(rowExpr, x -> x instanceof Expr.Binary b
+                            && (b.op() == org.acc4j.compiler.ir.BinOp.DIV || b.op() == org.acc4j.compiler.ir.BinOp.REM))) {
+                continue;
+            }
+            w.comment("row " + e.getKey() + " preloaded for the loop below");
+            Reg r = expr(rowExpr);
+            Reg[] layout = flat.get(array);
+            Reg load = w.reg(Type.PRED);
+            w.raw("setp.lt.and.u32 " + load + ", " + r + ", " + lengths.get(array) + ", " + layout[4]);
+            Reg entry = elementAddress(bases.get(array), r, ArrayRef.ROW_ENTRY_BYTES);
+            hoistedRows.put(e.getKey(), rowAt(array, r, entry, load));
+            added.add(e.getKey());
+        }
+        return added;
+    }
+
+    /** The (array, row) of every two-dimensional access in {@code stmts}, by key, each once. */
+    private static void rowAccesses(List<Stmt> stmts, Map<String, Object[]> out) {
+        for (Expr top : Dataflow.expressions(stmts)) {
+            Dataflow.forEach(top, x -> {
+                if (x instanceof Expr.Load l && l.row() != null) {
+                    out.putIfAbsent(l.array().name() + "[" + l.row() + "]", new Object[] {l.array(), l.row()});
+                }
+            });
+        }
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.Store st && st.row() != null) {
+                out.putIfAbsent(st.array().name() + "[" + st.row() + "]", new Object[] {st.array(), st.row()});
+            } else if (s instanceof Stmt.Atomic at && at.row() != null) {
+                out.putIfAbsent(at.array().name() + "[" + at.row() + "]", new Object[] {at.array(), at.row()});
+            } else if (s instanceof Stmt.If i) {
+                rowAccesses(i.then(), out);
+                rowAccesses(i.otherwise(), out);
+            } else if (s instanceof Stmt.For f) {
+                rowAccesses(f.body(), out);
+            } else if (s instanceof Stmt.While wl) {
+                rowAccesses(wl.body(), out);
+            }
+        }
+    }
+
+    /**
+     * Row {@code r}'s address and length: computed from the trailer when the rows are one block, else loaded from
+     * its table entry at {@code entry} where {@code load} holds.
+     */
+    private Reg[] rowAt(ArrayRef array, Reg r, Reg entry, Reg load) {
+        Reg data = w.reg(Type.I64);
+        Reg len = w.reg(Type.I32);
+        Reg[] layout = flat.get(array);
+        Reg r64 = w.reg(Type.I64);
+        w.op("cvt.s64.s32", r64, r);
+        w.op("mul.lo.s64", r64, r64, layout[2]);
+        w.op("add.s64", data, layout[0], r64);
+        w.mov(len, layout[1]);
+        w.predicated(load, true, "ld.global.nc.u64 " + data + ", [" + entry + "]");
+        w.predicated(load, true, "ld.global.nc.u32 " + len + ", [" + entry + "+8]");
+        return new Reg[] {data, len};
+    }
+
+    /**
+     * {@code array[row]}'s device address and length, after the row's bounds check: computed from the trailer when
+     * the rows are one block (as a flat array is indexed), else loaded from the row table.
+     */
     private Reg[] row(ArrayRef array, Expr rowExpr, int line, boolean check) {
         String key = array.name() + "[" + rowExpr + "]";
         Reg[] known = rows.get(key);
         if (known != null) {
             return known;
         }
+        Reg[] preloaded = hoistedRows.get(key);
+        if (preloaded != null) {
+            if (check) {
+                // the bounds check stays where the access is; its address is not needed
+                address(array, expr(rowExpr), line, ArrayRef.ROW_ENTRY_BYTES, true);
+            }
+            return preloaded;
+        }
         Reg r = expr(rowExpr);
         Reg entry = address(array, r, line, ArrayRef.ROW_ENTRY_BYTES, check);
-        Reg data = w.reg(Type.I64);
-        Reg len = w.reg(Type.I32);
-        w.ldGlobal(true, "u64", data, entry);
-        w.ldGlobalOffset(true, "u32", len, entry, 8);
-        Reg[] out = {data, len};
+        Reg[] out = rowAt(array, r, entry, flat.get(array)[4]);
         Set<Var> used = new HashSet<>();
         Dataflow.forEach(rowExpr, x -> {
             if (x instanceof Expr.Local l) {

@@ -77,6 +77,11 @@ public final class Queue implements AutoCloseable {
      * Queues the upload of {@code host} into {@code buffer}: staged into pinned memory now, copied by the stream.
      */
     public void upload(Buffer buffer, Object host) {
+        if (!(buffer instanceof CudaMemory.CudaBuffer)) {
+            // a row laid out in a block: copied now, in place
+            buffer.upload(host);
+            return;
+        }
         DeviceBuffer device = CudaMemory.deviceBuffer(buffer);
         PinnedBuffer staging = take(device.bytes());
         if (staging == null) {
@@ -96,8 +101,9 @@ public final class Queue implements AutoCloseable {
      * copies that into {@code host} (unless an earlier item of the queue failed), then runs {@code after} if not null.
      */
     public void download(Buffer buffer, Object host, Completions.Item after) {
-        DeviceBuffer device = CudaMemory.deviceBuffer(buffer);
-        PinnedBuffer staging = take(device.bytes());
+        // a row laid out in a block is copied now, in place
+        DeviceBuffer device = buffer instanceof CudaMemory.CudaBuffer ? CudaMemory.deviceBuffer(buffer) : null;
+        PinnedBuffer staging = device == null ? null : take(device.bytes());
         if (staging == null) {
             // the default stream waits for the queue's work before: the host gets the values now
             buffer.download(host);

@@ -123,6 +123,44 @@ public final class DeviceBuffer implements AutoCloseable {
     }
 
     /**
+     * Copies a whole host array (not a boolean[]) to the device at byte {@code offset} ({@code cuMemcpyHtoD}); blocks
+     * until done.
+     */
+    public void copyFromHost(long offset, Object hostArray) {
+        long n = sliceBytes(offset, hostArray);
+        Pointer host = hostPointer(hostArray, false);
+        if (n > 0) {
+            Cuda.check(JCudaDriver.cuMemcpyHtoD(pointer.withByteOffset(offset), host, n), "cuMemcpyHtoD",
+                    "copying " + n + " bytes at byte " + offset + " to the device for " + what);
+        }
+    }
+
+    /** Copies device bytes from {@code offset} into a whole host array (not a boolean[]); blocks until done. */
+    public void copyToHost(long offset, Object hostArray) {
+        long n = sliceBytes(offset, hostArray);
+        Pointer host = hostPointer(hostArray, false);
+        if (n > 0) {
+            Cuda.check(JCudaDriver.cuMemcpyDtoH(host, pointer.withByteOffset(offset), n), "cuMemcpyDtoH",
+                    "copying " + n + " bytes at byte " + offset + " to the host for " + what);
+        }
+    }
+
+    private long sliceBytes(long offset, Object hostArray) {
+        ensureOpen();
+        int width = hostArray instanceof double[] || hostArray instanceof long[] ? 8
+                : hostArray instanceof int[] || hostArray instanceof float[] ? 4
+                : hostArray instanceof short[] || hostArray instanceof char[] ? 2
+                : hostArray instanceof byte[] ? 1 : 0;
+        long n = width == 0 ? 0 : (long) width * java.lang.reflect.Array.getLength(hostArray);
+        if (width == 0 || offset < 0 || offset + n > bytes) {
+            throw new IllegalArgumentException("cannot copy " + (hostArray == null ? "null"
+                    : hostArray.getClass().getTypeName()) + " of " + n + " bytes at byte " + offset + " of the "
+                    + bytes + "-byte device buffer for " + what);
+        }
+        return n;
+    }
+
+    /**
      * Copies a boolean[] to or from the device as bytes (true is 1, false 0), piece by piece through one byte[];
      * a byte read back is true when it is not 0.
      */
@@ -289,6 +327,10 @@ public final class DeviceBuffer implements AutoCloseable {
 
     /** A JCuda pointer to the array, after checking its type and that its size matches. */
     private Pointer hostPointer(Object array) {
+        return hostPointer(array, true);
+    }
+
+    private Pointer hostPointer(Object array, boolean whole) {
         Pointer host;
         long hostBytes;
         if (array instanceof int[] a) {
@@ -316,8 +358,10 @@ public final class DeviceBuffer implements AutoCloseable {
             throw new IllegalArgumentException("expected a one-dimensional primitive array for " + what
                     + " but got " + (array == null ? "null" : array.getClass().getTypeName()));
         }
-        requireSize(hostBytes, array.getClass().getComponentType() + "[" + java.lang.reflect.Array.getLength(array)
-                + "]");
+        if (whole) {
+            requireSize(hostBytes, array.getClass().getComponentType() + "["
+                    + java.lang.reflect.Array.getLength(array) + "]");
+        }
         return host;
     }
 

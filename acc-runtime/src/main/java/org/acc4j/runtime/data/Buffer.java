@@ -24,6 +24,44 @@ public interface Buffer extends AutoCloseable {
     void download(Object hostArray);
 
     /**
+     * Copies a whole host array (one-dimensional, not a {@code boolean[]}) into this raw buffer from byte {@code
+     * offset}: one row of a two-dimensional array laid out in one block.
+     *
+     * @throws IllegalArgumentException when the array does not fit there
+     * @throws UnsupportedOperationException for memory that lays out no blocks
+     */
+    default void uploadAt(long offset, Object hostArray) {
+        throw new UnsupportedOperationException("no copies at an offset into " + this);
+    }
+
+    /** Copies the bytes of this raw buffer from {@code offset} into a whole host array; see {@link #uploadAt}. */
+    default void downloadAt(long offset, Object hostArray) {
+        throw new UnsupportedOperationException("no copies at an offset into " + this);
+    }
+
+    /**
+     * Copies {@code rows} (arrays of one type and length) into this raw buffer one after the other from byte 0,
+     * row {@code i} at {@code i * rowBytes}. The default copies row by row; memory that can pipeline copies
+     * moves them as one.
+     */
+    default void uploadRows(Object[] rows) {
+        long at = 0;
+        for (Object row : rows) {
+            uploadAt(at, row);
+            at += HostArrays.byteSize(row);
+        }
+    }
+
+    /** Copies this raw buffer back into {@code rows}, laid out as {@link #uploadRows} lays them out. */
+    default void downloadRows(Object[] rows) {
+        long at = 0;
+        for (Object row : rows) {
+            downloadAt(at, row);
+            at += HostArrays.byteSize(row);
+        }
+    }
+
+    /**
      * Replaces the whole contents with {@code values}, each stored little-endian as the device reads a
      * {@code u64}.
      *

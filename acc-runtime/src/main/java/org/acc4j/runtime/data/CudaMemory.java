@@ -17,7 +17,8 @@ import org.acc4j.runtime.transfer.StagedCopy;
  * boolean[] is one byte per element on the device, 0 or 1. The launcher reaches the device address of a buffer
  * through {@link #deviceBuffer(Buffer)}. Array copies of a megabyte or more go through a {@link StagedCopy}
  * (pinned staging, pipelined), the others and those it declines straight from the Java array; the staging memory
- * is freed by {@link #close()}. Thread-safe.
+ * is freed by {@link #close()}. A few raw buffers closed lately are kept for reuse at the same size (see {@link
+ * #spareBytes()}), also freed by {@link #close()}. Thread-safe.
  */
 public final class CudaMemory implements DeviceMemory {
 
@@ -29,15 +30,18 @@ public final class CudaMemory implements DeviceMemory {
         private final int length;
         private final AtomicLong inUse;
         private final StagedCopy<DeviceBuffer> staging;
+        /** For a raw buffer, the memory that may keep its device memory for reuse once it is closed; else null. */
+        private final CudaMemory spareTo;
         private final AtomicBoolean closed = new AtomicBoolean();
 
         private CudaBuffer(DeviceBuffer buffer, Class<?> arrayType, int length, AtomicLong inUse,
-                           StagedCopy<DeviceBuffer> staging) {
+                           StagedCopy<DeviceBuffer> staging, CudaMemory spareTo) {
             this.buffer = buffer;
             this.arrayType = arrayType;
             this.length = length;
             this.inUse = inUse;
             this.staging = staging;
+            this.spareTo = spareTo;
         }
 
         /** The CUDA buffer, e.g. for {@code KernelArgs.addPointer}. */
@@ -83,11 +87,37 @@ public final class CudaMemory implements DeviceMemory {
         }
 
         @Override
+        public void uploadAt(long offset, Object hostArray) {
+            buffer.copyFromHost(offset, hostArray);
+        }
+
+        @Override
+        public void downloadAt(long offset, Object hostArray) {
+            buffer.copyToHost(offset, hostArray);
+        }
+
+        @Override
+        public void uploadRows(Object[] rows) {
+            if (!staging.rowsToDevice(rows, buffer)) {
+                Buffer.super.uploadRows(rows);
+            }
+        }
+
+        @Override
+        public void downloadRows(Object[] rows) {
+            if (!staging.rowsToHost(buffer, rows)) {
+                Buffer.super.downloadRows(rows);
+            }
+        }
+
+        @Override
         public void close() {
             if (closed.compareAndSet(false, true)) {
                 // count the bytes as released even when cuMemFree reports an error
                 inUse.addAndGet(-buffer.bytes());
-                buffer.close();
+                if (spareTo == null || !spareTo.keep(buffer)) {
+                    buffer.close();
+                }
             }
         }
 
@@ -135,12 +165,23 @@ public final class CudaMemory implements DeviceMemory {
     /** Frees the pinned staging memory; needs the context current. Buffers stay usable (staging opens again). */
     @Override
     public void close() {
-        staging.close();
+        try {
+            freeSpare();
+        } finally {
+            staging.close();
+        }
     }
 
     /** Forgets the pinned staging memory: its context was destroyed. */
     @Override
     public void abandon() {
+        synchronized (this) {
+            for (DeviceBuffer b : spare) {
+                b.abandon();
+            }
+            spare.clear();
+            spareBytes = 0;
+        }
         staging.abandon();
     }
 
@@ -150,7 +191,7 @@ public final class CudaMemory implements DeviceMemory {
         long bytes = HostArrays.byteSize(hostArray);
         DeviceBuffer buffer = allocateBuffer(bytes, HostArrays.describe(hostArray));
         inUse.addAndGet(bytes);
-        return new CudaBuffer(buffer, hostArray.getClass(), HostArrays.length(hostArray), inUse, staging);
+        return new CudaBuffer(buffer, hostArray.getClass(), HostArrays.length(hostArray), inUse, staging, null);
     }
 
     @Override
@@ -158,9 +199,85 @@ public final class CudaMemory implements DeviceMemory {
         if (bytes < 0) {
             throw new IllegalArgumentException("negative size " + bytes + " for " + what);
         }
-        DeviceBuffer buffer = allocateBuffer(bytes, what);
+        DeviceBuffer buffer = reuse(bytes);
+        if (buffer == null) {
+            try {
+                buffer = allocateBuffer(bytes, what);
+            } catch (OutOfDeviceMemoryException e) {
+                // the spare buffers may be what is missing
+                if (!freeSpare()) {
+                    throw e;
+                }
+                buffer = allocateBuffer(bytes, what);
+            }
+        }
         inUse.addAndGet(bytes);
-        return new CudaBuffer(buffer, null, -1, inUse, staging);
+        return new CudaBuffer(buffer, null, -1, inUse, staging, this);
+    }
+
+    /** Raw buffers smaller than this are freed, not kept. */
+    static final long SPARE_MIN_BYTES = 4 << 10;
+    /** At most this many raw buffers are kept, {@link #SPARE_MAX_BYTES} in all. */
+    static final int SPARE_BUFFERS = 8;
+    static final long SPARE_MAX_BYTES = 256L << 20;
+
+    /**
+     * Raw buffers closed lately, kept for the next allocation of the same size: a two-dimensional array's block and
+     * table are allocated and freed at every call that takes the array to the device, and {@code cuMemFree} waits
+     * for the device. Freed by {@link #close()}, and before an allocation that does not fit otherwise.
+     */
+    private final java.util.List<DeviceBuffer> spare = new java.util.ArrayList<>();
+    private long spareBytes;
+
+    private synchronized boolean keep(DeviceBuffer buffer) {
+        long bytes = buffer.bytes();
+        if (bytes < SPARE_MIN_BYTES || spare.size() >= SPARE_BUFFERS || spareBytes + bytes > SPARE_MAX_BYTES
+                || buffer.isClosed()) {
+            return false;
+        }
+        spare.add(buffer);
+        spareBytes += bytes;
+        return true;
+    }
+
+    /**
+     * A spare buffer of {@code bytes}, or null. The device is synchronised first, as {@code cuMemFree} would have
+     * been: nothing queued before can still use the memory when it is handed out again.
+     */
+    private synchronized DeviceBuffer reuse(long bytes) {
+        for (int i = spare.size() - 1; i >= 0; i--) {
+            if (spare.get(i).bytes() == bytes) {
+                org.acc4j.runtime.cuda.Cuda.check(jcuda.driver.JCudaDriver.cuCtxSynchronize(), "cuCtxSynchronize",
+                        "before reusing " + bytes + " bytes of device memory");
+                spareBytes -= bytes;
+                return spare.remove(i);
+            }
+        }
+        return null;
+    }
+
+    /** Frees the spare buffers; whether there were any. */
+    private synchronized boolean freeSpare() {
+        boolean any = !spare.isEmpty();
+        RuntimeException failure = null;
+        for (DeviceBuffer b : spare) {
+            try {
+                b.close();
+            } catch (RuntimeException e) {
+                failure = failure == null ? e : failure;
+            }
+        }
+        spare.clear();
+        spareBytes = 0;
+        if (failure != null) {
+            throw failure;
+        }
+        return any;
+    }
+
+    /** Device memory kept for reuse now, in bytes (not counted by {@link #bytesInUse()}). */
+    public synchronized long spareBytes() {
+        return spareBytes;
     }
 
     /**
@@ -178,6 +295,11 @@ public final class CudaMemory implements DeviceMemory {
             throw new OutOfDeviceMemoryException(what, bytes, info == null ? -1 : info.free(),
                     info == null ? -1 : info.total(), e);
         }
+    }
+
+    @Override
+    public boolean blocks() {
+        return true;
     }
 
     @Override

@@ -25,6 +25,14 @@ public interface DeviceMemory {
      */
     Buffer allocateRaw(long bytes, String what);
 
+    /**
+     * Whether a rectangular two-dimensional array may be laid out as one block: a raw buffer taking {@link
+     * Buffer#uploadAt}, {@link Buffer#downloadAt}, {@link Buffer#uploadRows} and {@link Buffer#downloadRows}.
+     */
+    default boolean blocks() {
+        return false;
+    }
+
     /** Bytes held by buffers not yet closed. */
     long bytesInUse();
 

@@ -73,6 +73,8 @@ public final class PresentTable implements AutoCloseable {
         private final Object[] rows;
         /** The entries of {@link #rows}, each holding one row reference for this table. */
         private final Entry[] rowEntries;
+        /** For a two-dimensional array laid out as one block, that block (this entry holds it); else null. */
+        private Block block;
         private int structured;
         private int dynamic;
         private int rowReferences;
@@ -132,6 +134,16 @@ public final class PresentTable implements AutoCloseable {
             return rows != null;
         }
 
+        /**
+         * Whether this two-dimensional array's rows are, as its table lists them now, one block: row {@code i} at
+         * byte {@code i * rowBytes} of one buffer, which a kernel then indexes as a flat array.
+         */
+        public boolean isContiguous() {
+            synchronized (table) {
+                return contiguous(this);
+            }
+        }
+
         @Override
         public String toString() {
             synchronized (table) {
@@ -147,6 +159,105 @@ public final class PresentTable implements AutoCloseable {
 
     /** Bytes per row-table entry: u64 device address, s32 length, 4 bytes padding. */
     public static final int ROW_ENTRY_BYTES = ArrayRef.ROW_ENTRY_BYTES;
+
+    /**
+     * One device buffer holding every row of a rectangular two-dimensional array, row {@code i} at byte {@code i *
+     * rowBytes}. Its holders are the array's entry and each row entry whose buffer is a {@link RowSlice} of it; it
+     * is freed when the last lets go, so a row that outlives its table (present on its own) keeps its memory.
+     */
+    private final class Block {
+        private final Buffer buffer;
+        private final long rowBytes;
+        private int holders;
+
+        private Block(Buffer buffer, long rowBytes) {
+            this.buffer = buffer;
+            this.rowBytes = rowBytes;
+        }
+
+        private void release() {
+            if (--holders == 0) {
+                buffer.close();
+                stats = stats.free();
+            }
+        }
+    }
+
+    /** A row's part of a {@link Block}: the row entry's buffer. Closing it lets go of the block. */
+    private final class RowSlice implements Buffer {
+        private final Block block;
+        private final long offset;
+        private final Class<?> type;
+        private final int length;
+        private boolean closed;
+
+        private RowSlice(Block block, long offset, Object row) {
+            this.block = block;
+            this.offset = offset;
+            this.type = row.getClass();
+            this.length = HostArrays.length(row);
+            block.holders++;
+        }
+
+        @Override
+        public long bytes() {
+            return block.rowBytes;
+        }
+
+        @Override
+        public long address() {
+            return block.buffer.address() + offset;
+        }
+
+        @Override
+        public void upload(Object hostArray) {
+            block.buffer.uploadAt(offset, match(hostArray));
+        }
+
+        @Override
+        public void download(Object hostArray) {
+            block.buffer.downloadAt(offset, match(hostArray));
+        }
+
+        @Override
+        public void writeLongs(long[] values) {
+            throw new UnsupportedOperationException("a row takes no raw words");
+        }
+
+        @Override
+        public void zero() {
+            block.buffer.uploadAt(offset, java.lang.reflect.Array.newInstance(type.getComponentType(), length));
+        }
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                block.release();
+            }
+        }
+
+        @Override
+        public void abandon() {
+            if (!closed) {
+                closed = true;
+                block.buffer.abandon();
+            }
+        }
+
+        private Object match(Object hostArray) {
+            if (hostArray == null || hostArray.getClass() != type || HostArrays.length(hostArray) != length) {
+                throw new IllegalArgumentException("the row at byte " + offset + " of a block cannot transfer "
+                        + (hostArray == null ? "null" : HostArrays.describe(hostArray)));
+            }
+            return hostArray;
+        }
+
+        @Override
+        public String toString() {
+            return "RowSlice[" + offset + " of " + block.buffer + "]";
+        }
+    }
 
     /** A weak identity key; a cleared key equals only itself, so it can still be removed. */
     private static final class Key extends WeakReference<Object> {
@@ -319,6 +430,10 @@ public final class PresentTable implements AutoCloseable {
             return;
         }
         refreshRows(entry, array, Clause.CREATE);
+        if (contiguous(entry)) {
+            uploadBlock(entry);
+            return;
+        }
         for (int i : distinctRows(entry)) {
             upload(entry.rowEntries[i], entry.rows[i]);
         }
@@ -333,6 +448,10 @@ public final class PresentTable implements AutoCloseable {
         Entry entry = requirePresent(array, "update host");
         if (entry.rows == null) {
             download(entry, array);
+            return;
+        }
+        if (contiguous(entry)) {
+            downloadBlock(entry);
             return;
         }
         for (int i : distinctRows(entry)) {
@@ -522,6 +641,11 @@ public final class PresentTable implements AutoCloseable {
         memory.abandon();
         for (Entry entry : entries.values()) {
             entry.buffer.abandon();
+            if (entry.block != null) {
+                // the rows come back each in a buffer of its own
+                entry.block.buffer.abandon();
+                entry.block = null;
+            }
         }
         while (collected.poll() != null) {
             // reclaimed arrays are found by their cleared keys below
@@ -561,11 +685,9 @@ public final class PresentTable implements AutoCloseable {
             }
             for (Entry entry : entries.values()) {
                 if (entry.rows != null) {
-                    entry.buffer = memory.allocateRaw((long) entry.rows.length * ROW_ENTRY_BYTES, entry.array
-                            + " row table");
+                    entry.buffer = allocateTable(entry.rows.length, entry.array);
                     restored.add(entry);
-                    stats = stats.allocate();
-                    writeRowTable(entry.buffer, entry.rows, entry.rowEntries);
+                    writeRowTable(entry.buffer, entry.rows, entry.rowEntries, null);
                 }
             }
         } catch (RuntimeException e) {
@@ -634,6 +756,10 @@ public final class PresentTable implements AutoCloseable {
         memory.abandon();
         for (Entry entry : entries.values()) {
             entry.buffer.abandon();
+            if (entry.block != null) {
+                entry.block.buffer.abandon();
+                entry.block = null;
+            }
             entry.key.clear();
         }
         entries.clear();
@@ -776,6 +902,9 @@ public final class PresentTable implements AutoCloseable {
      */
     private Entry createRowTable(Object array, Clause clause) {
         Object[] rows = currentRows(array);
+        if (blockable(rows, clause)) {
+            return createBlock(array, rows, clause);
+        }
         Entry[] held = new Entry[rows.length];
         int taken = 0;
         try {
@@ -787,18 +916,131 @@ public final class PresentTable implements AutoCloseable {
         }
         Buffer table;
         try {
-            table = memory.allocateRaw((long) rows.length * ROW_ENTRY_BYTES,
-                    HostArrays.describe(array) + " row table");
-            stats = stats.allocate();
+            table = allocateTable(rows.length, HostArrays.describe(array));
         } catch (RuntimeException e) {
             throw unholding(held, 0, rows.length, e);
         }
         try {
-            writeRowTable(table, rows, held);
+            writeRowTable(table, rows, held, null);
         } catch (RuntimeException e) {
             throw unholding(held, 0, rows.length, freeing(table, e));
         }
         return record(array, table, rows, held);
+    }
+
+    /** A row table of {@code rows} entries and its trailer (see {@link #writeRowTable}); no bytes for no rows. */
+    private Buffer allocateTable(int rows, String array) {
+        Buffer table = memory.allocateRaw(rows == 0 ? 0 : (long) (rows + 1) * ROW_ENTRY_BYTES, array + " row table");
+        stats = stats.allocate();
+        return table;
+    }
+
+    /**
+     * Whether a two-dimensional array becoming present is laid out as one block: the memory lays out blocks, and
+     * its rows are arrays of one type (not {@code boolean}) and one non-zero length, each listed once and none
+     * present already (a row present on its own, or in another table, keeps its own buffer).
+     */
+    private boolean blockable(Object[] rows, Clause clause) {
+        if (!memory.blocks() || clause == Clause.PRESENT || rows.length == 0 || rows[0] instanceof boolean[]) {
+            return false;
+        }
+        Class<?> type = rows[0].getClass();
+        int length = HostArrays.length(rows[0]);
+        if (length == 0) {
+            return false;
+        }
+        IdentityHashMap<Object, Boolean> seen = new IdentityHashMap<>();
+        for (Object row : rows) {
+            if (row.getClass() != type || HostArrays.length(row) != length || seen.put(row, Boolean.TRUE) != null
+                    || find(row) != null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A rectangular array's entry laid out as one block: the rows are uploaded (or zero-filled) as one copy, each
+     * row gets an entry whose buffer is its slice of the block, then the table is written. On failure nothing is
+     * left held or allocated.
+     */
+    private Entry createBlock(Object array, Object[] rows, Clause clause) {
+        long rowBytes = HostArrays.byteSize(rows[0]);
+        Buffer raw = memory.allocateRaw(rows.length * rowBytes, HostArrays.describe(array) + " rows");
+        stats = stats.allocate();
+        Block block = new Block(raw, rowBytes);
+        try {
+            if (clause.uploadsOnEntry()) {
+                long t0 = System.nanoTime();
+                raw.uploadRows(rows);
+                uploaded(raw.bytes(), System.nanoTime() - t0);
+            } else {
+                raw.zero();
+            }
+        } catch (RuntimeException e) {
+            throw freeing(raw, e);
+        }
+        // the array's own hold, dropped by closeBuffer
+        block.holders = 1;
+        Entry[] held = new Entry[rows.length];
+        for (int i = 0; i < rows.length; i++) {
+            held[i] = record(rows[i], new RowSlice(block, i * rowBytes, rows[i]), null, null);
+            held[i].rowReferences = 1;
+        }
+        Buffer table;
+        try {
+            table = allocateTable(rows.length, HostArrays.describe(array));
+        } catch (RuntimeException e) {
+            block.release();
+            throw unholding(held, 0, rows.length, e);
+        }
+        try {
+            writeRowTable(table, rows, held, block);
+        } catch (RuntimeException e) {
+            block.release();
+            throw unholding(held, 0, rows.length, freeing(table, e));
+        }
+        Entry entry = record(array, table, rows, held);
+        entry.block = block;
+        return entry;
+    }
+
+    /** Whether {@code entry}'s table lists its block's rows in order (see {@link Entry#isContiguous()}). */
+    private static boolean contiguous(Entry entry) {
+        return entry.block != null && listsBlock(entry.rowEntries, entry.block);
+    }
+
+    private static boolean listsBlock(Entry[] rowEntries, Block block) {
+        if (block == null) {
+            return false;
+        }
+        for (int i = 0; i < rowEntries.length; i++) {
+            if (!(rowEntries[i].buffer instanceof RowSlice slice) || slice.block != block || slice.closed
+                    || slice.offset != i * block.rowBytes) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Uploads a contiguous array's rows as one copy. */
+    private void uploadBlock(Entry entry) {
+        long t0 = System.nanoTime();
+        entry.block.buffer.uploadRows(entry.rows);
+        for (Entry row : entry.rowEntries) {
+            row.deviceNewer = false;
+        }
+        uploaded(entry.block.buffer.bytes(), System.nanoTime() - t0);
+    }
+
+    /** Downloads a contiguous array's rows as one copy, into the row objects its table lists. */
+    private void downloadBlock(Entry entry) {
+        long t0 = System.nanoTime();
+        entry.block.buffer.downloadRows(entry.rows);
+        for (Entry row : entry.rowEntries) {
+            row.deviceNewer = false;
+        }
+        downloaded(entry.block.buffer.bytes(), System.nanoTime() - t0);
     }
 
     private Entry record(Object array, Buffer buffer, Object[] rows, Entry[] rowEntries) {
@@ -874,7 +1116,7 @@ public final class PresentTable implements AutoCloseable {
                 int i = changed.get(taken);
                 fresh[i] = hold(now[i], clause, array, i);
             }
-            writeRowTable(entry.buffer, now, fresh);
+            writeRowTable(entry.buffer, now, fresh, entry.block);
         } catch (RuntimeException e) {
             RuntimeException failure = e;
             for (int t = taken - 1; t >= 0; t--) {
@@ -900,10 +1142,20 @@ public final class PresentTable implements AutoCloseable {
         }
     }
 
-    /** Fills {@code table} with each row's device address and length, and uploads it (one transfer). */
-    private void writeRowTable(Buffer table, Object[] rows, Entry[] rowEntries) {
+    /**
+     * Fills {@code table} with each row's device address and length, then the trailer, and uploads it (one
+     * transfer). The trailer (one more entry, after the last row's) says whether the rows are {@code block}'s in
+     * order: its start address and the row length then, else 0 and -1. A kernel indexes a contiguous array as a flat
+     * one from it. An array of no rows has an empty table and no trailer.
+     */
+    private void writeRowTable(Buffer table, Object[] rows, Entry[] rowEntries, Block block) {
         int words = ROW_ENTRY_BYTES / Long.BYTES;
-        long[] values = new long[rows.length * words];
+        long[] values = new long[rows.length == 0 ? 0 : (rows.length + 1) * words];
+        if (rows.length > 0) {
+            boolean contiguous = listsBlock(rowEntries, block);
+            values[rows.length * words] = contiguous ? block.buffer.address() : 0;
+            values[rows.length * words + 1] = contiguous ? HostArrays.length(rows[0]) : 0xFFFF_FFFFL;
+        }
         for (int i = 0; i < rows.length; i++) {
             values[i * words] = rowEntries[i].buffer.address();
             // the s32 length sits in the low half of the second word (little-endian); the high half is padding
@@ -974,6 +1226,16 @@ public final class PresentTable implements AutoCloseable {
                 failure = e;
             }
         }
+        boolean rowsCopied = false;
+        if (downloadTo != null && contiguous(entry) && releasesEveryRow(entry)) {
+            // every row leaves the device with this table: one copy back instead of one per row
+            try {
+                downloadBlock(entry);
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+            rowsCopied = true;
+        }
         try {
             closeBuffer(entry);
         } catch (RuntimeException e) {
@@ -982,7 +1244,7 @@ public final class PresentTable implements AutoCloseable {
         if (entry.rows != null) {
             for (int i = 0; i < entry.rows.length; i++) {
                 try {
-                    unhold(entry.rowEntries[i], entry.rows[i], downloadTo != null);
+                    unhold(entry.rowEntries[i], entry.rows[i], downloadTo != null && !rowsCopied);
                 } catch (RuntimeException e) {
                     failure = chain(failure, e);
                 }
@@ -993,9 +1255,30 @@ public final class PresentTable implements AutoCloseable {
         }
     }
 
+    /** Whether each row entry of {@code entry} is held by its table alone, so that releasing the table frees it. */
+    private static boolean releasesEveryRow(Entry entry) {
+        for (Entry row : entry.rowEntries) {
+            if (row.rowReferences != 1 || row.structured != 0 || row.dynamic != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private void closeBuffer(Entry entry) {
-        entry.buffer.close();
-        stats = stats.free();
+        boolean slice = entry.buffer instanceof RowSlice;
+        try {
+            entry.buffer.close();
+            if (!slice) {
+                stats = stats.free();
+            }
+        } finally {
+            if (entry.block != null) {
+                Block block = entry.block;
+                entry.block = null;
+                block.release();
+            }
+        }
     }
 
     /** Frees a buffer that was never recorded, adding any failure to {@code e}, which it returns. */

@@ -681,7 +681,7 @@ public final class Launcher implements AutoCloseable {
                 }
             } else if (p instanceof KernelParam.ArrayData d) {
                 // for a rank-2 array the present table's buffer is its row table, and its length the row count
-                long address = CudaMemory.deviceBuffer(table.lookup(arrays.get(d.array()))).address();
+                long address = table.lookup(arrays.get(d.array())).address();
                 if (la != null) {
                     la.putPointer(i, address);
                 } else {

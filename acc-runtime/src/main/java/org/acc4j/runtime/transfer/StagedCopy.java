@@ -164,14 +164,82 @@ public final class StagedCopy<D> implements AutoCloseable {
         pool.abandon();
     }
 
+    /**
+     * Copies {@code rows} (arrays of one type and one length, each once or more) to the start of {@code device}, one
+     * after the other with no gap: row {@code i} lands at byte {@code i * rowBytes}. One pipelined copy whatever the
+     * number of rows; a chunk may hold the end of one row and the start of the next.
+     *
+     * @return false, having done nothing, when the copy is declined: the caller copies row by row
+     * @throws IllegalArgumentException for rows of different types or lengths, or of a type that cannot be staged
+     */
+    public boolean rowsToDevice(Object[] rows, D device) {
+        return copy(Host.of(rows), device, true);
+    }
+
+    /** Copies the start of {@code device} into {@code rows}, laid out as {@link #rowsToDevice} lays them out. */
+    public boolean rowsToHost(D device, Object[] rows) {
+        return copy(Host.of(rows), device, false);
+    }
+
+    /** The host side of a copy: one array, or rows of one length seen as one array of {@code length} elements. */
+    private record Host(Object array, Object[] rows, int width, int rowLength, long length) {
+        static Host of(Object array) {
+            int width = Slices.width(array);
+            return new Host(array, null, width, 0, java.lang.reflect.Array.getLength(array));
+        }
+
+        static Host of(Object[] rows) {
+            if (rows.length == 0) {
+                return new Host(null, rows, 1, 0, 0);
+            }
+            Class<?> type = rows[0].getClass();
+            int rowLength = java.lang.reflect.Array.getLength(rows[0]);
+            for (Object row : rows) {
+                if (row.getClass() != type || java.lang.reflect.Array.getLength(row) != rowLength) {
+                    throw new IllegalArgumentException("rows of one type and length, not " + type.getTypeName()
+                            + " and " + row.getClass().getTypeName() + "[" + java.lang.reflect.Array.getLength(row)
+                            + "] together");
+                }
+            }
+            return new Host(null, rows, Slices.width(rows[0]), rowLength, (long) rows.length * rowLength);
+        }
+
+        /** Copies elements [first, first + count) between this host data and {@code slot} at byte {@code at}. */
+        void copy(long first, int count, ByteBuffer slot, int at, boolean in) {
+            if (rows == null) {
+                if (in) {
+                    Slices.put(array, (int) first, count, slot, at);
+                } else {
+                    Slices.get(slot, at, array, (int) first, count);
+                }
+                return;
+            }
+            while (count > 0) {
+                Object row = rows[(int) (first / rowLength)];
+                int from = (int) (first % rowLength);
+                int n = Math.min(count, rowLength - from);
+                if (in) {
+                    Slices.put(row, from, n, slot, at);
+                } else {
+                    Slices.get(slot, at, row, from, n);
+                }
+                first += n;
+                count -= n;
+                at += n * width;
+            }
+        }
+    }
+
     private boolean copy(Object array, D device, boolean in) {
         if (array instanceof boolean[]) {
             // one byte per element on the device, 0 or 1: the direct path converts it
             return false;
         }
-        int width = Slices.width(array);
-        int length = java.lang.reflect.Array.getLength(array);
-        long bytes = (long) width * length;
+        return copy(Host.of(array), device, in);
+    }
+
+    private boolean copy(Host host, D device, boolean in) {
+        long bytes = (long) host.width() * host.length();
         if (bytes == 0 || bytes < settings.minBytes()) {
             return false;
         }
@@ -181,11 +249,11 @@ public final class StagedCopy<D> implements AutoCloseable {
             return false;
         }
         try {
-            Plan plan = plan(width, length);
+            Plan plan = plan(host.width(), host.length());
             if (in) {
-                toDevice(plan, array, lane, device);
+                toDevice(plan, host, lane, device);
             } else {
-                toHost(plan, array, lane, device);
+                toHost(plan, host, lane, device);
             }
             lane.drain();
         } catch (RuntimeException | Error e) {
@@ -198,9 +266,9 @@ public final class StagedCopy<D> implements AutoCloseable {
     }
 
     /** How an array of {@code length} elements of {@code width} bytes is cut: chunks, and pieces of a chunk per core. */
-    record Plan(int width, int length, int chunkElements, long chunks, int pieceElements) {
-        int first(long chunk) {
-            return (int) (chunk * chunkElements);
+    record Plan(int width, long length, int chunkElements, long chunks, int pieceElements) {
+        long first(long chunk) {
+            return chunk * chunkElements;
         }
 
         int count(long chunk) {
@@ -208,7 +276,7 @@ public final class StagedCopy<D> implements AutoCloseable {
         }
     }
 
-    Plan plan(int width, int length) {
+    Plan plan(int width, long length) {
         long bytes = (long) width * length;
         long wanted = (ceilDiv(bytes, settings.chunksPerCopy()) + 7) & ~7L;
         long chunkBytes = Math.min(settings.slotBytes(), Math.max(settings.minChunkBytes(), wanted));
@@ -219,14 +287,14 @@ public final class StagedCopy<D> implements AutoCloseable {
     }
 
     /** Stages chunk c in slot c % slots once that slot's copy c - slots is done, and queues its copy to the device. */
-    private void toDevice(Plan plan, Object array, Lane<D> lane, D device) {
+    private void toDevice(Plan plan, Host array, Lane<D> lane, D device) {
         int slots = lane.slots();
         for (long c = 0; c < plan.chunks(); c++) {
             int slot = (int) (c % slots);
             if (c >= slots) {
                 lane.await(slot);
             }
-            int first = plan.first(c);
+            long first = plan.first(c);
             int count = plan.count(c);
             host(plan, array, first, count, lane.host(slot), true);
             lane.toDevice(slot, (long) count * plan.width(), device, (long) first * plan.width());
@@ -234,7 +302,7 @@ public final class StagedCopy<D> implements AutoCloseable {
     }
 
     /** Queues the first chunks, one per slot; then takes each chunk out of its slot and queues the next into it. */
-    private void toHost(Plan plan, Object array, Lane<D> lane, D device) {
+    private void toHost(Plan plan, Host array, Lane<D> lane, D device) {
         int slots = lane.slots();
         for (long c = 0; c < Math.min(slots, plan.chunks()); c++) {
             queueToHost(plan, lane, device, c, (int) c);
@@ -254,7 +322,7 @@ public final class StagedCopy<D> implements AutoCloseable {
     }
 
     /** Copies elements [first, first + count) between the array and the start of a slot, in pieces on several cores. */
-    private void host(Plan plan, Object array, int first, int count, ByteBuffer slot, boolean in) {
+    private void host(Plan plan, Host array, long first, int count, ByteBuffer slot, boolean in) {
         int per = plan.pieceElements();
         int pieces = (int) ceilDiv(count, per);
         if (pieces == 1 || cores == 1) {
@@ -293,20 +361,15 @@ public final class StagedCopy<D> implements AutoCloseable {
         }
     }
 
-    private static void pieceOf(Plan plan, Object array, int first, int count, ByteBuffer slot, boolean in, int per,
+    private static void pieceOf(Plan plan, Host array, long first, int count, ByteBuffer slot, boolean in, int per,
                                 int p) {
         int from = p * per;
         piece(plan, array, first + from, Math.min(per, count - from), slot, from, in);
     }
 
-    private static void piece(Plan plan, Object array, int first, int count, ByteBuffer slot, int slotElement,
+    private static void piece(Plan plan, Host array, long first, int count, ByteBuffer slot, int slotElement,
                               boolean in) {
-        int at = slotElement * plan.width();
-        if (in) {
-            Slices.put(array, first, count, slot, at);
-        } else {
-            Slices.get(slot, at, array, first, count);
-        }
+        array.copy(first, count, slot, slotElement * plan.width(), in);
     }
 
     private static long ceilDiv(long a, long b) {

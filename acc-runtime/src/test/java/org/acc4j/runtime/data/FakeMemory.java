@@ -83,6 +83,56 @@ final class FakeMemory implements DeviceMemory {
         }
 
         @Override
+        public void uploadAt(long offset, Object hostArray) {
+            synchronized (FakeMemory.this) {
+                ByteBuffer at = slice("uploadAt", offset, hostArray);
+                if (failUploads) {
+                    throw new IllegalStateException("simulated upload failure");
+                }
+                copyBytes(at, hostArray, true);
+                uploads++;
+            }
+        }
+
+        @Override
+        public void downloadAt(long offset, Object hostArray) {
+            synchronized (FakeMemory.this) {
+                copyBytes(slice("downloadAt", offset, hostArray), hostArray, false);
+                downloads++;
+            }
+        }
+
+        @Override
+        public void uploadRows(Object[] rows) {
+            synchronized (FakeMemory.this) {
+                Buffer.super.uploadRows(rows);
+                // the rows' copies count as one, as one pipelined copy on a device
+                uploads -= rows.length - 1;
+                blockCopies++;
+            }
+        }
+
+        @Override
+        public void downloadRows(Object[] rows) {
+            synchronized (FakeMemory.this) {
+                Buffer.super.downloadRows(rows);
+                downloads -= rows.length - 1;
+                blockCopies++;
+            }
+        }
+
+        /** The bytes of this raw buffer from {@code offset} that {@code hostArray} covers, in the device's order. */
+        private ByteBuffer slice(String operation, long offset, Object hostArray) {
+            live(operation);
+            long n = HostArrays.byteSize(hostArray);
+            if (!raw || hostArray instanceof boolean[] || offset < 0 || offset + n > bytes()) {
+                violations.add(operation + " of " + HostArrays.describe(hostArray) + " at " + offset + " on " + what());
+                throw new IllegalArgumentException("a copy that does not fit");
+            }
+            return ByteBuffer.wrap((byte[]) data, (int) offset, (int) n).slice().order(ByteOrder.LITTLE_ENDIAN);
+        }
+
+        @Override
         public void zero() {
             synchronized (FakeMemory.this) {
                 use("zero", data);
@@ -191,6 +241,25 @@ final class FakeMemory implements DeviceMemory {
         }
     }
 
+    /** Copies a one-dimensional array to ({@code in}) or from little-endian bytes. */
+    private static void copyBytes(ByteBuffer b, Object array, boolean in) {
+        if (array instanceof double[] a) {
+            if (in) { b.asDoubleBuffer().put(a); } else { b.asDoubleBuffer().get(a); }
+        } else if (array instanceof long[] a) {
+            if (in) { b.asLongBuffer().put(a); } else { b.asLongBuffer().get(a); }
+        } else if (array instanceof float[] a) {
+            if (in) { b.asFloatBuffer().put(a); } else { b.asFloatBuffer().get(a); }
+        } else if (array instanceof int[] a) {
+            if (in) { b.asIntBuffer().put(a); } else { b.asIntBuffer().get(a); }
+        } else if (array instanceof short[] a) {
+            if (in) { b.asShortBuffer().put(a); } else { b.asShortBuffer().get(a); }
+        } else if (array instanceof char[] a) {
+            if (in) { b.asCharBuffer().put(a); } else { b.asCharBuffer().get(a); }
+        } else {
+            if (in) { b.put((byte[]) array); } else { b.get((byte[]) array); }
+        }
+    }
+
     /** Where the next non-empty buffer starts: far from 0, like a real device address. */
     private long nextAddress = 0x7f00_0000_0000L;
     private final List<String> violations = new ArrayList<>();
@@ -201,6 +270,8 @@ final class FakeMemory implements DeviceMemory {
     private int downloads;
     private int zeroFills;
     private int wordWrites;
+    private int blockCopies;
+    private boolean blocks;
     private long bytesInUse;
     private boolean failUploads;
     private long capacity = Long.MAX_VALUE;
@@ -313,6 +384,21 @@ final class FakeMemory implements DeviceMemory {
 
     synchronized int zeroFills() {
         return zeroFills;
+    }
+
+    @Override
+    public synchronized boolean blocks() {
+        return blocks;
+    }
+
+    /** Whether a rectangular two-dimensional array is laid out as one block (off unless a test turns it on). */
+    synchronized void blocks(boolean on) {
+        blocks = on;
+    }
+
+    /** Calls of {@link Buffer#uploadRows} and {@link Buffer#downloadRows}: a whole block moved at once. */
+    synchronized int blockCopies() {
+        return blockCopies;
     }
 
     /** Calls of {@link Buffer#writeLongs} (row tables written). */

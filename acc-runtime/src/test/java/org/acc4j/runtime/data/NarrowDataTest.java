@@ -128,7 +128,8 @@ class NarrowDataTest {
         assertEquals(2, table.entry(shared).rowReferences());
         for (Object[] a : new Object[][] {rect, jagged, other, flags, s}) {
             long[] words = ((FakeMemory.FakeBuffer) table.lookup(a)).words();
-            assertEquals(2L * a.length, words.length);
+            assertEquals(2L * (a.length + 1), words.length, "an entry per row and the trailer");
+            assertEquals(0xFFFF_FFFFL, words[2 * a.length + 1], "row by row here: the trailer says not one block");
             for (int i = 0; i < a.length; i++) {
                 // Acc.deviceptr of a row is what its table entry holds, with the row's length
                 assertEquals(device(a[i]).address(), words[2 * i], HostArrays.describe(a) + " row " + i);

@@ -31,12 +31,16 @@ class PresentTableRowsTest {
     }
 
     /** What the row table of {@code array} should hold now: each listed row's address and length. */
+    /** Each row's address and length, then the trailer: the block's start and the row length, or 0 and -1. */
     private long[] expectedTable(Object[] rows) {
-        long[] words = new long[2 * rows.length];
+        long[] words = new long[2 * rows.length + 2];
         for (int i = 0; i < rows.length; i++) {
             words[2 * i] = table.lookup(rows[i]).address();
             words[2 * i + 1] = java.lang.reflect.Array.getLength(rows[i]);
         }
+        boolean block = table.entry(rows).isContiguous();
+        words[2 * rows.length] = block ? table.lookup(rows[0]).address() : 0;
+        words[2 * rows.length + 1] = block ? java.lang.reflect.Array.getLength(rows[0]) : 0xFFFF_FFFFL;
         return words;
     }
 
@@ -58,7 +62,7 @@ class PresentTableRowsTest {
         assertEquals(4, memory.allocations());
         assertEquals(3, memory.uploads());
         assertEquals(1, memory.wordWrites());
-        assertEquals(48L, table.lookup(a).bytes());
+        assertEquals(64L, table.lookup(a).bytes(), "three entries and the trailer");
         assertArrayEquals(expectedTable(a), device(a).words());
         for (double[] row : a) {
             PresentTable.Entry r = table.entry(row);
@@ -72,7 +76,7 @@ class PresentTableRowsTest {
         table.exit(a, Clause.COPY);
         assertArrayEquals(new double[][] {{2, 3, 4, 5}, {6, 7, 8, 9}, {10, 11, 12, 13}}, a);
         assertEquals(0, table.size());
-        assertEquals(new TransferStats(4, 3 * 32 + 48, 3, 3 * 32, 4, 4), table.transferStats().withoutTimes());
+        assertEquals(new TransferStats(4, 3 * 32 + 64, 3, 3 * 32, 4, 4), table.transferStats().withoutTimes());
     }
 
     @Test
@@ -292,7 +296,7 @@ class PresentTableRowsTest {
         assertArrayEquals(new double[] {7, 7, 7}, (double[]) device(fresh).contents(), "entered with copy: uploaded");
         assertFalse(table.isPresent(old), "the replaced row was dropped");
         assertArrayEquals(new double[] {1, 1}, old, "without a copy back");
-        assertEquals(new TransferStats(5, 2 * 16 + 32 + 24 + 32, 0, 0, 4, 1), table.transferStats().withoutTimes());
+        assertEquals(new TransferStats(5, 2 * 16 + 48 + 24 + 48, 0, 0, 4, 1), table.transferStats().withoutTimes());
 
         // swapping rows allocates nothing but rewrites the table
         a[1] = a[0];

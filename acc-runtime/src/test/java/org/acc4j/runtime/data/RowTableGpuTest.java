@@ -56,7 +56,7 @@ class RowTableGpuTest {
 
     /** The row table of {@code array} as the device holds it. */
     private static long[] words(PresentTable table, Object array) {
-        long[] words = new long[2 * ((Object[]) array).length];
+        long[] words = new long[2 * (((Object[]) array).length + 1)];
         cuda(table, array).copyToHost(words);
         return words;
     }
@@ -64,7 +64,7 @@ class RowTableGpuTest {
     private static void assertListsRows(PresentTable table, double[][] array) {
         long[] words = words(table, array);
         for (int i = 0; i < array.length; i++) {
-            assertEquals(cuda(table, array[i]).address(), words[2 * i], "address of row " + i);
+            assertEquals(table.lookup(array[i]).address(), words[2 * i], "address of row " + i);
             assertEquals(array[i].length, words[2 * i + 1], "length of row " + i + ", padding zero");
         }
     }
@@ -78,7 +78,7 @@ class RowTableGpuTest {
             double[][] b = {shared};
             table.enter(a, Clause.COPY);
             table.enter(b, Clause.COPYIN);
-            assertEquals(64L, cuda(table, a).bytes());
+            assertEquals(80L, cuda(table, a).bytes());
             assertListsRows(table, a);
             assertEquals(0L, words(table, a)[4], "an empty row has no device memory");
             assertEquals(words(table, a)[2], words(table, b)[0], "a shared row is one buffer");
@@ -120,20 +120,37 @@ class RowTableGpuTest {
         }
         try (PresentTable table = new PresentTable(memory)) {
             table.enterDynamic(a, Clause.COPYIN);
-            long[] words = new long[2 * rows];
+            long[] words = new long[2 * (rows + 1)];
             cuda(table, a).copyToHost(words);
             for (int i = 0; i < rows; i++) {
-                assertEquals(cuda(table, a[i]).address(), words[2 * i]);
+                assertEquals(table.lookup(a[i]).address(), words[2 * i]);
                 assertEquals(columns, words[2 * i + 1]);
             }
+            // one block: the trailer holds its start and the row length, and row i is at i * rowBytes
+            assertEquals(table.lookup(a[0]).address(), words[2 * rows]);
+            assertEquals(columns, words[2 * rows + 1]);
+            assertEquals(table.lookup(a[0]).address() + 4L * columns * (rows - 1), table.lookup(a[rows - 1]).address());
             for (float[] row : a) {
                 java.util.Arrays.fill(row, -1f);
             }
             table.updateHost(a);
             assertArrayEquals(expected, a);
-            assertEquals((long) rows * PresentTable.ROW_ENTRY_BYTES + 4L * rows * columns, memory.bytesInUse());
+            assertEquals((long) (rows + 1) * PresentTable.ROW_ENTRY_BYTES + 4L * rows * columns, memory.bytesInUse());
             table.exitDynamic(a, Clause.DELETE, false);
+            assertEquals(4L * rows * columns + 16L * (rows + 1), memory.spareBytes(),
+                    "the block and the table are kept for the next call's array");
+            // the next array of that shape takes it back, with its own values
+            float[][] b = new float[rows][columns];
+            b[rows - 1][columns - 1] = 5f;
+            table.enterDynamic(b, Clause.COPYIN);
+            assertEquals(0L, memory.spareBytes(), "both were taken back");
+            b[rows - 1][columns - 1] = 0f;
+            table.updateHost(b);
+            assertEquals(5f, b[rows - 1][columns - 1]);
+            assertEquals(0f, b[0][0]);
+            table.exitDynamic(b, Clause.DELETE, false);
         }
         assertEquals(0L, memory.bytesInUse());
+        assertEquals(0L, memory.spareBytes(), "the spare buffers go with the table");
     }
 }

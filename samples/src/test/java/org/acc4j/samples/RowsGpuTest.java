@@ -1,0 +1,225 @@
+package org.acc4j.samples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Array;
+import java.lang.reflect.Method;
+import java.util.Random;
+import org.acc4j.Acc;
+import org.acc4j.runtime.AccRuntime;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two-dimensional arrays on the GPU against plain Java, element by element: rectangular arrays (one block, indexed as
+ * a flat array) and jagged ones (the row table) of every element type at sizes that are multiples of nothing, rows
+ * replaced between calls with and without a data region, rows shared between two arrays or listed twice. Skips,
+ * saying why, where there is no device.
+ */
+@Tag("gpu")
+class RowsGpuTest {
+    private final Random random = new Random(21);
+
+    @BeforeEach
+    void device() {
+        Acc.install(AccRuntime.get());
+        assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
+    }
+
+    private static Method method(String name) {
+        for (Method m : RowKernels.class.getDeclaredMethods()) {
+            if (m.getName().equals(name)) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException(name);
+    }
+
+    /** Runs {@code name} on the device with {@code args}, and plainly with copies; compares every element. */
+    private void check(String name, Object... args) throws Exception {
+        checkPresent(name, new Object[0], args);
+    }
+
+    /** {@link #check} where {@code present} stay on the device after the call: they are copied back to compare. */
+    private void checkPresent(String name, Object[] present, Object... args) throws Exception {
+        Method k = method(name);
+        Object[] plain = deepCopy(args);
+        k.invoke(null, plain);
+        String desc = MethodType.methodType(k.getReturnType(), k.getParameterTypes()).toMethodDescriptorString();
+        assertNotNull(AccRuntime.offloadValue(RowKernels.class, name, desc, null, args), name + " ran on the host");
+        if (present.length > 0) {
+            Acc.updateHost(present);
+        }
+        for (int a = 0; a < args.length; a++) {
+            assertDeepEquals(plain[a], args[a], name + " argument " + a);
+        }
+    }
+
+    private static Object[] deepCopy(Object[] args) {
+        Object[] out = new Object[args.length];
+        for (int a = 0; a < args.length; a++) {
+            out[a] = args[a] instanceof Object[] rows ? copyRows(rows) : args[a];
+        }
+        return out;
+    }
+
+    /** A copy that keeps which rows are the same object (a row listed twice stays listed twice). */
+    private static Object[] copyRows(Object[] rows) {
+        Object[] c = (Object[]) Array.newInstance(rows.getClass().getComponentType(), rows.length);
+        java.util.IdentityHashMap<Object, Object> made = new java.util.IdentityHashMap<>();
+        for (int i = 0; i < rows.length; i++) {
+            Object row = rows[i];
+            c[i] = made.computeIfAbsent(row, r -> {
+                Object x = Array.newInstance(r.getClass().getComponentType(), Array.getLength(r));
+                System.arraycopy(r, 0, x, 0, Array.getLength(r));
+                return x;
+            });
+        }
+        return c;
+    }
+
+    private static void assertDeepEquals(Object expected, Object actual, String what) {
+        if (!(expected instanceof Object[] e)) {
+            assertEquals(expected, actual, what);
+            return;
+        }
+        Object[] g = (Object[]) actual;
+        for (int i = 0; i < e.length; i++) {
+            for (int j = 0; j < Array.getLength(e[i]); j++) {
+                assertEquals(Array.get(e[i], j), Array.get(g[i], j), what + " element [" + i + "][" + j + "]");
+            }
+        }
+    }
+
+    private double[][] doubles(int m, int n) {
+        double[][] a = new double[m][n];
+        for (double[] row : a) {
+            for (int j = 0; j < n; j++) {
+                row[j] = random.nextDouble();
+            }
+        }
+        return a;
+    }
+
+    private Object rows(Class<?> element, int m, int n) {
+        Object[] a = (Object[]) Array.newInstance(element, m, n);
+        for (Object row : a) {
+            for (int j = 0; j < n; j++) {
+                int v = random.nextInt();
+                Object x = element == float.class ? (Object) (float) random.nextGaussian()
+                        : element == long.class ? (Object) random.nextLong()
+                        : element == short.class ? (Object) (short) v
+                        : element == byte.class ? (Object) (byte) v
+                        : element == char.class ? (Object) (char) v : (Object) v;
+                Array.set(row, j, x);
+            }
+        }
+        return a;
+    }
+
+    @Test
+    void jacobiTransposeAndDgemmMatchPlainJavaAtOddSizes() throws Exception {
+        for (int[] s : new int[][] {{3, 3}, {17, 33}, {130, 257}, {513, 129}}) {
+            check("jacobi", doubles(s[0], s[1]), doubles(s[0], s[1]), s[0], s[1]);
+            check("transpose", new double[s[1]][s[0]], doubles(s[0], s[1]), s[0], s[1]);
+        }
+        for (int n : new int[] {1, 31, 97}) {
+            check("dgemm", doubles(n, n), doubles(n, n), new double[n][n], n);
+        }
+    }
+
+    @Test
+    void everyElementTypeMatchesPlainJava() throws Exception {
+        for (int[] s : new int[][] {{1, 1}, {7, 33}, {129, 65}}) {
+            int m = s[0];
+            int n = s[1];
+            check("floats", rows(float.class, m, n), rows(float.class, m, n), m, n);
+            check("ints", rows(int.class, m, n), rows(int.class, m, n), m, n);
+            check("longs", rows(long.class, m, n), rows(long.class, m, n), m, n);
+            check("shorts", rows(short.class, m, n), rows(short.class, m, n), m, n);
+            check("bytes", rows(byte.class, m, n), rows(byte.class, m, n), m, n);
+            check("chars", rows(char.class, m, n), rows(char.class, m, n), m, n);
+        }
+    }
+
+    @Test
+    void jaggedArraysMatchPlainJava() throws Exception {
+        int m = 77;
+        double[][] a = new double[m][];
+        double[][] b = new double[m][];
+        for (int i = 0; i < m; i++) {
+            a[i] = doubles(1, 1 + (i * 37) % 101)[0];
+            b[i] = new double[a[i].length];
+        }
+        check("twice", a, b, m);
+    }
+
+    @Test
+    void rowsReplacedBetweenCallsAreNeverStale() throws Exception {
+        int m = 40;
+        int n = 51;
+        double[][] a = doubles(m, n);
+        double[][] b = doubles(m, n);
+        check("twice", a, b, m);
+        a[3] = doubles(1, n)[0];
+        b[5] = new double[n];
+        check("twice", a, b, m);
+
+        // inside a data region: the call finds the replaced rows by identity and moves them
+        Acc.copyin(a);
+        Acc.copyin(b);
+        Object[] present = {b};
+        checkPresent("twice", present, a, b, m);
+        a[7] = doubles(1, n)[0];
+        b[9] = new double[n];
+        checkPresent("twice", present, a, b, m);
+        a[7][0] = 123;
+        Acc.updateDevice(a);
+        checkPresent("twice", present, a, b, m);
+        Acc.copyout(b);
+        Acc.delete(a);
+        double[][] expected = HeatRows.copy(b);
+        RowKernels.twice(a, expected, m);
+        assertDeepEquals(expected, b, "after the region");
+    }
+
+    @Test
+    void sharedRowsAreReadFromOneDeviceCopy() throws Exception {
+        int m = 9;
+        int n = 300;
+        double[][] a = doubles(m, n);
+        double[][] c = doubles(m, n);
+        c[2] = a[4];
+        c[6] = c[1];
+        check("sum", a, c, new double[m][n], m, n);
+        Acc.copyin(a);
+        check("sum", a, c, new double[m][n], m, n);
+        Acc.delete(a);
+    }
+
+    @Test
+    void theHeatSampleMatchesPlainJava() {
+        int n = 129;
+        double[][] u0 = HeatRows.grid(n, 5);
+        for (int steps : new int[] {1, 10, 11}) {
+            double[][] pu = HeatRows.copy(u0);
+            double[][] pn = HeatRows.copy(u0);
+            HeatRows.plain(pu, pn, n, steps, 0.2);
+            double[][] au = HeatRows.copy(u0);
+            double[][] an = HeatRows.copy(u0);
+            for (int s = 0; s < steps; s++) {
+                Object[] ran = AccRuntime.offloadValue(HeatRows.class, "step", "([[D[[DID)V", null,
+                        new Object[] {au, an, n, 0.2});
+                assertNotNull(ran, "the heat step ran on the host");
+                double[][] t = au;
+                au = an;
+                an = t;
+            }
+            assertEquals(0, HeatRows.differences(pu, au) + HeatRows.differences(pn, an), steps + " steps");
+        }
+    }
+}
