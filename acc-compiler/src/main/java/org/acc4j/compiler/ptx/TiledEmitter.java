@@ -1,0 +1,381 @@
+package org.acc4j.compiler.ptx;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.acc4j.compiler.ir.ArrayRef;
+import org.acc4j.compiler.ir.BinOp;
+import org.acc4j.compiler.ir.Cond;
+import org.acc4j.compiler.ir.Expr;
+import org.acc4j.compiler.ir.KernelParam;
+import org.acc4j.compiler.ir.MethodBody;
+import org.acc4j.compiler.ir.Stmt;
+import org.acc4j.compiler.ir.Type;
+import org.acc4j.compiler.ir.UnOp;
+import org.acc4j.compiler.ir.Var;
+import org.acc4j.compiler.pass.Linear;
+import org.acc4j.compiler.pass.Tiling;
+
+/**
+ * PTX for the kernels of {@link Tiling}: hand-shaped code over the tiles of a nest, with the same parameters as
+ * the region's plain kernel (so that the runtime binds either the same way), and no bounds checks (the runtime
+ * launches it only when the host has proven every access in bounds).
+ *
+ * <p>The transpose kernel: block {@code (bx, by)} takes the tiles {@code (tr, tw)} with {@code tr} from
+ * {@code bx} by {@code gridDim.x} over the tiles of the read loop and {@code tw} from {@code by} by
+ * {@code gridDim.y} over the tiles of the write loop. For each tile, thread {@code (tx, ty)} first reads the
+ * elements at read-loop offset {@code tx} and write-loop offsets {@code ty + 8k} (consecutive threads, consecutive
+ * addresses) into {@code tile[ty + 8k][tx]}; after a barrier it writes the elements at write-loop offset
+ * {@code tx} and read-loop offsets {@code ty + 8k} from {@code tile[tx][ty + 8k]}; a second barrier ends the
+ * tile. Subscripts are computed from their linear forms in 32-bit arithmetic, which wraps as Java's does; the
+ * proof that Java's value is in bounds makes them equal.
+ */
+public final class TiledEmitter {
+    private final StringBuilder code = new StringBuilder();
+    private int r32;
+    private int r64;
+    private int pred;
+    private final MethodBody body;
+    private final List<KernelParam> params;
+    private final Map<Object, String> scalarCache = new HashMap<>();
+
+    private TiledEmitter(MethodBody body, List<KernelParam> params) {
+        this.body = body;
+        this.params = params;
+    }
+
+    /** The transpose kernel {@code entry} for {@code t}, with the plain kernel's {@code params}. */
+    public static String transpose(MethodBody body, Tiling.Transpose t, String entry, List<KernelParam> params,
+                                   int sm, String why) {
+        TiledEmitter e = new TiledEmitter(body, params);
+        String text = e.transposeBody(t);
+        return "//\n// acc4j tiled kernel for " + body.owner().replace('/', '.') + "." + body.name() + ": " + why
+                + "\n//\n.version " + KernelEmitter.ptxVersion(sm) + "\n.target sm_" + sm + "\n.address_size 64\n\n"
+                + ".visible .entry " + entry + "(\n" + e.decl() + "\n)\n.maxntid " + Tiling.TILE + ", " + Tiling.ROWS
+                + ", 1\n{\n" + e.regs() + text + "}\n";
+    }
+
+    private String decl() {
+        StringBuilder d = new StringBuilder();
+        for (int k = 0; k < params.size(); k++) {
+            KernelParam p = params.get(k);
+            String type;
+            if (p instanceof KernelParam.ArrayLength) {
+                type = "u32";
+            } else if (p instanceof KernelParam.Scalar s) {
+                type = paramType(s.type());
+            } else if (p instanceof KernelParam.HostValue h) {
+                type = paramType(h.var().type());
+            } else {
+                type = "u64";
+            }
+            d.append(k > 0 ? ",\n" : "").append("\t.param .").append(type).append(" p").append(k);
+        }
+        return d.toString();
+    }
+
+    private static String paramType(Type t) {
+        return switch (t) {
+            case I32 -> "s32";
+            case I64 -> "s64";
+            case F32 -> "f32";
+            case F64 -> "f64";
+            case PRED -> "u32";
+        };
+    }
+
+    private String regs() {
+        return "\t.reg .b32 %r<" + (r32 + 1) + ">;\n\t.reg .b64 %rd<" + (r64 + 1) + ">;\n\t.reg .pred %p<" + (pred + 1)
+                + ">;\n";
+    }
+
+    private String r() {
+        return "%r" + (++r32);
+    }
+
+    private String rd() {
+        return "%rd" + (++r64);
+    }
+
+    private String p() {
+        return "%p" + (++pred);
+    }
+
+    private void op(String text) {
+        code.append('\t').append(text).append(";\n");
+    }
+
+    private void label(String l) {
+        code.append(l).append(":\n");
+    }
+
+    // ---------------------------------------------------------------- invariant scalars
+
+    private int indexOf(KernelParam p) {
+        int k = params.indexOf(p);
+        if (k < 0) {
+            throw new IllegalStateException("no parameter " + p + " in the plain kernel");
+        }
+        return k;
+    }
+
+    /** The global address of {@code a}'s data (its row table for two dimensions). */
+    private String base(ArrayRef a) {
+        return scalarCache.computeIfAbsent("base:" + a.name(), k -> {
+            int at = -1;
+            for (int q = 0; q < params.size(); q++) {
+                if (params.get(q) instanceof KernelParam.ArrayData d && d.array().equals(a)) {
+                    at = q;
+                }
+            }
+            if (at < 0) {
+                throw new IllegalStateException("no parameter for the array " + a.name());
+            }
+            String reg = rd();
+            op("ld.param.u64 " + reg + ", [p" + at + "]");
+            op("cvta.to.global.u64 " + reg + ", " + reg);
+            return reg;
+        });
+    }
+
+    /** An invariant {@code int} expression (see {@code Tiling.Scalars}) in a register. */
+    private String scalar(Expr e) {
+        if (e instanceof Expr.Const k) {
+            String reg = r();
+            op("mov.b32 " + reg + ", " + (int) k.bits());
+            return reg;
+        }
+        if (e instanceof Expr.Local l) {
+            return scalarCache.computeIfAbsent(l.var(), k -> {
+                int at = Tiling.param(body, params, l.var());
+                String reg = r();
+                op("ld.param.s32 " + reg + ", [p" + at + "]");
+                return reg;
+            });
+        }
+        if (e instanceof Expr.Length l) {
+            return scalarCache.computeIfAbsent("len:" + l.array().name(), k -> {
+                String reg = r();
+                op("ld.param.u32 " + reg + ", [p" + indexOf(new KernelParam.ArrayLength(l.array())) + "]");
+                return reg;
+            });
+        }
+        if (e instanceof Expr.Binary b) {
+            String x = scalar(b.left());
+            String y = scalar(b.right());
+            String reg = r();
+            String o = switch (b.op()) {
+                case ADD -> "add.s32";
+                case SUB -> "sub.s32";
+                case MUL -> "mul.lo.s32";
+                case SHL -> "shl.b32";
+                default -> throw new IllegalStateException("operator " + b.op());
+            };
+            if (b.op() == BinOp.SHL) {
+                String c = r();
+                op("and.b32 " + c + ", " + y + ", 31");
+                y = c;
+            }
+            op(o + " " + reg + ", " + x + ", " + y);
+            return reg;
+        }
+        if (e instanceof Expr.Unary u && u.op() == UnOp.NEG) {
+            String x = scalar(u.operand());
+            String reg = r();
+            op("neg.s32 " + reg + ", " + x);
+            return reg;
+        }
+        throw new IllegalStateException("not an invariant int expression: " + e);
+    }
+
+    /** A loop's lower bound and trip count ({@code max(0, bound - lower (+1 for <=))}, in 64 bits, then 32). */
+    private String[] range(Stmt.For f) {
+        String lo = scalar(f.lower());
+        String hi = scalar(f.bound());
+        String lo64 = rd();
+        String hi64 = rd();
+        op("cvt.s64.s32 " + lo64 + ", " + lo);
+        op("cvt.s64.s32 " + hi64 + ", " + hi);
+        String n64 = rd();
+        op("sub.s64 " + n64 + ", " + hi64 + ", " + lo64);
+        if (f.cond() == Cond.LE) {
+            op("add.s64 " + n64 + ", " + n64 + ", 1");
+        }
+        op("max.s64 " + n64 + ", " + n64 + ", 0");
+        String n = r();
+        op("cvt.u32.u64 " + n + ", " + n64);
+        return new String[] {lo, n};
+    }
+
+    /** The coefficients and rest of a linear form in registers: {@code {c_read, c_write, rest}}. */
+    private String[] form(Linear.Form f, Var read, Var write) {
+        Expr cr = f.coefficient(read);
+        Expr cw = f.coefficient(write);
+        return new String[] {cr == null ? null : scalar(cr), cw == null ? null : scalar(cw), scalar(f.rest())};
+    }
+
+    /** {@code Σ c * v + rest} for the read- and write-loop index values {@code vr}, {@code vw}. */
+    private String subscript(String[] form, String vr, String vw) {
+        String acc = form[2];
+        if (form[0] != null) {
+            String s = r();
+            op("mad.lo.s32 " + s + ", " + form[0] + ", " + vr + ", " + acc);
+            acc = s;
+        }
+        if (form[1] != null) {
+            String s = r();
+            op("mad.lo.s32 " + s + ", " + form[1] + ", " + vw + ", " + acc);
+            acc = s;
+        }
+        return acc;
+    }
+
+    /** The element's global address. */
+    private String address(ArrayRef a, String[] row, String[] index, String vr, String vw, String skip) {
+        String data = base(a);
+        if (row != null) {
+            String ri = subscript(row, vr, vw);
+            String off = rd();
+            op("mul.wide.s32 " + off + ", " + ri + ", " + ArrayRef.ROW_ENTRY_BYTES);
+            String entry = rd();
+            op("add.s64 " + entry + ", " + data + ", " + off);
+            String rowData = rd();
+            // outside the nest's range the row may not exist: no load there (the address is not used)
+            op("mov.u64 " + rowData + ", 0");
+            op("@!" + skip + " ld.global.u64 " + rowData + ", [" + entry + "]");
+            data = rowData;
+        }
+        String ci = subscript(index, vr, vw);
+        String off = rd();
+        op("mul.wide.s32 " + off + ", " + ci + ", " + a.elem().bytes());
+        String addr = rd();
+        op("add.s64 " + addr + ", " + data + ", " + off);
+        return addr;
+    }
+
+    // ---------------------------------------------------------------- transpose
+
+    private String transposeBody(Tiling.Transpose t) {
+        int es = t.src().array().elem().bytes();
+        String w = es == 8 ? "b64" : es == 4 ? "b32" : es == 2 ? "u16" : "u8";
+        code.append("\t.shared .align 8 .b8 tile[").append(Tiling.TILE * Tiling.PADDED * es).append("];\n");
+        Var read = t.readLoop().index();
+        Var write = t.writeLoop().index();
+        String[] rr = range(t.readLoop());
+        String[] wr = range(t.writeLoop());
+        String[] srcRow = t.src().row() == null ? null : form(t.src().row(), read, write);
+        String[] srcIdx = form(t.src().index(), read, write);
+        String[] dstRow = t.dst().row() == null ? null : form(t.dst().row(), read, write);
+        String[] dstIdx = form(t.dst().index(), read, write);
+        base(t.src().array());
+        base(t.dst().array());
+        String tilesR = r();
+        String tilesW = r();
+        op("add.u32 " + tilesR + ", " + rr[1] + ", " + (Tiling.TILE - 1));
+        op("shr.u32 " + tilesR + ", " + tilesR + ", 5");
+        op("add.u32 " + tilesW + ", " + wr[1] + ", " + (Tiling.TILE - 1));
+        op("shr.u32 " + tilesW + ", " + tilesW + ", 5");
+        String tx = r();
+        String ty = r();
+        op("mov.u32 " + tx + ", %tid.x");
+        op("mov.u32 " + ty + ", %tid.y");
+        String shared = rd();
+        op("mov.u64 " + shared + ", tile");
+        // this thread's slots: phase 1 writes tile[ty + 8k][tx], phase 2 reads tile[tx][ty + 8k]
+        String slot1 = r();
+        op("mad.lo.u32 " + slot1 + ", " + ty + ", " + Tiling.PADDED + ", " + tx);
+        String slot2 = r();
+        op("mad.lo.u32 " + slot2 + ", " + tx + ", " + Tiling.PADDED + ", " + ty);
+        String s1 = rd();
+        String s2 = rd();
+        op("mul.wide.u32 " + s1 + ", " + slot1 + ", " + es);
+        op("add.s64 " + s1 + ", " + shared + ", " + s1);
+        op("mul.wide.u32 " + s2 + ", " + slot2 + ", " + es);
+        op("add.s64 " + s2 + ", " + shared + ", " + s2);
+        String tw = r();
+        String tr = r();
+        String done = p();
+        String nctaX = r();
+        String nctaY = r();
+        op("mov.u32 " + nctaX + ", %nctaid.x");
+        op("mov.u32 " + nctaY + ", %nctaid.y");
+        op("mov.u32 " + tw + ", %ctaid.y");
+        label("$L_tw");
+        op("setp.ge.u32 " + done + ", " + tw + ", " + tilesW);
+        op("@" + done + " bra $L_exit");
+        op("mov.u32 " + tr + ", %ctaid.x");
+        label("$L_tr");
+        op("setp.ge.u32 " + done + ", " + tr + ", " + tilesR);
+        op("@" + done + " bra $L_next_tw");
+        String r0 = r();
+        String w0 = r();
+        op("shl.b32 " + r0 + ", " + tr + ", 5");
+        op("shl.b32 " + w0 + ", " + tw + ", 5");
+        // phase 1: read along the read loop
+        String ro = r();
+        op("add.u32 " + ro + ", " + r0 + ", " + tx);
+        String inR = p();
+        op("setp.lt.u32 " + inR + ", " + ro + ", " + rr[1]);
+        String vr = r();
+        op("add.s32 " + vr + ", " + rr[0] + ", " + ro);
+        int per = Tiling.TILE / Tiling.ROWS;
+        String[] skips = new String[per];
+        String[] vals = new String[per];
+        String[] addrs = new String[per];
+        for (int k = 0; k < per; k++) {
+            String wo = r();
+            op("add.u32 " + wo + ", " + w0 + ", " + ty);
+            if (k > 0) {
+                op("add.u32 " + wo + ", " + wo + ", " + (k * Tiling.ROWS));
+            }
+            skips[k] = p();
+            op("setp.ge.or.u32 " + skips[k] + ", " + wo + ", " + wr[1] + ", !" + inR);
+            String vw = r();
+            op("add.s32 " + vw + ", " + wr[0] + ", " + wo);
+            addrs[k] = address(t.src().array(), srcRow, srcIdx, vr, vw, skips[k]);
+        }
+        // the loads first, so that they are in flight together
+        for (int k = 0; k < per; k++) {
+            vals[k] = es == 8 ? rd() : r();
+            op("@!" + skips[k] + " ld.global." + w + " " + vals[k] + ", [" + addrs[k] + "]");
+        }
+        for (int k = 0; k < per; k++) {
+            op("@!" + skips[k] + " st.shared." + w + " [" + s1 + "+" + (k * Tiling.ROWS * Tiling.PADDED * es) + "], "
+                    + vals[k]);
+        }
+        op("bar.sync 0");
+        // phase 2: write along the write loop
+        String wo2 = r();
+        op("add.u32 " + wo2 + ", " + w0 + ", " + tx);
+        String inW = p();
+        op("setp.lt.u32 " + inW + ", " + wo2 + ", " + wr[1]);
+        String vw2 = r();
+        op("add.s32 " + vw2 + ", " + wr[0] + ", " + wo2);
+        for (int k = 0; k < per; k++) {
+            String ro2 = r();
+            op("add.u32 " + ro2 + ", " + r0 + ", " + ty);
+            if (k > 0) {
+                op("add.u32 " + ro2 + ", " + ro2 + ", " + (k * Tiling.ROWS));
+            }
+            skips[k] = p();
+            op("setp.ge.or.u32 " + skips[k] + ", " + ro2 + ", " + rr[1] + ", !" + inW);
+            String vr2 = r();
+            op("add.s32 " + vr2 + ", " + rr[0] + ", " + ro2);
+            addrs[k] = address(t.dst().array(), dstRow, dstIdx, vr2, vw2, skips[k]);
+            vals[k] = es == 8 ? rd() : r();
+            op("@!" + skips[k] + " ld.shared." + w + " " + vals[k] + ", [" + s2 + "+" + (k * Tiling.ROWS * es) + "]");
+        }
+        for (int k = 0; k < per; k++) {
+            op("@!" + skips[k] + " st.global." + w + " [" + addrs[k] + "], " + vals[k]);
+        }
+        op("bar.sync 0");
+        op("add.u32 " + tr + ", " + tr + ", " + nctaX);
+        op("bra.uni $L_tr");
+        label("$L_next_tw");
+        op("add.u32 " + tw + ", " + tw + ", " + nctaY);
+        op("bra.uni $L_tw");
+        label("$L_exit");
+        op("ret");
+        return code.toString();
+    }
+}
