@@ -113,10 +113,13 @@ public final class Compiler {
                         throw new IllegalStateException("the unchecked variant of " + entry + " has other parameters");
                     }
                     unchecked = new KernelPlan.Unchecked(u.entry(), u.ptx(), u.sites(), hoisted);
-                    Tiling.Transpose tiled = Tiling.transpose(body, r, hoisted, k.params());
+                    Tiling.Kernel tiled = Tiling.transpose(body, r, hoisted, k.params());
+                    if (tiled == null) {
+                        tiled = Tiling.matmul(body, r, hoisted, k.params());
+                    }
                     if (tiled != null) {
-                        unchecked = new KernelPlan.Unchecked(entry + "_tiled", TiledEmitter.transpose(body, tiled,
-                                entry + "_tiled", k.params(), sm, tiled.note()), List.of(), hoisted, tiled);
+                        unchecked = new KernelPlan.Unchecked(entry + "_tiled", TiledEmitter.emit(body, tiled,
+                                entry + "_tiled", k.params(), sm), List.of(), hoisted, tiled);
                     }
                 }
                 kernels.add(new KernelPlan(r, k.entry(), k.ptx(), k.params(), k.sites(), unchecked));

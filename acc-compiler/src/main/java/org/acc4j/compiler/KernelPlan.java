@@ -29,7 +29,7 @@ public record KernelPlan(Region region, String entry, String ptx, List<KernelPar
      * {@link #launch(Mapping)}.
      */
     public record Unchecked(String entry, String ptx, List<ErrorSite> sites, List<org.acc4j.compiler.ir.RangeCheck> checks,
-                            org.acc4j.compiler.pass.Tiling.Transpose tiled) {
+                            org.acc4j.compiler.pass.Tiling.Kernel tiled) {
         public Unchecked {
             sites = List.copyOf(sites);
             checks = List.copyOf(checks);

@@ -157,4 +157,73 @@ class TilingTest {
         assertNull(tiled(CompilerTest.offload(TilingKernels.class, "copy")));
         assertNull(tiled(CompilerTest.offload(TilingKernels.class, "scaledTranspose")));
     }
+
+    @Test
+    void aMatmulIsTiledAndMatchesJavaBitForBit() throws Exception {
+        CompiledMethod m = CompilerTest.offload(TilingKernels.class, "matmul");
+        KernelPlan.Unchecked u = tiled(m);
+        assertNotNull(u, () -> report(m));
+        assertTrue(report(m).contains("tiled for shared memory and registers: c[i, j] = sum over k of a * b"), report(m));
+        assertFalse(u.ptx().contains("fma"));
+        assembles(u);
+        Random rnd = new Random(21);
+        int[][] sizes = {{1, 1, 1}, {1, 70, 3}, {70, 1, 17}, {64, 64, 16}, {65, 67, 33}, {3, 130, 40}, {20, 20, 0},
+            {0, 5, 5}, {5, 0, 5}};
+        for (int[] s : sizes) {
+            Object[] args = {NestInputs.doubles(rnd, s[0] * s[2]), NestInputs.doubles(rnd, s[2] * s[1]),
+                new double[s[0] * s[1]], s[0], s[1], s[2]};
+            try {
+                BoundsTest.assertSameOutcome(m, TilingKernels.class, "matmul", args);
+            } catch (KernelInterpreter.HostInstead e) {
+                // an empty range may make the check that the writes do not overlap send the call to the host
+                assertTrue(s[0] * s[1] == 0 || s[1] == 1, e::getMessage);
+            }
+        }
+        // c too short: the proof fails and the checked kernel raises Java's exception
+        Object[] bad = {NestInputs.doubles(rnd, 30 * 30), NestInputs.doubles(rnd, 30 * 30), new double[30 * 30 - 2], 30,
+            30, 30};
+        assertFalse(BoundsTest.proven(m, bad));
+        BoundsTest.assertSameOutcome(m, TilingKernels.class, "matmul", bad);
+        // c is a: the call does not run on the device
+        double[] same = NestInputs.doubles(rnd, 16 * 16);
+        assertThrows(KernelInterpreter.HostInstead.class,
+                () -> KernelInterpreter.run(m, new Object[] {same, NestInputs.doubles(rnd, 256), same, 16, 16, 16}, 4));
+    }
+
+    @Test
+    void twoDimensionalAndTransposedMatmuls() throws Exception {
+        CompiledMethod m2 = CompilerTest.offload(TilingKernels.class, "matmul2D");
+        KernelPlan.Unchecked u2 = tiled(m2);
+        assertNotNull(u2, () -> report(m2));
+        assembles(u2);
+        Random rnd = new Random(22);
+        for (int n : new int[] {1, 33, 70}) {
+            BoundsTest.assertSameOutcome(m2, TilingKernels.class, "matmul2D", NestInputs.doubles2(rnd, n, n),
+                    NestInputs.doubles2(rnd, n, n), new double[n][n], n);
+        }
+        CompiledMethod mt = CompilerTest.offload(TilingKernels.class, "matmulTransposed");
+        KernelPlan.Unchecked ut = tiled(mt);
+        assertNotNull(ut, () -> report(mt));
+        assembles(ut);
+        for (int[] s : new int[][] {{45, 0}, {45, 7}, {66, 65}, {66, 70}}) {
+            int n = s[0];
+            BoundsTest.assertSameOutcome(mt, TilingKernels.class, "matmulTransposed", NestInputs.doubles(rnd, n * n),
+                    NestInputs.doubles(rnd, n * n), new double[n * n], n, s[1]);
+        }
+    }
+
+    @Test
+    void nonFiniteValuesKeepJavasResults() throws Exception {
+        CompiledMethod m = CompilerTest.offload(TilingKernels.class, "matmul");
+        Random rnd = new Random(23);
+        int n = 40;
+        double[] a = NestInputs.doubles(rnd, n * n);
+        double[] b = NestInputs.doubles(rnd, n * n);
+        a[5] = Double.POSITIVE_INFINITY;
+        b[77] = Double.NaN;
+        a[300] = -0.0;
+        b[301] = 1e308;
+        a[302] = 1e308;
+        BoundsTest.assertSameOutcome(m, TilingKernels.class, "matmul", a, b, new double[n * n], n, n, n);
+    }
 }

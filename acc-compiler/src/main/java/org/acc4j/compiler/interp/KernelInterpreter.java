@@ -208,7 +208,7 @@ public final class KernelInterpreter {
                 // the tiled kernel, with its shared memory and barriers (it has no reductions)
                 int[] grid = plan.launchMapping(true).grid(host, maxBlocks, maxBlocks);
                 if (grid != null) {
-                    new TiledRun(sources, host).transpose(plan.unchecked().tiled(), grid);
+                    new TiledRun(sources, host).run(plan.unchecked().tiled(), grid);
                 }
                 return new long[0];
             }

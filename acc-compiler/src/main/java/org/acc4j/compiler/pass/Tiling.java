@@ -48,6 +48,15 @@ public final class Tiling {
     private Tiling() {
     }
 
+    /** A tiled kernel's description: what the emitter and the interpreter follow. */
+    public sealed interface Kernel permits Transpose, Matmul {
+        /** The geometry of its launch. */
+        Mapping launch();
+
+        /** The report's line. */
+        String note();
+    }
+
     /** An array access with its subscripts as linear forms in the two loop indices ({@code row} null for 1D). */
     public record Access(ArrayRef array, Linear.Form row, Linear.Form index) {
     }
@@ -60,8 +69,8 @@ public final class Tiling {
      *     {@code writeLoop}, blocks of 32×8 threads
      */
     public record Transpose(Stmt.For outer, Stmt.For inner, Stmt.For readLoop, Stmt.For writeLoop, Access src,
-                            Access dst, Mapping launch) {
-        /** The report's line. */
+                            Access dst, Mapping launch) implements Kernel {
+        @Override
         public String note() {
             return "tiled for shared memory: " + src.array().name() + " is read along " + readLoop.index().name()
                     + " and " + dst.array().name() + " written along " + writeLoop.index().name() + " (" + TILE + "x"
@@ -159,6 +168,147 @@ public final class Tiling {
                         new Mapping.FromTrip(1 - readLevel, TILE, 65535, 1), new Mapping.Unused()),
                 "shared-memory transpose tiles");
         return new Transpose(outer, inner, readLoop, writeLoop, src, dst, launch);
+    }
+
+    /** Micro-tile of C per thread along i and j; threads per block along each (x is j). */
+    public static final int MICRO = 4;
+    public static final int THREADS = 16;
+    /** Block tile of C along i and j, and the depth of a k tile. */
+    public static final int BLOCK = MICRO * THREADS;
+    public static final int DEPTH = 16;
+
+    /**
+     * A matmul-shaped nest {@code c[i][j] = init + Σ_k a(i, k) * b(k, j)}: {@code acc} starts at {@code init},
+     * gets {@code acc + a * b} for each k in Java's order, and is stored into {@code c}.
+     *
+     * @param launch x over tiles of j, y over tiles of i, blocks of 16×16 threads, each computing 4×4 elements
+     */
+    public record Matmul(Stmt.For i, Stmt.For j, Stmt.For k, Access a, Access b, Access c, Expr.Const init,
+                         Mapping launch) implements Kernel {
+        @Override
+        public String note() {
+            return "tiled for shared memory and registers: " + c.array().name() + "[" + i.index().name() + ", "
+                    + j.index().name() + "] = sum over " + k.index().name() + " of " + a.array().name() + " * "
+                    + b.array().name() + " (" + BLOCK + "x" + BLOCK + " tiles of " + c.array().name() + " per block, "
+                    + DEPTH + "-deep k tiles of " + a.array().name() + " and " + b.array().name()
+                    + " staged in shared memory, " + MICRO + "x" + MICRO + " elements per thread in registers; each "
+                    + "element sums in Java's order with multiply and add rounded separately, so the result is "
+                    + "Java's bit for bit; launched when the bounds proofs hold, else the checked kernel runs)";
+        }
+    }
+
+    /**
+     * The matmul shape of {@code region}, or null: loops i and j parallel and not annotated, the body of j a
+     * constant {@code double} accumulator, a counted sequential k loop whose only statement is
+     * {@code acc += a[..] * b[..]} (a independent of j, b of i), and the store of {@code acc} into c (independent
+     * of k); every access hoisted.
+     */
+    public static Matmul matmul(MethodBody body, Region region, List<RangeCheck> hoisted, List<KernelParam> params) {
+        Stmt.For outer = region.loop();
+        Mapping m = region.mapping();
+        if (!region.reductions().isEmpty() || !region.hostVars().isEmpty() || !quietPrologue(region.devicePrologue())
+                || m == null) {
+            return null;
+        }
+        List<Stmt> ob = outer.body();
+        if (ob.isEmpty() || !(ob.get(ob.size() - 1) instanceof Stmt.For inner) || !simpleLoop(outer)
+                || !simpleLoop(inner) || !pureAssigns(ob.subList(0, ob.size() - 1))) {
+            return null;
+        }
+        if (m.levelOf(outer) == null || m.levelOf(inner) == null) {
+            return null;
+        }
+        List<Stmt> jb = inner.body();
+        int n = jb.size();
+        if (n < 3 || !(jb.get(n - 3) instanceof Stmt.Assign init) || !(jb.get(n - 2) instanceof Stmt.For kl)
+                || !(jb.get(n - 1) instanceof Stmt.Store store) || !pureAssigns(jb.subList(0, n - 3))) {
+            return null;
+        }
+        Var acc = init.var();
+        if (acc.type() != Type.F64 || !(init.value() instanceof Expr.Const c0) || !simpleLoop(kl)
+                || m.levelOf(kl) != null || kl.body().size() != 1 || !(kl.body().get(0) instanceof Stmt.Assign step)
+                || !step.var().equals(acc) || !(store.value() instanceof Expr.Local sl) || !sl.var().equals(acc)
+                || store.array().elem() != org.acc4j.compiler.ir.Elem.DOUBLE) {
+            return null;
+        }
+        if (!(step.value() instanceof Expr.Binary add) || add.op() != BinOp.ADD
+                || !(add.left() instanceof Expr.Local al) || !al.var().equals(acc)
+                || !(add.right() instanceof Expr.Binary mul) || mul.op() != BinOp.MUL
+                || !(mul.left() instanceof Expr.Load x) || !(mul.right() instanceof Expr.Load y)
+                || x.array().elem() != org.acc4j.compiler.ir.Elem.DOUBLE
+                || y.array().elem() != org.acc4j.compiler.ir.Elem.DOUBLE
+                || x.array().equals(store.array()) || y.array().equals(store.array())) {
+            return null;
+        }
+        Set<Object> proven = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        hoisted.forEach(ch -> proven.add(ch.node()));
+        if (!proven.contains(store) || !proven.contains(x) || !proven.contains(y)) {
+            return null;
+        }
+        List<Stmt> nest = List.of(outer);
+        Set<Var> indices = new HashSet<>();
+        Set<Var> variant = new HashSet<>();
+        Dataflow.loopIndices(nest, indices);
+        Dataflow.assigned(nest, variant);
+        Set<Var> once = Dataflow.assignedOnce(nest);
+        Map<Var, Expr> defs = new HashMap<>();
+        for (Stmt s : ob.subList(0, ob.size() - 1)) {
+            Stmt.Assign a = (Stmt.Assign) s;
+            if (once.contains(a.var())) {
+                defs.put(a.var(), a.value());
+            }
+        }
+        for (Stmt s : jb.subList(0, n - 3)) {
+            Stmt.Assign a = (Stmt.Assign) s;
+            if (once.contains(a.var())) {
+                defs.put(a.var(), a.value());
+            }
+        }
+        Linear lin = new Linear(indices, variant, defs);
+        Access ax = access(lin, x.array(), x.row(), x.index());
+        Access ay = access(lin, y.array(), y.row(), y.index());
+        Access ac = access(lin, store.array(), store.row(), store.index());
+        if (ax == null || ay == null || ac == null) {
+            return null;
+        }
+        Var vi = outer.index();
+        Var vj = inner.index();
+        Var vk = kl.index();
+        Access a;
+        Access b;
+        if (!uses(ax, vj) && !uses(ay, vi)) {
+            a = ax;
+            b = ay;
+        } else if (!uses(ay, vj) && !uses(ax, vi)) {
+            a = ay;
+            b = ax;
+        } else {
+            return null;
+        }
+        if (uses(ac, vk)) {
+            return null;
+        }
+        Set<Var> prologueSet = new HashSet<>();
+        Dataflow.assigned(region.devicePrologue(), prologueSet);
+        Scalars ok = new Scalars(body, params, prologueSet, variant);
+        for (Stmt.For f : List.of(outer, inner, kl)) {
+            if (!ok.test(f.lower()) || !ok.test(f.bound())) {
+                return null;
+            }
+        }
+        if (!ok.all(a) || !ok.all(b) || !ok.all(ac)) {
+            return null;
+        }
+        Mapping.Level li = new Mapping.Level(List.of(outer), 1, 1, "rows of C tiles");
+        Mapping.Level lj = new Mapping.Level(List.of(inner), 0, 0, "columns of C tiles");
+        Mapping launch = new Mapping(List.of(li, lj), new int[] {THREADS, THREADS, 1},
+                List.of(new Mapping.FromTrip(1, BLOCK, Integer.MAX_VALUE, 1), new Mapping.FromTrip(0, BLOCK, 65535, 1),
+                        new Mapping.Unused()), "register-tiled matmul");
+        return new Matmul(outer, inner, kl, a, b, ac, c0, launch);
+    }
+
+    private static boolean uses(Access a, Var v) {
+        return (a.row() != null && a.row().coefficient(v) != null) || a.index().coefficient(v) != null;
     }
 
     /** The loop whose index has coefficient 1 in {@code f} while the other's is not ±1, or null. */

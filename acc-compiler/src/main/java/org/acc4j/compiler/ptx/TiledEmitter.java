@@ -35,6 +35,7 @@ public final class TiledEmitter {
     private int r32;
     private int r64;
     private int pred;
+    private int f64;
     private final MethodBody body;
     private final List<KernelParam> params;
     private final Map<Object, String> scalarCache = new HashMap<>();
@@ -44,14 +45,21 @@ public final class TiledEmitter {
         this.params = params;
     }
 
-    /** The transpose kernel {@code entry} for {@code t}, with the plain kernel's {@code params}. */
-    public static String transpose(MethodBody body, Tiling.Transpose t, String entry, List<KernelParam> params,
-                                   int sm, String why) {
+    /** The tiled kernel {@code entry} for {@code t}, with the plain kernel's {@code params}. */
+    public static String emit(MethodBody body, Tiling.Kernel t, String entry, List<KernelParam> params, int sm) {
         TiledEmitter e = new TiledEmitter(body, params);
-        String text = e.transposeBody(t);
-        return "//\n// acc4j tiled kernel for " + body.owner().replace('/', '.') + "." + body.name() + ": " + why
+        String text;
+        int[] block;
+        if (t instanceof Tiling.Transpose tr) {
+            text = e.transposeBody(tr);
+            block = new int[] {Tiling.TILE, Tiling.ROWS};
+        } else {
+            text = e.matmulBody((Tiling.Matmul) t);
+            block = new int[] {Tiling.THREADS, Tiling.THREADS};
+        }
+        return "//\n// acc4j tiled kernel for " + body.owner().replace('/', '.') + "." + body.name() + ": " + t.note()
                 + "\n//\n.version " + KernelEmitter.ptxVersion(sm) + "\n.target sm_" + sm + "\n.address_size 64\n\n"
-                + ".visible .entry " + entry + "(\n" + e.decl() + "\n)\n.maxntid " + Tiling.TILE + ", " + Tiling.ROWS
+                + ".visible .entry " + entry + "(\n" + e.decl() + "\n)\n.maxntid " + block[0] + ", " + block[1]
                 + ", 1\n{\n" + e.regs() + text + "}\n";
     }
 
@@ -85,8 +93,12 @@ public final class TiledEmitter {
     }
 
     private String regs() {
-        return "\t.reg .b32 %r<" + (r32 + 1) + ">;\n\t.reg .b64 %rd<" + (r64 + 1) + ">;\n\t.reg .pred %p<" + (pred + 1)
-                + ">;\n";
+        return "\t.reg .b32 %r<" + (r32 + 1) + ">;\n\t.reg .b64 %rd<" + (r64 + 1) + ">;\n\t.reg .f64 %fd<" + (f64 + 1)
+                + ">;\n\t.reg .pred %p<" + (pred + 1) + ">;\n";
+    }
+
+    private String fd() {
+        return "%fd" + (++f64);
     }
 
     private String r() {
@@ -377,5 +389,346 @@ public final class TiledEmitter {
         label("$L_exit");
         op("ret");
         return code.toString();
+    }
+
+    // ---------------------------------------------------------------- matmul
+
+    /** A linear form's coefficients (by loop index) and rest in registers. */
+    private record FormRegs(Map<Var, String> coefficients, String rest) {
+    }
+
+    private FormRegs formRegs(Linear.Form f) {
+        if (f == null) {
+            return null;
+        }
+        Map<Var, String> c = new java.util.LinkedHashMap<>();
+        for (Map.Entry<Var, Expr> t : f.coefficients().entrySet()) {
+            c.put(t.getKey(), scalar(t.getValue()));
+        }
+        return new FormRegs(c, scalar(f.rest()));
+    }
+
+    private String subscript(FormRegs f, Map<Var, String> values) {
+        String acc = f.rest();
+        for (Map.Entry<Var, String> t : f.coefficients().entrySet()) {
+            String s = r();
+            op("mad.lo.s32 " + s + ", " + t.getValue() + ", " + values.get(t.getKey()) + ", " + acc);
+            acc = s;
+        }
+        return acc;
+    }
+
+    /** The global address of an element of {@code a}; the row-table load only where {@code skip} is false. */
+    private String address(ArrayRef a, FormRegs row, FormRegs index, Map<Var, String> values, String skip) {
+        String data = base(a);
+        if (row != null) {
+            String ri = subscript(row, values);
+            String off = rd();
+            op("mul.wide.s32 " + off + ", " + ri + ", " + ArrayRef.ROW_ENTRY_BYTES);
+            String entry = rd();
+            op("add.s64 " + entry + ", " + data + ", " + off);
+            String rowData = rd();
+            op("mov.u64 " + rowData + ", 0");
+            op((skip == null ? "" : "@!" + skip + " ") + "ld.global.u64 " + rowData + ", [" + entry + "]");
+            data = rowData;
+        }
+        String ci = subscript(index, values);
+        String off = rd();
+        op("mul.wide.s32 " + off + ", " + ci + ", " + a.elem().bytes());
+        String addr = rd();
+        op("add.s64 " + addr + ", " + data + ", " + off);
+        return addr;
+    }
+
+    /**
+     * The matmul kernel: block {@code (bx, by)} takes the 64×64 tiles of C from {@code (bx, by)} by the grid;
+     * thread {@code (tx, ty)} accumulates the elements {@code (ty + 16 qi, tx + 16 qj)} of the tile in registers.
+     * The k range is taken 16 at a time: each thread loads 4 elements of A's 64×16 tile and 4 of B's 16×64 tile
+     * from global memory into registers while the block computes on the previous k tile, then stores them into
+     * the other of two shared buffers (A's transposed and padded, so that both the stores and the loads are free of
+     * bank conflicts), and one barrier per k tile separates the phases. Every element gets {@code acc + a * b} for
+     * each k in Java's order ({@code mul.rn} then {@code add.rn}, never contracted), and the last k tile stops at
+     * the range's end.
+     */
+    private String matmulBody(Tiling.Matmul t) {
+        int bm = Tiling.BLOCK;
+        int bk = Tiling.DEPTH;
+        int th = Tiling.THREADS;
+        int aPitch = bm + 1;
+        int aBuf = bk * aPitch * 8;
+        int bBuf = bk * bm * 8;
+        code.append("\t.shared .align 16 .b8 sa[").append(2 * aBuf).append("];\n");
+        code.append("\t.shared .align 16 .b8 sb[").append(2 * bBuf).append("];\n");
+        Var vi = t.i().index();
+        Var vj = t.j().index();
+        Var vk = t.k().index();
+        String[] ri = range(t.i());
+        String[] rj = range(t.j());
+        String[] rk = range(t.k());
+        FormRegs aRow = formRegs(t.a().row());
+        FormRegs aIdx = formRegs(t.a().index());
+        FormRegs bRow = formRegs(t.b().row());
+        FormRegs bIdx = formRegs(t.b().index());
+        FormRegs cRow = formRegs(t.c().row());
+        FormRegs cIdx = formRegs(t.c().index());
+        base(t.a().array());
+        base(t.b().array());
+        base(t.c().array());
+        String tilesI = r();
+        String tilesJ = r();
+        String tilesK = r();
+        op("add.u32 " + tilesI + ", " + ri[1] + ", " + (bm - 1));
+        op("shr.u32 " + tilesI + ", " + tilesI + ", 6");
+        op("add.u32 " + tilesJ + ", " + rj[1] + ", " + (bm - 1));
+        op("shr.u32 " + tilesJ + ", " + tilesJ + ", 6");
+        op("add.u32 " + tilesK + ", " + rk[1] + ", " + (bk - 1));
+        op("shr.u32 " + tilesK + ", " + tilesK + ", 4");
+        String tx = r();
+        String ty = r();
+        String tid = r();
+        op("mov.u32 " + tx + ", %tid.x");
+        op("mov.u32 " + ty + ", %tid.y");
+        op("mad.lo.u32 " + tid + ", " + ty + ", " + th + ", " + tx);
+        // staging coordinates: A element q at (m = tid / 16 + 16 q, k = tid % 16); B at (k = tid / 64 + 4 q, n = tid % 64)
+        String am = r();
+        String ak = r();
+        String bkk = r();
+        String bn = r();
+        op("shr.u32 " + am + ", " + tid + ", 4");
+        op("and.b32 " + ak + ", " + tid + ", 15");
+        op("shr.u32 " + bkk + ", " + tid + ", 6");
+        op("and.b32 " + bn + ", " + tid + ", 63");
+        String sa = rd();
+        String sb = rd();
+        op("mov.u64 " + sa + ", sa");
+        op("mov.u64 " + sb + ", sb");
+        // this thread's shared store addresses (buffer 0) and compute read bases (buffer 0)
+        String aSt = rd();
+        String bSt = rd();
+        String tmp = r();
+        String tmp64 = rd();
+        op("mad.lo.u32 " + tmp + ", " + ak + ", " + aPitch + ", " + am);
+        op("mul.wide.u32 " + tmp64 + ", " + tmp + ", 8");
+        op("add.s64 " + aSt + ", " + sa + ", " + tmp64);
+        String tmp2 = r();
+        String tmp64b = rd();
+        op("mad.lo.u32 " + tmp2 + ", " + bkk + ", " + bm + ", " + bn);
+        op("mul.wide.u32 " + tmp64b + ", " + tmp2 + ", 8");
+        op("add.s64 " + bSt + ", " + sb + ", " + tmp64b);
+        String aRd = rd();
+        String bRd = rd();
+        String t64a = rd();
+        String t64b = rd();
+        op("mul.wide.u32 " + t64a + ", " + ty + ", 8");
+        op("add.s64 " + aRd + ", " + sa + ", " + t64a);
+        op("mul.wide.u32 " + t64b + ", " + tx + ", 8");
+        op("add.s64 " + bRd + ", " + sb + ", " + t64b);
+        String nctaX = r();
+        String nctaY = r();
+        op("mov.u32 " + nctaX + ", %nctaid.x");
+        op("mov.u32 " + nctaY + ", %nctaid.y");
+        String tiReg = r();
+        String tjReg = r();
+        String stop = p();
+        int per = Tiling.MICRO;
+        String[] acc = new String[per * per];
+        for (int q = 0; q < acc.length; q++) {
+            acc[q] = fd();
+        }
+        String[] av = new String[per];
+        String[] bv = new String[per];
+        String[] pa = new String[per];
+        String[] pb = new String[per];
+        for (int q = 0; q < per; q++) {
+            av[q] = fd();
+            bv[q] = fd();
+            pa[q] = fd();
+            pb[q] = fd();
+        }
+        String prod = fd();
+        String init = fd();
+        op("mov.f64 " + init + ", 0d" + String.format("%016X", t.init().bits()));
+        op("mov.u32 " + tiReg + ", %ctaid.y");
+        label("$L_ti");
+        op("setp.ge.u32 " + stop + ", " + tiReg + ", " + tilesI);
+        op("@" + stop + " bra $L_exit");
+        op("mov.u32 " + tjReg + ", %ctaid.x");
+        label("$L_tj");
+        op("setp.ge.u32 " + stop + ", " + tjReg + ", " + tilesJ);
+        op("@" + stop + " bra $L_next_ti");
+        String i0 = r();
+        String j0 = r();
+        op("shl.b32 " + i0 + ", " + tiReg + ", 6");
+        op("shl.b32 " + j0 + ", " + tjReg + ", 6");
+        for (String a : acc) {
+            op("mov.f64 " + a + ", " + init);
+        }
+        String kt = r();
+        op("mov.u32 " + kt + ", 0");
+        op("setp.eq.u32 " + stop + ", " + tilesK + ", 0");
+        op("@" + stop + " bra $L_store");
+        // k tile 0 into buffer 0
+        stage(t, kt, i0, j0, ri, rj, rk, am, ak, bkk, bn, aRow, aIdx, bRow, bIdx, pa, pb, null, vi, vj, vk);
+        for (int q = 0; q < per; q++) {
+            op("st.shared.f64 [" + aSt + "+" + (q * 16 * 8) + "], " + pa[q]);
+            op("st.shared.f64 [" + bSt + "+" + (q * 4 * bm * 8) + "], " + pb[q]);
+        }
+        op("bar.sync 0");
+        label("$L_kt");
+        String next = r();
+        op("add.u32 " + next + ", " + kt + ", 1");
+        String hasNext = p();
+        op("setp.lt.u32 " + hasNext + ", " + next + ", " + tilesK);
+        stage(t, next, i0, j0, ri, rj, rk, am, ak, bkk, bn, aRow, aIdx, bRow, bIdx, pa, pb, hasNext, vi, vj, vk);
+        // compute on buffer kt & 1: kCount = min(16, nK - 16 kt) steps
+        String buf = r();
+        op("and.b32 " + buf + ", " + kt + ", 1");
+        String aCur = rd();
+        String bCur = rd();
+        String off = r();
+        String off64 = rd();
+        op("mul.lo.u32 " + off + ", " + buf + ", " + aBuf);
+        op("cvt.u64.u32 " + off64 + ", " + off);
+        op("add.s64 " + aCur + ", " + aRd + ", " + off64);
+        String offb = r();
+        String offb64 = rd();
+        op("mul.lo.u32 " + offb + ", " + buf + ", " + bBuf);
+        op("cvt.u64.u32 " + offb64 + ", " + offb);
+        op("add.s64 " + bCur + ", " + bRd + ", " + offb64);
+        String k0 = r();
+        String kCount = r();
+        op("shl.b32 " + k0 + ", " + kt + ", 4");
+        op("sub.u32 " + kCount + ", " + rk[1] + ", " + k0);
+        op("min.u32 " + kCount + ", " + kCount + ", " + bk);
+        String partial = p();
+        op("setp.lt.u32 " + partial + ", " + kCount + ", " + bk);
+        String kEnd = p();
+        for (int kk = 0; kk < bk; kk++) {
+            if (kk > 0) {
+                op("setp.le.and.u32 " + kEnd + ", " + kCount + ", " + kk + ", " + partial);
+                op("@" + kEnd + " bra.uni $L_kdone");
+            }
+            for (int q = 0; q < per; q++) {
+                op("ld.shared.f64 " + av[q] + ", [" + aCur + "+" + ((kk * aPitch + q * th) * 8) + "]");
+                op("ld.shared.f64 " + bv[q] + ", [" + bCur + "+" + ((kk * bm + q * th) * 8) + "]");
+            }
+            for (int qi = 0; qi < per; qi++) {
+                for (int qj = 0; qj < per; qj++) {
+                    op("mul.rn.f64 " + prod + ", " + av[qi] + ", " + bv[qj]);
+                    op("add.rn.f64 " + acc[qi * per + qj] + ", " + acc[qi * per + qj] + ", " + prod);
+                }
+            }
+        }
+        label("$L_kdone");
+        // the next k tile into the other buffer
+        String nb = r();
+        op("xor.b32 " + nb + ", " + buf + ", 1");
+        String aNx = rd();
+        String bNx = rd();
+        String offn = r();
+        String offn64 = rd();
+        op("mul.lo.u32 " + offn + ", " + nb + ", " + aBuf);
+        op("cvt.u64.u32 " + offn64 + ", " + offn);
+        op("add.s64 " + aNx + ", " + aSt + ", " + offn64);
+        String offm = r();
+        String offm64 = rd();
+        op("mul.lo.u32 " + offm + ", " + nb + ", " + bBuf);
+        op("cvt.u64.u32 " + offm64 + ", " + offm);
+        op("add.s64 " + bNx + ", " + bSt + ", " + offm64);
+        for (int q = 0; q < per; q++) {
+            op("@" + hasNext + " st.shared.f64 [" + aNx + "+" + (q * 16 * 8) + "], " + pa[q]);
+            op("@" + hasNext + " st.shared.f64 [" + bNx + "+" + (q * 4 * bm * 8) + "], " + pb[q]);
+        }
+        op("bar.sync 0");
+        op("mov.u32 " + kt + ", " + next);
+        op("@" + hasNext + " bra.uni $L_kt");
+        label("$L_store");
+        for (int qi = 0; qi < per; qi++) {
+            String io = r();
+            op("add.u32 " + io + ", " + i0 + ", " + ty);
+            if (qi > 0) {
+                op("add.u32 " + io + ", " + io + ", " + (qi * th));
+            }
+            String inI = p();
+            op("setp.lt.u32 " + inI + ", " + io + ", " + ri[1]);
+            String iv = r();
+            op("add.s32 " + iv + ", " + ri[0] + ", " + io);
+            for (int qj = 0; qj < per; qj++) {
+                String jo = r();
+                op("add.u32 " + jo + ", " + j0 + ", " + tx);
+                if (qj > 0) {
+                    op("add.u32 " + jo + ", " + jo + ", " + (qj * th));
+                }
+                String skip = p();
+                op("setp.ge.or.u32 " + skip + ", " + jo + ", " + rj[1] + ", !" + inI);
+                String jv = r();
+                op("add.s32 " + jv + ", " + rj[0] + ", " + jo);
+                String addr = address(t.c().array(), cRow, cIdx, Map.of(vi, iv, vj, jv), skip);
+                op("@!" + skip + " st.global.f64 [" + addr + "], " + acc[qi * per + qj]);
+            }
+        }
+        op("add.u32 " + tjReg + ", " + tjReg + ", " + nctaX);
+        op("bra.uni $L_tj");
+        label("$L_next_ti");
+        op("add.u32 " + tiReg + ", " + tiReg + ", " + nctaY);
+        op("bra.uni $L_ti");
+        label("$L_exit");
+        op("ret");
+        return code.toString();
+    }
+
+    /**
+     * Loads this thread's 4 elements of A's and B's k tile {@code ktile} into {@code pa}, {@code pb} (0 outside
+     * the ranges, and nothing loaded where {@code guard}, when given, is false).
+     */
+    private void stage(Tiling.Matmul t, String ktile, String i0, String j0, String[] ri, String[] rj, String[] rk,
+                       String am, String ak, String bkk, String bn, FormRegs aRow, FormRegs aIdx, FormRegs bRow,
+                       FormRegs bIdx, String[] pa, String[] pb, String guard, Var vi, Var vj, Var vk) {
+        String k0 = r();
+        op("shl.b32 " + k0 + ", " + ktile + ", 4");
+        String ka = r();
+        op("add.u32 " + ka + ", " + k0 + ", " + ak);
+        String kaIn = p();
+        op("setp.lt.u32 " + kaIn + ", " + ka + ", " + rk[1]);
+        if (guard != null) {
+            op("and.pred " + kaIn + ", " + kaIn + ", " + guard);
+        }
+        String kaV = r();
+        op("add.s32 " + kaV + ", " + rk[0] + ", " + ka);
+        String jb = r();
+        op("add.u32 " + jb + ", " + j0 + ", " + bn);
+        String jbIn = p();
+        op("setp.lt.u32 " + jbIn + ", " + jb + ", " + rj[1]);
+        if (guard != null) {
+            op("and.pred " + jbIn + ", " + jbIn + ", " + guard);
+        }
+        String jbV = r();
+        op("add.s32 " + jbV + ", " + rj[0] + ", " + jb);
+        for (int q = 0; q < Tiling.MICRO; q++) {
+            String im = r();
+            op("add.u32 " + im + ", " + i0 + ", " + am);
+            if (q > 0) {
+                op("add.u32 " + im + ", " + im + ", " + (q * 16));
+            }
+            String skipA = p();
+            op("setp.ge.or.u32 " + skipA + ", " + im + ", " + ri[1] + ", !" + kaIn);
+            String iv = r();
+            op("add.s32 " + iv + ", " + ri[0] + ", " + im);
+            String addrA = address(t.a().array(), aRow, aIdx, Map.of(vi, iv, vk, kaV), skipA);
+            op("mov.f64 " + pa[q] + ", 0d0000000000000000");
+            op("@!" + skipA + " ld.global.f64 " + pa[q] + ", [" + addrA + "]");
+            String kb = r();
+            op("add.u32 " + kb + ", " + k0 + ", " + bkk);
+            if (q > 0) {
+                op("add.u32 " + kb + ", " + kb + ", " + (q * 4));
+            }
+            String skipB = p();
+            op("setp.ge.or.u32 " + skipB + ", " + kb + ", " + rk[1] + ", !" + jbIn);
+            String kv = r();
+            op("add.s32 " + kv + ", " + rk[0] + ", " + kb);
+            String addrB = address(t.b().array(), bRow, bIdx, Map.of(vk, kv, vj, jbV), skipB);
+            op("mov.f64 " + pb[q] + ", 0d0000000000000000");
+            op("@!" + skipB + " ld.global.f64 " + pb[q] + ", [" + addrB + "]");
+        }
     }
 }
