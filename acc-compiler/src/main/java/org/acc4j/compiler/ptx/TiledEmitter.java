@@ -50,17 +50,20 @@ public final class TiledEmitter {
         TiledEmitter e = new TiledEmitter(body, params);
         String text;
         int[] block;
+        String occupancy = "";
         if (t instanceof Tiling.Transpose tr) {
             text = e.transposeBody(tr);
             block = new int[] {Tiling.TILE, Tiling.ROWS};
         } else {
             text = e.matmulBody((Tiling.Matmul) t);
             block = new int[] {Tiling.THREADS, Tiling.THREADS};
+            // three blocks per SM (at most 85 registers a thread): 24 warps to hide the latency of shared loads
+            occupancy = ".minnctapersm 3\n";
         }
         return "//\n// acc4j tiled kernel for " + body.owner().replace('/', '.') + "." + body.name() + ": " + t.note()
                 + "\n//\n.version " + KernelEmitter.ptxVersion(sm) + "\n.target sm_" + sm + "\n.address_size 64\n\n"
                 + ".visible .entry " + entry + "(\n" + e.decl() + "\n)\n.maxntid " + block[0] + ", " + block[1]
-                + ", 1\n{\n" + e.regs() + text + "}\n";
+                + ", 1\n" + occupancy + "{\n" + e.regs() + text + "}\n";
     }
 
     private String decl() {
@@ -603,19 +606,27 @@ public final class TiledEmitter {
         String partial = p();
         op("setp.lt.u32 " + partial + ", " + kCount + ", " + bk);
         String kEnd = p();
-        for (int kk = 0; kk < bk; kk++) {
-            if (kk > 0) {
-                op("setp.le.and.u32 " + kEnd + ", " + kCount + ", " + kk + ", " + partial);
-                op("@" + kEnd + " bra.uni $L_kdone");
+        // a whole k tile without tests (ptxas may then schedule across the steps), the last one step by step
+        op("@" + partial + " bra.uni $L_kpartial");
+        for (int pass = 0; pass < 2; pass++) {
+            if (pass == 1) {
+                op("bra.uni $L_kdone");
+                label("$L_kpartial");
             }
-            for (int q = 0; q < per; q++) {
-                op("ld.shared.f64 " + av[q] + ", [" + aCur + "+" + ((kk * aPitch + q * th) * 8) + "]");
-                op("ld.shared.f64 " + bv[q] + ", [" + bCur + "+" + ((kk * bm + q * th) * 8) + "]");
-            }
-            for (int qi = 0; qi < per; qi++) {
-                for (int qj = 0; qj < per; qj++) {
-                    op("mul.rn.f64 " + prod + ", " + av[qi] + ", " + bv[qj]);
-                    op("add.rn.f64 " + acc[qi * per + qj] + ", " + acc[qi * per + qj] + ", " + prod);
+            for (int kk = 0; kk < bk; kk++) {
+                if (pass == 1 && kk > 0) {
+                    op("setp.le.u32 " + kEnd + ", " + kCount + ", " + kk);
+                    op("@" + kEnd + " bra.uni $L_kdone");
+                }
+                for (int q = 0; q < per; q++) {
+                    op("ld.shared.f64 " + av[q] + ", [" + aCur + "+" + ((kk * aPitch + q * th) * 8) + "]");
+                    op("ld.shared.f64 " + bv[q] + ", [" + bCur + "+" + ((kk * bm + q * th) * 8) + "]");
+                }
+                for (int qi = 0; qi < per; qi++) {
+                    for (int qj = 0; qj < per; qj++) {
+                        op("mul.rn.f64 " + prod + ", " + av[qi] + ", " + bv[qj]);
+                        op("add.rn.f64 " + acc[qi * per + qj] + ", " + acc[qi * per + qj] + ", " + prod);
+                    }
                 }
             }
         }
