@@ -226,4 +226,18 @@ class TilingTest {
         a[302] = 1e308;
         BoundsTest.assertSameOutcome(m, TilingKernels.class, "matmul", a, b, new double[n * n], n, n, n);
     }
+
+    @Test
+    void anAccumulatingMatmulStartsFromC() throws Exception {
+        CompiledMethod m = CompilerTest.offload(TilingKernels.class, "matmulAccumulate");
+        KernelPlan.Unchecked u = tiled(m);
+        assertNotNull(u, () -> report(m));
+        assertTrue(report(m).contains("c[i, j] += sum over k of a * b"), report(m));
+        assembles(u);
+        Random rnd = new Random(24);
+        for (int n : new int[] {1, 17, 65, 70}) {
+            BoundsTest.assertSameOutcome(m, TilingKernels.class, "matmulAccumulate", NestInputs.doubles(rnd, n * n),
+                    NestInputs.doubles(rnd, n * n), NestInputs.doubles(rnd, n * n), n);
+        }
+    }
 }

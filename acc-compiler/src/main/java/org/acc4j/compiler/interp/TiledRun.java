@@ -64,7 +64,7 @@ final class TiledRun {
         long tilesI = (ri[1] + bm - 1) / bm;
         long tilesJ = (rj[1] + bm - 1) / bm;
         long tilesK = (rk[1] + bk - 1) / bk;
-        double init = Double.longBitsToDouble(t.init().bits());
+        double init = t.accumulate() ? 0 : Double.longBitsToDouble(t.init().bits());
         Map<Object, Map<Integer, Integer>> written = new IdentityHashMap<>();
         for (int by = 0; by < grid[1]; by++) {
             for (int bx = 0; bx < grid[0]; bx++) {
@@ -76,6 +76,23 @@ final class TiledRun {
                         double[][] acc = new double[th * th][micro * micro];
                         for (double[] x : acc) {
                             java.util.Arrays.fill(x, init);
+                        }
+                        if (t.accumulate()) {
+                            // each thread's elements start at their values in c
+                            for (int ty = 0; ty < th; ty++) {
+                                for (int tx = 0; tx < th; tx++) {
+                                    for (int qi = 0; qi < micro; qi++) {
+                                        for (int qj = 0; qj < micro; qj++) {
+                                            long io = i0 + ty + th * qi;
+                                            long jo = j0 + tx + th * qj;
+                                            if (io < ri[1] && jo < rj[1]) {
+                                                acc[ty * th + tx][qi * micro + qj] = load(c, t.c(), Map.of(vi,
+                                                        (int) (ri[0] + io), vj, (int) (rj[0] + jo)));
+                                            }
+                                        }
+                                    }
+                                }
+                            }
                         }
                         double[][][] sa = new double[2][bk][bm];
                         double[][][] sb = new double[2][bk][bm];

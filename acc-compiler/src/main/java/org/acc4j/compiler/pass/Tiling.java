@@ -178,17 +178,19 @@ public final class Tiling {
     public static final int DEPTH = 16;
 
     /**
-     * A matmul-shaped nest {@code c[i][j] = init + Σ_k a(i, k) * b(k, j)}: {@code acc} starts at {@code init},
-     * gets {@code acc + a * b} for each k in Java's order, and is stored into {@code c}.
+     * A matmul-shaped nest {@code c[i][j] = init + Σ_k a(i, k) * b(k, j)}: {@code acc} starts at {@code init} (or,
+     * when {@code accumulate}, at the element of c itself: {@code c[i][j] += Σ ...}), gets {@code acc + a * b} for
+     * each k in Java's order, and is stored into {@code c}.
      *
+     * @param init the start when not {@code accumulate}, else null
      * @param launch x over tiles of j, y over tiles of i, blocks of 16×16 threads, each computing 4×4 elements
      */
     public record Matmul(Stmt.For i, Stmt.For j, Stmt.For k, Access a, Access b, Access c, Expr.Const init,
-                         Mapping launch) implements Kernel {
+                         boolean accumulate, Mapping launch) implements Kernel {
         @Override
         public String note() {
             return "tiled for shared memory and registers: " + c.array().name() + "[" + i.index().name() + ", "
-                    + j.index().name() + "] = sum over " + k.index().name() + " of " + a.array().name() + " * "
+                    + j.index().name() + "] " + (accumulate ? "+=" : "=") + " sum over " + k.index().name() + " of " + a.array().name() + " * "
                     + b.array().name() + " (" + BLOCK + "x" + BLOCK + " tiles of " + c.array().name() + " per block, "
                     + DEPTH + "-deep k tiles of " + a.array().name() + " and " + b.array().name()
                     + " staged in shared memory, " + MICRO + "x" + MICRO + " elements per thread in registers; each "
@@ -225,7 +227,11 @@ public final class Tiling {
             return null;
         }
         Var acc = init.var();
-        if (acc.type() != Type.F64 || !(init.value() instanceof Expr.Const c0) || !simpleLoop(kl)
+        Expr.Const c0 = init.value() instanceof Expr.Const k0 ? k0 : null;
+        // c[i][j] += ...: the start is the element the nest stores into
+        Expr.Load own = init.value() instanceof Expr.Load l && l.array().equals(store.array())
+                && java.util.Objects.equals(l.row(), store.row()) && l.index().equals(store.index()) ? l : null;
+        if (acc.type() != Type.F64 || (c0 == null && own == null) || !simpleLoop(kl)
                 || m.levelOf(kl) != null || kl.body().size() != 1 || !(kl.body().get(0) instanceof Stmt.Assign step)
                 || !step.var().equals(acc) || !(store.value() instanceof Expr.Local sl) || !sl.var().equals(acc)
                 || store.array().elem() != org.acc4j.compiler.ir.Elem.DOUBLE) {
@@ -242,7 +248,8 @@ public final class Tiling {
         }
         Set<Object> proven = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         hoisted.forEach(ch -> proven.add(ch.node()));
-        if (!proven.contains(store) || !proven.contains(x) || !proven.contains(y)) {
+        if (!proven.contains(store) || !proven.contains(x) || !proven.contains(y)
+                || (own != null && !proven.contains(own))) {
             return null;
         }
         List<Stmt> nest = List.of(outer);
@@ -304,7 +311,7 @@ public final class Tiling {
         Mapping launch = new Mapping(List.of(li, lj), new int[] {THREADS, THREADS, 1},
                 List.of(new Mapping.FromTrip(1, BLOCK, Integer.MAX_VALUE, 1), new Mapping.FromTrip(0, BLOCK, 65535, 1),
                         new Mapping.Unused()), "register-tiled matmul");
-        return new Matmul(outer, inner, kl, a, b, ac, c0, launch);
+        return new Matmul(outer, inner, kl, a, b, ac, c0, own != null, launch);
     }
 
     private static boolean uses(Access a, Var v) {

@@ -550,7 +550,7 @@ public final class TiledEmitter {
         }
         String prod = fd();
         String init = fd();
-        op("mov.f64 " + init + ", 0d" + String.format("%016X", t.init().bits()));
+        op("mov.f64 " + init + ", 0d" + String.format("%016X", t.accumulate() ? 0L : t.init().bits()));
         op("mov.u32 " + tiReg + ", %ctaid.y");
         label("$L_ti");
         op("setp.ge.u32 " + stop + ", " + tiReg + ", " + tilesI);
@@ -565,6 +565,15 @@ public final class TiledEmitter {
         op("shl.b32 " + j0 + ", " + tjReg + ", 6");
         for (String a : acc) {
             op("mov.f64 " + a + ", " + init);
+        }
+        if (t.accumulate()) {
+            // each element starts at its own value in c
+            for (int qi = 0; qi < per; qi++) {
+                for (int qj = 0; qj < per; qj++) {
+                    String[] at = cElement(t, qi, qj, i0, j0, tx, ty, ri, rj, cRow, cIdx, vi, vj);
+                    op("@!" + at[1] + " ld.global.f64 " + acc[qi * per + qj] + ", [" + at[0] + "]");
+                }
+            }
         }
         String kt = r();
         op("mov.u32 " + kt + ", 0");
@@ -655,27 +664,9 @@ public final class TiledEmitter {
         op("@" + hasNext + " bra.uni $L_kt");
         label("$L_store");
         for (int qi = 0; qi < per; qi++) {
-            String io = r();
-            op("add.u32 " + io + ", " + i0 + ", " + ty);
-            if (qi > 0) {
-                op("add.u32 " + io + ", " + io + ", " + (qi * th));
-            }
-            String inI = p();
-            op("setp.lt.u32 " + inI + ", " + io + ", " + ri[1]);
-            String iv = r();
-            op("add.s32 " + iv + ", " + ri[0] + ", " + io);
             for (int qj = 0; qj < per; qj++) {
-                String jo = r();
-                op("add.u32 " + jo + ", " + j0 + ", " + tx);
-                if (qj > 0) {
-                    op("add.u32 " + jo + ", " + jo + ", " + (qj * th));
-                }
-                String skip = p();
-                op("setp.ge.or.u32 " + skip + ", " + jo + ", " + rj[1] + ", !" + inI);
-                String jv = r();
-                op("add.s32 " + jv + ", " + rj[0] + ", " + jo);
-                String addr = address(t.c().array(), cRow, cIdx, Map.of(vi, iv, vj, jv), skip);
-                op("@!" + skip + " st.global.f64 [" + addr + "], " + acc[qi * per + qj]);
+                String[] at = cElement(t, qi, qj, i0, j0, tx, ty, ri, rj, cRow, cIdx, vi, vj);
+                op("@!" + at[1] + " st.global.f64 [" + at[0] + "], " + acc[qi * per + qj]);
             }
         }
         op("add.u32 " + tjReg + ", " + tjReg + ", " + nctaX);
@@ -686,6 +677,34 @@ public final class TiledEmitter {
         label("$L_exit");
         op("ret");
         return code.toString();
+    }
+
+    /**
+     * The address of this thread's element {@code (ty + 16 qi, tx + 16 qj)} of the C tile at {@code (i0, j0)}, and
+     * the predicate that is true where it lies outside the ranges.
+     */
+    private String[] cElement(Tiling.Matmul t, int qi, int qj, String i0, String j0, String tx, String ty, String[] ri,
+                              String[] rj, FormRegs cRow, FormRegs cIdx, Var vi, Var vj) {
+        int th = Tiling.THREADS;
+        String io = r();
+        op("add.u32 " + io + ", " + i0 + ", " + ty);
+        if (qi > 0) {
+            op("add.u32 " + io + ", " + io + ", " + (qi * th));
+        }
+        String inI = p();
+        op("setp.lt.u32 " + inI + ", " + io + ", " + ri[1]);
+        String iv = r();
+        op("add.s32 " + iv + ", " + ri[0] + ", " + io);
+        String jo = r();
+        op("add.u32 " + jo + ", " + j0 + ", " + tx);
+        if (qj > 0) {
+            op("add.u32 " + jo + ", " + jo + ", " + (qj * th));
+        }
+        String skip = p();
+        op("setp.ge.or.u32 " + skip + ", " + jo + ", " + rj[1] + ", !" + inI);
+        String jv = r();
+        op("add.s32 " + jv + ", " + rj[0] + ", " + jo);
+        return new String[] {address(t.c().array(), cRow, cIdx, Map.of(vi, iv, vj, jv), skip), skip};
     }
 
     /**

@@ -136,8 +136,8 @@ public final class NestGenerator {
 
     /**
      * A nest the tiling pass takes: a transpose (flat, read along either loop, or two-dimensional) or a matmul (flat
-     * with either operand transposed, or two-dimensional, with a constant start), at sizes around the tiles' edges
-     * (0, 1, 31..33, 63..65), sometimes with an array one element short (the call raises Java's exception).
+     * with either operand transposed, or two-dimensional, starting from a constant or from the element of the output),
+     * at sizes around the tiles' edges (0, 1, 31..33, 63..65), sometimes with an array one element short (the call raises Java's exception).
      */
     private Nest tiledShape(Random d) {
         boolean twoD = o.on("2d") && d.nextInt(4) == 0;
@@ -180,7 +180,8 @@ public final class NestGenerator {
                 case 2 -> "a[i * p + k] * b[j * p + k]";
                 default -> "a[i][k] * b[k][j]";
             };
-            String init = pick("0", "0.5", "-1.25");
+            String own = twoD ? "o[i][j]" : "o[i * m + j]";
+            String init = d.nextInt(4) == 0 ? own : pick("0", "0.5", "-1.25");
             body.append("        for (int i = 0; i < n; i++) {\n            for (int j = 0; j < m; j++) {\n")
                     .append("                double s = ").append(init).append(";\n")
                     .append("                for (int k = 0; k < p; k++) {\n                    s += ").append(product)
