@@ -17,7 +17,9 @@ import org.acc4j.compiler.pass.Increments;
 import org.acc4j.compiler.pass.Parallelism;
 import org.acc4j.compiler.pass.RegionSplitter;
 import org.acc4j.compiler.pass.RowGroups;
+import org.acc4j.compiler.pass.Tiling;
 import org.acc4j.compiler.ptx.KernelEmitter;
+import org.acc4j.compiler.ptx.TiledEmitter;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.MethodNode;
@@ -34,7 +36,7 @@ import org.objectweb.asm.tree.MethodNode;
  */
 public final class Compiler {
     /** Bumped whenever generated code changes; part of the kernel cache key. */
-    public static final String VERSION = "0.3.0-2";
+    public static final String VERSION = "0.3.0-3";
 
     /** Vector length when the user names none: 4 warps, a multiple of the warp, and 16 blocks fit an SM. */
     public static final int DEFAULT_VECTOR = 128;
@@ -137,6 +139,14 @@ public final class Compiler {
                         throw new IllegalStateException("the unchecked variant of " + entry + " has other parameters");
                     }
                     unchecked = new KernelPlan.Unchecked(u.entry(), u.ptx(), u.sites(), hoisted);
+                    Tiling.Kernel tiled = Tiling.transpose(body, r, hoisted, k.params());
+                    if (tiled == null) {
+                        tiled = Tiling.matmul(body, r, hoisted, k.params());
+                    }
+                    if (tiled != null) {
+                        unchecked = new KernelPlan.Unchecked(entry + "_tiled", TiledEmitter.emit(body, tiled,
+                                entry + "_tiled", k.params(), sm), List.of(), hoisted, tiled);
+                    }
                 }
                 kernels.add(new KernelPlan(r, k.entry(), k.ptx(), k.params(), k.sites(), unchecked));
                 report.add(where(cn, r.loop().line()) + "kernel " + entry + ": " + r.mapping());
@@ -161,6 +171,9 @@ public final class Compiler {
                             + (hoisted.size() == 1 ? "" : "es") + " proven on the host before each launch (no check in "
                             + "the kernel when they hold): " + hoisted.stream().map(c -> c.array().name() + " at line "
                             + c.line()).distinct().collect(java.util.stream.Collectors.joining(", ")));
+                }
+                if (unchecked != null && unchecked.tiled() != null) {
+                    report.add(where(cn, r.loop().line()) + "  " + unchecked.tiled().note());
                 }
                 for (var v : r.hostVars()) {
                     report.add(where(cn, 0) + "  " + v.name() + " is computed on the host (it depends on a reduction) "

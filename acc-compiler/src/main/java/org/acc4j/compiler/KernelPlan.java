@@ -24,13 +24,30 @@ public record KernelPlan(Region region, String entry, String ptx, List<KernelPar
 
     /**
      * The same kernel without the bounds checks the host can prove before a launch (same parameters): launched
-     * instead of the checked one when every one of {@code checks} holds for the call.
+     * instead of the checked one when every one of {@code checks} holds for the call. With {@code tiled}, it is
+     * a tiled kernel ({@link org.acc4j.compiler.pass.Tiling}) launched with its own geometry,
+     * {@link #launch(Mapping)}.
      */
-    public record Unchecked(String entry, String ptx, List<ErrorSite> sites, List<org.acc4j.compiler.ir.RangeCheck> checks) {
+    public record Unchecked(String entry, String ptx, List<ErrorSite> sites, List<org.acc4j.compiler.ir.RangeCheck> checks,
+                            org.acc4j.compiler.pass.Tiling.Kernel tiled) {
         public Unchecked {
             sites = List.copyOf(sites);
             checks = List.copyOf(checks);
         }
+
+        public Unchecked(String entry, String ptx, List<ErrorSite> sites, List<org.acc4j.compiler.ir.RangeCheck> checks) {
+            this(entry, ptx, sites, checks, null);
+        }
+
+        /** The geometry this variant launches with: the tiled kernel's own, else the region's {@code plain}. */
+        public Mapping launch(Mapping plain) {
+            return tiled != null ? tiled.launch() : plain;
+        }
+    }
+
+    /** The geometry of a launch of the variant {@code proven} picks (see {@link #provenInBounds}). */
+    public Mapping launchMapping(boolean proven) {
+        return proven && unchecked != null ? unchecked.launch(region.mapping()) : region.mapping();
     }
 
     /** The variant to launch for a call whose host values {@code ev} gives: unchecked when every proof holds. */

@@ -89,7 +89,10 @@ public final class KernelDump {
         return out.toString();
     }
 
-    /** Writes {@code <kernel>.ptx} and {@code <kernel>.cu} for every kernel of {@code m} into {@code dir}; returns the files. */
+    /**
+     * Writes {@code <kernel>.ptx} and {@code <kernel>.cu} for every kernel of {@code m} into {@code dir}, and a tiled
+     * kernel's {@code <kernel>_tiled.ptx}; returns the files.
+     */
     public static List<Path> write(Path dir, CompiledMethod m, List<Path> sourcePath) throws IOException {
         MethodBody body = m.body();
         SourceText source = find(sourcePath, body.owner(), body.sourceFile());
@@ -102,6 +105,12 @@ public final class KernelDump {
             Path cu = dir.resolve(k.entry() + ".cu");
             Files.writeString(cu, CudaCRenderer.render(body, k, source).source(), StandardCharsets.UTF_8);
             written.add(cu);
+            if (k.unchecked() != null && k.unchecked().tiled() != null) {
+                // the tiled kernel launched when the bounds proofs hold (PTX only: it has no IR to render)
+                Path tiled = dir.resolve(k.unchecked().entry() + ".ptx");
+                Files.writeString(tiled, k.unchecked().ptx(), StandardCharsets.UTF_8);
+                written.add(tiled);
+            }
         }
         return written;
     }

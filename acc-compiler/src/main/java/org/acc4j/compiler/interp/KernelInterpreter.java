@@ -201,8 +201,17 @@ public final class KernelInterpreter {
     private long[] kernel(KernelPlan plan, Evaluator host) {
         Region r = plan.region();
         unchecked.clear();
-        if (plan.provenInBounds(host, a -> sources.apply(a.source()))) {
+        boolean proven = plan.provenInBounds(host, a -> sources.apply(a.source()));
+        if (proven) {
             plan.unchecked().checks().forEach(c -> unchecked.add(c.node()));
+            if (plan.unchecked().tiled() != null) {
+                // the tiled kernel, with its shared memory and barriers (it has no reductions)
+                int[] grid = plan.launchMapping(true).grid(host, maxBlocks, maxBlocks);
+                if (grid != null) {
+                    new TiledRun(sources, host).run(plan.unchecked().tiled(), grid);
+                }
+                return new long[0];
+            }
         }
         touched.clear();
         Mapping m = r.mapping();

@@ -79,6 +79,13 @@ public final class Harness {
                 } catch (IOException | InterruptedException e) {
                     rejected = "ptxas did not run: " + e;
                 }
+                if (rejected == null && k.unchecked() != null) {
+                    try {
+                        rejected = Ptxas.assemble(ptxas, k.unchecked().entry(), k.unchecked().ptx());
+                    } catch (IOException | InterruptedException e) {
+                        rejected = "ptxas did not run: " + e;
+                    }
+                }
                 if (rejected != null) {
                     return Outcome.failed("ptxas rejects " + k.entry() + ": " + rejected);
                 }

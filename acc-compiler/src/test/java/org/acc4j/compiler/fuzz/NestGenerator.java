@@ -27,7 +27,7 @@ public final class NestGenerator {
     /** Constructs that can be switched off by name (to keep CI green while a bug found with them is open). */
     public static final List<String> FLAGS = List.of("long-index", "triangular", "down", "2d", "ternary",
             "if", "reduction", "dependent", "fault", "unsupported", "annotations", "collapse", "imperfect",
-            "float-ops", "shifts", "division", "math", "casts", "not-equal", "while", "private");
+            "float-ops", "shifts", "division", "math", "casts", "not-equal", "while", "private", "tiling");
 
     /** Which flagged constructs are off; immutable, {@link #without} returns a copy. */
     public record Options(Set<String> off) {
@@ -111,7 +111,90 @@ public final class NestGenerator {
 
     /** The nest of {@code seed}. */
     public static Nest generate(long seed, Options options) {
+        // a die of its own, so that the other nests stay what they were
+        Random shapes = new Random(seed * 0x632BE59BD9B4E019L + 3);
+        if (options.on("tiling") && shapes.nextInt(100) < 10) {
+            return new NestGenerator(seed, options).tiledShape(shapes);
+        }
         return new NestGenerator(seed, options).nest();
+    }
+
+    // ------------------------------------------------------------------ transpose and matmul shapes
+
+    /** A size near a tile's edge, or an empty, single or small one. */
+    private static int edgeSize(Random d, int... edges) {
+        return d.nextInt(3) == 0 ? d.nextInt(45) : edges[d.nextInt(edges.length)];
+    }
+
+    private Arr shapeArray(String name, String elem, boolean twoD, boolean output, long rows, long cols) {
+        Arr a = array(name, elem, twoD, output);
+        if (twoD) {
+            a.maxRow = rows - 1;
+            a.maxIndex = rows > 0 ? cols - 1 : -1;
+        } else {
+            a.maxIndex = rows * cols - 1;
+        }
+        return a;
+    }
+
+    /**
+     * A nest the tiling pass takes: a transpose (flat, read along either loop, or two-dimensional) or a matmul (flat
+     * with either operand transposed, or two-dimensional, starting from a constant or from the element of the output),
+     * at sizes around the tiles' edges (0, 1, 31..33, 63..65), sometimes with an array one element short (the call raises Java's exception).
+     */
+    private Nest tiledShape(Random d) {
+        boolean twoD = o.on("2d") && d.nextInt(4) == 0;
+        if (d.nextBoolean()) {
+            features.add("tiling-transpose");
+            int n = edgeSize(d, 0, 1, 2, 31, 32, 33, 63, 64, 65);
+            int m = edgeSize(d, 0, 1, 2, 31, 32, 33, 63, 64, 65);
+            scalarParams.put("n", new Nest.Param("n", "int", n));
+            scalarParams.put("m", new Nest.Param("m", "int", m));
+            String elem = twoD ? "double" : pick(TYPES);
+            int form = twoD ? 2 : d.nextInt(2);
+            shapeArray("a", elem, twoD, false, n, m);
+            shapeArray("o", elem, twoD, true, twoD ? m : n, twoD ? n : m);
+            String store = switch (form) {
+                case 0 -> "o[j * n + i] = a[i * m + j];";
+                case 1 -> "o[i * m + j] = a[j * n + i];";
+                default -> "o[j][i] = a[i][j];";
+            };
+            if (form == 1) {
+                // a is read along i: a[j * n + i] spans m rows of n
+                arrays.get(0).maxIndex = (long) n * m - 1;
+            }
+            body.append("        for (int i = 0; i < n; i++) {\n            for (int j = 0; j < m; j++) {\n")
+                    .append("                ").append(store).append("\n            }\n        }\n");
+        } else {
+            features.add("tiling-matmul");
+            int n = edgeSize(d, 0, 1, 15, 16, 17, 33);
+            int m = edgeSize(d, 0, 1, 15, 16, 17, 33);
+            int p = edgeSize(d, 0, 1, 15, 16, 17, 33);
+            scalarParams.put("n", new Nest.Param("n", "int", n));
+            scalarParams.put("m", new Nest.Param("m", "int", m));
+            scalarParams.put("p", new Nest.Param("p", "int", p));
+            int form = twoD ? 3 : d.nextInt(3);
+            shapeArray("a", "double", twoD, false, form == 1 ? p : n, form == 1 ? n : p);
+            shapeArray("b", "double", twoD, false, form == 2 ? m : p, form == 2 ? p : m);
+            shapeArray("o", "double", twoD, true, n, m);
+            String product = switch (form) {
+                case 0 -> "a[i * p + k] * b[k * m + j]";
+                case 1 -> "a[k * n + i] * b[k * m + j]";
+                case 2 -> "a[i * p + k] * b[j * p + k]";
+                default -> "a[i][k] * b[k][j]";
+            };
+            String own = twoD ? "o[i][j]" : "o[i * m + j]";
+            String init = d.nextInt(4) == 0 ? own : pick("0", "0.5", "-1.25");
+            body.append("        for (int i = 0; i < n; i++) {\n            for (int j = 0; j < m; j++) {\n")
+                    .append("                double s = ").append(init).append(";\n")
+                    .append("                for (int k = 0; k < p; k++) {\n                    s += ").append(product)
+                    .append(";\n                }\n                ").append(twoD ? "o[i][j] = s;" : "o[i * m + j] = s;")
+                    .append("\n            }\n        }\n");
+        }
+        if (d.nextInt(8) == 0) {
+            fault = "index";
+        }
+        return finish(false);
     }
 
     private boolean chance(int percent, String flag) {

@@ -647,8 +647,12 @@ public final class Launcher implements AutoCloseable {
         if (trip == 0) {
             return results;
         }
-        int[] block = plan.mapping().block();
-        int[] grid = plan.mapping().grid(ev, defaultGangs(plan.mapping().threads()), Integer.MAX_VALUE);
+        // the variant without the checks the host proves for this call's values, else the one checking all; a tiled
+        // variant has its own geometry
+        boolean proven = m.hasUnchecked(k) && plan.provenInBounds(ev, arrays::get);
+        org.acc4j.compiler.ir.Mapping geometry = plan.launchMapping(proven);
+        int[] block = geometry.block();
+        int[] grid = geometry.grid(ev, defaultGangs(geometry.threads()), Integer.MAX_VALUE);
         if (grid == null) {
             return results;
         }
@@ -662,8 +666,6 @@ public final class Launcher implements AutoCloseable {
             slot = queue.errorSlot();
             queued.add(new Queued(plan, false, slot));
         }
-        // the variant without the checks the host proves for this call's values, else the one checking all
-        boolean proven = m.hasUnchecked(k) && plan.provenInBounds(ev, arrays::get);
         String entry = proven ? plan.unchecked().entry() : plan.entry();
         Function f = m.function(k, proven);
         LaunchPlan lp = plan(f, plan.params().size(), m);

@@ -1,0 +1,446 @@
+package org.acc4j.compiler.pass;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.acc4j.compiler.ir.ArrayRef;
+import org.acc4j.compiler.ir.BinOp;
+import org.acc4j.compiler.ir.Cond;
+import org.acc4j.compiler.ir.Expr;
+import org.acc4j.compiler.ir.Exprs;
+import org.acc4j.compiler.ir.KernelParam;
+import org.acc4j.compiler.ir.Mapping;
+import org.acc4j.compiler.ir.MethodBody;
+import org.acc4j.compiler.ir.RangeCheck;
+import org.acc4j.compiler.ir.Region;
+import org.acc4j.compiler.ir.Stmt;
+import org.acc4j.compiler.ir.Type;
+import org.acc4j.compiler.ir.UnOp;
+import org.acc4j.compiler.ir.Var;
+
+/**
+ * Shared-memory tiling of transpose-shaped nests, chosen from the access analysis with no hint from the user.
+ *
+ * <p>The shape: a perfect nest of two parallel loops, neither annotated, counting up by 1, whose innermost body
+ * copies one array element to another ({@code out[f(i, j)] = in[g(i, j)]}, after locals that only name parts of
+ * the subscripts), where the read is contiguous along one loop (its last subscript has coefficient 1 in that
+ * loop's index) and the write along the other. Plain threads would read or write with a stride; the tiled kernel
+ * stages a 32×32 tile in shared memory, padded to 33 columns so that a column is read without bank conflicts,
+ * with blocks of 32×8 threads each moving 4 elements: both the read and the write are coalesced.
+ *
+ * <p>The tiled kernel is the variant without bounds checks: it runs only when the host has proven every access of
+ * the nest in bounds for the call ({@link Bounds}), else the kernel that checks every access runs and raises
+ * Java's exception at the first bad index. The two arrays are distinct in the IR; the runtime refuses a call that
+ * binds one array that the nest writes under two names. Each iteration runs exactly once, in some order, which
+ * is Java's result since the nest is parallel.
+ */
+public final class Tiling {
+    /** Tile edge, and the threads of a block along x. */
+    public static final int TILE = 32;
+    /** Threads of a block along y: each moves {@code TILE / ROWS} elements per phase. */
+    public static final int ROWS = 8;
+    /** Shared-memory row length: one more than the tile, so that a column falls on distinct banks. */
+    public static final int PADDED = TILE + 1;
+
+    private Tiling() {
+    }
+
+    /** A tiled kernel's description: what the emitter and the interpreter follow. */
+    public sealed interface Kernel permits Transpose, Matmul {
+        /** The geometry of its launch. */
+        Mapping launch();
+
+        /** The report's line. */
+        String note();
+    }
+
+    /** An array access with its subscripts as linear forms in the two loop indices ({@code row} null for 1D). */
+    public record Access(ArrayRef array, Linear.Form row, Linear.Form index) {
+    }
+
+    /**
+     * A transpose-shaped nest: {@code dst} at the iteration gets {@code src}'s element. {@code readLoop} is the
+     * loop along which {@code src} is contiguous, {@code writeLoop} the one along which {@code dst} is.
+     *
+     * @param launch the tiled kernel's geometry: x over tiles of {@code readLoop}, y over tiles of
+     *     {@code writeLoop}, blocks of 32×8 threads
+     */
+    public record Transpose(Stmt.For outer, Stmt.For inner, Stmt.For readLoop, Stmt.For writeLoop, Access src,
+                            Access dst, Mapping launch) implements Kernel {
+        @Override
+        public String note() {
+            return "tiled for shared memory: " + src.array().name() + " is read along " + readLoop.index().name()
+                    + " and " + dst.array().name() + " written along " + writeLoop.index().name() + " (" + TILE + "x"
+                    + TILE + " tiles padded to " + PADDED + " columns, blocks of " + TILE + "x" + ROWS
+                    + " threads; launched when the bounds proofs hold, else the checked kernel runs)";
+        }
+    }
+
+    /**
+     * The transpose shape of {@code region}, or null when it has none. {@code hoisted} are the region's hoisted
+     * bounds checks: both accesses must be among them. {@code params} are the plain kernel's parameters: every
+     * scalar the subscripts and loop bounds use must be one of them.
+     */
+    public static Transpose transpose(MethodBody body, Region region, List<RangeCheck> hoisted,
+                                      List<KernelParam> params) {
+        Stmt.For outer = region.loop();
+        if (!region.reductions().isEmpty() || !region.hostVars().isEmpty()
+                || !quietPrologue(region.devicePrologue())) {
+            return null;
+        }
+        Mapping m = region.mapping();
+        List<Stmt> outerBody = outer.body();
+        Stmt last = outerBody.isEmpty() ? null : outerBody.get(outerBody.size() - 1);
+        if (!(last instanceof Stmt.For inner) || !simpleLoop(outer) || !simpleLoop(inner)) {
+            return null;
+        }
+        if (m == null || m.levelOf(outer) == null || m.levelOf(inner) == null) {
+            return null;
+        }
+        List<Stmt> innerBody = inner.body();
+        if (innerBody.isEmpty() || !(innerBody.get(innerBody.size() - 1) instanceof Stmt.Store store)
+                || !(store.value() instanceof Expr.Load load) || load.array().equals(store.array())
+                || load.array().elem() != store.array().elem() || load.array().dims() != store.array().dims()) {
+            return null;
+        }
+        List<Stmt> defsOuter = outerBody.subList(0, outerBody.size() - 1);
+        List<Stmt> defsInner = innerBody.subList(0, innerBody.size() - 1);
+        if (!pureAssigns(defsOuter) || !pureAssigns(defsInner)) {
+            return null;
+        }
+        Set<Object> proven = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        hoisted.forEach(c -> proven.add(c.node()));
+        if (!proven.contains(store) || !proven.contains(load)) {
+            return null;
+        }
+        List<Stmt> nest = List.of(outer);
+        Set<Var> indices = new HashSet<>();
+        Set<Var> variant = new HashSet<>();
+        Dataflow.loopIndices(nest, indices);
+        Dataflow.assigned(nest, variant);
+        Set<Var> once = Dataflow.assignedOnce(nest);
+        Map<Var, Expr> defs = new HashMap<>();
+        for (Stmt s : defsOuter) {
+            Stmt.Assign a = (Stmt.Assign) s;
+            if (once.contains(a.var())) {
+                defs.put(a.var(), a.value());
+            }
+        }
+        for (Stmt s : defsInner) {
+            Stmt.Assign a = (Stmt.Assign) s;
+            if (once.contains(a.var())) {
+                defs.put(a.var(), a.value());
+            }
+        }
+        Linear lin = new Linear(indices, variant, defs);
+        Access src = access(lin, load.array(), load.row(), load.index());
+        Access dst = access(lin, store.array(), store.row(), store.index());
+        if (src == null || dst == null) {
+            return null;
+        }
+        Set<Var> prologueSet = new HashSet<>();
+        Dataflow.assigned(region.devicePrologue(), prologueSet);
+        Scalars ok = new Scalars(body, params, prologueSet, variant);
+        if (!ok.all(src) || !ok.all(dst) || !ok.test(outer.lower()) || !ok.test(outer.bound())
+                || !ok.test(inner.lower()) || !ok.test(inner.bound())) {
+            return null;
+        }
+        Var i = outer.index();
+        Var j = inner.index();
+        Var readVar = contiguous(src.index(), i, j);
+        Var writeVar = contiguous(dst.index(), i, j);
+        if (readVar == null || writeVar == null || readVar.equals(writeVar)) {
+            return null;
+        }
+        Stmt.For readLoop = readVar.equals(i) ? outer : inner;
+        Stmt.For writeLoop = readLoop == outer ? inner : outer;
+        // levels: 0 the outer loop (a launch with no iteration of it does not happen), 1 the inner one
+        Mapping.Level lo = new Mapping.Level(List.of(outer), readLoop == outer ? 0 : 1, readLoop == outer ? 0 : 1,
+                "tile rows");
+        Mapping.Level li = new Mapping.Level(List.of(inner), readLoop == inner ? 0 : 1, readLoop == inner ? 0 : 1,
+                "tile columns");
+        int readLevel = readLoop == outer ? 0 : 1;
+        Mapping launch = new Mapping(List.of(lo, li), new int[] {TILE, ROWS, 1},
+                List.of(new Mapping.FromTrip(readLevel, TILE, Integer.MAX_VALUE, 1),
+                        new Mapping.FromTrip(1 - readLevel, TILE, 65535, 1), new Mapping.Unused()),
+                "shared-memory transpose tiles");
+        return new Transpose(outer, inner, readLoop, writeLoop, src, dst, launch);
+    }
+
+    /** Micro-tile of C per thread along i and j; threads per block along each (x is j). */
+    public static final int MICRO = 4;
+    public static final int THREADS = 16;
+    /** Block tile of C along i and j, and the depth of a k tile. */
+    public static final int BLOCK = MICRO * THREADS;
+    public static final int DEPTH = 16;
+
+    /**
+     * A matmul-shaped nest {@code c[i][j] = init + Σ_k a(i, k) * b(k, j)}: {@code acc} starts at {@code init} (or,
+     * when {@code accumulate}, at the element of c itself: {@code c[i][j] += Σ ...}), gets {@code acc + a * b} for
+     * each k in Java's order, and is stored into {@code c}.
+     *
+     * @param init the start when not {@code accumulate}, else null
+     * @param launch x over tiles of j, y over tiles of i, blocks of 16×16 threads, each computing 4×4 elements
+     */
+    public record Matmul(Stmt.For i, Stmt.For j, Stmt.For k, Access a, Access b, Access c, Expr.Const init,
+                         boolean accumulate, Mapping launch) implements Kernel {
+        @Override
+        public String note() {
+            return "tiled for shared memory and registers: " + c.array().name() + "[" + i.index().name() + ", "
+                    + j.index().name() + "] " + (accumulate ? "+=" : "=") + " sum over " + k.index().name() + " of " + a.array().name() + " * "
+                    + b.array().name() + " (" + BLOCK + "x" + BLOCK + " tiles of " + c.array().name() + " per block, "
+                    + DEPTH + "-deep k tiles of " + a.array().name() + " and " + b.array().name()
+                    + " staged in shared memory, " + MICRO + "x" + MICRO + " elements per thread in registers; each "
+                    + "element sums in Java's order with multiply and add rounded separately, so the result is "
+                    + "Java's bit for bit; launched when the bounds proofs hold, else the checked kernel runs)";
+        }
+    }
+
+    /**
+     * The matmul shape of {@code region}, or null: loops i and j parallel and not annotated, the body of j a
+     * constant {@code double} accumulator, a counted sequential k loop whose only statement is
+     * {@code acc += a[..] * b[..]} (a independent of j, b of i), and the store of {@code acc} into c (independent
+     * of k); every access hoisted.
+     */
+    public static Matmul matmul(MethodBody body, Region region, List<RangeCheck> hoisted, List<KernelParam> params) {
+        Stmt.For outer = region.loop();
+        Mapping m = region.mapping();
+        if (!region.reductions().isEmpty() || !region.hostVars().isEmpty() || !quietPrologue(region.devicePrologue())
+                || m == null) {
+            return null;
+        }
+        List<Stmt> ob = outer.body();
+        if (ob.isEmpty() || !(ob.get(ob.size() - 1) instanceof Stmt.For inner) || !simpleLoop(outer)
+                || !simpleLoop(inner) || !pureAssigns(ob.subList(0, ob.size() - 1))) {
+            return null;
+        }
+        if (m.levelOf(outer) == null || m.levelOf(inner) == null) {
+            return null;
+        }
+        List<Stmt> jb = inner.body();
+        int n = jb.size();
+        if (n < 3 || !(jb.get(n - 3) instanceof Stmt.Assign init) || !(jb.get(n - 2) instanceof Stmt.For kl)
+                || !(jb.get(n - 1) instanceof Stmt.Store store) || !pureAssigns(jb.subList(0, n - 3))) {
+            return null;
+        }
+        Var acc = init.var();
+        Expr.Const c0 = init.value() instanceof Expr.Const k0 ? k0 : null;
+        // c[i][j] += ...: the start is the element the nest stores into
+        Expr.Load own = init.value() instanceof Expr.Load l && l.array().equals(store.array())
+                && java.util.Objects.equals(l.row(), store.row()) && l.index().equals(store.index()) ? l : null;
+        if (acc.type() != Type.F64 || (c0 == null && own == null) || !simpleLoop(kl)
+                || m.levelOf(kl) != null || kl.body().size() != 1 || !(kl.body().get(0) instanceof Stmt.Assign step)
+                || !step.var().equals(acc) || !(store.value() instanceof Expr.Local sl) || !sl.var().equals(acc)
+                || store.array().elem() != org.acc4j.compiler.ir.Elem.DOUBLE) {
+            return null;
+        }
+        if (!(step.value() instanceof Expr.Binary add) || add.op() != BinOp.ADD
+                || !(add.left() instanceof Expr.Local al) || !al.var().equals(acc)
+                || !(add.right() instanceof Expr.Binary mul) || mul.op() != BinOp.MUL
+                || !(mul.left() instanceof Expr.Load x) || !(mul.right() instanceof Expr.Load y)
+                || x.array().elem() != org.acc4j.compiler.ir.Elem.DOUBLE
+                || y.array().elem() != org.acc4j.compiler.ir.Elem.DOUBLE
+                || x.array().equals(store.array()) || y.array().equals(store.array())) {
+            return null;
+        }
+        Set<Object> proven = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        hoisted.forEach(ch -> proven.add(ch.node()));
+        if (!proven.contains(store) || !proven.contains(x) || !proven.contains(y)
+                || (own != null && !proven.contains(own))) {
+            return null;
+        }
+        List<Stmt> nest = List.of(outer);
+        Set<Var> indices = new HashSet<>();
+        Set<Var> variant = new HashSet<>();
+        Dataflow.loopIndices(nest, indices);
+        Dataflow.assigned(nest, variant);
+        Set<Var> once = Dataflow.assignedOnce(nest);
+        Map<Var, Expr> defs = new HashMap<>();
+        for (Stmt s : ob.subList(0, ob.size() - 1)) {
+            Stmt.Assign a = (Stmt.Assign) s;
+            if (once.contains(a.var())) {
+                defs.put(a.var(), a.value());
+            }
+        }
+        for (Stmt s : jb.subList(0, n - 3)) {
+            Stmt.Assign a = (Stmt.Assign) s;
+            if (once.contains(a.var())) {
+                defs.put(a.var(), a.value());
+            }
+        }
+        Linear lin = new Linear(indices, variant, defs);
+        Access ax = access(lin, x.array(), x.row(), x.index());
+        Access ay = access(lin, y.array(), y.row(), y.index());
+        Access ac = access(lin, store.array(), store.row(), store.index());
+        if (ax == null || ay == null || ac == null) {
+            return null;
+        }
+        Var vi = outer.index();
+        Var vj = inner.index();
+        Var vk = kl.index();
+        Access a;
+        Access b;
+        if (!uses(ax, vj) && !uses(ay, vi)) {
+            a = ax;
+            b = ay;
+        } else if (!uses(ay, vj) && !uses(ax, vi)) {
+            a = ay;
+            b = ax;
+        } else {
+            return null;
+        }
+        if (uses(ac, vk)) {
+            return null;
+        }
+        Set<Var> prologueSet = new HashSet<>();
+        Dataflow.assigned(region.devicePrologue(), prologueSet);
+        Scalars ok = new Scalars(body, params, prologueSet, variant);
+        for (Stmt.For f : List.of(outer, inner, kl)) {
+            if (!ok.test(f.lower()) || !ok.test(f.bound())) {
+                return null;
+            }
+        }
+        if (!ok.all(a) || !ok.all(b) || !ok.all(ac)) {
+            return null;
+        }
+        Mapping.Level li = new Mapping.Level(List.of(outer), 1, 1, "rows of C tiles");
+        Mapping.Level lj = new Mapping.Level(List.of(inner), 0, 0, "columns of C tiles");
+        Mapping launch = new Mapping(List.of(li, lj), new int[] {THREADS, THREADS, 1},
+                List.of(new Mapping.FromTrip(1, BLOCK, Integer.MAX_VALUE, 1), new Mapping.FromTrip(0, BLOCK, 65535, 1),
+                        new Mapping.Unused()), "register-tiled matmul");
+        return new Matmul(outer, inner, kl, a, b, ac, c0, own != null, launch);
+    }
+
+    private static boolean uses(Access a, Var v) {
+        return (a.row() != null && a.row().coefficient(v) != null) || a.index().coefficient(v) != null;
+    }
+
+    /** The loop whose index has coefficient 1 in {@code f} while the other's is not ±1, or null. */
+    private static Var contiguous(Linear.Form f, Var i, Var j) {
+        boolean ui = isOne(f.coefficient(i));
+        boolean uj = isOne(f.coefficient(j));
+        if (ui && !f.unit(j)) {
+            return i;
+        }
+        if (uj && !f.unit(i)) {
+            return j;
+        }
+        return null;
+    }
+
+    private static boolean isOne(Expr e) {
+        return e instanceof Expr.Const k && k.type() == Type.I32 && (int) k.bits() == 1;
+    }
+
+    private static Access access(Linear lin, ArrayRef array, Expr row, Expr index) {
+        Linear.Form r = null;
+        if (row != null) {
+            r = lin.of(row);
+            if (r == null || r.rest().type() != Type.I32) {
+                return null;
+            }
+        }
+        Linear.Form c = lin.of(index);
+        if (c == null || c.rest().type() != Type.I32) {
+            return null;
+        }
+        return new Access(array, r, c);
+    }
+
+    /** {@code for (i = lo; i < hi (or <=); i++)} over an {@code int} with no stride. */
+    static boolean simpleLoop(Stmt.For f) {
+        return f.stride() == null && f.step() == 1 && (f.cond() == Cond.LT || f.cond() == Cond.LE)
+                && f.index().type() == Type.I32 && !f.spec().annotated();
+    }
+
+    /** Assignments of values that read no memory and cannot throw. */
+    static boolean pureAssigns(List<Stmt> stmts) {
+        for (Stmt s : stmts) {
+            if (!(s instanceof Stmt.Assign a) || !quiet(a.value())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean quietPrologue(List<Stmt> stmts) {
+        return pureAssigns(stmts);
+    }
+
+    private static boolean quiet(Expr e) {
+        return !Exprs.any(e, x -> x instanceof Expr.Load || x instanceof Expr.Call
+                || (x instanceof Expr.Length l && l.row() != null)
+                || (x instanceof Expr.Binary b && (b.op() == BinOp.DIV || b.op() == BinOp.REM)));
+    }
+
+    /**
+     * The invariant {@code int} expressions a tiled kernel computes itself: constants, the method's scalar
+     * parameters the plain kernel receives (never assigned), array lengths, and {@code + - * << neg} of them.
+     */
+    static final class Scalars {
+        private final MethodBody body;
+        private final List<KernelParam> params;
+        private final Set<Var> assigned;
+
+        Scalars(MethodBody body, List<KernelParam> params, Set<Var> prologue, Set<Var> nest) {
+            this.body = body;
+            this.params = params;
+            this.assigned = new HashSet<>(prologue);
+            this.assigned.addAll(nest);
+        }
+
+        boolean all(Access a) {
+            return (a.row() == null || form(a.row())) && form(a.index());
+        }
+
+        private boolean form(Linear.Form f) {
+            for (Expr c : f.coefficients().values()) {
+                if (!test(c)) {
+                    return false;
+                }
+            }
+            return test(f.rest());
+        }
+
+        boolean test(Expr e) {
+            if (e.type() != Type.I32) {
+                return false;
+            }
+            if (e instanceof Expr.Const) {
+                return true;
+            }
+            if (e instanceof Expr.Local l) {
+                return param(body, params, l.var()) >= 0 && !assigned.contains(l.var());
+            }
+            if (e instanceof Expr.Length l) {
+                return l.row() == null && params.contains(new KernelParam.ArrayLength(l.array()));
+            }
+            if (e instanceof Expr.Binary b) {
+                return (b.op() == BinOp.ADD || b.op() == BinOp.SUB || b.op() == BinOp.MUL
+                        || (b.op() == BinOp.SHL && b.right().type() == Type.I32)) && test(b.left()) && test(b.right());
+            }
+            if (e instanceof Expr.Unary u) {
+                return u.op() == UnOp.NEG && test(u.operand());
+            }
+            return false;
+        }
+    }
+
+    /** The position in {@code params} of the scalar parameter held in {@code v}'s slot, or -1. */
+    public static int param(MethodBody body, List<KernelParam> params, Var v) {
+        MethodBody.Param p = body.paramAtSlot(v.slot());
+        if (p == null) {
+            return -1;
+        }
+        for (int k = 0; k < params.size(); k++) {
+            if (params.get(k) instanceof KernelParam.Scalar s && s.source() instanceof ArrayRef.Parameter q
+                    && q.index() == p.index() && s.type() == v.type()) {
+                return k;
+            }
+        }
+        return -1;
+    }
+}
