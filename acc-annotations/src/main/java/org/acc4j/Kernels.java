@@ -32,6 +32,11 @@ import java.lang.annotation.Target;
  * wrote is copied back. A method that returns a value or has a reduction runs synchronously (said once). Without
  * the agent, or on the host, the call is synchronous: everything is complete when it returns.
  *
+ * <p><b>Wait</b> (OpenACC's {@code wait} clause on an async construct). {@code @Kernels(async = 3, waitOn = {1, 2})}
+ * queues the call's work on queue 3 behind the work already queued on queues 1 and 2, with no host wait: on a GPU an
+ * event recorded on each of those queues, which queue 3's stream waits for. {@link Acc#waitAsync(int[], int)} does the
+ * same between any queues.
+ *
  * <p><b>If</b> (OpenACC's {@code if} clause). {@code @Kernels(ifParam = "gpu")} offloads a call only when the method's
  * {@code boolean} parameter {@code gpu} is true at that call; {@code @Kernels(ifField = "useGpu")} reads a {@code
  * boolean} field of the method's class (of {@code this}, or static) at each call. When it is false the call runs as
@@ -60,6 +65,16 @@ public @interface Kernels {
      * (the default) for none. Set at most one of {@code async} and {@code asyncParam}.
      */
     String asyncParam() default "";
+
+    /**
+     * The queues the call's work waits for, on the device, before it starts (OpenACC's {@code wait(1, 2) async(3)} as
+     * {@code @Kernels(async = 3, waitOn = {1, 2})}): the host does not wait, and a wait for the call's queue joins
+     * those queues' work too, as {@link Acc#waitAsync(int[], int)} says. Needs {@code async} or {@code asyncParam}:
+     * a synchronous call already waits for every queue. Each is 0 or more or {@link Acc#ASYNC_NOVAL}; empty (the
+     * default) for none. A number that is not a queue, or {@code waitOn} without an async clause, runs the call
+     * synchronously, with a warning.
+     */
+    int[] waitOn() default {};
 
     /**
      * The name of a {@code boolean} parameter whose value at each call decides whether the call's nests may run on

@@ -48,7 +48,8 @@ import org.acc4j.runtime.profile.Profile;
  * ({@link Queues}) the records are read: a kernel's error becomes its Java exception, thrown by the wait, and then
  * the call's arrays are exited without copying back; otherwise they are exited as a synchronous call does (copy and
  * copyout clauses copy back then). A method that returns a value or has a reduction needs its results on the host
- * at once: it runs synchronously, said once. Every synchronous call first waits for all queues. The launcher owns
+ * at once: it runs synchronously, said once. A call with {@code waitOn} first makes its queue wait, on the device,
+ * for the queues it names ({@link Queues#waitOn}). Every synchronous call first waits for all queues. The launcher owns
  * the queues and frees them in {@link #close()}.
  */
 public final class Launcher implements AutoCloseable {
@@ -159,6 +160,8 @@ public final class Launcher implements AutoCloseable {
     public synchronized Object run(OffloadedMethod m, Object self, Object[] args, Scope scope) throws HostInstead {
         int queue = scope != null ? org.acc4j.Acc.ASYNC_SYNC : queueOf(m, args);
         if (queue != org.acc4j.Acc.ASYNC_SYNC) {
+            context.makeCurrent();
+            queues.waitOn(m.async().waitOn(), queue);
             runAsync(m, self, args, queues.get(queue));
             return null;
         }
@@ -269,7 +272,7 @@ public final class Launcher implements AutoCloseable {
      */
     private int queueOf(OffloadedMethod m, Object[] args) {
         AsyncQueue a = m.async();
-        if (a.synchronous()) {
+        if (a.synchronous() && a.problem() == null) {
             return org.acc4j.Acc.ASYNC_SYNC;
         }
         String why = a.problem();
