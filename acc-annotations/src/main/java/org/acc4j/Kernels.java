@@ -37,6 +37,12 @@ import java.lang.annotation.Target;
  * event recorded on each of those queues, which queue 3's stream waits for. {@link Acc#waitAsync(int[], int)} does the
  * same between any queues.
  *
+ * <p><b>Serial</b> (OpenACC's {@code serial} construct). {@code @Kernels(serial = true)} runs each loop nest on one
+ * device thread, in Java's order, so loops the dependence test refuses (a prefix sum, a recurrence) run on the device
+ * next to the data the method's other nests or an enclosing {@link Data} region keep there, and the data clauses are
+ * those of any nest. One GPU thread is far slower than a CPU core: it pays only when it saves moving the arrays
+ * to the host and back. A nest's outer loop marked {@code @Loop(seq = true)} asks the same for that nest alone.
+ *
  * <p><b>If</b> (OpenACC's {@code if} clause). {@code @Kernels(ifParam = "gpu")} offloads a call only when the method's
  * {@code boolean} parameter {@code gpu} is true at that call; {@code @Kernels(ifField = "useGpu")} reads a {@code
  * boolean} field of the method's class (of {@code this}, or static) at each call. When it is false the call runs as
@@ -75,6 +81,14 @@ public @interface Kernels {
      * synchronously, with a warning.
      */
     int[] waitOn() default {};
+
+    /**
+     * Whether each loop nest of the method runs on one device thread, in Java's order (OpenACC's {@code serial}
+     * construct: one gang of one worker of vector length 1), instead of in parallel or on the host. A loop nest whose
+     * outer loop is marked {@code @Loop(seq = true)}, with no parallel clause inside, runs so too. False (the
+     * default): parallel nests run in parallel and a sequential one stays on the host.
+     */
+    boolean serial() default false;
 
     /**
      * The name of a {@code boolean} parameter whose value at each call decides whether the call's nests may run on

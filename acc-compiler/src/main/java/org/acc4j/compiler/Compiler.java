@@ -15,6 +15,7 @@ import org.acc4j.compiler.pass.Parallelism;
 import org.acc4j.compiler.pass.RegionSplitter;
 import org.acc4j.compiler.ptx.KernelEmitter;
 import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.tree.AnnotationNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.MethodNode;
 
@@ -92,7 +93,7 @@ public final class Compiler {
         try {
             Inliner.Expanded expanded = Inliner.expand(cn, mn, classes);
             MethodBody body = MethodReader.read(cn, expanded.method());
-            List<Region> regions = Parallelism.decideAll(RegionSplitter.split(body, outs));
+            List<Region> regions = Parallelism.decideAll(RegionSplitter.split(body, outs), serial(mn));
             List<KernelPlan> kernels = new ArrayList<>();
             List<String> report = new ArrayList<>();
             for (String call : expanded.inlined()) {
@@ -154,6 +155,22 @@ public final class Compiler {
             return new Host(new Diagnostic(cn.name, MethodBody.sourceName(mn.name), cn.sourceFile, u.line(),
                     u.construct(), u.obstacles()));
         }
+    }
+
+    /** Whether {@code mn} is {@code @Kernels(serial = true)}: each nest on one device thread. */
+    public static boolean serial(MethodNode mn) {
+        for (List<AnnotationNode> list : java.util.Arrays.asList(mn.visibleAnnotations, mn.invisibleAnnotations)) {
+            for (AnnotationNode a : list == null ? List.<AnnotationNode>of() : list) {
+                if ("Lorg/acc4j/Kernels;".equals(a.desc) && a.values != null) {
+                    for (int i = 0; i + 1 < a.values.size(); i += 2) {
+                        if ("serial".equals(a.values.get(i)) && Boolean.TRUE.equals(a.values.get(i + 1))) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /** The explicit {@code @Data} clauses of a method that is not {@code @Kernels} (a data region). */

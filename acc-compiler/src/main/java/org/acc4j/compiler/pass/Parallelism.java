@@ -88,16 +88,33 @@ public final class Parallelism {
     }
 
     public static Region decide(Region r) {
-        return new Parallelism(r).run();
+        return decide(r, false);
+    }
+
+    /**
+     * Decides one region; with {@code serial} (the method's {@code @Kernels(serial = true)}), or when its outer loop
+     * is marked {@code seq} and nothing in it parallel, the region is {@linkplain #serial serial}.
+     */
+    public static Region decide(Region r, boolean serial) {
+        Parallelism p = new Parallelism(r);
+        if (serial || r.loop().spec().seq() && !hasClause(List.of(r.loop()))) {
+            return p.serial(serial ? "@Kernels(serial = true)" : "@Loop(seq = true) on its outer loop");
+        }
+        return p.run();
     }
 
     /** {@link #decide} for each region in order; when some cannot run in parallel, one exception names every obstacle. */
     public static List<Region> decideAll(List<Region> regions) {
+        return decideAll(regions, false);
+    }
+
+    /** {@link #decideAll(List)}, each region {@linkplain #decide(Region, boolean) serial} when {@code serial}. */
+    public static List<Region> decideAll(List<Region> regions, boolean serial) {
         List<Region> out = new ArrayList<>();
         List<org.acc4j.compiler.Diagnostic.Obstacle> obstacles = new ArrayList<>();
         for (Region r : regions) {
             try {
-                out.add(decide(r));
+                out.add(decide(r, serial));
             } catch (Unsupported u) {
                 obstacles.addAll(u.obstacles());
             }
@@ -129,6 +146,23 @@ public final class Parallelism {
             why += "; " + r + " over the whole nest (line " + r.line() + ")";
         }
         return region.decided(why + "; " + mapping, mapping, checks, lines);
+    }
+
+    /**
+     * The region on one device thread (OpenACC's {@code serial}): no parallel level, a grid and a block of one
+     * thread, every loop sequential in Java's order, so any dependence between iterations is kept.
+     */
+    private Region serial(String asked) {
+        Mapping mapping = new Mapping(List.of(), new int[] {1, 1, 1},
+                List.of(new Mapping.Unused(), new Mapping.Unused(), new Mapping.Unused()), "serial");
+        requireStridesParallel(List.of(top), mapping);
+        String why = "serial (" + asked + "): one device thread runs the nest in Java's order";
+        for (org.acc4j.compiler.ir.Reduction r : region.reductions()) {
+            why += "; " + r + " (line " + r.line() + ")";
+        }
+        List<String> lines = List.of("serial: the loop over " + top.index().name() + " and every loop in it run on one"
+                + " device thread (" + asked + "), in Java's order; it pays where the arrays stay on the device");
+        return region.decided(why + "; " + mapping, mapping, List.of(), lines);
     }
 
     /** A loop with a {@link Stmt.Stride} is Java's loop only as a checked parallel level: refuse it anywhere else. */

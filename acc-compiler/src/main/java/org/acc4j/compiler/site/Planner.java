@@ -378,6 +378,12 @@ public final class Planner {
         }
         MethodNode m = new MethodNode(Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC | (isStatic ? Opcodes.ACC_STATIC : 0),
                 name, desc.toString(), null, null);
+        if (Compiler.serial(method)) {
+            // the nest keeps the method's serial clause, wherever it is compiled
+            AnnotationNode serial = new AnnotationNode("Lorg/acc4j/Kernels;");
+            serial.values = new ArrayList<>(List.of("serial", Boolean.TRUE));
+            m.visibleAnnotations = new ArrayList<>(List.of(serial));
+        }
         m.parameters = new ArrayList<>();
         for (MethodPlan.Local p : liveIns) {
             m.parameters.add(new ParameterNode(p.name(), 0));
