@@ -91,6 +91,15 @@ public @interface Kernels {
     boolean serial() default false;
 
     /**
+     * Whether a loop that is a scan of {@code float} or {@code double} sums or products ({@code s += a[i]; b[i] =
+     * s;}) may run as a parallel scan, which groups the additions or multiplications differently from Java's
+     * left-to-right loop, so the results differ in their last bits. False (the default): such a loop stays
+     * sequential, and says why. Integer scans, and {@code Math.min} and {@code Math.max} scans of any type, give
+     * Java's result exactly and need no permission.
+     */
+    boolean relaxed() default false;
+
+    /**
      * The name of a {@code boolean} parameter whose value at each call decides whether the call's nests may run on
      * the device (OpenACC's {@code if}); empty (the default) for always. Set at most one of {@code ifParam} and
      * {@code ifField}.

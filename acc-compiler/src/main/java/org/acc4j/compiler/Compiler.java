@@ -93,7 +93,8 @@ public final class Compiler {
         try {
             Inliner.Expanded expanded = Inliner.expand(cn, mn, classes);
             MethodBody body = MethodReader.read(cn, expanded.method());
-            List<Region> regions = Parallelism.decideAll(RegionSplitter.split(body, outs), serial(mn));
+            List<Region> regions = Parallelism.decideAll(RegionSplitter.split(body, outs), flag(mn, "serial"),
+                    flag(mn, "relaxed"));
             List<KernelPlan> kernels = new ArrayList<>();
             List<String> report = new ArrayList<>();
             for (String call : expanded.inlined()) {
@@ -119,6 +120,10 @@ public final class Compiler {
                         : ": the grid depends on run-time values; the first launch's shape is reported"));
                 for (String note : r.notes()) {
                     report.add(where(cn, 0) + "  " + note);
+                }
+                if (r.scan() != null) {
+                    report.add(where(cn, r.scan().line()) + "  " + r.scan() + ": one pass on the device (each element read"
+                            + " and written once), the tiles' prefixes found by a decoupled look-back");
                 }
                 for (var red : r.reductions()) {
                     report.add(where(cn, red.line()) + "  " + red + ": each thread accumulates privately, the grid's "
@@ -157,13 +162,16 @@ public final class Compiler {
         }
     }
 
-    /** Whether {@code mn} is {@code @Kernels(serial = true)}: each nest on one device thread. */
-    public static boolean serial(MethodNode mn) {
+    /**
+     * Whether {@code mn} sets the boolean element {@code name} of its {@code @Kernels} to true: {@code serial} (each
+     * nest on one device thread), {@code relaxed} (float scans may be regrouped).
+     */
+    public static boolean flag(MethodNode mn, String name) {
         for (List<AnnotationNode> list : java.util.Arrays.asList(mn.visibleAnnotations, mn.invisibleAnnotations)) {
             for (AnnotationNode a : list == null ? List.<AnnotationNode>of() : list) {
                 if ("Lorg/acc4j/Kernels;".equals(a.desc) && a.values != null) {
                     for (int i = 0; i + 1 < a.values.size(); i += 2) {
-                        if ("serial".equals(a.values.get(i)) && Boolean.TRUE.equals(a.values.get(i + 1))) {
+                        if (name.equals(a.values.get(i)) && Boolean.TRUE.equals(a.values.get(i + 1))) {
                             return true;
                         }
                     }

@@ -378,11 +378,17 @@ public final class Planner {
         }
         MethodNode m = new MethodNode(Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC | (isStatic ? Opcodes.ACC_STATIC : 0),
                 name, desc.toString(), null, null);
-        if (Compiler.serial(method)) {
-            // the nest keeps the method's serial clause, wherever it is compiled
-            AnnotationNode serial = new AnnotationNode("Lorg/acc4j/Kernels;");
-            serial.values = new ArrayList<>(List.of("serial", Boolean.TRUE));
-            m.visibleAnnotations = new ArrayList<>(List.of(serial));
+        List<Object> flags = new ArrayList<>();
+        for (String flag : List.of("serial", "relaxed")) {
+            if (Compiler.flag(method, flag)) {
+                flags.addAll(List.of(flag, Boolean.TRUE));
+            }
+        }
+        if (!flags.isEmpty()) {
+            // the nest keeps the method's serial and relaxed clauses, wherever it is compiled
+            AnnotationNode kernels = new AnnotationNode("Lorg/acc4j/Kernels;");
+            kernels.values = flags;
+            m.visibleAnnotations = new ArrayList<>(List.of(kernels));
         }
         m.parameters = new ArrayList<>();
         for (MethodPlan.Local p : liveIns) {

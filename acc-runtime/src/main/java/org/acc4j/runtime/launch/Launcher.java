@@ -295,6 +295,11 @@ public final class Launcher implements AutoCloseable {
                         line = k.region().loop().line();
                         break;
                     }
+                    if (k.region().scan() != null) {
+                        why = "it has a scan, whose tile state one launch at a time uses";
+                        line = k.region().loop().line();
+                        break;
+                    }
                 }
             }
         }
@@ -547,6 +552,10 @@ public final class Launcher implements AutoCloseable {
         if (!reductions.isEmpty()) {
             scratch.reserve(ReductionScratch.partials(reductions.size(), blocks));
         }
+        if (plan.region().scan() != null) {
+            scratch.reserve(ReductionScratch.scanBytes(blocks));
+            scratch.clearScanFlags(blocks, queue == null ? null : queue.stream());
+        }
         KernelArgs ka = new KernelArgs();
         Queue.ErrorSlot slot = null;
         if (queue != null) {
@@ -572,6 +581,8 @@ public final class Launcher implements AutoCloseable {
                     case PARTIALS -> ReductionScratch.partials(r.index(), blocks);
                 };
                 ka.addLong(scratch.address() + offset);
+            } else if (p instanceof KernelParam.ScanSlot sc) {
+                ka.addLong(scratch.address() + ReductionScratch.scan(sc.part(), blocks));
             }
         }
         // the variant without the checks the host proves for this call's values, else the one checking all
