@@ -35,9 +35,11 @@ import org.acc4j.templates.Reductions.Op;
  * tile only ever waits for tiles whose blocks are running: the look-back cannot deadlock. Each thread loads its
  * {@link #items} elements at stride {@value #THREADS} (coalesced); the tile is scanned row by row, a row being the
  * {@value #THREADS} elements loaded by one load of every thread: a warp scan by shuffles, the warp totals through
- * shared memory, and the running total of the rows before. Thread 0 then publishes the tile's aggregate (flag 1),
- * walks back over the tiles before it, adding aggregates until it meets a tile that has published its inclusive
- * prefix (flag 2), and publishes its own inclusive prefix. Values are written before their flag with release
+ * shared memory, and the running total of the rows before. Lane 0 of warp 0 then publishes the tile's aggregate
+ * (flag 1), and warp 0 looks back over the tiles before it 32 at a time, one tile a lane: once every tile of the
+ * window has published, it folds the aggregates of the tiles after the nearest one that has published its inclusive
+ * prefix (flag 2) and that prefix, or all 32 aggregates and looks further back; then lane 0 publishes the tile's own
+ * inclusive prefix. Values are written before their flag with release
  * semantics and read after it with acquire semantics at GPU scope. Each element is read once and written once.
  *
  * <p><b>Results.</b> Integer operations wrap and AND, OR, XOR, MIN and MAX are exact, so for integers the result
@@ -142,6 +144,7 @@ public final class Scans {
                 Map.entry("LOADS", trimmed(loads.toString().replace("${IDENTITY}", id))),
                 Map.entry("ROWS", trimmed(rows.toString().replace("${IDENTITY}", id))),
                 Map.entry("STORES", trimmed(stores.toString())),
+                Map.entry("FOLD", trimmed(fold(r))),
                 Map.entry("AGG_PRE", trimmed(combine(r, "%pre", "%y", "%pre"))),
                 Map.entry("INCL_FIRST", trimmed(combine(r, "%t", "%s0", "%run"))),
                 Map.entry("INCL_NEXT", trimmed(combine(r, "%t", "%pre", "%run")))));
@@ -186,16 +189,37 @@ public final class Scans {
         return s.toString();
     }
 
+    /** Lane 0's {@code %y} becomes the op of every lane's {@code %y}, the highest lane first. */
+    private static String fold(Routine r) {
+        Kind k = r.kind();
+        String b = k.bitType().substring(1);
+        StringBuilder s = new StringBuilder();
+        for (int d = 1; d < 32; d *= 2) {
+            s.append(shuffle("down", k, "%w", "%y", d));
+            s.append(combine(r, "%t", "%w", "%y"));
+            s.append("    add.u32 %r10, %r2, ").append(d).append(";\n");
+            s.append("    setp.lt.u32 %p4, %r10, 32;\n");
+            s.append("    @%p4 mov.").append(b).append(" %y, %t;\n");
+        }
+        return s.toString();
+    }
+
     /** {@code d = shfl.up(v, delta)} over the whole warp, in two halves for 8-byte values. */
     private static String shuffleUp(Kind k, String d, String v, int delta) {
+        return shuffle("up", k, d, v, delta);
+    }
+
+    /** {@code d = shfl.<mode>(v, delta)} over the whole warp ({@code up} or {@code down}), in halves for 8 bytes. */
+    private static String shuffle(String mode, Kind k, String d, String v, int delta) {
+        String c = mode.equals("up") ? "0" : "31";
         if (k.bytes() == 4) {
             return "    mov.b32 %h1, " + v + ";\n"
-                    + "    shfl.sync.up.b32 %h2, %h1, " + delta + ", 0, -1;\n"
+                    + "    shfl.sync." + mode + ".b32 %h2, %h1, " + delta + ", " + c + ", -1;\n"
                     + "    mov.b32 " + d + ", %h2;\n";
         }
         return "    mov.b64 {%h1, %h3}, " + v + ";\n"
-                + "    shfl.sync.up.b32 %h2, %h1, " + delta + ", 0, -1;\n"
-                + "    shfl.sync.up.b32 %h4, %h3, " + delta + ", 0, -1;\n"
+                + "    shfl.sync." + mode + ".b32 %h2, %h1, " + delta + ", " + c + ", -1;\n"
+                + "    shfl.sync." + mode + ".b32 %h4, %h3, " + delta + ", " + c + ", -1;\n"
                 + "    mov.b64 " + d + ", {%h2, %h4};\n";
     }
 
