@@ -298,7 +298,7 @@ public final class KernelEmitter {
     private void scan(org.acc4j.compiler.ir.Scan scan, String exit) {
         Stmt.For f = region.loop();
         currentLine = f.line();
-        w.comment(where(f.line()) + ": " + scan);
+        w.comment(where(f.line()) + scan);
         Reg lo = expr(f.lower());
         Reg ub = expr(f.bound());
         Reg none = w.reg(Type.PRED);
@@ -312,8 +312,11 @@ public final class KernelEmitter {
         List<Boolean> checked = scan.inclusive()
                 ? List.of(!unchecked.contains(scan.input()), !unchecked.contains(scan.output()))
                 : List.of(!unchecked.contains(scan.output()), !unchecked.contains(scan.input()));
+        // each access's own line, for the exception's place
+        List<Integer> lines = scan.inclusive() ? List.of(scan.line(), scan.output().line())
+                : List.of(scan.output().line(), scan.line());
         for (int k = 0; k < 2; k++) {
-            address(order.get(k), lo, f.line(), bytes, checked.get(k));
+            address(order.get(k), lo, lines.get(k), bytes, checked.get(k));
         }
         if (checked.contains(true)) {
             // the first index past an array's end, if the loop reaches it: there the first access in order fails
@@ -336,7 +339,7 @@ public final class KernelEmitter {
             w.braIf(fits, true, ok);
             for (int k = 0; k < 2; k++) {
                 if (checked.get(k)) {
-                    address(order.get(k), first, f.line(), bytes, true);
+                    address(order.get(k), first, lines.get(k), bytes, true);
                 }
             }
             w.label(ok);
