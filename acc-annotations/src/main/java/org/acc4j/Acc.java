@@ -221,6 +221,36 @@ public final class Acc {
         }
     }
 
+    /**
+     * Makes the work queued on {@code queue} from now on wait for the work queued so far on each of {@code queues}
+     * (OpenACC's {@code acc_wait_async}, and {@code wait(queues) async(queue)}), without the host waiting: on a GPU,
+     * an event recorded on each of those queues that {@code queue}'s stream waits for. A wait for {@code queue} then
+     * also joins what it waited on: the arrays that work copies back reach the host, and a kernel of it that failed
+     * throws there too. {@link #ASYNC_SYNC} as {@code queue} makes the host wait for each of {@code queues} instead,
+     * as {@link #wait(int)}. Without the agent every routine is complete when it returns, so this does nothing.
+     *
+     * @throws IllegalArgumentException when a number is not a queue (see {@link #checkQueue}); {@code queues} holds
+     *                                  no {@link #ASYNC_SYNC}
+     */
+    public static void waitAsync(int[] queues, int queue) {
+        Objects.requireNonNull(queues, "queues");
+        checkQueue("Acc.waitAsync", queue);
+        for (int q : queues) {
+            checkQueue("Acc.waitAsync", q);
+            if (q == ASYNC_SYNC) {
+                throw new IllegalArgumentException("acc4j: Acc.waitAsync: Acc.ASYNC_SYNC (" + ASYNC_SYNC + ") names no"
+                        + " queue to wait for");
+            }
+        }
+        if (queue == ASYNC_SYNC) {
+            for (int q : queues) {
+                backend.waitQueue(q);
+            }
+        } else if (queues.length > 0) {
+            backend.waitAsync(queues.clone(), queue);
+        }
+    }
+
     /** Waits for every queue and all other device work ({@code acc_wait_all}), as {@link #wait(int)} does for one. */
     public static void waitAll() {
         backend.waitAll();
@@ -330,6 +360,20 @@ public final class Acc {
      */
     public static long deviceptr(Object array) {
         return backend.deviceptr(checkArray(array));
+    }
+
+    /**
+     * The host array whose device copy starts at {@code address} (OpenACC's {@code acc_hostptr}), the inverse of
+     * {@link #deviceptr}: {@code Acc.hostptr(Acc.deviceptr(a)) == a} for every present array {@code a} of length 1
+     * or more (a two-dimensional array is found by its row table's address). Java has no pointers into the middle of
+     * an array, so only the start of a copy is accepted.
+     *
+     * @throws IllegalArgumentException when no present array's copy starts at {@code address} (saying which copy
+     *                                  it falls inside, if any), and always without a device, where arrays have no
+     *                                  device copies
+     */
+    public static Object hostptr(long address) {
+        return backend.hostptr(address);
     }
 
     /** {@link #copyout} with OpenACC's {@code finalize}: the dynamic reference count drops to zero at once. */

@@ -32,6 +32,17 @@ import java.lang.annotation.Target;
  * wrote is copied back. A method that returns a value or has a reduction runs synchronously (said once). Without
  * the agent, or on the host, the call is synchronous: everything is complete when it returns.
  *
+ * <p><b>Wait</b> (OpenACC's {@code wait} clause on an async construct). {@code @Kernels(async = 3, waitOn = {1, 2})}
+ * queues the call's work on queue 3 behind the work already queued on queues 1 and 2, with no host wait: on a GPU an
+ * event recorded on each of those queues, which queue 3's stream waits for. {@link Acc#waitAsync(int[], int)} does the
+ * same between any queues.
+ *
+ * <p><b>Serial</b> (OpenACC's {@code serial} construct). {@code @Kernels(serial = true)} runs each loop nest on one
+ * device thread, in Java's order, so loops the dependence test refuses (a prefix sum, a recurrence) run on the device
+ * next to the data the method's other nests or an enclosing {@link Data} region keep there, and the data clauses are
+ * those of any nest. One GPU thread is far slower than a CPU core: it pays only when it saves moving the arrays
+ * to the host and back. A nest's outer loop marked {@code @Loop(seq = true)} asks the same for that nest alone.
+ *
  * <p><b>If</b> (OpenACC's {@code if} clause). {@code @Kernels(ifParam = "gpu")} offloads a call only when the method's
  * {@code boolean} parameter {@code gpu} is true at that call; {@code @Kernels(ifField = "useGpu")} reads a {@code
  * boolean} field of the method's class (of {@code this}, or static) at each call. When it is false the call runs as
@@ -60,6 +71,33 @@ public @interface Kernels {
      * (the default) for none. Set at most one of {@code async} and {@code asyncParam}.
      */
     String asyncParam() default "";
+
+    /**
+     * The queues the call's work waits for, on the device, before it starts (OpenACC's {@code wait(1, 2) async(3)} as
+     * {@code @Kernels(async = 3, waitOn = {1, 2})}): the host does not wait, and a wait for the call's queue joins
+     * those queues' work too, as {@link Acc#waitAsync(int[], int)} says. Needs {@code async} or {@code asyncParam}:
+     * a synchronous call already waits for every queue. Each is 0 or more or {@link Acc#ASYNC_NOVAL}; empty (the
+     * default) for none. A number that is not a queue, or {@code waitOn} without an async clause, runs the call
+     * synchronously, with a warning.
+     */
+    int[] waitOn() default {};
+
+    /**
+     * Whether each loop nest of the method runs on one device thread, in Java's order (OpenACC's {@code serial}
+     * construct: one gang of one worker of vector length 1), instead of in parallel or on the host. A loop nest whose
+     * outer loop is marked {@code @Loop(seq = true)}, with no parallel clause inside, runs so too. False (the
+     * default): parallel nests run in parallel and a sequential one stays on the host.
+     */
+    boolean serial() default false;
+
+    /**
+     * Whether a loop that is a scan of {@code float} or {@code double} sums or products ({@code s += a[i]; b[i] =
+     * s;}) may run as a parallel scan, which groups the additions or multiplications differently from Java's
+     * left-to-right loop, so the results differ in their last bits. False (the default): such a loop stays
+     * sequential, and says why. Integer scans, and {@code Math.min} and {@code Math.max} scans of any type, give
+     * Java's result exactly and need no permission.
+     */
+    boolean relaxed() default false;
 
     /**
      * The name of a {@code boolean} parameter whose value at each call decides whether the call's nests may run on

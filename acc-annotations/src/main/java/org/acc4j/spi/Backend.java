@@ -75,6 +75,14 @@ public interface Backend {
         waitAll();
     }
 
+    /**
+     * Makes the work queued on {@code queue} from now on wait for the work queued so far on each of {@code queues},
+     * without a host wait (all checked by {@code Acc}; {@code queue} is not {@code Acc.ASYNC_SYNC}); the default,
+     * where every routine is complete when it returns, has nothing to order.
+     */
+    default void waitAsync(int[] queues, int queue) {
+    }
+
     /** Whether the work on {@code queue} has completed (then joined as by {@link #waitQueue}); the default: true. */
     default boolean asyncTest(int queue) {
         return true;
@@ -134,6 +142,18 @@ public interface Backend {
     /** The device address of {@code array}'s copy (a two-dimensional array's row table), 0 when it has none. */
     default long deviceptr(Object array) {
         return 0;
+    }
+
+    /**
+     * The host array whose present copy starts at device address {@code address}; the default (no device memory)
+     * knows no address.
+     *
+     * @throws IllegalArgumentException when no present array's copy starts at {@code address}
+     */
+    default Object hostptr(long address) {
+        throw new IllegalArgumentException("acc4j: Acc.hostptr(0x" + Long.toHexString(address) + "): not the device"
+                + " address of a present array (running as plain Java, arrays have no device copies and Acc.deviceptr"
+                + " gives 0)");
     }
 
     /** {@code copyout} with OpenACC's {@code finalize}: the dynamic reference count goes to zero. */

@@ -21,6 +21,7 @@ import org.acc4j.compiler.pass.Tiling;
 import org.acc4j.compiler.ptx.KernelEmitter;
 import org.acc4j.compiler.ptx.TiledEmitter;
 import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.tree.AnnotationNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.MethodNode;
 
@@ -108,7 +109,7 @@ public final class Compiler {
             List<String> incrementNotes = new ArrayList<>();
             RowGroups.Prepared prepared = RowGroups.prepare(Increments.apply(split, incrementNotes));
             Verifier.check("indirect increments and row groups", body, prepared.regions());
-            List<Region> regions = Parallelism.decideAll(prepared.regions());
+            List<Region> regions = Parallelism.decideAll(prepared.regions(), flag(mn, "serial"), flag(mn, "relaxed"));
             Verifier.check("the parallelism decision", body, regions);
             List<KernelPlan> kernels = new ArrayList<>();
             List<String> report = new ArrayList<>();
@@ -162,6 +163,10 @@ public final class Compiler {
                 for (String note : groupNotes) {
                     report.add(where(cn, group != null ? group.inner().line() : 0) + "  " + note);
                 }
+                if (r.scan() != null) {
+                    report.add(where(cn, r.scan().line()) + "  " + r.scan() + ": one pass on the device (each element read"
+                            + " and written once), the tiles' prefixes found by a decoupled look-back");
+                }
                 for (var red : r.reductions()) {
                     report.add(where(cn, red.line()) + "  " + red + ": each thread accumulates privately, the grid's "
                             + "values are combined on the device and only the result is copied back");
@@ -200,6 +205,25 @@ public final class Compiler {
             return new Host(new Diagnostic(cn.name, MethodBody.sourceName(mn.name), cn.sourceFile, u.line(),
                     u.construct(), u.obstacles()));
         }
+    }
+
+    /**
+     * Whether {@code mn} sets the boolean element {@code name} of its {@code @Kernels} to true: {@code serial} (each
+     * nest on one device thread), {@code relaxed} (float scans may be regrouped).
+     */
+    public static boolean flag(MethodNode mn, String name) {
+        for (List<AnnotationNode> list : java.util.Arrays.asList(mn.visibleAnnotations, mn.invisibleAnnotations)) {
+            for (AnnotationNode a : list == null ? List.<AnnotationNode>of() : list) {
+                if ("Lorg/acc4j/Kernels;".equals(a.desc) && a.values != null) {
+                    for (int i = 0; i + 1 < a.values.size(); i += 2) {
+                        if (name.equals(a.values.get(i)) && Boolean.TRUE.equals(a.values.get(i + 1))) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /** The explicit {@code @Data} clauses of a method that is not {@code @Kernels} (a data region). */

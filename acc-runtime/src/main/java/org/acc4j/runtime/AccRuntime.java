@@ -806,6 +806,23 @@ public final class AccRuntime implements Backend {
     }
 
     @Override
+    public Object hostptr(long address) {
+        Gpu g = gpu();
+        String routine = "Acc.hostptr(0x" + Long.toHexString(address) + ")";
+        if (g == null || g.guard.lost() != null) {
+            throw new IllegalArgumentException("acc4j: " + routine + ": not the device address of a present array"
+                    + (g == null ? " (no device in use: arrays have no device copies)" : " (the device was lost)"));
+        }
+        return g.guard.run(routine, () -> {
+            try {
+                return g.table.hostArray(address);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("acc4j: " + routine + ": " + e.getMessage(), e);
+            }
+        });
+    }
+
+    @Override
     public void copyoutFinalize(Object array) {
         withTable("Acc.copyoutFinalize", false, array, t -> t.exitDynamic(array, Clause.COPYOUT, true));
     }
@@ -854,6 +871,17 @@ public final class AccRuntime implements Backend {
         if (g != null && queue != org.acc4j.Acc.ASYNC_SYNC && g.guard.lost() == null) {
             g.guard.run("Acc.wait(" + queue + ")", () -> {
                 g.launcher.queues().finish(queue);
+                return null;
+            });
+        }
+    }
+
+    @Override
+    public void waitAsync(int[] queues, int queue) {
+        Gpu g = gpu();
+        if (g != null && g.guard.lost() == null) {
+            g.guard.run("Acc.waitAsync(" + java.util.Arrays.toString(queues) + ", " + queue + ")", () -> {
+                g.launcher.queues().waitOn(queues, queue);
                 return null;
             });
         }

@@ -208,7 +208,7 @@ public final class Reductions {
     }
 
     /** {@code %a = op(%a, %b)} in the routine's registers (scratch {@code %q1..%q4}, {@code %k1..%k3}). */
-    private static String combine(Op op, Kind k) {
+    static String combine(Op op, Kind k) {
         String t = k.ptxType().substring(1);
         String b = k.bitType().substring(1);
         if (k.isInteger()) {

@@ -137,6 +137,12 @@ public final class CudaCRenderer {
 
     private Rendering run() {
         var region = kernel.region();
+        if (region.scan() != null) {
+            // the scan is the template's PTX, which has no CUDA C form
+            return new Rendering(kernel.entry(), "// acc4j kernel " + kernel.entry() + ": " + region.scan()
+                    + ", the one-pass device scan of ptx-templates (org.acc4j.templates.Scans), written in PTX only:"
+                    + " see the kernel's .ptx dump\n", kernel.sites());
+        }
         List<Stmt> all = new ArrayList<>(region.devicePrologue());
         all.add(region.loop());
         helpers.add(CudaHelpers.ERROR);

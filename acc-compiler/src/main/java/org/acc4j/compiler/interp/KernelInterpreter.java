@@ -214,6 +214,9 @@ public final class KernelInterpreter {
             }
         }
         touched.clear();
+        if (r.scan() != null) {
+            return scan(r, host);
+        }
         Mapping m = r.mapping();
         List<Reduction> reductions = r.reductions();
         int[] grid = m.grid(host, maxBlocks, maxBlocks);
@@ -261,6 +264,48 @@ public final class KernelInterpreter {
             out[j] = org.acc4j.templates.reduce.ReduceOrder.combine(routine.op(), routine.kind(), privates[j], block, grid);
         }
         return out;
+    }
+
+    /**
+     * A scan region as the device scan computes it ({@link org.acc4j.templates.scan.ScanOrder}): Java's bounds checks
+     * at the first index and at the first index past an array's end, in the order of the iteration's accesses, then
+     * every element of the output at once.
+     */
+    private long[] scan(Region r, Evaluator host) {
+        org.acc4j.compiler.ir.Scan sc = r.scan();
+        Evaluator ev = evaluator(null);
+        for (Var v : r.hostVars()) {
+            ev.set(v, host.get(v));
+        }
+        ev.run(r.devicePrologue());
+        int lo = (Integer) ev.eval(r.loop().lower());
+        int ub = (Integer) ev.eval(r.loop().bound());
+        if (lo >= ub) {
+            return new long[0];
+        }
+        Object in = ev.array(sc.input().array(), null);
+        Object out = ev.array(sc.output().array(), null);
+        List<Object> order = sc.inclusive() ? List.of(in, out) : List.of(out, in);
+        List<Object> nodes = sc.inclusive() ? List.of(sc.input(), sc.output()) : List.of(sc.output(), sc.input());
+        int firstPast = Math.min(java.lang.reflect.Array.getLength(in), java.lang.reflect.Array.getLength(out));
+        for (int index : ub > firstPast ? new int[] {lo, firstPast} : new int[] {lo}) {
+            for (int k = 0; k < 2; k++) {
+                unprovenAccess(nodes.get(k), order.get(k), index);
+                Evaluator.checkIndex(order.get(k), index);
+            }
+        }
+        Reduction red = new Reduction(sc.var(), sc.op(), sc.line());
+        long[] bits = new long[ub - lo];
+        for (int i = 0; i < bits.length; i++) {
+            bits[i] = red.toBits(java.lang.reflect.Array.get(in, lo + i));
+        }
+        var routine = sc.routine();
+        long[] result = org.acc4j.templates.scan.ScanOrder.scan(routine.op(), routine.kind(), routine.inclusive(),
+                red.toBits(ev.get(sc.var())), bits);
+        for (int i = 0; i < result.length; i++) {
+            Evaluator.store(out, lo + i, red.fromBits(result[i]));
+        }
+        return new long[0];
     }
 
     /** Runs {@code stmts}; true when one of them broke out of the innermost {@link Stmt.While}. */

@@ -36,4 +36,13 @@ public sealed interface KernelParam {
      */
     record RowLanes(RowGroup group) implements KernelParam {
     }
+
+    /**
+     * The device address of one part of a scan's state ({@link Region#scan()}, {@link org.acc4j.templates.Scans}):
+     * its ticket counter (a u32 that is 0 between launches), its tile flags (a u32 per tile, cleared by the runtime
+     * before each launch), its tiles' aggregates and their inclusive prefixes (an element per tile each).
+     */
+    record ScanSlot(Part part) implements KernelParam {
+        public enum Part { TICKET, FLAGS, AGGREGATES, INCLUSIVE }
+    }
 }

@@ -16,9 +16,11 @@ import java.util.List;
  * @param reductions the scalars the nest accumulates into (see {@link Reduction})
  * @param hostVars locals whose values at the loop the host computes and passes in (they depend on an earlier
  *     region's reduction); the kernel skips the prologue's assignments to them
+ * @param scan the scan the loop is, run by the device scan template; null for any other region
  */
 public record Region(int ordinal, List<Stmt> prologue, Stmt.For loop, String why, Mapping mapping,
-                     List<Disjointness> checks, List<String> notes, List<Reduction> reductions, List<Var> hostVars) {
+                     List<Disjointness> checks, List<String> notes, List<Reduction> reductions, List<Var> hostVars,
+                     Scan scan) {
     public Region {
         prologue = List.copyOf(prologue);
         checks = List.copyOf(checks);
@@ -28,12 +30,22 @@ public record Region(int ordinal, List<Stmt> prologue, Stmt.For loop, String why
     }
 
     public Region(int ordinal, List<Stmt> prologue, Stmt.For loop, String why) {
-        this(ordinal, prologue, loop, why, null, List.of(), List.of(), List.of(), List.of());
+        this(ordinal, prologue, loop, why, null, List.of(), List.of(), List.of(), List.of(), null);
+    }
+
+    public Region(int ordinal, List<Stmt> prologue, Stmt.For loop, String why, Mapping mapping,
+                  List<Disjointness> checks, List<String> notes, List<Reduction> reductions, List<Var> hostVars) {
+        this(ordinal, prologue, loop, why, mapping, checks, notes, reductions, hostVars, null);
     }
 
     /** The same region as decided by the parallelism pass. */
     public Region decided(String why, Mapping mapping, List<Disjointness> checks, List<String> notes) {
-        return new Region(ordinal, prologue, loop, why, mapping, checks, notes, reductions, hostVars);
+        return new Region(ordinal, prologue, loop, why, mapping, checks, notes, reductions, hostVars, scan);
+    }
+
+    /** The same region, decided to be {@code scan}. */
+    public Region scanned(Scan scan, String why, Mapping mapping, List<String> notes) {
+        return new Region(ordinal, prologue, loop, why, mapping, List.of(), notes, reductions, hostVars, scan);
     }
 
     /** Prefix of a note that warns (a loop parallel on the user's word whose writes provably collide). */

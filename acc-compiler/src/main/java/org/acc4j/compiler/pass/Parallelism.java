@@ -88,16 +88,50 @@ public final class Parallelism {
     }
 
     public static Region decide(Region r) {
-        return new Parallelism(r).run();
+        return decide(r, false);
+    }
+
+    /**
+     * Decides one region; with {@code serial} (the method's {@code @Kernels(serial = true)}), or when its outer loop
+     * is marked {@code seq} and nothing in it parallel, the region is {@linkplain #serial serial}.
+     */
+    public static Region decide(Region r, boolean serial) {
+        return decide(r, serial, false);
+    }
+
+    /**
+     * Decides one region: {@linkplain #decide(Region, boolean) serial}, else a {@linkplain Scans scan} (float sums
+     * and products only when {@code relaxed}), else by the dependence test.
+     */
+    public static Region decide(Region r, boolean serial, boolean relaxed) {
+        Parallelism p = new Parallelism(r);
+        if (serial || r.loop().spec().seq() && !hasClause(List.of(r.loop()))) {
+            return p.serial(serial ? "@Kernels(serial = true)" : "@Loop(seq = true) on its outer loop");
+        }
+        org.acc4j.compiler.ir.Scan scan = r.reductions().isEmpty() ? Scans.find(r.loop(), relaxed) : null;
+        if (scan != null) {
+            return p.scan(scan);
+        }
+        return p.run();
     }
 
     /** {@link #decide} for each region in order; when some cannot run in parallel, one exception names every obstacle. */
     public static List<Region> decideAll(List<Region> regions) {
+        return decideAll(regions, false);
+    }
+
+    /** {@link #decideAll(List)}, each region {@linkplain #decide(Region, boolean) serial} when {@code serial}. */
+    public static List<Region> decideAll(List<Region> regions, boolean serial) {
+        return decideAll(regions, serial, false);
+    }
+
+    /** {@link #decideAll(List)}, each region decided by {@link #decide(Region, boolean, boolean)}. */
+    public static List<Region> decideAll(List<Region> regions, boolean serial, boolean relaxed) {
         List<Region> out = new ArrayList<>();
         List<org.acc4j.compiler.Diagnostic.Obstacle> obstacles = new ArrayList<>();
         for (Region r : regions) {
             try {
-                out.add(decide(r));
+                out.add(decide(r, serial, relaxed));
             } catch (Unsupported u) {
                 obstacles.addAll(u.obstacles());
             }
@@ -129,6 +163,42 @@ public final class Parallelism {
             why += "; " + r + " over the whole nest (line " + r.line() + ")";
         }
         return region.decided(why + "; " + mapping, mapping, checks, lines);
+    }
+
+    /**
+     * The region on one device thread (OpenACC's {@code serial}): no parallel level, a grid and a block of one
+     * thread, every loop sequential in Java's order, so any dependence between iterations is kept.
+     */
+    private Region serial(String asked) {
+        Mapping mapping = new Mapping(List.of(), new int[] {1, 1, 1},
+                List.of(new Mapping.Unused(), new Mapping.Unused(), new Mapping.Unused()), "serial");
+        requireStridesParallel(List.of(top), mapping);
+        String why = "serial (" + asked + "): one device thread runs the nest in Java's order";
+        for (org.acc4j.compiler.ir.Reduction r : region.reductions()) {
+            why += "; " + r + " (line " + r.line() + ")";
+        }
+        List<String> lines = List.of("serial: the loop over " + top.index().name() + " and every loop in it run on one"
+                + " device thread (" + asked + "), in Java's order; it pays where the arrays stay on the device");
+        return region.decided(why + "; " + mapping, mapping, List.of(), lines);
+    }
+
+    /**
+     * The region as a device scan: one level over the loop, one block of {@link org.acc4j.templates.Scans#THREADS}
+     * threads per tile of the scan, as many blocks as tiles.
+     */
+    private Region scan(org.acc4j.compiler.ir.Scan scan) {
+        int tile = org.acc4j.templates.Scans.tileElements(scan.routine().kind());
+        Mapping.Level level = new Mapping.Level(List.of(top), 0, 0, "a tile of " + tile + " elements a block");
+        Mapping mapping = new Mapping(List.of(level), new int[] {org.acc4j.templates.Scans.THREADS, 1, 1},
+                List.of(new Mapping.FromTrip(0, tile, Integer.MAX_VALUE, 1), new Mapping.Unused(),
+                        new Mapping.Unused()), "scan");
+        String why = scan + " (line " + scan.line() + "): one pass, decoupled look-back; " + mapping;
+        List<String> lines = List.of(scan + ": the loop over " + top.index().name() + " carries "
+                + scan.var().name() + ", which the device scan of ptx-templates computes in one pass"
+                + (scan.var().type().isFloat() && (scan.op() == org.acc4j.compiler.ir.Reduction.Op.ADD
+                || scan.op() == org.acc4j.compiler.ir.Reduction.Op.MUL)
+                ? " (regrouped: @Kernels(relaxed = true))" : " (exact: Java's result in any grouping)"));
+        return region.scanned(scan, why, mapping, lines);
     }
 
     /** A loop with a {@link Stmt.Stride} is Java's loop only as a checked parallel level: refuse it anywhere else. */

@@ -170,6 +170,13 @@ public final class KernelEmitter {
             decl.append(",\n\t.param .u32 p_lanes_log");
         }
 
+        if (region.scan() != null) {
+            for (KernelParam.ScanSlot.Part part : KernelParam.ScanSlot.Part.values()) {
+                params.add(new KernelParam.ScanSlot(part));
+                decl.append(",\n\t.param .u64 p_scan_").append(part.name().toLowerCase());
+            }
+        }
+
         // parameters into registers
         errBase = w.reg(Type.I64);
         errCode = w.reg(Type.I32);
@@ -204,7 +211,11 @@ public final class KernelEmitter {
             w.comment("private accumulator of " + r);
             w.mov(var(r.var()), identity(r));
         }
-        statement(region.loop());
+        if (region.scan() != null) {
+            scan(region.scan(), exit);
+        } else {
+            statement(region.loop());
+        }
         w.label(exit);
         reduceAll(reductions);
         w.ret();
@@ -235,6 +246,7 @@ public final class KernelEmitter {
                 + ".version " + ptxVersion(sm) + "\n.target sm_" + sm + "\n.address_size 64\n\n"
                 + org.acc4j.templates.MathLibrary.moduleText(mathUsed)
                 + org.acc4j.templates.Reductions.moduleText(reductionRoutines(reductions))
+                + (region.scan() == null ? "" : org.acc4j.templates.Scans.moduleText(List.of(region.scan().routine())))
                 + ".visible .entry " + entry + "(\n" + decl + "\n)\n{\n" + w.body() + "}\n";
         return new Result(entry, ptx, params, List.copyOf(sites));
     }
@@ -304,6 +316,86 @@ public final class KernelEmitter {
                     + "\tst.param.u64 [pp], %ra1;\n\tst.param.u64 [pc], %ra2;\n\tst.param.u64 [pr], %ra3;\n"
                     + "\tcall.uni " + routine.symbol() + ", (v, pp, pc, pr);\n\t}");
         }
+    }
+
+    /**
+     * The loop as a call of the scan template: Java's bounds checks first (at the first and the last index, in the
+     * order of the iteration's two accesses, naming the index Java's loop would fail at), then every thread of the
+     * block calls the routine with the elements' addresses, the count, the start value and the scan's state.
+     */
+    private void scan(org.acc4j.compiler.ir.Scan scan, String exit) {
+        Stmt.For f = region.loop();
+        currentLine = f.line();
+        w.comment(where(f.line()) + scan);
+        Reg lo = expr(f.lower());
+        Reg ub = expr(f.bound());
+        Reg none = w.reg(Type.PRED);
+        w.setp("ge", "s32", none, lo, ub);
+        w.braIf(none, true, exit);
+        int bytes = scan.var().type().bytes();
+        ArrayRef in = scan.input().array();
+        ArrayRef out = scan.output().array();
+        // the iteration's accesses in Java's order, each with whether it is checked here
+        List<ArrayRef> order = scan.inclusive() ? List.of(in, out) : List.of(out, in);
+        List<Boolean> checked = scan.inclusive()
+                ? List.of(!unchecked.contains(scan.input()), !unchecked.contains(scan.output()))
+                : List.of(!unchecked.contains(scan.output()), !unchecked.contains(scan.input()));
+        // each access's own line, for the exception's place
+        List<Integer> lines = scan.inclusive() ? List.of(scan.line(), scan.output().line())
+                : List.of(scan.output().line(), scan.line());
+        for (int k = 0; k < 2; k++) {
+            address(order.get(k), lo, lines.get(k), bytes, checked.get(k));
+        }
+        if (checked.contains(true)) {
+            // the first index past an array's end, if the loop reaches it: there the first access in order fails
+            Reg first = null;
+            for (int k = 0; k < 2; k++) {
+                if (checked.get(k)) {
+                    Reg len = lengths.get(order.get(k));
+                    if (first == null) {
+                        first = len;
+                    } else {
+                        Reg m = w.reg(Type.I32);
+                        w.op("min.s32", m, first, len);
+                        first = m;
+                    }
+                }
+            }
+            Reg fits = w.reg(Type.PRED);
+            w.setp("le", "s32", fits, ub, first);
+            String ok = "$L_scan_in_bounds";
+            w.braIf(fits, true, ok);
+            for (int k = 0; k < 2; k++) {
+                if (checked.get(k)) {
+                    address(order.get(k), first, lines.get(k), bytes, true);
+                }
+            }
+            w.label(ok);
+        }
+        Reg inAddr = elementAddress(bases.get(in), lo, bytes);
+        Reg outAddr = elementAddress(bases.get(out), lo, bytes);
+        Reg lo64 = w.reg(Type.I64);
+        Reg n = w.reg(Type.I64);
+        w.op("cvt.s64.s32", lo64, lo);
+        w.op("cvt.s64.s32", n, ub);
+        w.op("sub.s64", n, n, lo64);
+        String ty = scan.var().type().ptx();
+        StringBuilder call = new StringBuilder("{\n\t.reg .b64 %sa<5>;\n");
+        String[] parts = {"ticket", "flags", "aggregates", "inclusive"};
+        for (int k = 0; k < 4; k++) {
+            call.append("\tld.param.u64 %sa").append(k + 1).append(", [p_scan_").append(parts[k]).append("];\n")
+                    .append("\tcvta.to.global.u64 %sa").append(k + 1).append(", %sa").append(k + 1).append(";\n");
+        }
+        call.append("\t.param .u64 si;\n\t.param .u64 so;\n\t.param .s64 sn;\n\t.param .").append(ty)
+                .append(" ss;\n\t.param .u64 st;\n\t.param .u64 sf;\n\t.param .u64 sg;\n\t.param .u64 sc;\n")
+                .append("\tst.param.u64 [si], ").append(inAddr).append(";\n")
+                .append("\tst.param.u64 [so], ").append(outAddr).append(";\n")
+                .append("\tst.param.s64 [sn], ").append(n).append(";\n")
+                .append("\tst.param.").append(ty).append(" [ss], ").append(var(scan.var())).append(";\n")
+                .append("\tst.param.u64 [st], %sa1;\n\tst.param.u64 [sf], %sa2;\n")
+                .append("\tst.param.u64 [sg], %sa3;\n\tst.param.u64 [sc], %sa4;\n")
+                .append("\tcall.uni ").append(scan.routine().symbol()).append(", (si, so, sn, ss, st, sf, sg, sc);\n\t}");
+        w.block(call.toString());
     }
 
     private Reg var(Var v) {

@@ -378,6 +378,18 @@ public final class Planner {
         }
         MethodNode m = new MethodNode(Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC | (isStatic ? Opcodes.ACC_STATIC : 0),
                 name, desc.toString(), null, null);
+        List<Object> flags = new ArrayList<>();
+        for (String flag : List.of("serial", "relaxed")) {
+            if (Compiler.flag(method, flag)) {
+                flags.addAll(List.of(flag, Boolean.TRUE));
+            }
+        }
+        if (!flags.isEmpty()) {
+            // the nest keeps the method's serial and relaxed clauses, wherever it is compiled
+            AnnotationNode kernels = new AnnotationNode("Lorg/acc4j/Kernels;");
+            kernels.values = flags;
+            m.visibleAnnotations = new ArrayList<>(List.of(kernels));
+        }
         m.parameters = new ArrayList<>();
         for (MethodPlan.Local p : liveIns) {
             m.parameters.add(new ParameterNode(p.name(), 0));

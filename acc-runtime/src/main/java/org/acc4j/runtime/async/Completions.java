@@ -46,11 +46,16 @@ public final class Completions {
      * Every item runs, even after a failure.
      */
     public void finish() {
+        finish(false);
+    }
+
+    /** {@link #finish()}, with every item told {@code failed} when {@code failedBefore} is true. */
+    private void finish(boolean failedBefore) {
         RuntimeException first = null;
         for (Item item = items.poll(); item != null; item = items.poll()) {
             RuntimeException e;
             try {
-                e = item.finish(first != null);
+                e = item.finish(failedBefore || first != null);
             } catch (RuntimeException thrown) {
                 e = thrown;
             }
@@ -65,6 +70,42 @@ public final class Completions {
         if (first != null) {
             throw first;
         }
+    }
+
+    /**
+     * Moves every waiting item into one item, which is left in their place and also returned, so that another queue
+     * can hold it too (a queue that waits on this one, OpenACC's {@code wait(...) async(...)}). The shared item runs
+     * the moved items once, at whichever holder's wait comes first; both holders see the same result: the first
+     * failure among them, so that neither queue copies into host arrays what followed a failed kernel. The caller
+     * must make sure the second holder's device work cannot complete before the device work of the moved items (an
+     * event the second holder's stream waits for). With nothing waiting, returns null and changes nothing.
+     */
+    public Item share() {
+        if (items.isEmpty()) {
+            return null;
+        }
+        Completions moved = new Completions();
+        moved.items.addAll(items);
+        items.clear();
+        Item shared = new Item() {
+            private boolean done;
+            private RuntimeException failure;
+
+            @Override
+            public RuntimeException finish(boolean failed) {
+                if (!done) {
+                    done = true;
+                    try {
+                        moved.finish(failed);
+                    } catch (RuntimeException e) {
+                        failure = e;
+                    }
+                }
+                return failure;
+            }
+        };
+        items.add(shared);
+        return shared;
     }
 
     /** Forgets every item without running it (the device that held their work was lost). */

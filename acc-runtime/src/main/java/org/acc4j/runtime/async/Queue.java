@@ -63,6 +63,28 @@ public final class Queue implements AutoCloseable {
         completions.add(item);
     }
 
+    /**
+     * Makes the work queued on this queue from now on wait for the work queued on {@code other} so far, on the device
+     * (an event recorded on {@code other}'s stream, which this stream waits for), with no host wait. The host-side
+     * work of {@code other} queued so far becomes this queue's too ({@link Completions#share}): whichever queue is
+     * waited for first copies those results into the host arrays, so after a wait for this queue the host sees
+     * everything it depended on, and a kernel of {@code other} that failed fails this queue's wait too.
+     */
+    public void waitFor(Queue other) {
+        if (other == this) {
+            return;
+        }
+        try (org.acc4j.runtime.cuda.Event e = org.acc4j.runtime.cuda.Event.fence(name(other.number) + " for "
+                + name(number))) {
+            e.record(other.stream);
+            stream.waitFor(e);
+        }
+        Completions.Item shared = other.completions.share();
+        if (shared != null) {
+            completions.add(shared);
+        }
+    }
+
     /** Whether work was queued since the last wait. */
     public boolean busy() {
         return !completions.isEmpty();

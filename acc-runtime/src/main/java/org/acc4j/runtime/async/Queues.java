@@ -34,6 +34,24 @@ public final class Queues implements AutoCloseable {
         return q;
     }
 
+    /**
+     * Makes the work queued on {@code queue} from now on wait, on the device, for the work queued so far on each of
+     * {@code sources} (OpenACC's {@code wait(sources) async(queue)}; see {@link Queue#waitFor}); the host does not
+     * wait. A source never used, or the queue itself, adds nothing.
+     */
+    public void waitOn(int[] sources, int queue) {
+        Queue target = null;
+        for (int s : sources) {
+            Queue source = queues.get(s);
+            if (source != null && s != queue) {
+                if (target == null) {
+                    target = get(queue);
+                }
+                target.waitFor(source);
+            }
+        }
+    }
+
     /** Waits for one queue and runs its host-side work; a queue never used returns at once. */
     public void finish(int number) {
         reportLost(number);

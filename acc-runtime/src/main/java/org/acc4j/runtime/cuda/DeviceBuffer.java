@@ -281,6 +281,23 @@ public final class DeviceBuffer implements AutoCloseable {
         }
     }
 
+    /**
+     * Queues setting {@code count} bytes from byte {@code offset} to 0 ({@code cuMemsetD8Async}), on {@code stream},
+     * or on the default stream when it is null; returns at once.
+     */
+    public void zeroAsync(long offset, long count, Stream stream) {
+        ensureOpen();
+        if (offset < 0 || count < 0 || offset > bytes - count) {
+            throw new IllegalArgumentException(count + " bytes at byte " + offset + " do not fit the " + bytes
+                    + "-byte device buffer for " + what);
+        }
+        if (count > 0) {
+            Cuda.check(JCudaDriver.cuMemsetD8Async(pointer.withByteOffset(offset), (byte) 0, count,
+                    stream == null ? null : stream.handle()), "cuMemsetD8Async", "queueing a zero-fill of " + count
+                    + " bytes at byte " + offset + " of " + what);
+        }
+    }
+
     /** Sets every byte to 0 ({@code cuMemsetD8}). */
     public void zero() {
         ensureOpen();

@@ -58,6 +58,17 @@ public final class Event implements AutoCloseable {
         Cuda.check(JCudaDriver.cuEventSynchronize(event), "cuEventSynchronize", "waiting for the event " + what);
     }
 
+    /** What the event marks, for messages. */
+    public String what() {
+        return what;
+    }
+
+    /** The JCuda handle, for a stream to wait on. */
+    CUevent handle() {
+        ensureOpen();
+        return event;
+    }
+
     /** Forgets the event without destroying it: its context was destroyed (after a fault). */
     public synchronized void abandon() {
         closed = true;

@@ -40,6 +40,15 @@ public final class Stream implements AutoCloseable {
         return what;
     }
 
+    /**
+     * Makes the work queued on this stream from now on wait until {@code event}'s last record has completed
+     * ({@code cuStreamWaitEvent}); the host does not wait. The event may be destroyed at once afterwards.
+     */
+    public void waitFor(Event event) {
+        Cuda.check(JCudaDriver.cuStreamWaitEvent(handle(), event.handle(), 0), "cuStreamWaitEvent",
+                "making " + what() + " wait for the event " + event.what());
+    }
+
     /** The JCuda handle, for copies and launches on this stream. */
     CUstream handle() {
         ensureOpen();

@@ -554,6 +554,37 @@ public final class PresentTable implements AutoCloseable {
         return entry == null ? null : entry.buffer;
     }
 
+    /**
+     * The host array whose device copy starts at {@code address} (OpenACC's {@code acc_hostptr}): the inverse of
+     * {@link #lookup}{@code (array).address()}. A two-dimensional array is found by its row table's address; a
+     * present row by its own.
+     *
+     * @throws IllegalArgumentException when no present array's copy starts there, saying whether the address
+     *                                  falls inside one (Java has no interior pointers to give back)
+     */
+    public synchronized Object hostArray(long address) {
+        drainCollected();
+        String inside = null;
+        for (Map.Entry<Key, Entry> e : entries.entrySet()) {
+            Buffer b = e.getValue().buffer;
+            Object array = e.getKey().get();
+            if (array == null || b.bytes() == 0) {
+                continue;
+            }
+            if (b.address() == address) {
+                return array;
+            }
+            if (address > b.address() && address - b.address() < b.bytes()) {
+                inside = " (it is byte " + (address - b.address()) + " of the copy of " + e.getValue().array
+                        + ", which starts at 0x" + Long.toHexString(b.address())
+                        + ": Acc.hostptr takes the address Acc.deviceptr gives)";
+            }
+        }
+        throw new IllegalArgumentException("0x" + Long.toHexString(address) + " is not the device address of a present"
+                + " array" + (inside != null ? inside : ": no present array's copy starts or lies there (an array"
+                + " not present, or one of length 0, has no device address)"));
+    }
+
     /** The entry of {@code array}, or null when it is not present. */
     public synchronized Entry entry(Object array) {
         HostArrays.requireData(array);

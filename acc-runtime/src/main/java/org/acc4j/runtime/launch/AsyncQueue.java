@@ -14,15 +14,22 @@ import org.objectweb.asm.tree.MethodNode;
  * @param param    the argument index of the {@code int} parameter {@code asyncParam} names, or -1
  * @param clause   the annotation's element as written, for messages, e.g. {@code async = 2}; empty when synchronous
  * @param problem  why the annotation cannot be followed (the calls then run synchronously), or null
+ * @param waitOn   the queues of {@code waitOn}, which each call's work waits for on the device; empty for none
  */
-record AsyncQueue(int constant, int param, String clause, String problem) {
+record AsyncQueue(int constant, int param, String clause, String problem, int[] waitOn) {
     static final AsyncQueue SYNC = new AsyncQueue(Acc.ASYNC_SYNC, -1, "", null);
     private static final String KERNELS = "Lorg/acc4j/Kernels;";
+    private static final int[] NO_WAITS = {};
+
+    AsyncQueue(int constant, int param, String clause, String problem) {
+        this(constant, param, clause, problem, NO_WAITS);
+    }
 
     /** Reads the annotation of {@code method}; {@link #SYNC} when it asks for no queue. */
     static AsyncQueue of(MethodNode method) {
         Integer async = null;
         String paramName = null;
+        int[] waitOn = NO_WAITS;
         for (AnnotationNode a : method.visibleAnnotations == null ? List.<AnnotationNode>of() : method.visibleAnnotations) {
             if (KERNELS.equals(a.desc) && a.values != null) {
                 for (int i = 0; i + 1 < a.values.size(); i += 2) {
@@ -30,14 +37,30 @@ record AsyncQueue(int constant, int param, String clause, String problem) {
                         async = (Integer) a.values.get(i + 1);
                     } else if ("asyncParam".equals(a.values.get(i))) {
                         paramName = (String) a.values.get(i + 1);
+                    } else if ("waitOn".equals(a.values.get(i))) {
+                        waitOn = ((List<?>) a.values.get(i + 1)).stream().mapToInt(v -> (Integer) v).toArray();
                     }
                 }
             }
         }
         boolean named = paramName != null && !paramName.isEmpty();
-        if (async == null && !named) {
-            return SYNC;
+        String waits = waitOn.length == 0 ? "" : ", waitOn = " + java.util.Arrays.toString(waitOn)
+                .replace('[', '{').replace(']', '}');
+        if ((async == null || async == Acc.ASYNC_SYNC) && !named) {
+            return waitOn.length == 0 ? SYNC : new AsyncQueue(Acc.ASYNC_SYNC, -1, waits.substring(2),
+                    "waitOn needs async or asyncParam (a synchronous call waits for every queue already)", waitOn);
         }
+        for (int w : waitOn) {
+            if (w < 0 && w != Acc.ASYNC_NOVAL) {
+                return new AsyncQueue(Acc.ASYNC_SYNC, -1, (named ? "asyncParam = \"" + paramName + "\"" : "async = "
+                        + async) + waits, "waitOn: " + w + " is not a queue: use 0 or more or Acc.ASYNC_NOVAL", waitOn);
+            }
+        }
+        AsyncQueue q = withoutWaits(method, async, paramName, named);
+        return waitOn.length == 0 ? q : new AsyncQueue(q.constant(), q.param(), q.clause() + waits, q.problem(), waitOn);
+    }
+
+    private static AsyncQueue withoutWaits(MethodNode method, Integer async, String paramName, boolean named) {
         if (async != null && named) {
             return new AsyncQueue(Acc.ASYNC_SYNC, -1, "async = " + async + ", asyncParam = \"" + paramName + "\"",
                     "set async or asyncParam, not both");

@@ -53,7 +53,8 @@ import org.acc4j.runtime.profile.Profile;
  * ({@link Queues}) the records are read: a kernel's error becomes its Java exception, thrown by the wait, and then
  * the call's arrays are exited without copying back; otherwise they are exited as a synchronous call does (copy and
  * copyout clauses copy back then). A method that returns a value or has a reduction needs its results on the host
- * at once: it runs synchronously, said once. Every synchronous call first waits for all queues. The launcher owns
+ * at once: it runs synchronously, said once. A call with {@code waitOn} first makes its queue wait, on the device,
+ * for the queues it names ({@link Queues#waitOn}). Every synchronous call first waits for all queues. The launcher owns
  * the queues and frees them in {@link #close()}.
  */
 public final class Launcher implements AutoCloseable {
@@ -194,6 +195,8 @@ public final class Launcher implements AutoCloseable {
     public synchronized Object run(OffloadedMethod m, Object self, Object[] args, Scope scope) throws HostInstead {
         int queue = scope != null ? org.acc4j.Acc.ASYNC_SYNC : queueOf(m, args);
         if (queue != org.acc4j.Acc.ASYNC_SYNC) {
+            context.makeCurrent();
+            queues.waitOn(m.async().waitOn(), queue);
             runAsync(m, self, args, queues.get(queue));
             return null;
         }
@@ -304,7 +307,7 @@ public final class Launcher implements AutoCloseable {
      */
     private int queueOf(OffloadedMethod m, Object[] args) {
         AsyncQueue a = m.async();
-        if (a.synchronous()) {
+        if (a.synchronous() && a.problem() == null) {
             return org.acc4j.Acc.ASYNC_SYNC;
         }
         String why = a.problem();
@@ -324,6 +327,11 @@ public final class Launcher implements AutoCloseable {
                 for (KernelPlan k : m.plan().kernels()) {
                     if (!k.region().reductions().isEmpty()) {
                         why = "it has a reduction, whose result the host needs when the call returns";
+                        line = k.region().loop().line();
+                        break;
+                    }
+                    if (k.region().scan() != null) {
+                        why = "it has a scan, whose tile state one launch at a time uses";
                         line = k.region().loop().line();
                         break;
                     }
@@ -661,6 +669,10 @@ public final class Launcher implements AutoCloseable {
         if (!reductions.isEmpty()) {
             scratch.reserve(ReductionScratch.partials(reductions.size(), blocks));
         }
+        if (plan.region().scan() != null) {
+            scratch.reserve(ReductionScratch.scanBytes(blocks));
+            scratch.clearScanFlags(blocks, queue == null ? null : queue.stream());
+        }
         Queue.ErrorSlot slot = null;
         if (queue != null) {
             slot = queue.errorSlot();
@@ -716,6 +728,13 @@ public final class Launcher implements AutoCloseable {
                     la.putLong(i, scratch.address() + offset);
                 } else {
                     ka.addLong(scratch.address() + offset);
+                }
+            } else if (p instanceof KernelParam.ScanSlot part) {
+                long address = scratch.address() + ReductionScratch.scan(part.part(), blocks);
+                if (la != null) {
+                    la.putLong(i, address);
+                } else {
+                    ka.addLong(address);
                 }
             }
         }

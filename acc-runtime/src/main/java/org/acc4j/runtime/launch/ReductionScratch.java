@@ -28,6 +28,33 @@ final class ReductionScratch implements AutoCloseable {
         return 16L * MAX + 8L * blocks * j;
     }
 
+    /**
+     * Where part {@code part} of a scan's state starts for a launch of {@code tiles} blocks: the ticket at reduction
+     * 0's counter, then from the partials on, the tiles' flags (4 bytes each, rounded up to 8 bytes in all), their
+     * aggregates and their inclusive prefixes (8 bytes each). A region with a scan has no reductions.
+     */
+    static long scan(org.acc4j.compiler.ir.KernelParam.ScanSlot.Part part, long tiles) {
+        long flags = partials(0, tiles);
+        long aggregates = flags + (4 * tiles + 7) / 8 * 8;
+        return switch (part) {
+            case TICKET -> counter(0);
+            case FLAGS -> flags;
+            case AGGREGATES -> aggregates;
+            case INCLUSIVE -> aggregates + 8 * tiles;
+        };
+    }
+
+    /** The bytes a scan of {@code tiles} tiles needs, from the buffer's start. */
+    static long scanBytes(long tiles) {
+        return scan(org.acc4j.compiler.ir.KernelParam.ScanSlot.Part.INCLUSIVE, tiles) + 8 * tiles;
+    }
+
+    /** Queues clearing a scan's tile flags before its launch, on {@code stream} (null: the default stream). */
+    void clearScanFlags(long tiles, org.acc4j.runtime.cuda.Stream stream) {
+        long at = scan(org.acc4j.compiler.ir.KernelParam.ScanSlot.Part.FLAGS, tiles);
+        buffer.zeroAsync(at, 4 * tiles, stream);
+    }
+
     /** Makes at least {@code bytes} available. */
     void reserve(long bytes) {
         if (buffer != null && buffer.bytes() >= bytes) {

@@ -1,5 +1,6 @@
 package org.acc4j.runtime.launch;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -27,6 +28,10 @@ class AsyncQueueTest {
     @Kernels(asyncParam = "queue") static void missing(double[] a, int q) { }
     @Kernels(asyncParam = "x") static void notInt(double[] a, long x) { }
     @Kernels(async = 1, asyncParam = "q") static void both(double[] a, int q) { }
+    @Kernels(async = 3, waitOn = {1, 2}) static void waits(double[] a) { }
+    @Kernels(asyncParam = "q", waitOn = Acc.ASYNC_NOVAL) static void waitsParam(double[] a, int q) { }
+    @Kernels(waitOn = {1}) static void waitsSync(double[] a) { }
+    @Kernels(async = 0, waitOn = {-4}) static void waitsBad(double[] a) { }
 
     private static MethodNode method(String name) throws IOException {
         try (InputStream in = AsyncQueueTest.class.getResourceAsStream("AsyncQueueTest.class")) {
@@ -69,5 +74,22 @@ class AsyncQueueTest {
         AsyncQueue both = AsyncQueue.of(method("both"));
         assertEquals("set async or asyncParam, not both", both.problem());
         assertTrue(both.synchronous());
+    }
+
+    @Test
+    void waitOnIsRead() throws IOException {
+        AsyncQueue w = AsyncQueue.of(method("waits"));
+        assertNull(w.problem());
+        assertEquals(3, w.queue(new Object[1]));
+        assertArrayEquals(new int[] {1, 2}, w.waitOn());
+        assertEquals("async = 3, waitOn = {1, 2}", w.clause());
+        AsyncQueue p = AsyncQueue.of(method("waitsParam"));
+        assertEquals(1, p.param());
+        assertArrayEquals(new int[] {Acc.ASYNC_NOVAL}, p.waitOn());
+        AsyncQueue s = AsyncQueue.of(method("waitsSync"));
+        assertEquals("waitOn needs async or asyncParam (a synchronous call waits for every queue already)", s.problem());
+        assertEquals("waitOn = {1}", s.clause());
+        assertEquals("waitOn: -4 is not a queue: use 0 or more or Acc.ASYNC_NOVAL", AsyncQueue.of(method("waitsBad")).problem());
+        assertEquals(0, AsyncQueue.of(method("two")).waitOn().length);
     }
 }
