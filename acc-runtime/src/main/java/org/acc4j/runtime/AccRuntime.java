@@ -108,6 +108,8 @@ public final class AccRuntime implements Backend {
     private final Object lock = new Object();
     private volatile boolean started;
     private volatile Gpu gpu;
+    /** The multicore target, where there is no GPU and the device type is not {@code host}; else null. */
+    private volatile org.acc4j.runtime.launch.Multicore multicore;
     private volatile boolean report;
     /** The profile of this run of the runtime and the options that asked for it; null when profiling is off. */
     private volatile Profile profile;
@@ -158,19 +160,21 @@ public final class AccRuntime implements Backend {
             noDevice(p, options.given("ACC_DEVICE_TYPE"));
             return;
         }
+        if (options.multicore()) {
+            multicore(options, p, options.given("ACC_DEVICE_TYPE"), false);
+            return;
+        }
         try {
             List<Device> devices = Device.all();
             if (devices.isEmpty()) {
-                Log.warning("no CUDA device found: @Kernels methods run as plain Java");
-                noDevice(p, "no CUDA device found");
+                multicore(options, p, "no CUDA device found", true);
                 return;
             }
             int number = chosenDevice >= 0 ? chosenDevice : options.deviceNumber();
             if (number >= devices.size()) {
                 String why = deviceNumberBeyond(chosenDevice >= 0 ? "Acc.setDeviceNumber(" + number + ")"
                         : options.given("ACC_DEVICE_NUM"), devices.size());
-                Log.warning(why + ": @Kernels methods run as plain Java");
-                noDevice(p, why);
+                multicore(options, p, why, true);
                 return;
             }
             Device d = devices.get(number);
@@ -201,9 +205,33 @@ public final class AccRuntime implements Backend {
             }
             installHook();
         } catch (LinkageError | CudaException | OutOfDeviceMemoryException e) {
-            Log.warning("the CUDA driver could not be used (" + firstLine(e) + "): @Kernels methods run as plain Java");
-            noDevice(p, "the CUDA driver could not be used");
+            multicore(options, p, "the CUDA driver could not be used (" + firstLine(e) + ")", true);
         }
+    }
+
+    /**
+     * Starts the multicore target and says so once, with its thread count: {@code why} is the setting that chose it, or
+     * why there is no GPU ({@code warn}).
+     */
+    private void multicore(Options options, Profile p, String why, boolean warn) {
+        int threads = options.threads();
+        String cores = threads + " thread" + (threads == 1 ? "" : "s") + " ("
+                + (options.cores() > 0 ? options.given("ACC_NUM_CORES") : "every core") + ")";
+        String message = why + ": @Kernels methods run on the host's cores (multicore), " + cores
+                + (warn ? "; ACC_DEVICE_TYPE=host runs them as plain Java on the calling thread" : "");
+        if (warn) {
+            Log.warning(message);
+        } else {
+            Log.info(message);
+        }
+        if (report) {
+            printReport("multicore target: " + cores);
+        }
+        multicore = new org.acc4j.runtime.launch.Multicore(threads, p, report ? AccRuntime::printReport : null);
+        if (p != null) {
+            p.device("the host's cores (multicore, " + cores + "): " + why);
+        }
+        installHook();
     }
 
     /**
@@ -253,7 +281,19 @@ public final class AccRuntime implements Backend {
 
     // ------------------------------------------------------------------ entry points of rewritten @Kernels methods
 
-    private final Sites sites = new Sites(this::siteParts, () -> report, AccRuntime::printReport);
+    private final Sites sites = new Sites(this::siteParts, this::siteMulticore, () -> report, AccRuntime::printReport);
+
+    private org.acc4j.runtime.launch.Multicore siteMulticore() {
+        gpu();
+        return multicore;
+    }
+
+    /** The multicore target's thread count, or 0 when nests do not run on it (a GPU, or plain Java). */
+    public int multicoreThreads() {
+        gpu();
+        org.acc4j.runtime.launch.Multicore m = multicore;
+        return m == null ? 0 : m.threads();
+    }
 
     private Sites.Parts siteParts() {
         Gpu g = gpu();
@@ -481,6 +521,10 @@ public final class AccRuntime implements Backend {
             Gpu g = gpu;
             Profile p = profile;
             Options o = profileOptions;
+            if (multicore != null) {
+                multicore.close();
+                multicore = null;
+            }
             gpu = null;
             profile = null;
             profileOptions = null;

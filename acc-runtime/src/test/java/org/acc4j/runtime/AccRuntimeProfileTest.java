@@ -123,7 +123,7 @@ class AccRuntimeProfileTest {
     void aBadDeviceTypeRunsEverythingOnTheHostAndNamesTheProperty() {
         List<String> warnings = warningsOf(() -> restart("acc.device.type", "foo"));
         assertFalse(AccRuntime.get().onDevice());
-        assertTrue(warnings.contains("acc4j: -Dacc.device.type=foo is not a device type acc4j knows; use nvidia or host;"
+        assertTrue(warnings.contains("acc4j: -Dacc.device.type=foo is not a device type acc4j knows; use nvidia, multicore or host;"
                 + " running every region as plain Java"), warnings::toString);
     }
 

@@ -160,7 +160,7 @@ class OptionsTest {
         p.setProperty("acc.device.type", "foo");
         String type = assertThrows(IllegalArgumentException.class, () -> Options.parse(Map.of("ACC_DEVICE_TYPE", "host"), p))
                 .getMessage();
-        assertEquals("acc4j: -Dacc.device.type=foo is not a device type acc4j knows; use nvidia or host", type);
+        assertEquals("acc4j: -Dacc.device.type=foo is not a device type acc4j knows; use nvidia, multicore or host", type);
         Properties n = new Properties();
         n.setProperty("acc.device.num", "x");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Options.parse(Map.of(), n)).getMessage()
