@@ -498,7 +498,9 @@ public final class AccRuntime implements Backend {
     @Override
     public String name() {
         Gpu g = gpu();
-        return g == null ? "host" : g.device.name();
+        org.acc4j.runtime.launch.Multicore m = multicore;
+        return g != null ? g.device.name() : m != null ? "host (multicore, " + m.threads() + " thread"
+                + (m.threads() == 1 ? "" : "s") + ")" : "host";
     }
 
     @Override
