@@ -44,10 +44,12 @@ import org.acc4j.templates.reduce.ReduceOrder;
  *
  * <p><b>Exceptions.</b> A chunk runs its iterations in Java's order and stops at its first exception; the call throws
  * the exception of the lowest chunk that threw, which is the first in Java's iteration order, with Java's type and
- * message. Nothing is written back from a call that threw, as on the GPU: a nest that may throw (an access whose bounds
- * the host could not prove for the call, an integer division by a variable, an atomic operation) runs on copies of the
- * arrays it writes, which are copied back only when no chunk threw; that costs a copy of each written array in and
- * out. A nest that cannot throw (every access proven in bounds before the run) writes in place.
+ * message. Nothing is left written by a call that threw, as on the GPU: a nest that may throw (an access whose bounds
+ * the host could not prove for the call, an integer division by a variable, an atomic operation) first saves the
+ * arrays it writes (a copy made in parallel on the pool, into buffers kept for the nest's next call), runs in place,
+ * and copies the saved contents back when a chunk threw. That costs one parallel copy of each written array per call,
+ * and a second one only when the call throws. A nest that cannot throw (every access proven in bounds before the run,
+ * no division by a variable) runs in place with nothing saved.
  */
 public final class HostKernels {
     /** The nest must run as plain Java this time (a loop or disjointness check failed, an array is null or aliased). */
@@ -73,7 +75,7 @@ public final class HostKernels {
         void run(int chunks, IntConsumer chunk);
     }
 
-    /** One nest's run, for the report and the profile. */
+    /** One nest's run, for the report and the profile: {@code inPlace} when it could not throw (nothing saved). */
     public record Launch(int kernel, int line, long trip, int chunks, int threads, boolean inPlace, long nanos) {
     }
 
@@ -86,7 +88,8 @@ public final class HostKernels {
     private final List<Kernel> kernels;
 
     private record Kernel(KernelPlan plan, JvmKernel code, List<ArrayRef> arrays, List<Var> inputs,
-                          List<Expr.FieldValue> fields, boolean[] mayThrow, Set<ArrayRef> written) {
+                          List<Expr.FieldValue> fields, boolean[] mayThrow, Set<ArrayRef> written,
+                          java.util.concurrent.atomic.AtomicReference<Object[]> spare) {
     }
 
     private HostKernels(CompiledMethod method, List<Kernel> kernels) {
@@ -133,7 +136,8 @@ public final class HostKernels {
             Set<ArrayRef> written = new java.util.LinkedHashSet<>();
             writes(List.of(r.loop()), written);
             writes(r.prologue(), written);
-            out.add(new Kernel(k, code, e.arrays, e.inputs, e.fields, e.mayThrow.clone(), written));
+            out.add(new Kernel(k, code, e.arrays, e.inputs, e.fields, e.mayThrow.clone(), written,
+                    new java.util.concurrent.atomic.AtomicReference<>()));
         }
         return new HostKernels(m, List.copyOf(out));
     }
@@ -282,19 +286,15 @@ public final class HostKernels {
         }
         boolean proven = plan.provenInBounds(ev, a -> sources.apply(a.source()));
         boolean inPlace = !k.mayThrow()[proven ? 1 : 0];
-        Object[] run = arrays;
+        Object[] saved = null;
         if (!inPlace) {
-            run = arrays.clone();
-            for (int i = 0; i < run.length; i++) {
-                if (k.written().contains(k.arrays().get(i))) {
-                    run[i] = copy(run[i]);
-                }
-            }
+            saved = save(k, arrays, pool);
         }
         long trip;
         try {
-            trip = k.code().trip(run, inputs);
+            trip = k.code().trip(arrays, inputs);
         } catch (RuntimeException | Error e) {
+            release(k, saved);
             throw raised(e);
         }
         long[] out = new long[reds.size()];
@@ -310,7 +310,6 @@ public final class HostKernels {
             AtomicInteger failed = new AtomicInteger(Integer.MAX_VALUE);
             long size = trip / chunks;
             long extra = trip % chunks;
-            Object[] a = run;
             pool.run(chunks, c -> {
                 if (c > failed.get()) {
                     return; // an earlier chunk threw: this one's work cannot matter
@@ -318,7 +317,7 @@ public final class HostKernels {
                 long lo = c * size + Math.min(c, extra);
                 long hi = lo + size + (c < extra ? 1 : 0);
                 try {
-                    k.code().chunk(proven, a, inputs, lo, hi, partials[c]);
+                    k.code().chunk(proven, arrays, inputs, lo, hi, partials[c]);
                 } catch (Throwable t) {
                     errors[c] = t;
                     failed.accumulateAndGet(c, Math::min);
@@ -326,16 +325,14 @@ public final class HostKernels {
             });
             for (Throwable t : errors) {
                 if (t != null) {
+                    if (saved != null) {
+                        restore(k, saved, arrays, pool);
+                    }
+                    release(k, saved);
                     throw raised(t);
                 }
             }
-            if (!inPlace) {
-                for (int i = 0; i < run.length; i++) {
-                    if (run[i] != arrays[i]) {
-                        copyBack(run[i], arrays[i]);
-                    }
-                }
-            }
+            release(k, saved);
             for (int j = 0; j < out.length; j++) {
                 var routine = reds.get(j).routine();
                 long v = partials[0][j];
@@ -367,7 +364,10 @@ public final class HostKernels {
             java = new ArrayIndexOutOfBoundsException(t.getMessage());
             java.setStackTrace(t.getStackTrace());
         }
-        LAST.set(java);
+        if (java instanceof RuntimeException || java instanceof StackOverflowError) {
+            // Java's own exceptions of the nest's code; anything else (a linkage error) is a failure of this backend
+            LAST.set(java);
+        }
         if (java instanceof RuntimeException e) {
             throw e;
         }
@@ -377,29 +377,91 @@ public final class HostKernels {
         throw new IllegalStateException(java);
     }
 
-    private static Object copy(Object array) {
-        if (array instanceof Object[] rows) {
-            Object[] c = rows.clone();
-            for (int i = 0; i < c.length; i++) {
-                c[i] = copy(c[i]);
-            }
-            return c;
+    /** Pieces of at least this many elements per task of a parallel copy. */
+    private static final int COPY_PIECE = 1 << 16;
+
+    /**
+     * Saves the arrays the nest writes into buffers (the nest's spare ones when their shapes fit), in parallel; the
+     * saved copies, by the position of their array.
+     */
+    private static Object[] save(Kernel k, Object[] arrays, Pool pool) {
+        Object[] saved = k.spare().getAndSet(null);
+        if (saved == null || saved.length != arrays.length) {
+            saved = new Object[arrays.length];
         }
-        int length = java.lang.reflect.Array.getLength(array);
-        Object c = java.lang.reflect.Array.newInstance(array.getClass().getComponentType(), length);
-        System.arraycopy(array, 0, c, 0, length);
-        return c;
+        List<Object[]> pairs = new ArrayList<>();
+        for (int i = 0; i < arrays.length; i++) {
+            if (!k.written().contains(k.arrays().get(i))) {
+                saved[i] = null;
+                continue;
+            }
+            saved[i] = fit(saved[i], arrays[i]);
+            pairs(arrays[i], saved[i], pairs);
+        }
+        copy(pairs, pool);
+        return saved;
     }
 
-    private static void copyBack(Object from, Object to) {
-        if (to instanceof Object[] rows) {
-            Object[] f = (Object[]) from;
+    /** Copies the saved contents back after a chunk threw. */
+    private static void restore(Kernel k, Object[] saved, Object[] arrays, Pool pool) {
+        List<Object[]> pairs = new ArrayList<>();
+        for (int i = 0; i < arrays.length; i++) {
+            if (saved[i] != null) {
+                pairs(saved[i], arrays[i], pairs);
+            }
+        }
+        copy(pairs, pool);
+    }
+
+    private static void release(Kernel k, Object[] saved) {
+        if (saved != null) {
+            k.spare().set(saved);
+        }
+    }
+
+    /** A buffer of {@code array}'s shape: {@code old} when it has it, else a new one. */
+    private static Object fit(Object old, Object array) {
+        if (array instanceof Object[] rows) {
+            Object[] o = old instanceof Object[] r && r.length == rows.length && r.getClass() == rows.getClass() ? r
+                    : (Object[]) java.lang.reflect.Array.newInstance(rows.getClass().getComponentType(), rows.length);
             for (int i = 0; i < rows.length; i++) {
-                copyBack(f[i], rows[i]);
+                o[i] = fit(o[i], rows[i]);
+            }
+            return o;
+        }
+        int length = java.lang.reflect.Array.getLength(array);
+        if (old != null && old.getClass() == array.getClass() && java.lang.reflect.Array.getLength(old) == length) {
+            return old;
+        }
+        return java.lang.reflect.Array.newInstance(array.getClass().getComponentType(), length);
+    }
+
+    /** The 1D copies ({from, to, offset, length}) that copy {@code from} into {@code to}, in pieces. */
+    private static void pairs(Object from, Object to, List<Object[]> out) {
+        if (from instanceof Object[] rows) {
+            Object[] t = (Object[]) to;
+            for (int i = 0; i < rows.length; i++) {
+                pairs(rows[i], t[i], out);
             }
             return;
         }
-        System.arraycopy(from, 0, to, 0, java.lang.reflect.Array.getLength(to));
+        int length = java.lang.reflect.Array.getLength(from);
+        for (int at = 0; at < length; at += COPY_PIECE) {
+            out.add(new Object[] {from, to, at, Math.min(COPY_PIECE, length - at)});
+        }
+    }
+
+    private static void copy(List<Object[]> pieces, Pool pool) {
+        if (pieces.isEmpty()) {
+            return;
+        }
+        int tasks = Math.min(pieces.size(), Math.max(1, pool.threads()) * CHUNKS_PER_THREAD);
+        pool.run(tasks, t -> {
+            for (int p = t; p < pieces.size(); p += tasks) {
+                Object[] c = pieces.get(p);
+                System.arraycopy(c[0], (Integer) c[2], c[1], (Integer) c[2], (Integer) c[3]);
+            }
+        });
     }
 
     private static long bits(Type t, Object v) {

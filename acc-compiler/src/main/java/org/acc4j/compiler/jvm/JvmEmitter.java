@@ -665,7 +665,7 @@ final class JvmEmitter implements Opcodes {
         Elem e = at.array().elem();
         Type t = e.type();
         if (e != Elem.INT && e != Elem.LONG && e != Elem.FLOAT && e != Elem.DOUBLE) {
-            throw new Unsupported("Acc.atomic" + at.op().routine() + " on " + e.javaName() + "[] (line " + at.line() + ")");
+            throw new Unsupported("Acc." + at.op().routine() + " on " + e.javaName() + "[] (line " + at.line() + ")");
         }
         mayThrow[variant] = true;
         arrayOf(at.array(), at.row(), false);
@@ -696,7 +696,7 @@ final class JvmEmitter implements Opcodes {
         }
         AtomicOp op = at.op();
         String ret = op == AtomicOp.WRITE ? "V" : op == AtomicOp.CAS ? "Z" : typeDesc(t);
-        mv.visitMethodInsn(INVOKESTATIC, ACC, "atomic" + op.routine(), desc.append(')').append(ret).toString(), false);
+        mv.visitMethodInsn(INVOKESTATIC, ACC, op.routine(), desc.append(')').append(ret).toString(), false);
         if (at.result() != null) {
             if (op == AtomicOp.WRITE) {
                 throw new Unsupported("the result of Acc.atomicWrite (line " + at.line() + ")");
