@@ -110,6 +110,10 @@ public final class AccRuntime implements Backend {
     private volatile Gpu gpu;
     /** The multicore target, where there is no GPU and the device type is not {@code host}; else null. */
     private volatile org.acc4j.runtime.launch.Multicore multicore;
+    /** The multicore target's present counts (shared memory: nothing moves); null when it is not the target. */
+    private volatile org.acc4j.runtime.data.SharedPresence shared;
+    /** Reads {@code @Data} clauses for the multicore target's counts (no device behind it). */
+    private volatile Offloader clauses;
     private volatile boolean report;
     /** The profile of this run of the runtime and the options that asked for it; null when profiling is off. */
     private volatile Profile profile;
@@ -228,6 +232,8 @@ public final class AccRuntime implements Backend {
             printReport("multicore target: " + cores);
         }
         multicore = new org.acc4j.runtime.launch.Multicore(threads, p, report ? AccRuntime::printReport : null);
+        shared = new org.acc4j.runtime.data.SharedPresence();
+        clauses = new Offloader(null, null, null, null, line -> { }, null);
         if (p != null) {
             p.device("the host's cores (multicore, " + cores + "): " + why);
         }
@@ -407,7 +413,7 @@ public final class AccRuntime implements Backend {
     public static Object enterData(Class<?> owner, String name, String desc, Object self, Object[] args) {
         Gpu g = INSTANCE.gpu();
         if (g == null) {
-            return null;
+            return INSTANCE.enterShared(owner, name, desc, self, args);
         }
         String what = "the data region of " + owner.getSimpleName() + "." + name;
         if (g.guard.lost() == null) {
@@ -432,8 +438,28 @@ public final class AccRuntime implements Backend {
         return null;
     }
 
+    /** A data region entered on the multicore target: the arrays whose structured counts it raised. */
+    private record SharedRegion(org.acc4j.runtime.data.SharedPresence counts, List<Object> presence) {
+    }
+
+    /** The multicore target's data region: counts only; null where the target is plain Java. */
+    private Object enterShared(Class<?> owner, String name, String desc, Object self, Object[] args) {
+        org.acc4j.runtime.data.SharedPresence s = shared;
+        Offloader o = clauses;
+        if (s == null || o == null) {
+            return null;
+        }
+        List<Object> arrays = o.regionArrays(owner, name, desc, self, args);
+        arrays.forEach(a -> s.enter(a, true));
+        return new SharedRegion(s, arrays);
+    }
+
     /** Exits a data region entered by {@link #enterData}. */
     public static void exitData(Object token) {
+        if (token instanceof SharedRegion r) {
+            r.presence().forEach(a -> r.counts().exit(a, true, false));
+            return;
+        }
         Gpu g = INSTANCE.gpu;
         if (g != null && token != null && g.guard.lost() == null) {
             // a region entered before the device was lost has nothing left on it to exit
@@ -527,6 +553,8 @@ public final class AccRuntime implements Backend {
                 multicore.close();
                 multicore = null;
             }
+            shared = null;
+            clauses = null;
             gpu = null;
             profile = null;
             profileOptions = null;
@@ -630,7 +658,12 @@ public final class AccRuntime implements Backend {
         Gpu g = gpu();
         // isPresent frees the buffers of reclaimed arrays, which needs the context; on the host (and once the
         // device is lost) every array is "present", as OpenACC says of shared memory
-        return g == null || g.guard.lost() != null || g.guard.run("Acc.isPresent", () -> g.table.isPresent(array));
+        if (g == null) {
+            // the multicore target keeps OpenACC's counts on shared memory
+            org.acc4j.runtime.data.SharedPresence s = shared;
+            return s == null || s.isPresent(array);
+        }
+        return g.guard.lost() != null || g.guard.run("Acc.isPresent", () -> g.table.isPresent(array));
     }
 
     @Override
@@ -852,6 +885,8 @@ public final class AccRuntime implements Backend {
         }
         Gpu g = gpu();
         if (g == null) {
+            // no queues without a device: the routine acts at once (the multicore target's counts)
+            synchronous.run();
             return;
         }
         if (g.guard.lost() == null && g.guard.lostArray(array) == null) {
@@ -885,6 +920,16 @@ public final class AccRuntime implements Backend {
                            java.util.function.Consumer<PresentTable> op) {
         Gpu g = gpu();
         if (g == null) {
+            org.acc4j.runtime.data.SharedPresence s = shared;
+            if (s != null && array != null) {
+                // shared memory: nothing moves, the counts follow OpenACC's rules
+                switch (routine) {
+                    case "Acc.copyin", "Acc.create" -> s.enter(array, false);
+                    case "Acc.copyout", "Acc.delete" -> s.exit(array, false, false);
+                    case "Acc.copyoutFinalize", "Acc.deleteFinalize" -> s.exit(array, false, true);
+                    default -> { }
+                }
+            }
             return;
         }
         String what = routine + " of " + HostArrays.describe(array);
