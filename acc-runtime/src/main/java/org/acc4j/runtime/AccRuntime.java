@@ -235,7 +235,7 @@ public final class AccRuntime implements Backend {
         shared = new org.acc4j.runtime.data.SharedPresence();
         clauses = new Offloader(null, null, null, null, line -> { }, null);
         if (p != null) {
-            p.device("the host's cores (multicore, " + cores + "): " + why);
+            p.device(org.acc4j.runtime.profile.ProfileFormat.MULTICORE + ", " + cores + "): " + why);
         }
         installHook();
     }

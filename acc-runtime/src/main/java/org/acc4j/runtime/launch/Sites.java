@@ -195,7 +195,7 @@ public final class Sites {
                 lines.accept(plan.source() + ": " + plan.displayName() + ": no device: its nests run on the host's "
                         + mc.threads() + " threads (multicore)");
             }
-            return new HostCall(planId, plan, owner, self, mc);
+            return new HostCall(planId, plan, owner, self, mc, plan.data() ? region.get() : null);
         }
         Object token = plan.data() ? region.get() : null;
         CallScope data = new CallScope(p.table(), owner.getClassLoader(),
@@ -322,7 +322,8 @@ public final class Sites {
     }
 
     /** A call whose nests run on the multicore target: shared memory, no data scope. */
-    private record HostCall(int planId, MethodPlan plan, Class<?> owner, Object self, Multicore multicore) {
+    private record HostCall(int planId, MethodPlan plan, Class<?> owner, Object self, Multicore multicore,
+                            Object region) {
     }
 
     /** Launch site {@code index} of a multicore call: the live-out values, or null to run its bytecode as plain Java. */
@@ -388,6 +389,12 @@ public final class Sites {
      * @param exitRegion exits the method's {@code @Data} region, given its token
      */
     public void exit(Object callObject, Consumer<Object> exitRegion) {
+        if (callObject instanceof HostCall hc) {
+            if (hc.region() != null) {
+                exitRegion.accept(hc.region());
+            }
+            return;
+        }
         if (!(callObject instanceof Call call) || call.data.closed()) {
             return;
         }
