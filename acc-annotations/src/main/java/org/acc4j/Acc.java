@@ -380,6 +380,38 @@ public final class Acc {
         return (double) Atomics.DOUBLE.getAndAdd(a, index, value);
     }
 
+    /**
+     * Atomically sets {@code a[index]} to {@code Math.min(a[index], value)} and returns the old value: a NaN on either
+     * side wins, and {@code -0.0} is smaller than {@code 0.0}.
+     */
+    public static float atomicMin(float[] a, int index, float value) {
+        return Atomics.min(a, index, value);
+    }
+
+    /**
+     * Atomically sets {@code a[index]} to {@code Math.max(a[index], value)} and returns the old value: a NaN on either
+     * side wins, and {@code 0.0} is larger than {@code -0.0}.
+     */
+    public static float atomicMax(float[] a, int index, float value) {
+        return Atomics.max(a, index, value);
+    }
+
+    /**
+     * Atomically sets {@code a[index]} to {@code Math.min(a[index], value)} and returns the old value: a NaN on either
+     * side wins, and {@code -0.0} is smaller than {@code 0.0}.
+     */
+    public static double atomicMin(double[] a, int index, double value) {
+        return Atomics.min(a, index, value);
+    }
+
+    /**
+     * Atomically sets {@code a[index]} to {@code Math.max(a[index], value)} and returns the old value: a NaN on either
+     * side wins, and {@code 0.0} is larger than {@code -0.0}.
+     */
+    public static double atomicMax(double[] a, int index, double value) {
+        return Atomics.max(a, index, value);
+    }
+
     /** Atomically sets {@code a[index]} to {@code Math.min(a[index], value)} and returns the old value. */
     public static int atomicMin(int[] a, int index, int value) {
         return Atomics.min(a, index, value);

@@ -56,6 +56,54 @@ class AccAtomicsHostTest {
     }
 
     @Test
+    void floatingMinAndMaxAreMathMinAndMax() {
+        double[] d = {1.5};
+        assertEquals(1.5, Acc.atomicMin(d, 0, -2.0));
+        assertEquals(-2.0, d[0]);
+        assertEquals(-2.0, Acc.atomicMax(d, 0, 3.0));
+        assertEquals(3.0, d[0]);
+        double[] z = {0.0};
+        Acc.atomicMin(z, 0, -0.0);
+        assertEquals(Double.doubleToRawLongBits(-0.0), Double.doubleToRawLongBits(z[0]), "-0.0 is below 0.0");
+        Acc.atomicMax(z, 0, 0.0);
+        assertEquals(Double.doubleToRawLongBits(0.0), Double.doubleToRawLongBits(z[0]), "0.0 is above -0.0");
+        Acc.atomicMin(z, 0, Double.NaN);
+        assertTrue(Double.isNaN(z[0]), "a NaN wins");
+        assertTrue(Double.isNaN(Acc.atomicMax(z, 0, 5.0)));
+        float[] f = {2f};
+        assertEquals(2f, Acc.atomicMax(f, 0, 7f));
+        assertEquals(7f, Acc.atomicMin(f, 0, Float.NaN));
+        assertTrue(Float.isNaN(f[0]));
+        float[] g = {-0.0f};
+        Acc.atomicMax(g, 0, 0.0f);
+        assertEquals(Float.floatToRawIntBits(0.0f), Float.floatToRawIntBits(g[0]));
+    }
+
+    @Test
+    void floatingMinFromManyThreadsIsTheSequentialMinimum() throws Exception {
+        double[] d = {Double.POSITIVE_INFINITY};
+        double[] values = new java.util.Random(3).doubles(40_000).map(x -> x * 1e6 - 5e5).toArray();
+        Thread[] ts = new Thread[4];
+        for (int t = 0; t < ts.length; t++) {
+            int part = t;
+            ts[t] = new Thread(() -> {
+                for (int i = part; i < values.length; i += 4) {
+                    Acc.atomicMin(d, 0, values[i]);
+                }
+            });
+            ts[t].start();
+        }
+        for (Thread t : ts) {
+            t.join();
+        }
+        double expect = Double.POSITIVE_INFINITY;
+        for (double v : values) {
+            expect = Math.min(expect, v);
+        }
+        assertEquals(expect, d[0]);
+    }
+
+    @Test
     void exchangeCompareAndSetReadAndWrite() {
         int[] i = {1};
         long[] l = {2};

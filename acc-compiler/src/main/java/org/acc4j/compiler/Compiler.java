@@ -10,6 +10,7 @@ import org.acc4j.compiler.ir.MethodBody;
 import org.acc4j.compiler.ir.Region;
 import org.acc4j.compiler.ir.RangeCheck;
 import org.acc4j.compiler.ir.Var;
+import org.acc4j.compiler.ir.Verifier;
 import org.acc4j.compiler.pass.Bounds;
 import org.acc4j.compiler.pass.Parallelism;
 import org.acc4j.compiler.pass.RegionSplitter;
@@ -92,7 +93,11 @@ public final class Compiler {
         try {
             Inliner.Expanded expanded = Inliner.expand(cn, mn, classes);
             MethodBody body = MethodReader.read(cn, expanded.method());
-            List<Region> regions = Parallelism.decideAll(RegionSplitter.split(body, outs));
+            Verifier.check("reading", body);
+            List<Region> split = RegionSplitter.split(body, outs);
+            Verifier.check("region splitting", body, split);
+            List<Region> regions = Parallelism.decideAll(split);
+            Verifier.check("the parallelism decision", body, regions);
             List<KernelPlan> kernels = new ArrayList<>();
             List<String> report = new ArrayList<>();
             for (String call : expanded.inlined()) {

@@ -127,6 +127,33 @@ class AtomicsTest {
     }
 
     @Test
+    void floatingPointExtremesAreJavasMinAndMax() {
+        CompiledMethod m = CompilerTest.offload(AtomicKernels.class, "floatExtremes");
+        Random r = new Random(6);
+        int[] data = data(r, N, BINS);
+        double[] values = new double[N];
+        for (int i = 0; i < N; i++) {
+            int kind = r.nextInt(10);
+            values[i] = kind == 0 ? 0.0 : kind == 1 ? -0.0 : data[i] == 2 && kind == 2 ? Double.NaN : r.nextGaussian();
+        }
+        Object[] plain = {new float[BINS], new float[BINS], new double[BINS], new double[BINS], data, values, N};
+        Object[] device = {new float[BINS], new float[BINS], new double[BINS], new double[BINS], data, values, N};
+        for (Object[] args : List.of(plain, device)) {
+            java.util.Arrays.fill((float[]) args[0], Float.POSITIVE_INFINITY);
+            java.util.Arrays.fill((float[]) args[1], Float.NEGATIVE_INFINITY);
+            java.util.Arrays.fill((double[]) args[2], Double.POSITIVE_INFINITY);
+            java.util.Arrays.fill((double[]) args[3], Double.NEGATIVE_INFINITY);
+        }
+        AtomicKernels.floatExtremes((float[]) plain[0], (float[]) plain[1], (double[]) plain[2], (double[]) plain[3],
+                data, values, N);
+        KernelInterpreter.run(m, device, 4);
+        for (int k = 0; k < 4; k++) {
+            NarrowTest.assertSameElements("argument " + k, plain[k], device[k]);
+        }
+        assertTrue(m.kernels().get(0).ptx().contains("atom.global.cas.b64"), "double min/max is a compare-and-set loop");
+    }
+
+    @Test
     void extremesAndBitsAreJavas() {
         CompiledMethod m = CompilerTest.offload(AtomicKernels.class, "extremes");
         Random r = new Random(5);
@@ -304,7 +331,7 @@ class AtomicsTest {
     void everyKernelAssemblesWithPtxas() throws Exception {
         List<String> offloaded = PtxGoldenTest.offloaded(AtomicKernels.class);
         assertEquals(List.of("histogramInt", "histogramLong", "histogramDouble", "histogramFloat2D", "tickets", "extremes",
-                "captures", "claim", "exchanges", "casBits", "readWrite", "outOfBounds"), offloaded);
+                "captures", "claim", "exchanges", "casBits", "readWrite", "outOfBounds", "floatExtremes"), offloaded);
         Path ptxas = Ptxas.find();
         org.junit.jupiter.api.Assumptions.assumeTrue(ptxas != null, "ptxas is not on the PATH: PTX not assembled");
         for (String name : offloaded) {

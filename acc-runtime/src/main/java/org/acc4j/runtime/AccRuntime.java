@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
+import org.acc4j.runtime.cache.CubinCache;
 import org.acc4j.runtime.cache.KernelCache;
 import org.acc4j.runtime.cuda.Context;
 import org.acc4j.runtime.cuda.CudaException;
@@ -144,6 +145,8 @@ public final class AccRuntime implements Backend {
     }
 
     private void start() {
+        long startNanos = System.nanoTime();
+        boolean background = Thread.currentThread().getName().equals(Startup.THREAD);
         Options options;
         try {
             options = Options.fromEnvironment();
@@ -184,11 +187,14 @@ public final class AccRuntime implements Backend {
             Device d = devices.get(number);
             Context context = Context.open(d);
             PresentTable table = new PresentTable(new CudaMemory());
-            KernelCache cache = new KernelCache();
+            KernelCache cache = new KernelCache(options.cache() == Options.CacheMode.CUBIN && options.cacheDir() != null
+                    ? new CubinCache<>(options.cacheDir(), Device.driverVersion(), d.smTarget(), KernelCache.CUDA,
+                            Log::warning)
+                    : null);
             java.util.function.Consumer<String> lines = report ? AccRuntime::printReport : line -> { };
             Launcher launcher;
             try {
-                launcher = new Launcher(d, context, table, p, report ? lines : null);
+                launcher = new Launcher(d, context, table, p, report ? lines : null, options.mapped());
             } catch (RuntimeException e) {
                 // no room for the error record: give the context back
                 context.close();
@@ -199,7 +205,9 @@ public final class AccRuntime implements Backend {
                     options.hoistChecks());
             if (p != null) {
                 table.listener(p);
-                p.device(d.name() + " (device " + d.ordinal() + ", " + d.smTarget() + ")");
+                p.device(d.name() + " (device " + d.ordinal() + ", " + d.smTarget() + "; CUDA start-up "
+                        + String.format(java.util.Locale.ROOT, "%.1f", (System.nanoTime() - startNanos) / 1e6)
+                        + " ms" + (background ? ", in the background" : "") + ")");
             }
             gpu = new Gpu(d, context, table, cache, launcher, guard, offloader,
                     new java.util.concurrent.ConcurrentHashMap<>());
@@ -303,8 +311,19 @@ public final class AccRuntime implements Backend {
 
     private Sites.Parts siteParts() {
         Gpu g = gpu();
-        return g == null || g.guard.lost() != null ? null : new Sites.Parts(g.guard, g.offloader, g.table, g.launcher);
+        if (g == null || g.guard.lost() != null) {
+            return null;
+        }
+        // made once per run of the runtime: a call allocates no parts of its own
+        Sites.Parts p = parts;
+        if (p == null || p.guard() != g.guard) {
+            p = new Sites.Parts(g.guard, g.offloader, g.table, g.launcher);
+            parts = p;
+        }
+        return p;
     }
+
+    private volatile Sites.Parts parts;
 
     /** The launch sites' side of the runtime: plans and their statistics. */
     public Sites sites() {
@@ -313,7 +332,63 @@ public final class AccRuntime implements Backend {
 
     /** Registers the plan of a rewritten {@code @Kernels} method (the agent does, as the class loads); its number. */
     public static int register(MethodPlan plan) {
-        return INSTANCE.sites.register(plan);
+        int id = INSTANCE.sites.register(plan);
+        INSTANCE.compileAhead(plan);
+        return id;
+    }
+
+    /** Whether the runtime was asked to start in the background (the agent does, at JVM start). */
+    private volatile boolean startingInBackground;
+    /** Compiles registered kernels into the cubin cache before their first call; made on first use. */
+    private java.util.concurrent.ExecutorService ahead;
+    private final Object aheadLock = new Object();
+
+    /**
+     * Compiles the kernels of a plan just registered into the cubin cache on a low-priority daemon thread, so that
+     * the JIT's work overlaps the application's until the first call, which then only loads them. Only where the
+     * runtime is starting or started (it is not started for this), the cubin cache is on, and the device is the one
+     * the plan's kernels were compiled for. The checked variant comes after the one without proven checks.
+     */
+    private void compileAhead(MethodPlan plan) {
+        if (plan.sites().isEmpty() || !started && !startingInBackground) {
+            return;
+        }
+        java.util.concurrent.ExecutorService ex;
+        // not the start's lock: class loading must not wait for the runtime's start
+        synchronized (aheadLock) {
+            if (ahead == null) {
+                ahead = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, "acc4j-compile");
+                    t.setDaemon(true);
+                    t.setPriority(Thread.MIN_PRIORITY);
+                    return t;
+                });
+            }
+            ex = ahead;
+        }
+        ex.execute(() -> {
+            try {
+                Gpu g = gpu();
+                if (g == null || g.guard.lost() != null || !g.cache.keepsCubins()
+                        || g.device.computeMajor() * 10 + g.device.computeMinor()
+                        != org.acc4j.compiler.site.Planner.PLAN_SM) {
+                    return;
+                }
+                g.context.makeCurrent();
+                for (MethodPlan.Site site : plan.sites()) {
+                    for (org.acc4j.compiler.KernelPlan k : site.compiled().method().kernels()) {
+                        if (k.unchecked() != null) {
+                            g.cache.prepare("site#" + KernelCache.keyOf(k.unchecked().ptx()), k.unchecked().ptx(),
+                                    k.unchecked().entry());
+                        }
+                        g.cache.prepare("site#" + KernelCache.keyOf(k.ptx()), k.ptx(), k.entry());
+                    }
+                }
+            } catch (RuntimeException | LinkageError e) {
+                // the first call compiles, and says what went wrong
+                Log.debug("compiling kernels ahead of their first call failed: " + e);
+            }
+        });
     }
 
     /** The start of a call of a rewritten method: its call object, handed to each site and to the exit. */
@@ -536,6 +611,7 @@ public final class AccRuntime implements Backend {
 
     /** Begins starting the runtime on a daemon thread (the agent, at start-up); the first call waits for it. */
     public void startInBackground() {
+        startingInBackground = true;
         Startup.inBackground(this::gpu);
     }
 

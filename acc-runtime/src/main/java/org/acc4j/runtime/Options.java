@@ -36,6 +36,11 @@ import java.util.function.Consumer;
  *   <tr><td>{@code ACC4J_DUMP}</td><td>{@code acc4j.dump}</td><td>a folder, created when missing</td></tr>
  *   <tr><td>{@code ACC4J_SOURCEPATH}</td><td>{@code acc4j.sourcepath}</td><td>folders, {@code dir1:dir2}</td></tr>
  *   <tr><td>{@code ACC4J_HOIST}</td><td>{@code acc4j.hoist}</td><td>a switch, on when unset</td></tr>
+ *   <tr><td>{@code ACC4J_MAPPED}</td><td>{@code acc4j.mapped}</td><td>a switch, on when unset</td></tr>
+ *   <tr><td>{@code ACC4J_CACHE}</td><td>{@code acc4j.cache}</td><td>{@code cubin} (when unset), {@code driver} or
+ *       {@code off}</td></tr>
+ *   <tr><td>{@code ACC4J_CACHE_DIR}</td><td>{@code acc4j.cache.dir}</td><td>a folder, created when missing
+ *       ({@code $XDG_CACHE_HOME/acc4j/kernels}, else {@code ~/.cache/acc4j/kernels}, when unset)</td></tr>
  * </table>
  * A switch is on for {@code 1}, {@code true}, {@code yes}, {@code on} and off for {@code 0}, {@code false},
  * {@code no}, {@code off} (any case); unset or blank is its default.
@@ -55,12 +60,29 @@ import java.util.function.Consumer;
  * @param hoistChecks {@code acc4j.hoist} / {@code ACC4J_HOIST}: prove affine array accesses in bounds on the host
  *     before each launch and launch kernels without those checks (on by default); off keeps every check in the
  *     kernel, for measuring what the checks cost
+ * @param mapped {@code acc4j.mapped} / {@code ACC4J_MAPPED}: keep the kernels' error record and launch parameters
+ *     in mapped pinned host memory, so that a launch copies nothing back (on by default); off keeps the error record
+ *     in device memory, copied back after each launch
+ * @param cache {@code acc4j.cache} / {@code ACC4J_CACHE}: how kernels compiled in an earlier run load quickly:
+ *     {@link CacheMode#CUBIN} keeps their machine code in {@code cacheDir}, {@link CacheMode#DRIVER} leaves it to the
+ *     CUDA driver's own JIT cache ({@code CUDA_CACHE_PATH}), {@link CacheMode#OFF} keeps nothing of ours
+ * @param cacheDir {@code acc4j.cache.dir} / {@code ACC4J_CACHE_DIR}: the folder of the cubin cache
  * @param given how the user gave each setting that is set, by environment variable name: {@code ACC_DEVICE_NUM}
  *     to {@code -Dacc.device.num=1} or {@code ACC_DEVICE_NUM=1}
  */
 public record Options(boolean hostOnly, int deviceNumber, boolean report, boolean profile, Path profileJson, Path dump,
-                      String sourcePath, boolean hoistChecks, Map<String, String> given, boolean multicore,
-                      int cores) {
+                      String sourcePath, boolean hoistChecks, boolean mapped, CacheMode cache, Path cacheDir,
+                      Map<String, String> given, boolean multicore, int cores) {
+
+    /** How kernels compiled in an earlier run are found again. */
+    public enum CacheMode {
+        /** Their cubins are kept in the cache folder and loaded as they are. */
+        CUBIN,
+        /** Their PTX is loaded each time; the CUDA driver's JIT cache may keep its own cubins. */
+        DRIVER,
+        /** Neither: the driver's cache is left as it is configured, ours keeps nothing. */
+        OFF
+    }
 
     private static final String SWITCH_VALUES = "use 1, true, yes or on, or 0, false, no or off";
 
@@ -70,8 +92,10 @@ public record Options(boolean hostOnly, int deviceNumber, boolean report, boolea
 
     /** Settings without the multicore ones (the target's default: where there is no GPU, all processors). */
     public Options(boolean hostOnly, int deviceNumber, boolean report, boolean profile, Path profileJson, Path dump,
-                   String sourcePath, boolean hoistChecks, Map<String, String> given) {
-        this(hostOnly, deviceNumber, report, profile, profileJson, dump, sourcePath, hoistChecks, given, false, 0);
+                   String sourcePath, boolean hoistChecks, boolean mapped, CacheMode cache, Path cacheDir,
+                   Map<String, String> given) {
+        this(hostOnly, deviceNumber, report, profile, profileJson, dump, sourcePath, hoistChecks, mapped, cache, cacheDir,
+                given, false, 0);
     }
 
     /** The multicore target's thread count: {@code ACC_NUM_CORES}, else the available processors. */
@@ -153,7 +177,40 @@ public record Options(boolean hostOnly, int deviceNumber, boolean report, boolea
         Path dump = dumpFolder(in.read("ACC4J_DUMP", "acc4j.dump"), given.get("ACC4J_DUMP"), warnings);
         String sources = in.read("ACC4J_SOURCEPATH", "acc4j.sourcepath");
         boolean hoistChecks = in.flag("ACC4J_HOIST", "acc4j.hoist", true, "bounds checks stay hoisted", warnings);
-        return new Options(host, device, report, profile, json, dump, sources, hoistChecks, given, multicore, cores);
+        boolean mapped = in.flag("ACC4J_MAPPED", "acc4j.mapped", true, "the error record stays mapped", warnings);
+        String mode = in.read("ACC4J_CACHE", "acc4j.cache");
+        CacheMode cache = CacheMode.CUBIN;
+        if (mode != null) {
+            switch (mode.trim().toLowerCase(Locale.ROOT)) {
+                case "cubin", "1", "true", "yes", "on" -> cache = CacheMode.CUBIN;
+                case "driver" -> cache = CacheMode.DRIVER;
+                case "off", "0", "false", "no" -> cache = CacheMode.OFF;
+                default -> warnings.accept(given.get("ACC4J_CACHE") + " is not a cache mode; use cubin, driver or off"
+                        + " (the cubin cache stays on)");
+            }
+        }
+        Path cacheDir = cacheFolder(in.read("ACC4J_CACHE_DIR", "acc4j.cache.dir"), env, props);
+        return new Options(host, device, report, profile, json, dump, sources, hoistChecks, mapped, cache, cacheDir,
+                given, multicore, cores);
+    }
+
+    /**
+     * The cubin cache's folder: as given, else {@code $XDG_CACHE_HOME/acc4j/kernels}, else
+     * {@code ~/.cache/acc4j/kernels}.
+     */
+    private static Path cacheFolder(String value, Map<String, String> env, Properties props) {
+        try {
+            if (value != null) {
+                return Path.of(value.trim()).toAbsolutePath();
+            }
+            String xdg = env.get("XDG_CACHE_HOME");
+            if (xdg != null && !xdg.isBlank()) {
+                return Path.of(xdg.trim(), "acc4j", "kernels").toAbsolutePath();
+            }
+            return Path.of(props.getProperty("user.home", "."), ".cache", "acc4j", "kernels").toAbsolutePath();
+        } catch (InvalidPathException e) {
+            return null;
+        }
     }
 
     /** Reads settings, the system property winning, and records how each was given. */

@@ -8,6 +8,9 @@ package org.acc4j.runtime;
  */
 final class Startup {
 
+    /** The starting thread's name. */
+    static final String THREAD = "acc4j-start";
+
     private Startup() {
     }
 
@@ -19,7 +22,7 @@ final class Startup {
             } catch (RuntimeException | LinkageError e) {
                 Log.debug("starting the runtime in the background failed: " + e);
             }
-        }, "acc4j-start");
+        }, THREAD);
         t.setDaemon(true);
         t.start();
         return t;

@@ -128,6 +128,32 @@ class OptionsTest {
     }
 
     @Test
+    void mappedErrorRecordIsOnUnlessSwitchedOff() {
+        assertTrue(Options.parse(Map.of(), new Properties()).mapped());
+        assertFalse(env("ACC4J_MAPPED", "off").mapped());
+        assertFalse(props("acc4j.mapped", "0").mapped());
+    }
+
+    @Test
+    void theCubinCacheIsOnInTheUsersCacheFolderByDefault() {
+        Properties p = new Properties();
+        p.setProperty("user.home", "/home/someone");
+        Options o = Options.parse(Map.of(), p);
+        assertEquals(Options.CacheMode.CUBIN, o.cache());
+        assertEquals(java.nio.file.Path.of("/home/someone/.cache/acc4j/kernels"), o.cacheDir());
+        assertEquals(java.nio.file.Path.of("/xdg/acc4j/kernels"),
+                Options.parse(Map.of("XDG_CACHE_HOME", "/xdg"), p).cacheDir());
+        assertEquals(java.nio.file.Path.of("/tmp/k"),
+                Options.parse(Map.of("ACC4J_CACHE_DIR", "/tmp/k", "XDG_CACHE_HOME", "/xdg"), p).cacheDir());
+        assertEquals(Options.CacheMode.OFF, env("ACC4J_CACHE", "off").cache());
+        assertEquals(Options.CacheMode.DRIVER, props("acc4j.cache", "Driver").cache());
+        List<String> w = new ArrayList<>();
+        assertEquals(Options.CacheMode.CUBIN, parse(Map.of("ACC4J_CACHE", "sometimes"), new Properties(), w).cache());
+        assertEquals(List.of("ACC4J_CACHE=sometimes is not a cache mode; use cubin, driver or off (the cubin cache"
+                + " stays on)"), w);
+    }
+
+    @Test
     void systemPropertiesWin() {
         Properties p = new Properties();
         p.setProperty("acc.device.type", "nvidia");

@@ -57,6 +57,7 @@ public final class Report {
         transfers(files);
         rowsAgainstFlat(files);
         boundsChecks();
+        calls();
         notMeasured();
         definitions();
         Path out = docs.resolve("benchmarks.md");
@@ -390,6 +391,71 @@ public final class Report {
             double r = checked.ms() / hoisted.ms();
             double e = r * Math.hypot(hoisted.error() / hoisted.ms(), checked.error() / checked.ms()) * 100;
             return new Bounds(r, (r - 1) * 100, e);
+        }
+    }
+
+    /** The harnesses' tables of a run ({@code scripts/calls-run.sh}): per call, first call, transfers. */
+    static final String[][] HARNESSES = {
+        {"harness-launch.txt", "Per call: a cached kernel on present data",
+            "`LaunchBench` (samples' test classes, under `-javaagent:acc.jar`) times, in one process, a raw JCuda"
+                + " `cuLaunchKernel` + `cuCtxSynchronize` of a trivial kernel (the floor), the driver calls the runtime"
+                + " adds around a launch, and a `@Kernels` call of the same loop on data made present by"
+                + " `Acc.copyin`, at n = 0 (no launch: the runtime's own work), 1 and 1024. The goal: a call within"
+                + " 3 us of the raw launch and synchronisation. The error record and launch parameters live in mapped"
+                + " pinned memory (`ACC4J_MAPPED`, on by default): a launch copies nothing back and allocates nothing;"
+                + " the table's rows name what each remaining part costs."},
+        {"harness-first-call-cold.txt", "First call: a kernel never compiled before",
+            "`FirstCallBench` (same class path) gives the runtime's start-up, then loads distinct modules both ways a"
+                + " kernel compiled before can load fast: the driver's JIT cache (`cuModuleLoadData` of PTX,"
+                + " `CUDA_CACHE_PATH`) and the runtime's cubin cache (compiled in-process with the driver's linker,"
+                + " `cuLinkCreate`/`cuLinkAddData`/`cuLinkComplete`, stored in `ACC4J_CACHE_DIR`, loaded with"
+                + " `cuModuleLoadData`), then the first and second calls of four `@Kernels` methods. This run starts"
+                + " with both caches empty; under the agent the `@Kernels` methods' kernels are compiled ahead of"
+                + " their first call as their class loads, so their first calls show what an application whose"
+                + " start-up overlaps that compile sees. The goal: each new kernel at most 10 ms from first call to"
+                + " result."},
+        {"harness-first-call-cached.txt", "First call: a kernel compiled in an earlier run",
+            "The same, run again in a new JVM with the same folders: every module was compiled by the run before. The"
+                + " goal: a kernel compiled before loads in at most 2 ms. The faster route is the default"
+                + " (`ACC4J_CACHE=cubin`); `ACC4J_CACHE=driver` keeps the other."},
+        {"harness-transfers.txt", "Transfers: staged copies against pinned `cuMemcpy`",
+            "`TransferBench` (the runtime's test classes) times `Acc.copyin`, `copyout`, `updateDevice` and"
+                + " `updateHost` of a `double[]` from 1 MiB to 1 GiB against raw JCuda `cuMemcpyHtoD`/`DtoH` from"
+                + " pinned memory and from the Java array itself, with the ratios to pinned (goal: at least 0.8 from"
+                + " about 8 MiB up); then it sweeps the staging settings (slot size, slot count, staging threads) in the"
+                + " same process, each copy checked element for element."},
+    };
+
+    private void calls() {
+        line("## Calls, first calls and transfers against raw JCuda");
+        line();
+        line("Each table comes from a harness that times raw JCuda and acc4j in the same process, so each ratio is"
+                + " taken on one machine at one time. Run them on the GPU machine from a packed `.gpu/`"
+                + " (`scripts/gpu-pack.sh`): `bash scripts/calls-run.sh` writes the four tables into `$OUT`; copy them"
+                + " into the run folder (`harness-*.txt`) before regenerating this page. The same comparisons as JMH"
+                + " benchmarks, raw JCuda and acc4j in one run: `java -javaagent:.gpu/acc.jar -jar"
+                + " .gpu/bench/benchmarks.jar 'PerCallOverhead|TransferRates' -f 0` (`raw` against `acc4j` at n = 1"
+                + " and 1024; `updateDevice`, `updateHost` and `copyinDelete` against `rawPinnedToDevice`,"
+                + " `rawPinnedToHost` and `rawPageableToDevice` from 1 MiB to 1 GiB).");
+        line();
+        for (String[] h : HARNESSES) {
+            line("### " + h[1]);
+            line();
+            line(h[2]);
+            line();
+            Path file = run.dir().resolve(h[0]);
+            if (Files.isRegularFile(file)) {
+                try {
+                    for (String l : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                        line(l);
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException("reading " + file, e);
+                }
+            } else {
+                line("*Not measured in this run* (`" + h[0] + "` is not in the run folder).");
+            }
+            line();
         }
     }
 

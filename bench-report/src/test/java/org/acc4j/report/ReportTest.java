@@ -195,6 +195,23 @@ class ReportTest {
         assertFalse(Files.exists(docs.resolve("benchmarks").resolve("rows-vs-flat.png")));
     }
 
+    @Test
+    void theHarnessTablesOfARunAreEmbeddedAndTheMissingOnesNamed() throws IOException {
+        Path run = runFolder(false);
+        String table = String.join("\n", "| what | median us | mean us | ratio to raw launch+sync |",
+                "| --- | ---: | ---: | ---: |", "| raw JCuda: cuLaunchKernel + cuCtxSynchronize (n = 1) | 9.91 | 10.20 | 1.00 |",
+                "| @Kernels call, n = 1, present data | 11.73 | 12.01 | 1.18 |", "");
+        Files.writeString(run.resolve("harness-launch.txt"), table);
+        Path docs = tmp.resolve("docs-harness");
+        Report.write(Run.load(run), docs);
+        String md = Files.readString(docs.resolve("benchmarks.md"));
+        assertTrue(md.contains("## Calls, first calls and transfers against raw JCuda"), md);
+        assertTrue(md.contains("### Per call: a cached kernel on present data"), md);
+        assertTrue(md.contains("| @Kernels call, n = 1, present data | 11.73 | 12.01 | 1.18 |"), md);
+        assertTrue(md.contains("*Not measured in this run* (`harness-transfers.txt` is not in the run folder)."), md);
+        assertTrue(md.contains("*Not measured in this run* (`harness-first-call-cached.txt`"), md);
+    }
+
     private Path runFolder(boolean host) throws IOException {
         Path run = tmp.resolve(host ? "host-run" : "run");
         Files.createDirectories(run);

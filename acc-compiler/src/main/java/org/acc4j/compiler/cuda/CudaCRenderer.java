@@ -625,7 +625,15 @@ public final class CudaCRenderer {
                 yield t == Type.I64 ? "(long long) " + fn + "(" + ull + ", (unsigned long long) (" + v + "))"
                         : fn + "(" + p + ", " + v + ")";
             }
-            case MIN, MAX -> "atomic" + at.op().routine().substring(6) + "(" + p + ", " + v + ")";
+            case MIN, MAX -> {
+                if (t.isFloat()) {
+                    helpers.add(CudaHelpers.MIN_MAX);
+                    helpers.add(CudaHelpers.ATOMIC_MIN_MAX_F);
+                    yield "acc_atomic_" + at.op().routine().substring(6).toLowerCase(java.util.Locale.ROOT) + "(" + p
+                            + ", " + v + ")";
+                }
+                yield "atomic" + at.op().routine().substring(6) + "(" + p + ", " + v + ")";
+            }
             case EXCHANGE -> switch (t) {
                 case I64 -> "(long long) atomicExch(" + ull + ", (unsigned long long) (" + v + "))";
                 case F64 -> "__longlong_as_double((long long) atomicExch(" + ull + ", (unsigned long long) "

@@ -163,6 +163,52 @@ enum CudaHelpers {
                 }
                 return __uint_as_float(old);
             }
+            """),
+    ATOMIC_MIN_MAX_F("""
+            /* Java's Math.min and Math.max on float and double, atomically: a compare-and-set loop on the bits with
+               acc_min and acc_max (CUDA has no floating-point atomicMin). Returns the old value. */
+            __device__ __forceinline__ float acc_atomic_min(float* p, float v) {
+                unsigned int* q = (unsigned int*) p;
+                unsigned int old = *(volatile unsigned int*) q;
+                for (;;) {
+                    unsigned int next = __float_as_uint(acc_min(__uint_as_float(old), v));
+                    unsigned int seen;
+                    if (next == old || (seen = atomicCAS(q, old, next)) == old) return __uint_as_float(old);
+                    old = seen;
+                }
+            }
+            __device__ __forceinline__ float acc_atomic_max(float* p, float v) {
+                unsigned int* q = (unsigned int*) p;
+                unsigned int old = *(volatile unsigned int*) q;
+                for (;;) {
+                    unsigned int next = __float_as_uint(acc_max(__uint_as_float(old), v));
+                    unsigned int seen;
+                    if (next == old || (seen = atomicCAS(q, old, next)) == old) return __uint_as_float(old);
+                    old = seen;
+                }
+            }
+            __device__ __forceinline__ double acc_atomic_min(double* p, double v) {
+                unsigned long long* q = (unsigned long long*) p;
+                unsigned long long old = *(volatile unsigned long long*) q;
+                for (;;) {
+                    unsigned long long next = (unsigned long long) __double_as_longlong(
+                            acc_min(__longlong_as_double((long long) old), v));
+                    unsigned long long seen;
+                    if (next == old || (seen = atomicCAS(q, old, next)) == old) return __longlong_as_double((long long) old);
+                    old = seen;
+                }
+            }
+            __device__ __forceinline__ double acc_atomic_max(double* p, double v) {
+                unsigned long long* q = (unsigned long long*) p;
+                unsigned long long old = *(volatile unsigned long long*) q;
+                for (;;) {
+                    unsigned long long next = (unsigned long long) __double_as_longlong(
+                            acc_max(__longlong_as_double((long long) old), v));
+                    unsigned long long seen;
+                    if (next == old || (seen = atomicCAS(q, old, next)) == old) return __longlong_as_double((long long) old);
+                    old = seen;
+                }
+            }
             """);
 
     final String text;

@@ -48,6 +48,8 @@ public final class AtomicEval {
             float x = v == null ? 0 : (Float) v;
             return switch (op) {
                 case ADD -> Acc.atomicAdd(a, index, x);
+                case MIN -> Acc.atomicMin(a, index, x);
+                case MAX -> Acc.atomicMax(a, index, x);
                 case EXCHANGE -> Acc.atomicExchange(a, index, x);
                 case CAS -> Acc.atomicCompareAndSet(a, index, (Float) operands.get(0), x) ? 1 : 0;
                 case READ -> Acc.atomicRead(a, index);
@@ -59,6 +61,8 @@ public final class AtomicEval {
             double x = v == null ? 0 : (Double) v;
             return switch (op) {
                 case ADD -> Acc.atomicAdd(a, index, x);
+                case MIN -> Acc.atomicMin(a, index, x);
+                case MAX -> Acc.atomicMax(a, index, x);
                 case EXCHANGE -> Acc.atomicExchange(a, index, x);
                 case CAS -> Acc.atomicCompareAndSet(a, index, (Double) operands.get(0), x) ? 1 : 0;
                 case READ -> Acc.atomicRead(a, index);

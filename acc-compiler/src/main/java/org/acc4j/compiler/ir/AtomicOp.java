@@ -28,10 +28,10 @@ public enum AtomicOp {
         return this != READ;
     }
 
-    /** Whether the element type {@code t} is allowed: and, or, xor, min and max on integers only. */
+    /** Whether the element type {@code t} is allowed: and, or and xor on integers only. */
     public boolean accepts(Type t) {
         return switch (this) {
-            case MIN, MAX, AND, OR, XOR -> t == Type.I32 || t == Type.I64;
+            case AND, OR, XOR -> t == Type.I32 || t == Type.I64;
             default -> t == Type.I32 || t == Type.I64 || t == Type.F32 || t == Type.F64;
         };
     }

@@ -26,6 +26,10 @@ final class Atomics {
             floatAdd(w, addr, operands.get(0), result);
             return;
         }
+        if ((op == AtomicOp.MIN || op == AtomicOp.MAX) && t.isFloat()) {
+            floatMinMax(w, op == AtomicOp.MIN, t, addr, operands.get(0), result);
+            return;
+        }
         switch (op) {
             case READ -> w.raw("ld.volatile.global." + elem.ptxLoad() + " " + (result != null ? result : w.reg(t))
                     + ", [" + addr + "]");
@@ -87,6 +91,39 @@ final class Atomics {
         w.setp("ne", "b32", again, seen, old);
         w.raw("mov.b32 " + old + ", " + seen);
         w.braIf(again, true, loop);
+        if (result != null) {
+            w.mov(result, f);
+        }
+    }
+
+    /**
+     * {@code float} or {@code double} minimum or maximum as a compare-and-set loop on the bits with Java's
+     * {@code Math.min}/{@code Math.max} ({@link FloatMinMax}); no store when the element already is the result.
+     */
+    private static void floatMinMax(PtxWriter w, boolean min, Type t, Reg addr, Reg value, Reg result) {
+        Type bitsType = t.bytes() == 4 ? Type.I32 : Type.I64;
+        String size = t.bytes() == 4 ? "b32" : "b64";
+        Reg old = w.reg(bitsType);
+        Reg seen = w.reg(bitsType);
+        Reg f = w.reg(t);
+        Reg next = w.reg(t);
+        Reg bits = w.reg(bitsType);
+        Reg same = w.reg(Type.PRED);
+        Reg again = w.reg(Type.PRED);
+        String loop = w.newLabel("atomic_minmax");
+        String done = w.newLabel("atomic_minmax_done");
+        w.raw("ld.volatile.global." + size + " " + old + ", [" + addr + "]");
+        w.label(loop);
+        w.raw("mov." + size + " " + f + ", " + old);
+        FloatMinMax.emit(w, min, t, next, f, value);
+        w.raw("mov." + size + " " + bits + ", " + next);
+        w.setp("eq", size, same, bits, old);
+        w.braIf(same, true, done);
+        w.raw("atom.global.cas." + size + " " + seen + ", [" + addr + "], " + old + ", " + bits);
+        w.setp("ne", size, again, seen, old);
+        w.raw("mov." + size + " " + old + ", " + seen);
+        w.braIf(again, true, loop);
+        w.label(done);
         if (result != null) {
             w.mov(result, f);
         }

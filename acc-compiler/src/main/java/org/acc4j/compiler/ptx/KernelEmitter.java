@@ -752,29 +752,7 @@ public final class KernelEmitter {
      * max(-0.0, 0.0) is 0.0 (the OR and the AND of the two zeros' bits); otherwise the smaller or larger.
      */
     private void minMax(boolean min, Type t, Reg d, Reg a, Reg b) {
-        String ty = t.ptx();
-        String bits = t == Type.F64 ? "b64" : "b32";
-        Type it = t == Type.F64 ? Type.I64 : Type.I32;
-        Reg p = w.reg(Type.PRED);
-        w.setp(min ? "le" : "ge", ty, p, a, b);
-        w.op("selp." + ty, d, a, b, p);
-        Reg az = w.reg(Type.PRED);
-        Reg bz = w.reg(Type.PRED);
-        w.setp("eq", ty, az, a, t == Type.F64 ? "0d0000000000000000" : "0f00000000");
-        w.setp("eq", ty, bz, b, t == Type.F64 ? "0d0000000000000000" : "0f00000000");
-        w.op("and.pred", az, az, bz);
-        Reg ai = w.reg(it);
-        Reg bi = w.reg(it);
-        w.op("mov." + bits, ai, a);
-        w.op("mov." + bits, bi, b);
-        w.op((min ? "or." : "and.") + bits, ai, ai, bi);
-        w.predicated(az, true, "mov." + bits + " " + d + ", " + ai);
-        Reg bn = w.reg(Type.PRED);
-        w.setp("nan", ty, bn, b, b);
-        w.predicated(bn, true, "mov." + ty + " " + d + ", " + b);
-        Reg an = w.reg(Type.PRED);
-        w.setp("nan", ty, an, a, a);
-        w.predicated(an, true, "mov." + ty + " " + d + ", " + a);
+        FloatMinMax.emit(w, min, t, d, a, b);
     }
 
     private Reg binary(Expr.Binary b) {

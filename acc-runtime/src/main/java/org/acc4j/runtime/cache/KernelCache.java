@@ -19,6 +19,34 @@ import org.objectweb.asm.tree.MethodNode;
  */
 public final class KernelCache implements AutoCloseable {
     private final Map<String, Module> modules = new HashMap<>();
+    /** Cubins kept across runs, or null: then each module is compiled from its PTX by the driver when loaded. */
+    private final CubinCache<Module> cubins;
+    /** Of the last module loaded: nanoseconds spent compiling PTX (0 when its cubin came from the cache folder). */
+    private long lastCompileNanos;
+    private final long[] outcomes = new long[CubinCache.Outcome.values().length];
+
+    /** A cache that loads PTX through the driver (whose own JIT cache may keep the cubins). */
+    public KernelCache() {
+        this(null);
+    }
+
+    /** A cache whose modules' cubins are kept in {@code cubins} across runs (null for none). */
+    public KernelCache(CubinCache<Module> cubins) {
+        this.cubins = cubins;
+    }
+
+    /** The loader of the cubin cache on CUDA: the driver's linker compiles, {@code cuModuleLoadData} loads. */
+    public static final CubinCache.Loader<Module> CUDA = new CubinCache.Loader<>() {
+        @Override
+        public byte[] compile(String ptx, String name) {
+            return Module.compile(ptx, name);
+        }
+
+        @Override
+        public Module load(byte[] image, String name) {
+            return Module.loadImage(image, name);
+        }
+    };
 
     /** The cache key of a method for a device of compute capability {@code sm}. */
     public static String key(MethodNode method, int sm) {
@@ -50,10 +78,52 @@ public final class KernelCache implements AutoCloseable {
     public synchronized Module module(String key, String ptx, String name) {
         Module m = modules.get(key);
         if (m == null || m.isClosed()) {
-            m = Module.load(ptx, name);
+            lastCompileNanos = 0;
+            if (cubins != null) {
+                CubinCache.Loaded<Module> loaded;
+                try {
+                    loaded = cubins.module(key, ptx, name);
+                } catch (RuntimeException e) {
+                    // the linker refused: the driver's own load gives the JIT error log, or succeeds
+                    loaded = null;
+                }
+                if (loaded != null) {
+                    m = loaded.module();
+                    lastCompileNanos = loaded.compileNanos();
+                    outcomes[loaded.outcome().ordinal()]++;
+                }
+            }
+            if (m == null || m.isClosed()) {
+                m = Module.load(ptx, name);
+            }
             modules.put(key, m);
         }
         return m;
+    }
+
+    /**
+     * Compiles the module of {@code key} into the cubin cache ahead of its first use (see {@link CubinCache#prepare});
+     * does nothing without a cubin cache. Not synchronised on this cache: a load meanwhile is not held up by it.
+     *
+     * @return whether it compiled
+     */
+    public boolean prepare(String key, String ptx, String name) {
+        return cubins != null && cubins.prepare(key, ptx, name);
+    }
+
+    /** Whether modules' cubins are kept across runs. */
+    public boolean keepsCubins() {
+        return cubins != null;
+    }
+
+    /** Nanoseconds the last module loaded spent being compiled from PTX (0 for a cubin found in the cache folder). */
+    public synchronized long lastCompileNanos() {
+        return lastCompileNanos;
+    }
+
+    /** How many modules the cubin cache loaded, compiled, and compiled again over an unusable entry. */
+    public synchronized long[] cubinOutcomes() {
+        return outcomes.clone();
     }
 
     public synchronized int size() {

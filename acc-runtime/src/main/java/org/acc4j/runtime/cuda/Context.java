@@ -64,8 +64,10 @@ public final class Context implements AutoCloseable {
     /** Makes this context current on the calling thread ({@code cuCtxSetCurrent}). */
     public void makeCurrent() {
         ensureOpen();
-        Cuda.check(JCudaDriver.cuCtxSetCurrent(context), "cuCtxSetCurrent",
-                "making the context of device " + device.ordinal() + " current");
+        int result = JCudaDriver.cuCtxSetCurrent(context);
+        if (result != jcuda.driver.CUresult.CUDA_SUCCESS) {
+            Cuda.check(result, "cuCtxSetCurrent", "making the context of device " + device.ordinal() + " current");
+        }
     }
 
     /**
@@ -125,7 +127,10 @@ public final class Context implements AutoCloseable {
      */
     public void synchronize(String waitingFor) {
         ensureOpen();
-        Cuda.check(JCudaDriver.cuCtxSynchronize(), "cuCtxSynchronize", "waiting for " + waitingFor);
+        int result = JCudaDriver.cuCtxSynchronize();
+        if (result != jcuda.driver.CUresult.CUDA_SUCCESS) {
+            Cuda.check(result, "cuCtxSynchronize", "waiting for " + waitingFor);
+        }
     }
 
     /** Free and total memory of the device, for the current context. */

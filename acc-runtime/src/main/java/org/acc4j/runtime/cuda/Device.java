@@ -64,6 +64,26 @@ public record Device(int ordinal, String name, int computeMajor, int computeMino
         return "sm_" + computeMajor + computeMinor;
     }
 
+    /**
+     * Whether kernels can read and write mapped pinned host memory ({@link MappedMemory}) at the same address space
+     * as the host's (unified addressing); false when the driver cannot say.
+     */
+    public boolean canMapHostMemory() {
+        try {
+            CUdevice d = lookup(ordinal);
+            return attribute(d, ordinal, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY) != 0
+                    && attribute(d, ordinal, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING) != 0;
+        } catch (CudaException e) {
+            return false;
+        }
+    }
+
+    /** The driver's version, e.g. 12040 for CUDA 12.4 ({@code cuDriverGetVersion}); 0 when it cannot say. */
+    public static int driverVersion() {
+        int[] v = new int[1];
+        return JCudaDriver.cuDriverGetVersion(v) == 0 ? v[0] : 0;
+    }
+
     /** The driver handle for this device; package-private, used by {@link Context}. */
     CUdevice handle() {
         return lookup(ordinal);

@@ -27,10 +27,22 @@ public final class DeviceBuffer implements AutoCloseable {
 
     /** A {@code CUdeviceptr} whose native address can be read. */
     private static final class AddressablePointer extends CUdeviceptr {
+        AddressablePointer() {
+        }
+
+        AddressablePointer(CUdeviceptr p) {
+            super(p);
+        }
+
         long address() {
             // getNativePointer/getByteOffset are protected in JCuda; a subclass may call them
             return getNativePointer() + getByteOffset();
         }
+    }
+
+    /** The address a {@code CUdeviceptr} holds, as a number. */
+    static long addressOf(CUdeviceptr p) {
+        return new AddressablePointer(p).address();
     }
 
     /** The largest byte[] a boolean[] copy is staged through at a time. */

@@ -143,6 +143,28 @@ public final class Function {
                 + block[1] + " x " + block[2] + " and " + args.count() + " parameters");
     }
 
+    /**
+     * Launches with parameters kept in mapped memory, on {@code stream} (the default stream when null); does not
+     * wait. Builds no message unless the driver refuses.
+     *
+     * @param what describes the launch for messages (made once by the caller, not per launch)
+     */
+    public void launch(int[] grid, int[] block, LaunchArgs args, Stream stream, String what) {
+        if (grid[0] < 1 || grid[1] < 1 || grid[2] < 1 || block[0] < 1 || block[1] < 1 || block[2] < 1) {
+            throw new IllegalArgumentException("bad launch configuration for kernel " + name + ": grid "
+                    + java.util.Arrays.toString(grid) + ", block " + java.util.Arrays.toString(block));
+        }
+        module.ensureOpen();
+        int result = JCudaDriver.cuLaunchKernel(function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                0, stream == null ? null : stream.handle(), args.table(), null);
+        if (result != jcuda.driver.CUresult.CUDA_SUCCESS) {
+            Cuda.check(result, "cuLaunchKernel", "launching kernel " + name + " (" + what + ")"
+                    + (stream == null ? "" : " on " + stream.what()) + " with grid " + grid[0] + " x " + grid[1]
+                    + " x " + grid[2] + " of blocks " + block[0] + " x " + block[1] + " x " + block[2] + " and "
+                    + args.count() + " parameters");
+        }
+    }
+
     @Override
     public String toString() {
         return "Function[" + name + " in " + module.name() + "]";

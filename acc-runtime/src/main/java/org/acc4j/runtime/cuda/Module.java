@@ -72,6 +72,62 @@ public final class Module implements AutoCloseable {
         return new Module(module, name, infoLog);
     }
 
+    /**
+     * Compiles PTX for the current context's device into a cubin image, in this process, with the driver's linker
+     * ({@code cuLinkCreate}, {@code cuLinkAddData}, {@code cuLinkComplete}): the image {@link #loadImage} loads
+     * without compiling, in this run or a later one.
+     *
+     * @throws CudaException with the JIT error log when the PTX does not assemble
+     */
+    public static byte[] compile(String ptx, String name) {
+        Cuda.init();
+        byte[] text = ptx.getBytes(StandardCharsets.UTF_8);
+        byte[] image = new byte[text.length + 1];
+        System.arraycopy(text, 0, image, 0, text.length);
+        // No log buffers for the link state: the driver keeps the option pointers until cuLinkDestroy and writes
+        // its logs through them, but JCuda frees its native copies of the options when cuLinkCreate returns, so a
+        // log buffer here is written after it was freed (heap corruption). The error log of PTX that does not
+        // assemble comes from loading it with cuModuleLoadDataEx instead, whose options live for that one call.
+        jcuda.driver.CUlinkState state = new jcuda.driver.CUlinkState();
+        Cuda.check(JCudaDriver.cuLinkCreate(new JITOptions(), state), "cuLinkCreate", "compiling module " + name);
+        try {
+            int result = JCudaDriver.cuLinkAddData(state, jcuda.driver.CUjitInputType.CU_JIT_INPUT_PTX,
+                    Pointer.to(image), image.length, name, new JITOptions());
+            if (result == CUresult.CUDA_SUCCESS) {
+                Pointer cubin = new Pointer();
+                long[] size = new long[1];
+                result = JCudaDriver.cuLinkComplete(state, cubin, size);
+                if (result == CUresult.CUDA_SUCCESS) {
+                    byte[] out = new byte[(int) size[0]];
+                    cubin.getByteBuffer(0, size[0]).get(out);
+                    return out;
+                }
+            }
+        } finally {
+            JCudaDriver.cuLinkDestroy(state);
+        }
+        // the linker refused it: loading the PTX gives the same refusal with the JIT's error log (or, should it load,
+        // the linker's own error with no log)
+        try (Module m = load(ptx, name)) {
+            throw new CudaException(CUresult.CUDA_ERROR_INVALID_PTX, "cuLinkAddData/cuLinkComplete",
+                    "compiling module " + name + " (" + text.length + " bytes of PTX)",
+                    "the driver's linker refused PTX that cuModuleLoadDataEx accepts");
+        }
+    }
+
+    /**
+     * Loads a cubin image made by {@link #compile} into the current context ({@code cuModuleLoadData}): no compiling.
+     *
+     * @throws CudaException when the driver refuses the image (another architecture's, or not an image)
+     */
+    public static Module loadImage(byte[] image, String name) {
+        Cuda.init();
+        CUmodule module = new CUmodule();
+        Cuda.check(JCudaDriver.cuModuleLoadData(module, image), "cuModuleLoadData",
+                "loading module " + name + " (" + image.length + " bytes of cubin)");
+        return new Module(module, name, "");
+    }
+
     /** The name given to {@link #load}. */
     public String name() {
         return name;

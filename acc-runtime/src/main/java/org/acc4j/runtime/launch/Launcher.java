@@ -2,6 +2,7 @@ package org.acc4j.runtime.launch;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.LinkedHashMap;
@@ -23,7 +24,10 @@ import org.acc4j.runtime.cuda.Context;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.DeviceBuffer;
 import org.acc4j.runtime.cuda.Event;
+import org.acc4j.runtime.cuda.Function;
 import org.acc4j.runtime.cuda.KernelArgs;
+import org.acc4j.runtime.cuda.LaunchArgs;
+import org.acc4j.runtime.cuda.MappedMemory;
 import org.acc4j.runtime.data.Aliasing;
 import org.acc4j.runtime.data.Clause;
 import org.acc4j.runtime.data.CudaMemory;
@@ -75,7 +79,23 @@ public final class Launcher implements AutoCloseable {
     private final Device device;
     private final Context context;
     private final PresentTable table;
+    /**
+     * The error record in device memory, read back with a copy after each launch; null while {@link #mapped} holds
+     * it instead.
+     */
     private DeviceBuffer errorRecord;
+    /**
+     * Mapped pinned memory ({@link MappedMemory}): the error record in its first 16 bytes, which the host reads after
+     * the launch's synchronisation with no copy, then the launch parameters of each kernel variant. Null when the
+     * device cannot map host memory or {@code acc4j.mapped} is off: then {@link #errorRecord} is used, and each
+     * launch builds its parameters anew.
+     */
+    private final List<MappedMemory> mapped = new ArrayList<>();
+    private final boolean useMapped;
+    /** Bytes of the last mapped block taken so far. */
+    private int mappedUsed;
+    /** Each loaded kernel variant's launch parameters and messages, laid out on its first launch. */
+    private final Map<Function, LaunchPlan> plans = new IdentityHashMap<>();
     private final ReductionScratch scratch = new ReductionScratch();
     private final long[] errorHost = new long[2];
     /** Whether the error record may hold a code: it is read after every launch and zeroed only when it did. */
@@ -105,12 +125,22 @@ public final class Launcher implements AutoCloseable {
      *               (null when the report is off)
      */
     public Launcher(Device device, Context context, PresentTable table, Profile profile, Consumer<String> report) {
+        this(device, context, table, profile, report, true);
+    }
+
+    /**
+     * @param mapped whether the error record and the launch parameters live in mapped pinned memory (when the device
+     *               can map it): no copy after a launch, nothing allocated per launch
+     */
+    public Launcher(Device device, Context context, PresentTable table, Profile profile, Consumer<String> report,
+                    boolean mapped) {
         this.device = device;
         this.context = context;
         this.table = table;
         this.profile = profile;
         this.report = report;
-        this.errorRecord = CudaMemory.allocateBuffer(16, "the kernel error record");
+        this.useMapped = mapped;
+        allocateErrorRecord();
         Event start = null;
         Event end = null;
         if (profile != null) {
@@ -121,7 +151,7 @@ public final class Launcher implements AutoCloseable {
                 if (start != null) {
                     start.close();
                 }
-                errorRecord.close();
+                freeErrorRecord();
                 throw e;
             }
         }
@@ -394,26 +424,103 @@ public final class Launcher implements AutoCloseable {
      */
     public synchronized void deviceLost() {
         queues.abandon();
-        errorRecord.abandon();
+        abandonErrorRecord();
         scratch.abandon();
-        errorRecord = CudaMemory.allocateBuffer(16, "the kernel error record");
+        allocateErrorRecord();
         errorRecordDirty = true;
+    }
+
+    /**
+     * The error record: in mapped pinned memory where the device maps host memory (and that is not switched off), else
+     * in device memory.
+     */
+    private void allocateErrorRecord() {
+        errorRecord = null;
+        if (useMapped && device.canMapHostMemory()) {
+            try {
+                mapped.add(MappedMemory.allocate(MAPPED_BYTES, "the kernel error record and launch parameters"));
+                mappedUsed = ERROR_RECORD_BYTES;
+                return;
+            } catch (org.acc4j.runtime.cuda.CudaException e) {
+                org.acc4j.runtime.Log.debug("no mapped memory for the error record (" + e.getMessage()
+                        + "): it is copied back after each launch");
+            }
+        }
+        errorRecord = CudaMemory.allocateBuffer(16, "the kernel error record");
+    }
+
+    private void abandonErrorRecord() {
+        if (errorRecord != null) {
+            errorRecord.abandon();
+        }
+        for (MappedMemory m : mapped) {
+            m.abandon();
+        }
+        mapped.clear();
+        plans.clear();
+    }
+
+    private void freeErrorRecord() {
+        RuntimeException failure = null;
+        for (MappedMemory m : mapped) {
+            try {
+                m.close();
+            } catch (RuntimeException e) {
+                failure = failure == null ? e : failure;
+            }
+        }
+        mapped.clear();
+        plans.clear();
+        if (errorRecord != null) {
+            errorRecord.close();
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** Bytes of each mapped block, and of the error record at the start of the first. */
+    private static final int MAPPED_BYTES = 64 << 10;
+    private static final int ERROR_RECORD_BYTES = 64;
+
+    /**
+     * A kernel variant's launch: its parameters in mapped memory (null when there is none: they are built per launch),
+     * and its messages, made once.
+     */
+    private record LaunchPlan(LaunchArgs args, String waitingFor) {
+    }
+
+    /** The launch plan of {@code f}, laid out on its first launch. */
+    private LaunchPlan plan(Function f, int params, OffloadedMethod m) {
+        LaunchPlan p = plans.get(f);
+        if (p == null) {
+            LaunchArgs args = null;
+            if (!mapped.isEmpty()) {
+                long bytes = LaunchArgs.bytes(params);
+                if (bytes <= MAPPED_BYTES) {
+                    try {
+                        if (mappedUsed + bytes > MAPPED_BYTES) {
+                            mapped.add(MappedMemory.allocate(MAPPED_BYTES, "launch parameters"));
+                            mappedUsed = 0;
+                        }
+                        args = new LaunchArgs(mapped.get(mapped.size() - 1), mappedUsed, params);
+                        mappedUsed += (int) bytes;
+                    } catch (org.acc4j.runtime.cuda.CudaException e) {
+                        // no more mapped memory: this kernel builds its parameters per launch
+                        args = null;
+                    }
+                }
+            }
+            p = new LaunchPlan(args, "kernel " + f.name() + " of " + m.displayName());
+            plans.put(f, p);
+        }
+        return p;
     }
 
     private Map<ArrayRef, Object> bind(OffloadedMethod m, Object self, Object[] args) throws HostInstead {
         Map<ArrayRef, Object> arrays = new LinkedHashMap<>();
-        Map<ArrayRef, Boolean> written = new LinkedHashMap<>();
-        for (KernelPlan k : m.plan().kernels()) {
-            for (KernelParam p : k.params()) {
-                if (p instanceof KernelParam.ArrayData d) {
-                    written.merge(d.array(), d.written(), Boolean::logicalOr);
-                }
-            }
-        }
-        for (DataClause c : m.plan().data()) {
-            written.putIfAbsent(c.array(), false);
-        }
-        List<Aliasing.Use> uses = new ArrayList<>();
+        Map<ArrayRef, Boolean> written = m.arraysWritten();
+        List<Aliasing.Use> uses = new ArrayList<>(written.size());
         for (Map.Entry<ArrayRef, Boolean> e : written.entrySet()) {
             Object value = m.sources().value(e.getKey().source(), self, args);
             uses.add(new Aliasing.Use(e.getKey().name(), value, e.getValue()));
@@ -544,66 +651,108 @@ public final class Launcher implements AutoCloseable {
         if (!reductions.isEmpty()) {
             scratch.reserve(ReductionScratch.partials(reductions.size(), blocks));
         }
-        KernelArgs ka = new KernelArgs();
         Queue.ErrorSlot slot = null;
         if (queue != null) {
             slot = queue.errorSlot();
             queued.add(new Queued(plan, false, slot));
         }
-        for (KernelParam p : plan.params()) {
+        // the variant without the checks the host proves for this call's values, else the one checking all
+        boolean proven = m.hasUnchecked(k) && plan.provenInBounds(ev, arrays::get);
+        String entry = proven ? plan.unchecked().entry() : plan.entry();
+        Function f = m.function(k, proven);
+        LaunchPlan lp = plan(f, plan.params().size(), m);
+        LaunchArgs la = lp.args();
+        KernelArgs ka = la == null ? new KernelArgs() : null;
+        List<KernelParam> params = plan.params();
+        for (int i = 0; i < params.size(); i++) {
+            KernelParam p = params.get(i);
             if (p instanceof KernelParam.ErrorRecord) {
-                ka.addPointer(slot != null ? slot.device() : errorRecord);
+                long record = slot != null ? slot.device().address() : errorRecordAddress();
+                if (la != null) {
+                    la.putPointer(i, record);
+                } else {
+                    ka.addPointer(record);
+                }
             } else if (p instanceof KernelParam.ArrayData d) {
                 // for a rank-2 array the present table's buffer is its row table, and its length the row count
-                ka.addPointer(CudaMemory.deviceBuffer(table.lookup(arrays.get(d.array()))).address());
+                long address = CudaMemory.deviceBuffer(table.lookup(arrays.get(d.array()))).address();
+                if (la != null) {
+                    la.putPointer(i, address);
+                } else {
+                    ka.addPointer(address);
+                }
             } else if (p instanceof KernelParam.ArrayLength l) {
-                ka.addInt(java.lang.reflect.Array.getLength(arrays.get(l.array())));
-            } else if (p instanceof KernelParam.Scalar s) {
-                addScalar(ka, s.type(), Sources.scalar(m.sources().value(s.source(), self, args)));
+                int length = java.lang.reflect.Array.getLength(arrays.get(l.array()));
+                if (la != null) {
+                    la.putInt(i, length);
+                } else {
+                    ka.addInt(length);
+                }
+            } else if (p instanceof KernelParam.Scalar sc) {
+                addScalar(la, ka, i, sc.type(), Sources.scalar(m.sources().value(sc.source(), self, args)));
             } else if (p instanceof KernelParam.HostValue h) {
-                addScalar(ka, h.var().type(), ev.get(h.var()));
+                addScalar(la, ka, i, h.var().type(), ev.get(h.var()));
             } else if (p instanceof KernelParam.ReductionSlot r) {
                 long offset = switch (r.part()) {
                     case COUNTER -> ReductionScratch.counter(r.index());
                     case RESULT -> ReductionScratch.result(r.index());
                     case PARTIALS -> ReductionScratch.partials(r.index(), blocks);
                 };
-                ka.addLong(scratch.address() + offset);
+                if (la != null) {
+                    la.putLong(i, scratch.address() + offset);
+                } else {
+                    ka.addLong(scratch.address() + offset);
+                }
             }
         }
-        // the variant without the checks the host proves for this call's values, else the one checking all
-        boolean proven = m.hasUnchecked(k) && plan.provenInBounds(ev, arrays::get);
-        String entry = proven ? plan.unchecked().entry() : plan.entry();
         if (queue != null) {
             queued.set(queued.size() - 1, new Queued(plan, proven, slot));
-            m.function(k, proven).launch(grid, block, ka, entry, queue.stream());
+            if (la != null) {
+                f.launch(grid, block, la, queue.stream(), entry);
+            } else {
+                f.launch(grid, block, ka, entry, queue.stream());
+            }
             slot.device().copyToPinnedAsync(slot.host(), queue.stream());
             reportFirstLaunch(m, plan, grid, block);
             return results;
         }
         if (errorRecordDirty) {
-            errorRecord.zero();
+            zeroErrorRecord();
             errorRecordDirty = false;
         }
         errorRecordDirty = true;
         if (started != null) {
             started.record();
         }
-        m.function(k, proven).launch(grid, block, ka, entry);
+        if (la != null) {
+            f.launch(grid, block, la, null, entry);
+        } else {
+            f.launch(grid, block, ka, entry);
+        }
         if (finished != null) {
             finished.record();
         }
         // the launch is synchronised anyway (the error record is read next): the events have completed after it
-        context.synchronize("kernel " + entry + " of " + m.displayName());
+        context.synchronize(lp.waitingFor());
         if (finished != null) {
             profile.kernel(plan.entry(), Math.round(finished.millisSince(started) * 1e6), grid, block);
         }
         reportFirstLaunch(m, plan, grid, block);
-        errorRecord.copyToHost(errorHost);
-        int code = (int) errorHost[0];
+        int code;
+        long detail;
+        if (errorRecord == null) {
+            // mapped: the kernel's stores reached host memory before the synchronisation returned
+            java.nio.ByteBuffer record = mapped.get(0).view();
+            code = record.getInt(0);
+            detail = record.getLong(8);
+        } else {
+            errorRecord.copyToHost(errorHost);
+            code = (int) errorHost[0];
+            detail = errorHost[1];
+        }
         errorRecordDirty = code != 0;
         if (code != 0) {
-            RuntimeException thrown = javaException(site(plan, proven, code), errorHost[1], arrays);
+            RuntimeException thrown = javaException(site(plan, proven, code), detail, arrays);
             lastKernelException = thrown;
             throw thrown;
         }
@@ -611,6 +760,22 @@ public final class Launcher implements AutoCloseable {
             scratch.copyToHost(results, reductions.size());
         }
         return results;
+    }
+
+    /** The device address of the error record synchronous launches use. */
+    private long errorRecordAddress() {
+        return errorRecord == null ? mapped.get(0).deviceAddress() : errorRecord.address();
+    }
+
+    /** Clears the error record before a launch: a plain store when it is mapped, else a memset on the device. */
+    private void zeroErrorRecord() {
+        if (errorRecord == null) {
+            java.nio.ByteBuffer record = mapped.get(0).view();
+            record.putLong(0, 0L);
+            record.putLong(8, 0L);
+        } else {
+            errorRecord.zero();
+        }
     }
 
     private void reportFirstLaunch(OffloadedMethod m, KernelPlan plan, int[] grid, int[] block) {
@@ -621,7 +786,17 @@ public final class Launcher implements AutoCloseable {
         }
     }
 
-    private static void addScalar(KernelArgs ka, org.acc4j.compiler.ir.Type type, Object v) {
+    private static void addScalar(LaunchArgs la, KernelArgs ka, int index, org.acc4j.compiler.ir.Type type, Object v) {
+        if (la != null) {
+            switch (type) {
+                case I32 -> la.putInt(index, (Integer) v);
+                case I64 -> la.putLong(index, (Long) v);
+                case F32 -> la.putFloat(index, (Float) v);
+                case F64 -> la.putDouble(index, (Double) v);
+                default -> throw new IllegalStateException("scalar of type " + type);
+            }
+            return;
+        }
         switch (type) {
             case I32 -> ka.addInt((Integer) v);
             case I64 -> ka.addLong((Long) v);
@@ -670,7 +845,7 @@ public final class Launcher implements AutoCloseable {
      */
     public synchronized void abandon() {
         queues.abandon();
-        errorRecord.abandon();
+        abandonErrorRecord();
         scratch.abandon();
         abandoned = true;
     }
@@ -692,7 +867,7 @@ public final class Launcher implements AutoCloseable {
         try {
             scratch.close();
         } finally {
-            errorRecord.close();
+            freeErrorRecord();
             if (started != null) {
                 started.close();
                 finished.close();

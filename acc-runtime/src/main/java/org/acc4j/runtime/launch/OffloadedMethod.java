@@ -66,6 +66,32 @@ final class OffloadedMethod {
         }
     }
 
+    /** The arrays its kernels and data clauses use, in order, each with whether a kernel writes it; made once. */
+    private java.util.Map<org.acc4j.compiler.ir.ArrayRef, Boolean> arraysWritten;
+
+    /**
+     * The arrays the method's kernels use (in the order of their parameters) and then those only its data clauses
+     * name, each with whether some kernel writes it. Computed on the first call and kept: it depends on the plan
+     * alone.
+     */
+    synchronized java.util.Map<org.acc4j.compiler.ir.ArrayRef, Boolean> arraysWritten() {
+        if (arraysWritten == null) {
+            java.util.Map<org.acc4j.compiler.ir.ArrayRef, Boolean> written = new java.util.LinkedHashMap<>();
+            for (KernelPlan k : plan.kernels()) {
+                for (org.acc4j.compiler.ir.KernelParam p : k.params()) {
+                    if (p instanceof org.acc4j.compiler.ir.KernelParam.ArrayData d) {
+                        written.merge(d.array(), d.written(), Boolean::logicalOr);
+                    }
+                }
+            }
+            for (org.acc4j.compiler.ir.DataClause c : plan.data()) {
+                written.putIfAbsent(c.array(), false);
+            }
+            arraysWritten = java.util.Collections.unmodifiableMap(written);
+        }
+        return arraysWritten;
+    }
+
     String displayName() {
         return displayName;
     }

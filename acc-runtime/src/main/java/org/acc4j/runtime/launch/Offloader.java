@@ -43,6 +43,8 @@ public final class Offloader {
     private final Profile profile;
     private final boolean hoistChecks;
     private final ConcurrentHashMap<String, Object> methods = new ConcurrentHashMap<>();
+    /** The launch sites' nests, by plan number (high 32 bits) and site index. */
+    private final ConcurrentHashMap<Long, Object> siteMethods = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, List<DataClause>> dataRegions = new ConcurrentHashMap<>();
     private final java.util.Set<String> reported = ConcurrentHashMap.newKeySet();
     private final java.nio.file.Path dump;
@@ -141,9 +143,13 @@ public final class Offloader {
      */
     public Object[] runSite(int planId, MethodPlan plan, int site, Class<?> owner, Object self, Object[] values,
                             Launcher.Scope scope) throws Launcher.HostInstead {
-        String key = "site:" + planId + ":" + site;
+        Long key = (long) planId << 32 | site;
         for (int load = 1; ; load++) {
-            Object m = methods.computeIfAbsent(key, k -> prepareSite(plan, site, owner));
+            // looked up by number: a call builds no key string
+            Object m = siteMethods.get(key);
+            if (m == null) {
+                m = siteMethods.computeIfAbsent(key, k -> prepareSite(plan, site, owner));
+            }
             if (m instanceof Diagnostic d) {
                 throw new Launcher.HostInstead(d.construct(), "compile");
             }
@@ -152,7 +158,7 @@ public final class Offloader {
                 Object out = launcher.run(om, self, values, scope);
                 return out == null ? NO_VALUES : (Object[]) out;
             }
-            methods.remove(key, om);
+            siteMethods.remove(key, om);
             if (load == LOADS) {
                 throw new Launcher.HostInstead("the device was rebuilt " + LOADS + " times while its kernels were loading");
             }
@@ -189,7 +195,8 @@ public final class Offloader {
             Function f = withoutChecks ? load(compiled, k, "site", u.ptx(), u.entry())
                     : load(compiled, k, "site", k.ptx(), k.entry());
             if (profile != null) {
-                profile.compiled(0, System.nanoTime() - l0);
+                long compiling = cache.lastCompileNanos();
+                profile.compiled(compiling, System.nanoTime() - l0 - compiling);
             }
             return f;
         };
@@ -342,7 +349,8 @@ public final class Offloader {
                     ? load(plan, k, key + "#" + k.region().ordinal() + "nc", u.ptx(), u.entry())
                     : load(plan, k, key + "#" + k.region().ordinal(), k.ptx(), k.entry());
             if (profile != null) {
-                profile.compiled(0, System.nanoTime() - l0);
+                long compiling = cache.lastCompileNanos();
+                profile.compiled(compiling, System.nanoTime() - l0 - compiling);
             }
             return f;
         };

@@ -44,6 +44,8 @@ public final class Sites {
     private final Set<Long> broken = ConcurrentHashMap.newKeySet();
     /** Per plan, each site's name for messages ("Owner.method (File.java:line)"), made once. */
     private final List<String[]> wheres = new CopyOnWriteArrayList<>();
+    /** Per plan, what a call's start and end are called in messages, made once. */
+    private final List<String[]> bounds = new CopyOnWriteArrayList<>();
     /** Plans whose first call has been seen. */
     private final Set<Integer> called = ConcurrentHashMap.newKeySet();
     /** Each thread's calls of rewritten methods in progress, innermost first. */
@@ -110,6 +112,7 @@ public final class Sites {
                 w[k] = plan.displayName() + " (" + plan.source() + ":" + plan.sites().get(k).line() + ")";
             }
             wheres.add(w);
+            bounds.add(new String[] {"the start of " + plan.displayName(), "the end of " + plan.displayName()});
             return plans.size() - 1;
         }
     }
@@ -203,7 +206,7 @@ public final class Sites {
         Call call = new Call(planId, plan, owner, self, data, token, p, first);
         if (!plan.entry().isEmpty()) {
             try {
-                p.guard().run("the start of " + plan.displayName(), () -> {
+                p.guard().run(bounds.get(planId)[0], () -> {
                     data.host(plan.entry(), handles, owner);
                     return null;
                 });
@@ -408,7 +411,7 @@ public final class Sites {
             java.util.ArrayDeque<Call> calls = active.get();
             calls.remove(call);
             Call outer = calls.peek();
-            p.guard().run("the end of " + call.plan.displayName(), () -> {
+            p.guard().run(bounds.get(call.planId)[1], () -> {
                 call.data.close(outer == null ? null : outer.data);
                 return null;
             });

@@ -46,15 +46,15 @@ public final class StagedCopy<D> implements AutoCloseable {
         private static final long MIB = 1L << 20;
 
         /**
-         * The runtime's settings: first estimates, which must be confirmed by measurement on the device ({@code
-         * TransferBench} sweeps them). The reasoning, for a Hopper GPU on PCIe 5 (~55 GB/s pinned) and 16 host
-         * cores: the device copies a 2 MiB chunk in ~38 us, and 16 cores stage it in pieces of 128 KiB in about
-         * as long, fork-join round included, so an 8 MiB array (4 chunks) already overlaps the two; larger arrays
-         * take whole 8 MiB slots, where a round's fixed cost is small; 3 slots leave one copy in flight while
-         * another waits and a third is staged. Below 1 MiB a staged copy gains little over the driver's own.
-         * Pinned memory held: at most 2 lanes of 3 slots of 8 MiB, 48 MiB.
+         * The runtime's settings, from the device sweep ({@code TransferBench}), for a Hopper GPU on PCIe 5 (~55 GB/s
+         * pinned) and 16 host cores: the host's copies, not the link, bound a staged copy, and each chunk costs a
+         * fork-join round, so large arrays take whole 32 MiB slots, where a round's fixed cost is small against its
+         * 0.6 ms of copying; an 8 MiB array is still cut into 4 chunks of 2 MiB, so that the host's copy of one
+         * overlaps the device's copy of another. 3 slots leave one copy in flight while another waits and a third is
+         * staged. Below 1 MiB a staged copy gains little over the driver's own. Pinned memory held: at most 2 lanes of
+         * 3 slots of 32 MiB, 192 MiB, opened on first use and kept.
          */
-        public static final Settings DEFAULT = new Settings(MIB, 8 * MIB, 3, 2, 2 * MIB, 4, MIB / 8);
+        public static final Settings DEFAULT = new Settings(MIB, 32 * MIB, 3, 2, 2 * MIB, 4, MIB / 8);
 
         public Settings {
             if (minBytes < 0 || slotBytes < 8 || slotBytes % 8 != 0 || slotBytes > 1L << 30 || slots < 1 || lanes < 0
@@ -86,10 +86,26 @@ public final class StagedCopy<D> implements AutoCloseable {
      *               cannot pin the memory, and the copies then go direct
      */
     public StagedCopy(Settings settings, Opener<D> opener) {
+        this(settings, opener, 0);
+    }
+
+    /**
+     * @param threads the threads that copy a chunk between the array and its slot: 0 for the common fork-join pool's
+     *                workers with the calling thread; else a pool of its own of {@code threads - 1} workers with the
+     *                calling thread (1: the calling thread alone)
+     */
+    public StagedCopy(Settings settings, Opener<D> opener, int threads) {
+        if (threads < 0) {
+            throw new IllegalArgumentException("staging threads: 0 for the common pool, or at least 1, not " + threads);
+        }
         this.settings = settings;
         this.pool = new LanePool<>(opener, settings.slotBytes(), settings.slots(), settings.lanes());
-        this.cores = ForkJoinPool.getCommonPoolParallelism() + 1;
+        this.workers = threads > 1 ? new ForkJoinPool(threads - 1) : null;
+        this.cores = threads == 0 ? ForkJoinPool.getCommonPoolParallelism() + 1 : threads;
     }
+
+    /** The pool of this copier's own staging threads, or null: the common pool (or the calling thread alone). */
+    private final ForkJoinPool workers;
 
     /** The settings. */
     public Settings settings() {
@@ -134,7 +150,13 @@ public final class StagedCopy<D> implements AutoCloseable {
     /** Frees the staging memory (the runtime's shutdown); later copies open lanes again. Needs the context current. */
     @Override
     public void close() {
-        pool.close();
+        try {
+            pool.close();
+        } finally {
+            if (workers != null) {
+                workers.shutdown();
+            }
+        }
     }
 
     /** Forgets the staging memory without freeing it, because its context was destroyed. */
@@ -232,17 +254,49 @@ public final class StagedCopy<D> implements AutoCloseable {
     }
 
     /** Copies elements [first, first + count) between the array and the start of a slot, in pieces on several cores. */
-    private static void host(Plan plan, Object array, int first, int count, ByteBuffer slot, boolean in) {
+    private void host(Plan plan, Object array, int first, int count, ByteBuffer slot, boolean in) {
         int per = plan.pieceElements();
         int pieces = (int) ceilDiv(count, per);
-        if (pieces == 1) {
+        if (pieces == 1 || cores == 1) {
             piece(plan, array, first, count, slot, 0, in);
             return;
         }
-        IntStream.range(0, pieces).parallel().forEach(p -> {
-            int from = p * per;
-            piece(plan, array, first + from, Math.min(per, count - from), slot, from, in);
-        });
+        if (workers == null) {
+            IntStream.range(0, pieces).parallel().forEach(p -> pieceOf(plan, array, first, count, slot, in, per, p));
+            return;
+        }
+        // the calling thread takes the last piece while the pool's workers take the others
+        java.util.List<java.util.concurrent.ForkJoinTask<?>> tasks = new java.util.ArrayList<>(pieces - 1);
+        for (int p = 0; p < pieces - 1; p++) {
+            int piece = p;
+            tasks.add(workers.submit(() -> pieceOf(plan, array, first, count, slot, in, per, piece)));
+        }
+        RuntimeException failure = null;
+        try {
+            pieceOf(plan, array, first, count, slot, in, per, pieces - 1);
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        for (java.util.concurrent.ForkJoinTask<?> t : tasks) {
+            try {
+                t.join();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static void pieceOf(Plan plan, Object array, int first, int count, ByteBuffer slot, boolean in, int per,
+                                int p) {
+        int from = p * per;
+        piece(plan, array, first + from, Math.min(per, count - from), slot, from, in);
     }
 
     private static void piece(Plan plan, Object array, int first, int count, ByteBuffer slot, int slotElement,

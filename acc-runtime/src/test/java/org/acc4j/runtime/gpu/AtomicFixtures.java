@@ -35,4 +35,18 @@ public final class AtomicFixtures {
             won[i] = Acc.atomicCompareAndSet(owner, b, -1, i) ? 1 : 0;
         }
     }
+
+    /** Floating-point extremes per bin, with Java's Math.min/max (NaN wins, -0.0 below 0.0); the old minimum captured. */
+    @Kernels
+    public static void floatExtremes(float[] fmin, float[] fmax, double[] dmin, double[] dmax, double[] oldMin,
+                                     int[] data, double[] values, int n) {
+        for (int i = 0; i < n; i++) {
+            int b = data[i];
+            double v = values[i];
+            Acc.atomicMin(fmin, b, (float) v);
+            Acc.atomicMax(fmax, b, (float) v);
+            oldMin[i] = Acc.atomicMin(dmin, b, v);
+            Acc.atomicMax(dmax, b, v);
+        }
+    }
 }

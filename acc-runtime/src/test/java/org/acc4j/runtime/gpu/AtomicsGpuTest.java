@@ -80,6 +80,52 @@ class AtomicsGpuTest {
         }
     }
 
+    /** Values with signed zeros, one NaN bin and ordinary numbers: each bin's extremes are order-independent. */
+    static double[] awkward(Random r, int[] data) {
+        double[] v = new double[data.length];
+        for (int i = 0; i < v.length; i++) {
+            int kind = r.nextInt(10);
+            v[i] = kind == 0 ? 0.0 : kind == 1 ? -0.0 : data[i] == 3 && kind == 2 ? Double.NaN : r.nextGaussian() * 1e3;
+        }
+        return v;
+    }
+
+    @Test
+    void floatingPointExtremesAreJavasMinAndMax() {
+        Random r = new Random(11);
+        int[] data = data(r);
+        double[] values = awkward(r, data);
+        float[] fmin = new float[BINS];
+        float[] fmax = new float[BINS];
+        double[] dmin = new double[BINS];
+        double[] dmax = new double[BINS];
+        Arrays.fill(fmin, Float.POSITIVE_INFINITY);
+        Arrays.fill(fmax, Float.NEGATIVE_INFINITY);
+        Arrays.fill(dmin, Double.POSITIVE_INFINITY);
+        Arrays.fill(dmax, Double.NEGATIVE_INFINITY);
+        float[] pfmin = fmin.clone();
+        float[] pfmax = fmax.clone();
+        double[] pdmin = dmin.clone();
+        double[] pdmax = dmax.clone();
+        double[] oldMin = new double[N];
+        assertTrue(AccRuntime.offload(AtomicFixtures.class, "floatExtremes", "([F[F[D[D[D[I[DI)V", null,
+                new Object[] {fmin, fmax, dmin, dmax, oldMin, data, values, N}), "floatExtremes ran on the host");
+        AtomicFixtures.floatExtremes(pfmin, pfmax, pdmin, pdmax, new double[N], data, values, N);
+        for (int b = 0; b < BINS; b++) {
+            assertEquals(Float.floatToRawIntBits(pfmin[b]), Float.floatToRawIntBits(fmin[b]), "fmin " + b);
+            assertEquals(Float.floatToRawIntBits(pfmax[b]), Float.floatToRawIntBits(fmax[b]), "fmax " + b);
+            assertEquals(Double.doubleToRawLongBits(pdmin[b]), Double.doubleToRawLongBits(dmin[b]), "dmin " + b);
+            assertEquals(Double.doubleToRawLongBits(pdmax[b]), Double.doubleToRawLongBits(dmax[b]), "dmax " + b);
+        }
+        // each captured old minimum is the bin's start or some value of the bin, never below the final minimum
+        for (int i = 0; i < N; i++) {
+            double old = oldMin[i];
+            double fin = dmin[data[i]];
+            assertTrue(old == Double.POSITIVE_INFINITY || Double.isNaN(fin) || Double.compare(old, fin) >= 0,
+                    "old minimum " + old + " below the final " + fin);
+        }
+    }
+
     @Test
     void extremesAndClaimsMatchPlainJava() {
         int[] data = data(new Random(7));

@@ -87,13 +87,38 @@ class StagedCopyTest {
     }
 
     @Test
+    void stagingThreadsOfItsOwnCopyEveryElement() {
+        Random r = new Random(31);
+        for (int threads : new int[] {1, 2, 5}) {
+            Settings s = new Settings(0, 4096, 3, 1, 512, 4, 64);
+            try (StagedCopy<FakeDevice> staged = new StagedCopy<>(s, new FakeLanes(), threads)) {
+                for (Class<?> type : TYPES) {
+                    for (int length : new int[] {1, 63, 64, 65, 511, 512, 513, 4095, 4097, 40_000 + r.nextInt(100)}) {
+                        Object array = random(type, length, r);
+                        byte[] expected = bytesOf(array);
+                        FakeDevice.Bytes device = FakeDevice.bytes(expected.length);
+                        assertTrue(staged.toDevice(array, device));
+                        assertArrayEquals(expected, device.data.array(),
+                                () -> threads + " threads, " + type.getSimpleName() + " of " + length);
+                        Object back = Array.newInstance(type.getComponentType(), length);
+                        assertTrue(staged.toHost(device, back));
+                        assertArrayEquals(expected, bytesOf(back),
+                                () -> threads + " threads, back: " + type.getSimpleName() + " of " + length);
+                    }
+                }
+            }
+        }
+        assertThrows(IllegalArgumentException.class, () -> new StagedCopy<>(Settings.DEFAULT, new FakeLanes(), -1));
+    }
+
+    @Test
     void arraysAreCutIntoChunksOfTheSettingsWithLongOffsets() {
         StagedCopy<FakeDevice> staged = new StagedCopy<>(Settings.DEFAULT, new FakeLanes());
         long mib = 1 << 20;
-        // 8 MiB of doubles: four chunks of 2 MiB; 1 GiB: chunks of a whole slot (8 MiB); 1 MiB: one chunk
+        // 8 MiB of doubles: four chunks of 2 MiB; 1 GiB: chunks of a whole slot (32 MiB); 1 MiB: one chunk
         assertEquals(2 * mib / 8, staged.plan(8, (int) (mib)).chunkElements());
         assertEquals(4, staged.plan(8, (int) (mib)).chunks());
-        assertEquals(128, staged.plan(8, (int) (128 * mib)).chunks());
+        assertEquals(32, staged.plan(8, (int) (128 * mib)).chunks());
         assertEquals(1, staged.plan(8, (int) (mib / 8)).chunks());
         for (int width : new int[] {1, 2, 4, 8}) {
             for (int length : new int[] {1, 7, (int) mib + 1, Integer.MAX_VALUE - 8, Integer.MAX_VALUE}) {

@@ -19,13 +19,15 @@ import org.acc4j.runtime.transfer.StagedCopy.Settings;
  * Transfer throughput on the GPU, in one process: {@code Acc.copyin}, {@code copyout}, {@code updateDevice} and
  * {@code updateHost} of a {@code double[]} from 1 MiB to 1 GiB, against plain JCuda {@code cuMemcpyHtoD}/{@code DtoH}
  * from pinned memory ({@code cuMemHostAlloc}) and from the Java array itself (pageable: the direct path), with the
- * ratios to pinned. Then a sweep of the staging settings (slot size, slots, piece size) at a few sizes, staged
+ * ratios to pinned. Then a sweep of the staging settings (slot size, slots, staging threads, piece size) at a few sizes, staged
  * straight through {@link StagedCopy}, to confirm or choose {@link Settings#DEFAULT}. Each figure is the median of
  * several timed copies after two untimed ones; GB/s are 10^9 bytes per second.
  *
  * <p>Run on the GPU machine from a packed {@code .gpu/} ({@code scripts/gpu-pack.sh}):
  * {@code bash .gpu/on-gpu.sh -cp ".gpu/acc.jar:.gpu/test-classes:.gpu/lib/annotations.jar"
- * org.acc4j.runtime.transfer.TransferBench [--sizes 1,8,64] [--no-sweep]} (sizes in MiB).
+ * org.acc4j.runtime.transfer.TransferBench [--sizes 1,8,64] [--no-sweep] [--sweep-sizes 8,64,512]
+ * [--slot-mib 8,16,32,64] [--slots 2,3,4] [--threads 0,8,16]} (sizes in MiB; 0 threads: the common pool). The
+ * sweep checks that each setting brings the array back element for element.
  */
 public final class TransferBench {
     private static final long MIB = 1L << 20;
@@ -41,13 +43,22 @@ public final class TransferBench {
     public static void main(String[] args) {
         long[] sizes = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
         boolean sweep = true;
+        long[] sweepSizes = {8, 64, 512};
+        long[] slotMib = {8, 16, 32, 64};
+        int[] slotCounts = {2, 3, 4};
+        int[] threads = {0, Math.max(1, Runtime.getRuntime().availableProcessors() / 2),
+            Runtime.getRuntime().availableProcessors()};
         for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--sizes")) {
-                sizes = Arrays.stream(args[++i].split(",")).mapToLong(Long::parseLong).toArray();
-            } else if (args[i].equals("--no-sweep")) {
-                sweep = false;
-            } else {
-                throw new IllegalArgumentException("usage: TransferBench [--sizes 1,8,64 (MiB)] [--no-sweep]");
+            switch (args[i]) {
+                case "--sizes" -> sizes = longs(args[++i]);
+                case "--no-sweep" -> sweep = false;
+                case "--sweep-sizes" -> sweepSizes = longs(args[++i]);
+                case "--slot-mib" -> slotMib = longs(args[++i]);
+                case "--slots" -> slotCounts = Arrays.stream(longs(args[++i])).mapToInt(v -> (int) v).toArray();
+                case "--threads" -> threads = Arrays.stream(longs(args[++i])).mapToInt(v -> (int) v).toArray();
+                default -> throw new IllegalArgumentException("usage: TransferBench [--sizes 1,8,64 (MiB)] [--no-sweep]"
+                        + " [--sweep-sizes 8,64,512 (MiB)] [--slot-mib 8,16,32,64] [--slots 2,3,4]"
+                        + " [--threads 0,8,16 (0: the common pool)]");
             }
         }
         Acc.install(AccRuntime.get());
@@ -63,7 +74,7 @@ public final class TransferBench {
             warmUp(context);
             table(context, sizes);
             if (sweep) {
-                sweep(context);
+                sweep(context, sweepSizes, slotMib, slotCounts, threads);
             }
         } finally {
             Acc.shutdown();
@@ -115,32 +126,44 @@ public final class TransferBench {
         }
     }
 
-    /** Staged copies straight through {@link StagedCopy} with other settings, against pinned copies of the same size. */
-    private static void sweep(Context context) {
+    private static long[] longs(String list) {
+        return Arrays.stream(list.split(",")).mapToLong(v -> Long.parseLong(v.trim())).toArray();
+    }
+
+    /**
+     * Staged copies straight through {@link StagedCopy} with other settings, against pinned copies of the same size:
+     * every slot size with every slot count and every number of staging threads, then a few piece and chunk sizes.
+     */
+    private static void sweep(Context context, long[] sizes, long[] slotMib, int[] slotCounts, int[] threads) {
         System.out.println();
-        System.out.println("Staging settings (GB/s to the device / to the host, and their ratios to pinned copies):");
-        System.out.println("| MiB | slot MiB | slots | min chunk MiB | chunks per copy | piece KiB | H2D | D2H | H2D/pinned"
-                + " | D2H/pinned |");
-        System.out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-        List<Settings> variants = new ArrayList<>();
-        for (long slot : new long[] {2, 4, 8, 16, 32}) {
-            for (int slots : new int[] {2, 3, 4}) {
-                variants.add(new Settings(0, slot * MIB, slots, 1, Math.min(slot, 2) * MIB, 4, 128 << 10));
+        System.out.println("Staging settings (GB/s to the device / to the host, and their ratios to pinned copies;"
+                + " threads 0 = the common pool with the caller, " + (java.util.concurrent.ForkJoinPool
+                .getCommonPoolParallelism() + 1) + " threads):");
+        System.out.println("| MiB | slot MiB | slots | threads | min chunk MiB | chunks per copy | piece KiB | H2D | D2H"
+                + " | H2D/pinned | D2H/pinned |");
+        System.out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        record Variant(Settings settings, int threads) {
+        }
+        List<Variant> variants = new ArrayList<>();
+        for (long slot : slotMib) {
+            for (int slots : slotCounts) {
+                for (int t : threads) {
+                    variants.add(new Variant(new Settings(0, slot * MIB, slots, 1, Math.min(slot, 2) * MIB, 4,
+                            128 << 10), t));
+                }
             }
         }
-        for (long piece : new long[] {32 << 10, 64 << 10, 256 << 10, 1 << 20}) {
-            variants.add(new Settings(0, 8 * MIB, 3, 1, 2 * MIB, 4, piece));
-        }
-        for (long minChunk : new long[] {1, 4, 8}) {
-            variants.add(new Settings(0, 8 * MIB, 3, 1, minChunk * MIB, 4, 128 << 10));
+        for (long piece : new long[] {32 << 10, 512 << 10, 2 << 20}) {
+            variants.add(new Variant(new Settings(0, 32 * MIB, 3, 1, 2 * MIB, 4, piece), 0));
         }
         for (int chunksPerCopy : new int[] {2, 8}) {
-            variants.add(new Settings(0, 8 * MIB, 3, 1, MIB, chunksPerCopy, 128 << 10));
+            variants.add(new Variant(new Settings(0, 32 * MIB, 3, 1, MIB, chunksPerCopy, 128 << 10), 0));
         }
-        for (long mib : new long[] {8, 64, 512}) {
+        for (long mib : sizes) {
             long bytes = mib * MIB;
             double[] a = new double[(int) (bytes / 8)];
             Arrays.parallelSetAll(a, i -> i * 0.25);
+            double[] back = new double[a.length];
             context.makeCurrent();
             try (DeviceBuffer device = DeviceBuffer.allocate(bytes, "the sweep")) {
                 CUdeviceptr raw = new CUdeviceptr();
@@ -151,13 +174,20 @@ public final class TransferBench {
                 double pinnedOut = rate(bytes, null, () -> check(JCudaDriver.cuMemcpyDtoH(pinned, raw, bytes), "D2H"), null);
                 check(JCudaDriver.cuMemFreeHost(pinned), "cuMemFreeHost");
                 check(JCudaDriver.cuMemFree(raw), "cuMemFree");
-                for (Settings s : variants) {
-                    try (StagedCopy<DeviceBuffer> staged = new StagedCopy<>(s, CudaLane::open)) {
+                for (Variant v : variants) {
+                    Settings s = v.settings();
+                    try (StagedCopy<DeviceBuffer> staged = new StagedCopy<>(s, CudaLane::open, v.threads())) {
                         double in = rate(bytes, null, () -> require(staged.toDevice(a, device)), null);
-                        double out = rate(bytes, null, () -> require(staged.toHost(device, a)), null);
-                        System.out.printf(Locale.ROOT, "| %d | %d | %d | %.0f | %d | %d | %.1f | %.1f | %.2f | %.2f |%n",
-                                mib, s.slotBytes() / MIB, s.slots(), s.minChunkBytes() / (double) MIB,
-                                s.chunksPerCopy(), s.minPieceBytes() >> 10, in, out, in / pinnedIn, out / pinnedOut);
+                        double out = rate(bytes, null, () -> require(staged.toHost(device, back)), null);
+                        if (!Arrays.equals(a, back)) {
+                            throw new IllegalStateException("the staged copies of " + mib + " MiB with " + s + " and "
+                                    + v.threads() + " threads did not bring the array back element for element");
+                        }
+                        Arrays.fill(back, 0);
+                        System.out.printf(Locale.ROOT, "| %d | %d | %d | %d | %.0f | %d | %d | %.1f | %.1f | %.2f |"
+                                        + " %.2f |%n", mib, s.slotBytes() / MIB, s.slots(), v.threads(),
+                                s.minChunkBytes() / (double) MIB, s.chunksPerCopy(), s.minPieceBytes() >> 10, in, out,
+                                in / pinnedIn, out / pinnedOut);
                     }
                 }
             }

@@ -1,0 +1,131 @@
+package org.acc4j.agent;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.acc4j.compiler.site.MethodPlan;
+import org.acc4j.runtime.AccRuntime;
+import org.junit.jupiter.api.Test;
+import tiny.Tiny;
+
+/**
+ * The transformer the agent installs, applied to a tiny class as the JVM would apply it at load time: the rewritten
+ * class is defined in a loader of its own and called, and its results are compared with the class loaded plainly.
+ */
+class SiteTransformerTest {
+    private final List<MethodPlan> plans = new ArrayList<>();
+    private final List<String> warnings = new ArrayList<>();
+    private final SiteTransformer transformer = new SiteTransformer(p -> {
+        plans.add(p);
+        return AccRuntime.register(p);
+    }, warnings::add);
+
+    private static byte[] bytes(String internalName) throws IOException {
+        try (InputStream in = SiteTransformerTest.class.getClassLoader().getResourceAsStream(internalName + ".class")) {
+            return in.readAllBytes();
+        }
+    }
+
+    /** Defines {@code tiny.Tiny} from the given bytes; everything else comes from the test's loader. */
+    private static Class<?> define(byte[] bytes) {
+        try {
+            return Class.forName("tiny.Tiny", true, new OneClassLoader(bytes));
+        } catch (ClassNotFoundException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static final class OneClassLoader extends ClassLoader {
+        private final byte[] bytes;
+
+        OneClassLoader(byte[] bytes) {
+            super(SiteTransformerTest.class.getClassLoader());
+            this.bytes = bytes;
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (!name.equals("tiny.Tiny")) {
+                return super.loadClass(name, resolve);
+            }
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> c = findLoadedClass(name);
+                return c != null ? c : defineClass(name, bytes, 0, bytes.length);
+            }
+        }
+    }
+
+    private Class<?> rewritten() throws IOException {
+        byte[] out = transformer.transform(getClass().getClassLoader(), "tiny/Tiny", null, null, bytes("tiny/Tiny"));
+        assertNotNull(out, "a class with @Kernels methods is rewritten: " + warnings);
+        return define(out);
+    }
+
+    @Test
+    void aRewrittenMethodGivesPlainJavasResult() throws Exception {
+        Class<?> c = rewritten();
+        assertEquals(2, plans.size(), "one plan per @Kernels method");
+        Random r = new Random(42);
+        int n = 3001;
+        double[] a = r.doubles(n + 8).toArray();
+        double[] b1 = new double[n];
+        double[] b2 = new double[n];
+        double expect = Tiny.scaleAndSum(a, b1, n, 1.5);
+        Method m = c.getMethod("scaleAndSum", double[].class, double[].class, int.class, double.class);
+        double got = (double) m.invoke(null, a, b2, n, 1.5);
+        assertEquals(Double.doubleToLongBits(expect), Double.doubleToLongBits(got));
+        assertArrayEquals(b1, b2);
+        assertEquals(List.of(), warnings);
+    }
+
+    @Test
+    void hostCodeAndJavasExceptionsStayAsWritten() throws Exception {
+        Class<?> c = rewritten();
+        Object t = c.getConstructor().newInstance();
+        Method shifted = c.getMethod("shifted", double[].class, double[].class, int.class, int.class);
+        double[] a = new Random(7).doubles(100).toArray();
+        double[] b = new double[90];
+        shifted.invoke(t, a, b, 90, 10);
+        for (int i = 0; i < 90; i++) {
+            assertEquals(a[i + 10] * 2, b[i]);
+        }
+        InvocationTargetException e = org.junit.jupiter.api.Assertions.assertThrows(InvocationTargetException.class,
+                () -> shifted.invoke(t, a, new double[90], 90, 11));
+        Tiny plain = new Tiny();
+        Exception expect = org.junit.jupiter.api.Assertions.assertThrows(ArrayIndexOutOfBoundsException.class,
+                () -> plain.shifted(a, new double[90], 90, 11));
+        assertEquals(expect.getClass(), e.getCause().getClass());
+        assertEquals(expect.getMessage(), e.getCause().getMessage());
+        assertEquals(2L, c.getMethod("calls").invoke(t), "the field write before the nest ran on both calls");
+    }
+
+    @Test
+    void classesWithoutKernelsAndTheAgentsOwnAreLeftAlone() throws IOException {
+        assertNull(transformer.transform(null, "org/acc4j/agent/Main", null, null, bytes("org/acc4j/agent/Main")));
+        assertNull(transformer.transform(null, "org/acc4j/agent/SiteTransformerTest", null, null,
+                bytes("org/acc4j/agent/SiteTransformerTest")));
+        assertTrue(SiteTransformer.ignored("java/lang/String"));
+        assertTrue(SiteTransformer.ignored("org/acc4j/runtime/AccRuntime"));
+        assertTrue(!SiteTransformer.ignored("tiny/Tiny"));
+    }
+
+    @Test
+    void aClassThatCannotBeRewrittenLoadsUnchangedAndSaysWhy() throws IOException {
+        byte[] good = bytes("tiny/Tiny");
+        byte[] broken = java.util.Arrays.copyOf(good, good.length / 2);
+        assertNull(transformer.transform(null, "tiny/Tiny", null, null, broken));
+        assertEquals(1, warnings.size());
+        assertTrue(warnings.get(0).startsWith("could not rewrite tiny.Tiny ("), warnings.get(0));
+        assertTrue(warnings.get(0).endsWith("its @Kernels methods run as plain Java"), warnings.get(0));
+    }
+}
