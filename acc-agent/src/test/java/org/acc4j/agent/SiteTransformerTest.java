@@ -21,8 +21,22 @@ import tiny.Tiny;
 /**
  * The transformer the agent installs, applied to a tiny class as the JVM would apply it at load time: the rewritten
  * class is defined in a loader of its own and called, and its results are compared with the class loaded plainly.
+ * The runtime runs with {@code acc.device.type=host}, so that the rewritten nests take the plain-Java path, one
+ * thread, on every machine (a reduction is then Java's sum, bit for bit).
  */
 class SiteTransformerTest {
+    @org.junit.jupiter.api.BeforeAll
+    static void hostPath() {
+        AccRuntime.get().shutdown();
+        System.setProperty("acc.device.type", "host");
+    }
+
+    @org.junit.jupiter.api.AfterAll
+    static void defaults() {
+        AccRuntime.get().shutdown();
+        System.clearProperty("acc.device.type");
+    }
+
     private final List<MethodPlan> plans = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
     private final SiteTransformer transformer = new SiteTransformer(p -> {

@@ -109,6 +109,12 @@ public final class AccRuntime implements Backend {
     private final Object lock = new Object();
     private volatile boolean started;
     private volatile Gpu gpu;
+    /** The multicore target, where there is no GPU and the device type is not {@code host}; else null. */
+    private volatile org.acc4j.runtime.launch.Multicore multicore;
+    /** The multicore target's present counts (shared memory: nothing moves); null when it is not the target. */
+    private volatile org.acc4j.runtime.data.SharedPresence shared;
+    /** Reads {@code @Data} clauses for the multicore target's counts (no device behind it). */
+    private volatile Offloader clauses;
     private volatile boolean report;
     /** The profile of this run of the runtime and the options that asked for it; null when profiling is off. */
     private volatile Profile profile;
@@ -161,19 +167,21 @@ public final class AccRuntime implements Backend {
             noDevice(p, options.given("ACC_DEVICE_TYPE"));
             return;
         }
+        if (options.multicore()) {
+            multicore(options, p, options.given("ACC_DEVICE_TYPE"), false);
+            return;
+        }
         try {
             List<Device> devices = Device.all();
             if (devices.isEmpty()) {
-                Log.warning("no CUDA device found: @Kernels methods run as plain Java");
-                noDevice(p, "no CUDA device found");
+                multicore(options, p, "no CUDA device found", true);
                 return;
             }
             int number = chosenDevice >= 0 ? chosenDevice : options.deviceNumber();
             if (number >= devices.size()) {
                 String why = deviceNumberBeyond(chosenDevice >= 0 ? "Acc.setDeviceNumber(" + number + ")"
                         : options.given("ACC_DEVICE_NUM"), devices.size());
-                Log.warning(why + ": @Kernels methods run as plain Java");
-                noDevice(p, why);
+                multicore(options, p, why, true);
                 return;
             }
             Device d = devices.get(number);
@@ -209,9 +217,35 @@ public final class AccRuntime implements Backend {
             }
             installHook();
         } catch (LinkageError | CudaException | OutOfDeviceMemoryException e) {
-            Log.warning("the CUDA driver could not be used (" + firstLine(e) + "): @Kernels methods run as plain Java");
-            noDevice(p, "the CUDA driver could not be used");
+            multicore(options, p, "the CUDA driver could not be used (" + firstLine(e) + ")", true);
         }
+    }
+
+    /**
+     * Starts the multicore target and says so once, with its thread count: {@code why} is the setting that chose it, or
+     * why there is no GPU ({@code warn}).
+     */
+    private void multicore(Options options, Profile p, String why, boolean warn) {
+        int threads = options.threads();
+        String cores = threads + " thread" + (threads == 1 ? "" : "s") + " ("
+                + (options.cores() > 0 ? options.given("ACC_NUM_CORES") : "every core") + ")";
+        String message = why + ": @Kernels methods run on the host's cores (multicore), " + cores
+                + (warn ? "; ACC_DEVICE_TYPE=host runs them as plain Java on the calling thread" : "");
+        if (warn) {
+            Log.warning(message);
+        } else {
+            Log.info(message);
+        }
+        if (report) {
+            printReport("multicore target: " + cores);
+        }
+        multicore = new org.acc4j.runtime.launch.Multicore(threads, p, report ? AccRuntime::printReport : null);
+        shared = new org.acc4j.runtime.data.SharedPresence();
+        clauses = new Offloader(null, null, null, null, line -> { }, null);
+        if (p != null) {
+            p.device(org.acc4j.runtime.profile.ProfileFormat.MULTICORE + ", " + cores + "): " + why);
+        }
+        installHook();
     }
 
     /**
@@ -261,7 +295,19 @@ public final class AccRuntime implements Backend {
 
     // ------------------------------------------------------------------ entry points of rewritten @Kernels methods
 
-    private final Sites sites = new Sites(this::siteParts, () -> report, AccRuntime::printReport);
+    private final Sites sites = new Sites(this::siteParts, this::siteMulticore, () -> report, AccRuntime::printReport);
+
+    private org.acc4j.runtime.launch.Multicore siteMulticore() {
+        gpu();
+        return multicore;
+    }
+
+    /** The multicore target's thread count, or 0 when nests do not run on it (a GPU, or plain Java). */
+    public int multicoreThreads() {
+        gpu();
+        org.acc4j.runtime.launch.Multicore m = multicore;
+        return m == null ? 0 : m.threads();
+    }
 
     private Sites.Parts siteParts() {
         Gpu g = gpu();
@@ -442,7 +488,7 @@ public final class AccRuntime implements Backend {
     public static Object enterData(Class<?> owner, String name, String desc, Object self, Object[] args) {
         Gpu g = INSTANCE.gpu();
         if (g == null) {
-            return null;
+            return INSTANCE.enterShared(owner, name, desc, self, args);
         }
         String what = "the data region of " + owner.getSimpleName() + "." + name;
         if (g.guard.lost() == null) {
@@ -467,8 +513,28 @@ public final class AccRuntime implements Backend {
         return null;
     }
 
+    /** A data region entered on the multicore target: the arrays whose structured counts it raised. */
+    private record SharedRegion(org.acc4j.runtime.data.SharedPresence counts, List<Object> presence) {
+    }
+
+    /** The multicore target's data region: counts only; null where the target is plain Java. */
+    private Object enterShared(Class<?> owner, String name, String desc, Object self, Object[] args) {
+        org.acc4j.runtime.data.SharedPresence s = shared;
+        Offloader o = clauses;
+        if (s == null || o == null) {
+            return null;
+        }
+        List<Object> arrays = o.regionArrays(owner, name, desc, self, args);
+        arrays.forEach(a -> s.enter(a, true));
+        return new SharedRegion(s, arrays);
+    }
+
     /** Exits a data region entered by {@link #enterData}. */
     public static void exitData(Object token) {
+        if (token instanceof SharedRegion r) {
+            r.presence().forEach(a -> r.counts().exit(a, true, false));
+            return;
+        }
         Gpu g = INSTANCE.gpu;
         if (g != null && token != null && g.guard.lost() == null) {
             // a region entered before the device was lost has nothing left on it to exit
@@ -533,7 +599,9 @@ public final class AccRuntime implements Backend {
     @Override
     public String name() {
         Gpu g = gpu();
-        return g == null ? "host" : g.device.name();
+        org.acc4j.runtime.launch.Multicore m = multicore;
+        return g != null ? g.device.name() : m != null ? "host (multicore, " + m.threads() + " thread"
+                + (m.threads() == 1 ? "" : "s") + ")" : "host";
     }
 
     @Override
@@ -557,6 +625,12 @@ public final class AccRuntime implements Backend {
             Gpu g = gpu;
             Profile p = profile;
             Options o = profileOptions;
+            if (multicore != null) {
+                multicore.close();
+                multicore = null;
+            }
+            shared = null;
+            clauses = null;
             gpu = null;
             profile = null;
             profileOptions = null;
@@ -660,7 +734,12 @@ public final class AccRuntime implements Backend {
         Gpu g = gpu();
         // isPresent frees the buffers of reclaimed arrays, which needs the context; on the host (and once the
         // device is lost) every array is "present", as OpenACC says of shared memory
-        return g == null || g.guard.lost() != null || g.guard.run("Acc.isPresent", () -> g.table.isPresent(array));
+        if (g == null) {
+            // the multicore target keeps OpenACC's counts on shared memory
+            org.acc4j.runtime.data.SharedPresence s = shared;
+            return s == null || s.isPresent(array);
+        }
+        return g.guard.lost() != null || g.guard.run("Acc.isPresent", () -> g.table.isPresent(array));
     }
 
     @Override
@@ -910,6 +989,8 @@ public final class AccRuntime implements Backend {
         }
         Gpu g = gpu();
         if (g == null) {
+            // no queues without a device: the routine acts at once (the multicore target's counts)
+            synchronous.run();
             return;
         }
         if (g.guard.lost() == null && g.guard.lostArray(array) == null) {
@@ -943,6 +1024,16 @@ public final class AccRuntime implements Backend {
                            java.util.function.Consumer<PresentTable> op) {
         Gpu g = gpu();
         if (g == null) {
+            org.acc4j.runtime.data.SharedPresence s = shared;
+            if (s != null && array != null) {
+                // shared memory: nothing moves, the counts follow OpenACC's rules
+                switch (routine) {
+                    case "Acc.copyin", "Acc.create" -> s.enter(array, false);
+                    case "Acc.copyout", "Acc.delete" -> s.exit(array, false, false);
+                    case "Acc.copyoutFinalize", "Acc.deleteFinalize" -> s.exit(array, false, true);
+                    default -> { }
+                }
+            }
             return;
         }
         String what = routine + " of " + HostArrays.describe(array);

@@ -24,7 +24,9 @@ import java.util.function.Consumer;
  *   <caption>Settings</caption>
  *   <tr><th>environment</th><th>system property</th><th>values</th></tr>
  *   <tr><td>{@code ACC_DEVICE_TYPE}</td><td>{@code acc.device.type}</td><td>{@code nvidia} (also {@code default},
- *       {@code not_host}) or {@code host}, any case</td></tr>
+ *       {@code not_host}), {@code multicore} or {@code host}, any case</td></tr>
+ *   <tr><td>{@code ACC_NUM_CORES}</td><td>{@code acc.num.cores}</td><td>1, 2, ...: the multicore target's threads
+ *       (the available processors when unset)</td></tr>
  *   <tr><td>{@code ACC_DEVICE_NUM}</td><td>{@code acc.device.num}</td><td>0, 1, ... (a number beyond the device
  *       count is not checked here: the runtime then runs every region on the host, saying why)</td></tr>
  *   <tr><td>{@code ACC4J_REPORT}</td><td>{@code acc4j.report}</td><td>a switch</td></tr>
@@ -43,7 +45,10 @@ import java.util.function.Consumer;
  * A switch is on for {@code 1}, {@code true}, {@code yes}, {@code on} and off for {@code 0}, {@code false},
  * {@code no}, {@code off} (any case); unset or blank is its default.
  *
- * @param hostOnly {@code ACC_DEVICE_TYPE=host}: every region runs as plain Java
+ * @param hostOnly {@code ACC_DEVICE_TYPE=host}: every region runs as plain Java, on the calling thread
+ * @param multicore {@code ACC_DEVICE_TYPE=multicore}: no GPU is used; every nest runs on the host's cores (the
+ *     multicore target, also the choice where there is no GPU and the type is not {@code host})
+ * @param cores {@code ACC_NUM_CORES}: the multicore target's threads, or 0 for the available processors
  * @param deviceNumber {@code ACC_DEVICE_NUM}: the GPU to use (0 by default)
  * @param report {@code acc4j.report} / {@code ACC4J_REPORT}: print the compiler's decisions to stderr
  * @param profile {@code acc4j.profile} / {@code ACC4J_PROFILE}: print the time profile to stderr at exit
@@ -67,7 +72,7 @@ import java.util.function.Consumer;
  */
 public record Options(boolean hostOnly, int deviceNumber, boolean report, boolean profile, Path profileJson, Path dump,
                       String sourcePath, boolean hoistChecks, boolean mapped, CacheMode cache, Path cacheDir,
-                      Map<String, String> given) {
+                      Map<String, String> given, boolean multicore, int cores) {
 
     /** How kernels compiled in an earlier run are found again. */
     public enum CacheMode {
@@ -83,6 +88,19 @@ public record Options(boolean hostOnly, int deviceNumber, boolean report, boolea
 
     public Options {
         given = Map.copyOf(given);
+    }
+
+    /** Settings without the multicore ones (the target's default: where there is no GPU, all processors). */
+    public Options(boolean hostOnly, int deviceNumber, boolean report, boolean profile, Path profileJson, Path dump,
+                   String sourcePath, boolean hoistChecks, boolean mapped, CacheMode cache, Path cacheDir,
+                   Map<String, String> given) {
+        this(hostOnly, deviceNumber, report, profile, profileJson, dump, sourcePath, hoistChecks, mapped, cache, cacheDir,
+                given, false, 0);
+    }
+
+    /** The multicore target's thread count: {@code ACC_NUM_CORES}, else the available processors. */
+    public int threads() {
+        return cores > 0 ? cores : Runtime.getRuntime().availableProcessors();
     }
 
     /** The settings of this JVM; warnings about diagnostic settings are logged. */
@@ -116,12 +134,27 @@ public record Options(boolean hostOnly, int deviceNumber, boolean report, boolea
         Reader in = new Reader(env, props, given);
         String type = in.read("ACC_DEVICE_TYPE", "acc.device.type");
         boolean host = false;
+        boolean multicore = false;
         if (type != null) {
             switch (type.trim().toLowerCase(Locale.ROOT)) {
                 case "host" -> host = true;
+                case "multicore" -> multicore = true;
                 case "nvidia", "default", "not_host" -> host = false;
                 default -> throw new IllegalArgumentException("acc4j: " + given.get("ACC_DEVICE_TYPE")
-                        + " is not a device type acc4j knows; use nvidia or host");
+                        + " is not a device type acc4j knows; use nvidia, multicore or host");
+            }
+        }
+        String coresText = in.read("ACC_NUM_CORES", "acc.num.cores");
+        int cores = 0;
+        if (coresText != null) {
+            try {
+                cores = Integer.parseInt(coresText.trim());
+            } catch (NumberFormatException e) {
+                cores = -1;
+            }
+            if (cores < 1) {
+                throw new IllegalArgumentException("acc4j: " + given.get("ACC_NUM_CORES")
+                        + " is not a thread count (1, 2, ...)");
             }
         }
         String num = in.read("ACC_DEVICE_NUM", "acc.device.num");
@@ -158,7 +191,7 @@ public record Options(boolean hostOnly, int deviceNumber, boolean report, boolea
         }
         Path cacheDir = cacheFolder(in.read("ACC4J_CACHE_DIR", "acc4j.cache.dir"), env, props);
         return new Options(host, device, report, profile, json, dump, sources, hoistChecks, mapped, cache, cacheDir,
-                given);
+                given, multicore, cores);
     }
 
     /**

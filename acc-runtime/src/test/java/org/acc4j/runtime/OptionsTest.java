@@ -71,10 +71,30 @@ class OptionsTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"multicore", "MULTICORE", " Multicore "})
+    void theMulticoreTargetIsADeviceType(String type) {
+        Options o = env("ACC_DEVICE_TYPE", type);
+        assertTrue(o.multicore() && !o.hostOnly(), o::toString);
+        assertEquals(Runtime.getRuntime().availableProcessors(), o.threads());
+    }
+
+    @Test
+    void theCoreCountSetsTheMulticoreThreads() {
+        Options o = env("ACC_NUM_CORES", "3");
+        assertEquals(3, o.cores());
+        assertEquals(3, o.threads());
+        assertEquals("ACC_NUM_CORES=3", o.given("ACC_NUM_CORES"));
+        for (String v : new String[] {"0", "-2", "many"}) {
+            String m = bad("ACC_NUM_CORES", v);
+            assertTrue(m.contains("ACC_NUM_CORES=" + v) && m.contains("is not a thread count (1, 2, ...)"), m);
+        }
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"radeon", "gpu", "cuda", "hostx", "0"})
     void badDeviceTypesNameTheVariableAndTheChoices(String type) {
         String m = bad("ACC_DEVICE_TYPE", type);
-        assertTrue(m.contains("ACC_DEVICE_TYPE=" + type) && m.contains("nvidia or host"), m);
+        assertTrue(m.contains("ACC_DEVICE_TYPE=" + type) && m.contains("nvidia, multicore or host"), m);
     }
 
     @Test
@@ -186,7 +206,7 @@ class OptionsTest {
         p.setProperty("acc.device.type", "foo");
         String type = assertThrows(IllegalArgumentException.class, () -> Options.parse(Map.of("ACC_DEVICE_TYPE", "host"), p))
                 .getMessage();
-        assertEquals("acc4j: -Dacc.device.type=foo is not a device type acc4j knows; use nvidia or host", type);
+        assertEquals("acc4j: -Dacc.device.type=foo is not a device type acc4j knows; use nvidia, multicore or host", type);
         Properties n = new Properties();
         n.setProperty("acc.device.num", "x");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Options.parse(Map.of(), n)).getMessage()

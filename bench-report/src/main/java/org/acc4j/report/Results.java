@@ -14,7 +14,7 @@ import java.util.Set;
 public final class Results {
     /** The report's order of samples. */
     public static final List<String> ORDER = List.of("vectoradd", "copy", "jacobi", "transpose", "gaussblur", "dgemm",
-            "dot", "stencil", "laplacian", "wave13pt");
+            "dot", "stencil", "laplacian", "wave13pt", "spmv");
 
     private final List<Measurement> all;
     private final List<Measurement> everything;
@@ -59,6 +59,7 @@ public final class Results {
             case "laplacian" -> "Laplacian";
             case "wave13pt" -> "wave13pt";
             case "dot" -> "dot product";
+            case "spmv" -> "CSR mat-vec";
             default -> sample;
         };
     }

@@ -35,6 +35,9 @@ public record Work(double bytes, double flops, String unit) {
             case "laplacian" -> grid3d(d, 1, 16, 17);
             // w2 = m0·w1 - w0 + m1·(6 terms) + m2·(6 terms): 3 muls, 12 adds, 1 sub
             case "wave13pt" -> grid3d(d, 2, 24, 16);
+            // n rows of 16 non-zeros: value and column (12 bytes) per non-zero, the row pointer, x and y once per row;
+            // a multiply-add per non-zero
+            case "spmv" -> new Work(d[0] * (16 * 12 + 4 + 8 + 8), 2 * 16 * d[0], GBS);
             default -> throw new IllegalArgumentException("no work defined for sample " + sample);
         };
     }

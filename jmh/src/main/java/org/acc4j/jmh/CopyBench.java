@@ -13,7 +13,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Matrix copy, n × n ({@code Transpose.copy*}): the transpose's bandwidth ceiling in acc4j.
- * Modes: {@code serial} (plain Java), {@code streams} (parallel streams), {@code gpuKernel} (acc4j, data
+ * Modes: {@code serial} (plain Java), {@code streams} (parallel streams), {@code multicore} (acc4j's multicore target, see
+ * {@link MulticoreState}), {@code gpuKernel} (acc4j, data
  * resident; every {@code variant}) and {@code gpuTotal} (acc4j, copying in and out each call). See
  * {@link GpuState} for the checks made before timing.
  */
@@ -40,6 +41,18 @@ public class CopyBench {
         public String size;
 
         public Parallel() {
+            super(SAMPLE);
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class OnCores extends MulticoreState {
+        @Param({"8192"})
+        public String size;
+        @Param({"1d_naive"})
+        public String variant;
+
+        public OnCores() {
             super(SAMPLE);
         }
     }
@@ -77,6 +90,11 @@ public class CopyBench {
 
     @Benchmark
     public Object streams(Parallel s) {
+        return s.run();
+    }
+
+    @Benchmark
+    public Object multicore(OnCores s) {
         return s.run();
     }
 

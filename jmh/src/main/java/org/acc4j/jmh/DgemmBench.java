@@ -14,7 +14,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * DGEMM c = a · b, n × n ({@code Dgemm.multiply*}). Serial Java and streams run at n = 1024,
  * not 4096: one serial product of 4096 takes minutes; the report compares them as FLOP rates.
- * Modes: {@code serial} (plain Java), {@code streams} (parallel streams), {@code gpuKernel} (acc4j, data
+ * Modes: {@code serial} (plain Java), {@code streams} (parallel streams), {@code multicore} (acc4j's multicore target, see
+ * {@link MulticoreState}), {@code gpuKernel} (acc4j, data
  * resident; every {@code variant}) and {@code gpuTotal} (acc4j, copying in and out each call). See
  * {@link GpuState} for the checks made before timing. The {@code double[][]} form runs as {@code serial2d},
  * {@code gpuKernel2d} and {@code gpuTotal2d} (its default variant) at the same sizes as the flat form.
@@ -42,6 +43,18 @@ public class DgemmBench {
         public String size;
 
         public Parallel() {
+            super(SAMPLE);
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class OnCores extends MulticoreState {
+        @Param({"1024"})
+        public String size;
+        @Param({"default"})
+        public String variant;
+
+        public OnCores() {
             super(SAMPLE);
         }
     }
@@ -116,6 +129,11 @@ public class DgemmBench {
 
     @Benchmark
     public Object streams(Parallel s) {
+        return s.run();
+    }
+
+    @Benchmark
+    public Object multicore(OnCores s) {
         return s.run();
     }
 

@@ -13,7 +13,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The dot product of two arrays of n doubles ({@code Reduce.dot}, an unmarked reduction).
- * Modes: {@code serial} (plain Java), {@code streams} (parallel streams), {@code gpuKernel} (acc4j, data
+ * Modes: {@code serial} (plain Java), {@code streams} (parallel streams), {@code multicore} (acc4j's multicore target, see
+ * {@link MulticoreState}), {@code gpuKernel} (acc4j, data
  * resident; every {@code variant}) and {@code gpuTotal} (acc4j, copying in and out each call). See
  * {@link GpuState} for the checks made before timing.
  */
@@ -55,6 +56,18 @@ public class DotBench {
     }
 
     @State(Scope.Benchmark)
+    public static class OnCores extends MulticoreState {
+        @Param({"134217728"})
+        public String size;
+        @Param({"default"})
+        public String variant;
+
+        public OnCores() {
+            super(SAMPLE);
+        }
+    }
+
+    @State(Scope.Benchmark)
     public static class Resident extends GpuState {
         @Param({"134217728"})
         public String size;
@@ -87,6 +100,11 @@ public class DotBench {
 
     @Benchmark
     public Object streams(Parallel s) {
+        return s.run();
+    }
+
+    @Benchmark
+    public Object multicore(OnCores s) {
         return s.run();
     }
 

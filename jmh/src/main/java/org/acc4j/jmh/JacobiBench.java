@@ -13,7 +13,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Jacobi 2D, 5-point sweep src → dst on an n × n grid ({@code Jacobi.sweep*}).
- * Modes: {@code serial} (plain Java), {@code streams} (parallel streams), {@code gpuKernel} (acc4j, data
+ * Modes: {@code serial} (plain Java), {@code streams} (parallel streams), {@code multicore} (acc4j's multicore target, see
+ * {@link MulticoreState}), {@code gpuKernel} (acc4j, data
  * resident; every {@code variant}) and {@code gpuTotal} (acc4j, copying in and out each call). See
  * {@link GpuState} for the checks made before timing. The {@code double[][]} form runs as {@code serial2d},
  * {@code gpuKernel2d} and {@code gpuTotal2d} (its default variant) at the same sizes as the flat form.
@@ -41,6 +42,18 @@ public class JacobiBench {
         public String size;
 
         public Parallel() {
+            super(SAMPLE);
+        }
+    }
+
+    @State(Scope.Benchmark)
+    public static class OnCores extends MulticoreState {
+        @Param({"8192"})
+        public String size;
+        @Param({"default"})
+        public String variant;
+
+        public OnCores() {
             super(SAMPLE);
         }
     }
@@ -115,6 +128,11 @@ public class JacobiBench {
 
     @Benchmark
     public Object streams(Parallel s) {
+        return s.run();
+    }
+
+    @Benchmark
+    public Object multicore(OnCores s) {
         return s.run();
     }
 

@@ -1,7 +1,9 @@
 /**
  * JMH benchmarks of the shipped sample kernels ({@code org.acc4j.samples}), one class per kernel family, each in
- * four modes: {@code serial} (the sample's plain-Java reference), {@code streams} (the same loop nest over a
- * parallel stream, {@link org.acc4j.jmh.Streams}), {@code gpuKernel} (acc4j with the data resident, every
+ * five modes: {@code serial} (the sample's plain-Java reference), {@code streams} (the same loop nest over a
+ * parallel stream, {@link org.acc4j.jmh.Streams}), {@code multicore} (acc4j's multicore target on
+ * {@code ACC_NUM_CORES} threads, every core when unset, {@link org.acc4j.jmh.MulticoreState}), {@code gpuKernel}
+ * (acc4j with the data resident, every
  * {@code variant}) and {@code gpuTotal} (acc4j copying in and out each call). Every mode's setup checks its
  * result against plain Java before timing; the GPU modes also prove the kernel ran on the device
  * ({@link org.acc4j.jmh.GpuState}). Jacobi, DGEMM and transpose also have their {@code double[][]} form
@@ -10,8 +12,9 @@
  * <p>Run on the GPU machine with {@code scripts/bench-run.sh}; {@code bench-report} turns the results into
  * {@code docs/benchmarks.md}.
  *
- * <p><b>Adding a benchmark</b> is one class shaped like {@link org.acc4j.jmh.JacobiBench}: four nested states
- * ({@code size} and {@code variant} parameters) and four {@code @Benchmark} methods. A family outside the
+ * <p><b>Adding a benchmark</b> is one class shaped like {@link org.acc4j.jmh.JacobiBench}: five nested states
+ * ({@code size} and {@code variant} parameters) and five {@code @Benchmark} methods. {@link org.acc4j.jmh.SpmvBench}
+ * (a CSR sparse matrix-vector product) is a family of its own. A family outside the
  * catalogue declares its own {@link org.acc4j.jmh.Sample}, as {@link org.acc4j.jmh.DotBench} does (the kernel returns
  * its sum, compared within a relative tolerance since the GPU sums in another order; its streams mode sums in fixed
  * chunks and is compared bit for bit with the same chunked sum on one thread).

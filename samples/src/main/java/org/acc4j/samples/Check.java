@@ -38,6 +38,9 @@ final class Check {
         if (Acc.onDevice()) {
             return "";
         }
+        if (Acc.deviceName().contains("multicore")) {
+            return " (no GPU: the acc4j agent runs the nests on the host's cores, as said above)";
+        }
         return agentStarted() ? " (plain Java: the acc4j agent found no GPU to use, as said above)"
                 : " (plain Java: start with -javaagent:acc.jar on a machine with a CUDA GPU to offload)";
     }

@@ -34,7 +34,10 @@ public final class Sites {
     }
 
     private final List<MethodPlan> plans = new CopyOnWriteArrayList<>();
-    /** Per plan: nests run on the device, nests run on the host, and the last call's transfers (up, down). */
+    /**
+     * Per plan: nests run by the target (the device, or the multicore target without one), nests run as plain Java, and
+     * the last call's transfers (up, down).
+     */
     private final java.util.Map<Integer, long[]> stats = new ConcurrentHashMap<>();
     private final Set<String> said = ConcurrentHashMap.newKeySet();
     /** Sites whose machinery failed once (plan number and site index): their nests run on the host from then on. */
@@ -48,6 +51,8 @@ public final class Sites {
     /** Each thread's calls of rewritten methods in progress, innermost first. */
     private final ThreadLocal<java.util.ArrayDeque<Call>> active = ThreadLocal.withInitial(java.util.ArrayDeque::new);
     private final Supplier<Parts> parts;
+    /** The multicore target where there is no device, or null from the supplier for plain Java. */
+    private final Supplier<Multicore> multicore;
     private final Supplier<Boolean> report;
     private final Consumer<String> lines;
 
@@ -81,7 +86,19 @@ public final class Sites {
      * @param lines where the report's lines go
      */
     public Sites(Supplier<Parts> parts, Supplier<Boolean> report, Consumer<String> lines) {
+        this(parts, () -> null, report, lines);
+    }
+
+    /**
+     * @param parts the device's parts, starting the runtime on first use
+     * @param multicore the multicore target, used where {@code parts} gives none; null from it for plain Java
+     * @param report whether the report is on
+     * @param lines where the report's lines go
+     */
+    public Sites(Supplier<Parts> parts, Supplier<Multicore> multicore, Supplier<Boolean> report,
+                 Consumer<String> lines) {
         this.parts = parts;
+        this.multicore = multicore;
         this.report = report;
         this.lines = lines;
     }
@@ -151,7 +168,8 @@ public final class Sites {
         if (first && report.get()) {
             PlanReport.lines(plan).forEach(lines);
         }
-        if (p == null) {
+        Multicore mc = p == null ? multicore.get() : null;
+        if (p == null && mc == null) {
             if (first && report.get() && !plan.sites().isEmpty()) {
                 lines.accept(plan.source() + ": " + plan.displayName() + ": no device: its nests run as plain Java");
             }
@@ -174,6 +192,13 @@ public final class Sites {
                         + " is false: this call runs as plain Java and moves nothing");
             }
             return null;
+        }
+        if (p == null) {
+            if (first && report.get()) {
+                lines.accept(plan.source() + ": " + plan.displayName() + ": no device: its nests run on the host's "
+                        + mc.threads() + " threads (multicore)");
+            }
+            return new HostCall(planId, plan, owner, self, mc, plan.data() ? region.get() : null);
         }
         Object token = plan.data() ? region.get() : null;
         CallScope data = new CallScope(p.table(), owner.getClassLoader(),
@@ -224,6 +249,9 @@ public final class Sites {
 
     /** Launch site {@code index} of a call: the live-out values when the device ran the nest, else null. */
     public Object[] site(Object callObject, int index, Object[] values) {
+        if (callObject instanceof HostCall hc) {
+            return multicoreSite(hc, index, values);
+        }
         if (!(callObject instanceof Call call) || call.data.closed()) {
             return null;
         }
@@ -296,6 +324,50 @@ public final class Sites {
         }
     }
 
+    /** A call whose nests run on the multicore target: shared memory, no data scope. */
+    private record HostCall(int planId, MethodPlan plan, Class<?> owner, Object self, Multicore multicore,
+                            Object region) {
+    }
+
+    /** Launch site {@code index} of a multicore call: the live-out values, or null to run its bytecode as plain Java. */
+    private Object[] multicoreSite(HostCall call, int index, Object[] values) {
+        String where = wheres.get(call.planId())[index];
+        if (broken.contains(key(call.planId(), index))) {
+            synchronized (stats) {
+                statsOf(call.planId())[1]++;
+            }
+            return null;
+        }
+        try {
+            Object[] out = call.multicore().runSite(call.planId(), call.plan(), index, call.owner(), call.self(), values);
+            synchronized (stats) {
+                statsOf(call.planId())[0]++;
+            }
+            return out;
+        } catch (Launcher.HostInstead h) {
+            if (said.add("site:" + call.planId() + ":" + index + ":" + h.kind())) {
+                Log.warning(h.kind().equals("compile") ? "runs as plain Java: " + where + ": " + h.getMessage()
+                        : where + " runs as plain Java for this call: " + h.getMessage());
+            }
+            synchronized (stats) {
+                statsOf(call.planId())[1]++;
+            }
+            return null;
+        } catch (RuntimeException | Error e) {
+            if (call.multicore().raisedByKernel(e) || e instanceof VirtualMachineError && !(e instanceof StackOverflowError)) {
+                throw e;
+            }
+            synchronized (stats) {
+                statsOf(call.planId())[1]++;
+            }
+            if (said.add("failed:" + call.planId() + ":" + index)) {
+                Log.warning("runs as plain Java: " + where + ": the multicore target failed (" + e + ")");
+            }
+            broken.add(key(call.planId(), index));
+            return null;
+        }
+    }
+
     private static long key(int planId, int index) {
         return (long) planId << 32 | index;
     }
@@ -320,6 +392,12 @@ public final class Sites {
      * @param exitRegion exits the method's {@code @Data} region, given its token
      */
     public void exit(Object callObject, Consumer<Object> exitRegion) {
+        if (callObject instanceof HostCall hc) {
+            if (hc.region() != null) {
+                exitRegion.accept(hc.region());
+            }
+            return;
+        }
         if (!(callObject instanceof Call call) || call.data.closed()) {
             return;
         }

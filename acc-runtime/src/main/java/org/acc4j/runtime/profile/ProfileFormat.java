@@ -28,11 +28,15 @@ public final class ProfileFormat {
     private ProfileFormat() {
     }
 
+    /** How the multicore target names itself as the profile's device. */
+    public static final String MULTICORE = "the host's cores (multicore";
+
     /** The profile as text, one block per region; ends with a newline. */
     public static String text(Snapshot s) {
         StringBuilder b = new StringBuilder();
         b.append("acc4j profile, device: ").append(s.device())
-                .append("; times in microseconds (kernels timed with CUDA events, copies as host wall time)\n");
+                .append(s.device().startsWith(MULTICORE) ? "; times in microseconds (each nest's run as host wall time)\n"
+                        : "; times in microseconds (kernels timed with CUDA events, copies as host wall time)\n");
         if (s.regions().isEmpty() && empty(s.outside())) {
             b.append("    no region has run on the device\n");
         }

@@ -88,6 +88,38 @@ class NumericsRunTest {
         assertEquals(plain.results(), host.results(), () -> s + ": results" + plain + host);
     }
 
+    /**
+     * The agent on the multicore target ({@code ACC_DEVICE_TYPE=multicore}, three threads): every nest that compiles runs
+     * on the host's cores (none falls back at run time), and the results are plain Java's: exactly where Java defines
+     * them, within the reductions' rounding otherwise.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("samples")
+    void agentOnTheHostsCoresMatchesPlainJava(Sample s) throws Exception {
+        Path agent = agentJar();
+        Assumptions.assumeTrue(Files.isRegularFile(agent),
+                "no agent jar at " + agent + ": run mvn verify from the root to package it first");
+        Run plain = run(s, null, Map.of());
+        Run cores = run(s, agent, Map.of("ACC_DEVICE_TYPE", "multicore", "ACC_NUM_CORES", "3", "ACC4J_REPORT", "1"));
+        plain.assertVerified();
+        cores.assertVerified();
+        assertTrue(cores.stderr.lines().noneMatch(l -> l.contains("the multicore target failed")
+                || l.contains("runs as plain Java for this call")), () -> s + ": a nest fell back at run time" + cores);
+        assertTrue(cores.stderr.contains("ran on the host's cores (multicore): 3 threads"),
+                () -> s + ": no nest ran on the host's cores" + cores);
+        if (s.exactOnDevice()) {
+            assertEquals(plain.checksum(), cores.checksum(), () -> s + ": the multicore run differs" + plain + cores);
+            assertEquals(plain.results(), cores.results(), () -> s + ": results" + plain + cores);
+        } else {
+            Map<String, String> expected = plain.results();
+            Map<String, String> actual = cores.results();
+            assertEquals(expected.keySet(), actual.keySet(), () -> s + ": result names" + plain + cores);
+            for (String key : expected.keySet()) {
+                assertClose(s + " result " + key, expected.get(key), actual.get(key));
+            }
+        }
+    }
+
     @Tag("gpu")
     @ParameterizedTest(name = "{0}")
     @MethodSource("samples")

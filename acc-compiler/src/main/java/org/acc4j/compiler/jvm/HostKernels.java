@@ -1,0 +1,508 @@
+package org.acc4j.compiler.jvm;
+
+import java.lang.invoke.MethodHandles;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.IntConsumer;
+import org.acc4j.compiler.CompiledMethod;
+import org.acc4j.compiler.HostProgram;
+import org.acc4j.compiler.KernelPlan;
+import org.acc4j.compiler.ir.ArrayRef;
+import org.acc4j.compiler.ir.AtomicOp;
+import org.acc4j.compiler.ir.Disjointness;
+import org.acc4j.compiler.ir.Evaluator;
+import org.acc4j.compiler.ir.Expr;
+import org.acc4j.compiler.ir.MethodBody;
+import org.acc4j.compiler.ir.RangeCheck;
+import org.acc4j.compiler.ir.Reduction;
+import org.acc4j.compiler.ir.Region;
+import org.acc4j.compiler.ir.Stmt;
+import org.acc4j.compiler.ir.Type;
+import org.acc4j.compiler.ir.Var;
+import org.acc4j.templates.reduce.ReduceOrder;
+
+/**
+ * A compiled method's kernels as JVM bytecode ({@link JvmEmitter}), run on the host's cores: the multicore target.
+ * A call runs the method's host statements as the GPU path does ({@link HostProgram}); each nest's outermost parallel
+ * level is cut into chunks that a {@link Pool} runs.
+ *
+ * <p><b>Chunks.</b> For a level of {@code trip} iterations (its collapsed loops in their linear order) and a pool of
+ * {@code threads}, there are {@code min(trip, 4 * threads)} chunks; chunk {@code c} runs the iterations from
+ * {@code c * (trip / chunks) + min(c, trip % chunks)} on, {@code trip / chunks} of them plus one for the first
+ * {@code trip % chunks} chunks. The chunking depends on the trip count and the thread count only, never on timing.
+ *
+ * <p><b>Reductions.</b> Each chunk accumulates its iterations in order from the operator's identity; the chunks'
+ * partial values are then combined left to right, chunk 0 first: {@code ((p0 op p1) op p2) ...}, with the device's
+ * combining operation (a max or min as {@link Math#max} and {@link Math#min} give it); the host finally combines the
+ * variable's value before the loop with that result, as on the GPU. A run's bits depend on the trip count and the
+ * thread count only.
+ *
+ * <p><b>Exceptions.</b> A chunk runs its iterations in Java's order and stops at its first exception; the call throws
+ * the exception of the lowest chunk that threw, which is the first in Java's iteration order, with Java's type and
+ * message. Nothing is left written by a call that threw, as on the GPU: a nest that may throw (an access whose bounds
+ * the host could not prove for the call, an integer division by a variable, an atomic operation) first saves the
+ * arrays it writes (a copy made in parallel on the pool, into buffers kept for the nest's next call), runs in place,
+ * and copies the saved contents back when a chunk threw. That costs one parallel copy of each written array per call,
+ * and a second one only when the call throws. A nest that cannot throw (every access proven in bounds before the run,
+ * no division by a variable) runs in place with nothing saved.
+ */
+public final class HostKernels {
+    /** The nest must run as plain Java this time (a loop or disjointness check failed, an array is null or aliased). */
+    public static final class HostInstead extends RuntimeException {
+        public HostInstead(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** Bytecode the backend could not produce for a nest: it runs as plain Java, with this reason. */
+    public static final class Unsupported extends RuntimeException {
+        Unsupported(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** Runs chunks on threads. */
+    public interface Pool {
+        /** The threads that run chunks (the chunking follows it). */
+        int threads();
+
+        /** Runs {@code chunk.accept(c)} for every {@code c} in {@code [0, chunks)}; returns when all are done. */
+        void run(int chunks, IntConsumer chunk);
+    }
+
+    /** One nest's run, for the report and the profile: {@code inPlace} when it could not throw (nothing saved). */
+    public record Launch(int kernel, int line, long trip, int chunks, int threads, boolean inPlace, long nanos) {
+    }
+
+    /** Chunks per thread: enough that threads finishing early take more, few enough that each is long. */
+    public static final int CHUNKS_PER_THREAD = 4;
+
+    private static final ThreadLocal<Throwable> LAST = new ThreadLocal<>();
+
+    private final CompiledMethod method;
+    private final List<Kernel> kernels;
+
+    private record Kernel(KernelPlan plan, JvmKernel code, List<ArrayRef> arrays, List<Var> inputs,
+                          List<Expr.FieldValue> fields, boolean[] mayThrow, Set<ArrayRef> written,
+                          java.util.concurrent.atomic.AtomicReference<Object[]> spare) {
+    }
+
+    private HostKernels(CompiledMethod method, List<Kernel> kernels) {
+        this.method = method;
+        this.kernels = kernels;
+    }
+
+    /**
+     * Generates and loads the bytecode of every kernel of {@code m}.
+     *
+     * @throws Unsupported naming the construct and line this backend does not translate
+     */
+    public static HostKernels of(CompiledMethod m) {
+        List<Var> params = new ArrayList<>();
+        for (MethodBody.Param p : m.body().params()) {
+            Type t = Type.ofDescriptor(p.descriptor());
+            if (t != null) {
+                params.add(new Var(p.slot(), t, p.name()));
+            }
+        }
+        List<Kernel> out = new ArrayList<>();
+        for (KernelPlan k : m.kernels()) {
+            Region r = k.region();
+            JvmEmitter e = new JvmEmitter(r, params);
+            Set<Object> proven = JvmEmitter.identitySet();
+            if (k.unchecked() != null) {
+                for (RangeCheck c : k.unchecked().checks()) {
+                    proven.add(c.node());
+                }
+            }
+            String where = m.body().displayName() + " (line " + r.loop().line() + ")";
+            JvmKernel code;
+            try {
+                String name = JvmEmitter.BASE.substring(0, JvmEmitter.BASE.lastIndexOf('/') + 1) + "Nest";
+                byte[] bytes = e.emit(name, proven);
+                MethodHandles.Lookup lookup = MethodHandles.lookup().defineHiddenClass(bytes, true);
+                code = (JvmKernel) lookup.findConstructor(lookup.lookupClass(),
+                        java.lang.invoke.MethodType.methodType(void.class)).invoke();
+            } catch (JvmEmitter.Unsupported u) {
+                throw new Unsupported(where + ": the multicore backend does not translate " + u.getMessage(), null);
+            } catch (Throwable t) {
+                throw new Unsupported(where + ": its bytecode could not be generated (" + t + ")", t);
+            }
+            Set<ArrayRef> written = new java.util.LinkedHashSet<>();
+            writes(List.of(r.loop()), written);
+            writes(r.prologue(), written);
+            out.add(new Kernel(k, code, e.arrays, e.inputs, e.fields, e.mayThrow.clone(), written,
+                    new java.util.concurrent.atomic.AtomicReference<>()));
+        }
+        return new HostKernels(m, List.copyOf(out));
+    }
+
+    public CompiledMethod method() {
+        return method;
+    }
+
+    /** Whether {@code t} is an exception a nest raised (Java's semantics), as opposed to a failure of this backend. */
+    public static boolean raisedByKernel(Throwable t) {
+        return t != null && LAST.get() == t;
+    }
+
+    /**
+     * Runs a call: the host statements in order, each nest on {@code pool}.
+     *
+     * @param sources a parameter's or field's value
+     * @param args the call's arguments (scalars boxed, booleans and chars as they come)
+     * @param launches receives each nest's run, or null
+     * @return as {@link HostProgram#run}
+     * @throws HostInstead when a check before a nest says it must run as plain Java (before anything ran)
+     */
+    public Object run(Function<ArrayRef.Source, Object> sources, Object[] args, Pool pool,
+                      java.util.function.Consumer<Launch> launches) {
+        Object[] scalars = new Object[args.length];
+        for (int i = 0; i < args.length; i++) {
+            scalars[i] = scalar(args[i]);
+        }
+        for (Kernel k : kernels) {
+            checks(k, sources, scalars);
+        }
+        Evaluator host = evaluator(sources, scalars);
+        return HostProgram.run(method, host, (n, ev) -> launch(kernels.get(n), n, ev, sources, scalars, pool, launches));
+    }
+
+    private Evaluator evaluator(Function<ArrayRef.Source, Object> sources, Object[] scalars) {
+        Evaluator ev = new Evaluator(sources);
+        for (MethodBody.Param p : method.body().params()) {
+            Type type = Type.ofDescriptor(p.descriptor());
+            if (type != null) {
+                ev.set(new Var(p.slot(), type, p.name()), scalars[p.index()]);
+            }
+        }
+        return ev;
+    }
+
+    /** The checks the GPU path makes before a launch: {@code !=} and strided loops, disjoint writes, arrays. */
+    private void checks(Kernel k, Function<ArrayRef.Source, Object> sources, Object[] scalars) {
+        Region r = k.plan().region();
+        Evaluator ev = evaluator(sources, scalars);
+        try {
+            ev.run(r.devicePrologue());
+        } catch (Evaluator.NotEvaluable e) {
+            // the checks below say what they cannot evaluate
+        }
+        if (!r.mapping().checkedLoops().isEmpty()) {
+            String why;
+            try {
+                why = r.mapping().checkLoops(ev);
+            } catch (Evaluator.NotEvaluable | ArithmeticException e) {
+                why = "the bounds of its != loops or steps cannot be evaluated before the run (" + e.getMessage() + ")";
+            }
+            if (why != null) {
+                throw new HostInstead(why);
+            }
+        }
+        for (Disjointness d : r.checks()) {
+            String why;
+            try {
+                why = d.check(ev);
+            } catch (Evaluator.NotEvaluable | ArithmeticException e) {
+                why = "cannot be checked: " + e.getMessage();
+            }
+            if (why != null) {
+                throw new HostInstead(why);
+            }
+        }
+        // every array present, and an array the nest writes reachable through none of its other arrays (rows too)
+        Map<Object, Integer> seen = new IdentityHashMap<>();
+        List<Object> values = new ArrayList<>();
+        for (ArrayRef a : k.arrays()) {
+            Object v = sources.apply(a.source());
+            if (v == null) {
+                throw new HostInstead("the array " + a.name() + " is null");
+            }
+            values.add(v);
+            for (Object leaf : leaves(a, v)) {
+                if (leaf == null) {
+                    throw new HostInstead("a row of " + a.name() + " is null");
+                }
+                seen.merge(leaf, 1, Integer::sum);
+            }
+        }
+        for (int i = 0; i < k.arrays().size(); i++) {
+            ArrayRef a = k.arrays().get(i);
+            if (k.written().contains(a)) {
+                for (Object leaf : leaves(a, values.get(i))) {
+                    if (seen.get(leaf) > 1) {
+                        throw new HostInstead("the nest writes " + a.name() + ", which it can also reach another way");
+                    }
+                }
+            }
+        }
+    }
+
+    private static List<Object> leaves(ArrayRef a, Object v) {
+        return a.dims() == 1 ? List.of(v) : java.util.Arrays.asList((Object[]) v);
+    }
+
+    private long[] launch(Kernel k, int n, Evaluator ev, Function<ArrayRef.Source, Object> sources, Object[] scalars,
+                          Pool pool, java.util.function.Consumer<Launch> launches) {
+        long t0 = System.nanoTime();
+        KernelPlan plan = k.plan();
+        Region r = plan.region();
+        List<Reduction> reds = r.reductions();
+        Object[] arrays = new Object[k.arrays().size()];
+        for (int i = 0; i < arrays.length; i++) {
+            arrays[i] = sources.apply(k.arrays().get(i).source());
+        }
+        long[] inputs = new long[k.inputs().size() + k.fields().size()];
+        List<Var> params = new ArrayList<>();
+        for (MethodBody.Param p : method.body().params()) {
+            Type t = Type.ofDescriptor(p.descriptor());
+            if (t != null) {
+                params.add(new Var(p.slot(), t, p.name()));
+            }
+        }
+        for (int i = 0; i < k.inputs().size(); i++) {
+            Var v = k.inputs().get(i);
+            Object value;
+            if (r.hostVars().contains(v)) {
+                value = ev.get(v);
+            } else {
+                MethodBody.Param p = method.body().paramAtSlot(v.slot());
+                value = p == null ? null : scalars[p.index()];
+            }
+            if (value == null) {
+                throw new HostInstead("the value of " + v.name() + " at the loop of line " + r.loop().line()
+                        + " is not known on the host");
+            }
+            inputs[i] = bits(v.type(), value);
+        }
+        for (int i = 0; i < k.fields().size(); i++) {
+            Expr.FieldValue f = k.fields().get(i);
+            inputs[k.inputs().size() + i] = bits(f.type(), scalar(sources.apply(f.field())));
+        }
+        boolean proven = plan.provenInBounds(ev, a -> sources.apply(a.source()));
+        boolean inPlace = !k.mayThrow()[proven ? 1 : 0];
+        Object[] saved = null;
+        if (!inPlace) {
+            saved = save(k, arrays, pool);
+        }
+        long trip;
+        try {
+            trip = k.code().trip(arrays, inputs);
+        } catch (RuntimeException | Error e) {
+            release(k, saved);
+            throw raised(e);
+        }
+        long[] out = new long[reds.size()];
+        for (int j = 0; j < out.length; j++) {
+            out[j] = reds.get(j).identityBits();
+        }
+        int threads = Math.max(1, pool.threads());
+        int chunks = 0;
+        if (trip > 0) {
+            chunks = chunks(trip, threads);
+            long[][] partials = new long[chunks][reds.size()];
+            Throwable[] errors = new Throwable[chunks];
+            AtomicInteger failed = new AtomicInteger(Integer.MAX_VALUE);
+            long size = trip / chunks;
+            long extra = trip % chunks;
+            pool.run(chunks, c -> {
+                if (c > failed.get()) {
+                    return; // an earlier chunk threw: this one's work cannot matter
+                }
+                long lo = c * size + Math.min(c, extra);
+                long hi = lo + size + (c < extra ? 1 : 0);
+                try {
+                    k.code().chunk(proven, arrays, inputs, lo, hi, partials[c]);
+                } catch (Throwable t) {
+                    errors[c] = t;
+                    failed.accumulateAndGet(c, Math::min);
+                }
+            });
+            for (Throwable t : errors) {
+                if (t != null) {
+                    if (saved != null) {
+                        restore(k, saved, arrays, pool);
+                    }
+                    release(k, saved);
+                    throw raised(t);
+                }
+            }
+            release(k, saved);
+            for (int j = 0; j < out.length; j++) {
+                var routine = reds.get(j).routine();
+                long v = partials[0][j];
+                for (int c = 1; c < chunks; c++) {
+                    v = ReduceOrder.apply(routine.op(), routine.kind(), v, partials[c][j]);
+                }
+                out[j] = v;
+            }
+        }
+        if (launches != null) {
+            launches.accept(new Launch(n, r.loop().line(), trip, chunks, threads, inPlace, System.nanoTime() - t0));
+        }
+        return out;
+    }
+
+    /** The chunk count for a level of {@code trip} iterations on {@code threads} (see the class comment). */
+    public static int chunks(long trip, int threads) {
+        long c = Math.min(trip, (long) CHUNKS_PER_THREAD * threads);
+        // a chunk's iterations are counted in an int
+        c = Math.max(c, (trip + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
+        return (int) Math.max(1, c);
+    }
+
+    /** The exception a nest raised, as Java raises it; remembered so the caller can tell it from a failure of ours. */
+    private static RuntimeException raised(Throwable t) {
+        Throwable java = t;
+        if (t.getClass() == IndexOutOfBoundsException.class) {
+            // Objects.checkIndex's exception, for an array access: Java's is an ArrayIndexOutOfBoundsException
+            java = new ArrayIndexOutOfBoundsException(t.getMessage());
+            java.setStackTrace(t.getStackTrace());
+        }
+        if (java instanceof RuntimeException || java instanceof StackOverflowError) {
+            // Java's own exceptions of the nest's code; anything else (a linkage error) is a failure of this backend
+            LAST.set(java);
+        }
+        if (java instanceof RuntimeException e) {
+            throw e;
+        }
+        if (java instanceof Error e) {
+            throw e;
+        }
+        throw new IllegalStateException(java);
+    }
+
+    /** Pieces of at least this many elements per task of a parallel copy. */
+    private static final int COPY_PIECE = 1 << 16;
+
+    /**
+     * Saves the arrays the nest writes into buffers (the nest's spare ones when their shapes fit), in parallel; the
+     * saved copies, by the position of their array.
+     */
+    private static Object[] save(Kernel k, Object[] arrays, Pool pool) {
+        Object[] saved = k.spare().getAndSet(null);
+        if (saved == null || saved.length != arrays.length) {
+            saved = new Object[arrays.length];
+        }
+        List<Object[]> pairs = new ArrayList<>();
+        for (int i = 0; i < arrays.length; i++) {
+            if (!k.written().contains(k.arrays().get(i))) {
+                saved[i] = null;
+                continue;
+            }
+            saved[i] = fit(saved[i], arrays[i]);
+            pairs(arrays[i], saved[i], pairs);
+        }
+        copy(pairs, pool);
+        return saved;
+    }
+
+    /** Copies the saved contents back after a chunk threw. */
+    private static void restore(Kernel k, Object[] saved, Object[] arrays, Pool pool) {
+        List<Object[]> pairs = new ArrayList<>();
+        for (int i = 0; i < arrays.length; i++) {
+            if (saved[i] != null) {
+                pairs(saved[i], arrays[i], pairs);
+            }
+        }
+        copy(pairs, pool);
+    }
+
+    private static void release(Kernel k, Object[] saved) {
+        if (saved != null) {
+            k.spare().set(saved);
+        }
+    }
+
+    /** A buffer of {@code array}'s shape: {@code old} when it has it, else a new one. */
+    private static Object fit(Object old, Object array) {
+        if (array instanceof Object[] rows) {
+            Object[] o = old instanceof Object[] r && r.length == rows.length && r.getClass() == rows.getClass() ? r
+                    : (Object[]) java.lang.reflect.Array.newInstance(rows.getClass().getComponentType(), rows.length);
+            for (int i = 0; i < rows.length; i++) {
+                o[i] = fit(o[i], rows[i]);
+            }
+            return o;
+        }
+        int length = java.lang.reflect.Array.getLength(array);
+        if (old != null && old.getClass() == array.getClass() && java.lang.reflect.Array.getLength(old) == length) {
+            return old;
+        }
+        return java.lang.reflect.Array.newInstance(array.getClass().getComponentType(), length);
+    }
+
+    /** The 1D copies ({from, to, offset, length}) that copy {@code from} into {@code to}, in pieces. */
+    private static void pairs(Object from, Object to, List<Object[]> out) {
+        if (from instanceof Object[] rows) {
+            Object[] t = (Object[]) to;
+            for (int i = 0; i < rows.length; i++) {
+                pairs(rows[i], t[i], out);
+            }
+            return;
+        }
+        int length = java.lang.reflect.Array.getLength(from);
+        for (int at = 0; at < length; at += COPY_PIECE) {
+            out.add(new Object[] {from, to, at, Math.min(COPY_PIECE, length - at)});
+        }
+    }
+
+    private static void copy(List<Object[]> pieces, Pool pool) {
+        if (pieces.isEmpty()) {
+            return;
+        }
+        int tasks = Math.min(pieces.size(), Math.max(1, pool.threads()) * CHUNKS_PER_THREAD);
+        pool.run(tasks, t -> {
+            for (int p = t; p < pieces.size(); p += tasks) {
+                Object[] c = pieces.get(p);
+                System.arraycopy(c[0], (Integer) c[2], c[1], (Integer) c[2], (Integer) c[3]);
+            }
+        });
+    }
+
+    private static long bits(Type t, Object v) {
+        return switch (t) {
+            case I32, PRED -> v instanceof Boolean b ? (b ? 1 : 0) : ((Number) v).intValue() & 0xFFFFFFFFL;
+            case I64 -> ((Number) v).longValue();
+            case F32 -> Float.floatToRawIntBits((Float) v) & 0xFFFFFFFFL;
+            case F64 -> Double.doubleToRawLongBits((Double) v);
+        };
+    }
+
+    /** A scalar as the IR computes with it (booleans, bytes, shorts and chars as int). */
+    static Object scalar(Object v) {
+        if (v instanceof Boolean b) {
+            return b ? 1 : 0;
+        }
+        if (v instanceof Character c) {
+            return (int) c;
+        }
+        if (v instanceof Byte || v instanceof Short) {
+            return ((Number) v).intValue();
+        }
+        return v;
+    }
+
+    private static void writes(List<Stmt> stmts, Set<ArrayRef> out) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.Store st) {
+                out.add(st.array());
+            } else if (s instanceof Stmt.Atomic at) {
+                if (at.op() != AtomicOp.READ) {
+                    out.add(at.array());
+                }
+            } else if (s instanceof Stmt.If i) {
+                writes(i.then(), out);
+                writes(i.otherwise(), out);
+            } else if (s instanceof Stmt.While w) {
+                writes(w.body(), out);
+            } else if (s instanceof Stmt.For f) {
+                writes(f.body(), out);
+            }
+        }
+    }
+}

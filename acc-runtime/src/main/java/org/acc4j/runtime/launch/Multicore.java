@@ -1,0 +1,179 @@
+package org.acc4j.runtime.launch;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.RecursiveAction;
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
+import org.acc4j.compiler.CompiledMethod;
+import org.acc4j.compiler.KernelPlan;
+import org.acc4j.compiler.ir.ArrayRef;
+import org.acc4j.compiler.jvm.HostKernels;
+import org.acc4j.compiler.site.MethodPlan;
+import org.acc4j.runtime.data.Aliasing;
+import org.acc4j.runtime.profile.Profile;
+
+/**
+ * The multicore target: with no GPU, each launch site's nest runs as JVM bytecode generated from its kernel IR
+ * ({@link HostKernels}), its outermost parallel level cut into chunks that a fork/join pool of {@link #threads()}
+ * threads runs. Data is the host's own memory: nothing moves. A nest is translated on its first call; one the backend
+ * does not translate runs as plain Java from then on, with its reason said once.
+ */
+public final class Multicore implements HostKernels.Pool, AutoCloseable {
+    private final int threads;
+    private final ForkJoinPool pool;
+    private final Profile profile;
+    private final Consumer<String> report;
+    /** Per site ("plan:site"): its {@link HostKernels}, or the reason it runs as plain Java. */
+    private final ConcurrentHashMap<String, Object> sites = new ConcurrentHashMap<>();
+    private final java.util.Set<String> reported = ConcurrentHashMap.newKeySet();
+
+    /**
+     * @param threads the threads that run chunks (at least 1)
+     * @param profile the time profile, or null
+     * @param report takes the report's lines (a nest's target, threads, chunks and time, on its first run), or null
+     */
+    public Multicore(int threads, Profile profile, Consumer<String> report) {
+        this.threads = Math.max(1, threads);
+        this.profile = profile;
+        this.report = report;
+        this.pool = this.threads > 1 ? new ForkJoinPool(this.threads, p -> {
+            ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
+            t.setName("acc4j-multicore-" + t.getPoolIndex());
+            t.setDaemon(true);
+            return t;
+        }, null, false) : null;
+    }
+
+    @Override
+    public int threads() {
+        return threads;
+    }
+
+    /** Runs the chunks on the pool (on the calling thread for a single chunk or a single thread). */
+    @Override
+    public void run(int chunks, IntConsumer chunk) {
+        if (pool == null || chunks == 1) {
+            for (int c = 0; c < chunks; c++) {
+                chunk.accept(c);
+            }
+            return;
+        }
+        pool.invoke(new Chunks(chunk, 0, chunks));
+    }
+
+    /** Chunks {@code [from, to)}, split in halves so that idle threads steal the larger half. */
+    private static final class Chunks extends RecursiveAction {
+        private final IntConsumer chunk;
+        private final int from;
+        private final int to;
+
+        Chunks(IntConsumer chunk, int from, int to) {
+            this.chunk = chunk;
+            this.from = from;
+            this.to = to;
+        }
+
+        @Override
+        protected void compute() {
+            if (to - from == 1) {
+                chunk.accept(from);
+                return;
+            }
+            int mid = (from + to) >>> 1;
+            invokeAll(new Chunks(chunk, from, mid), new Chunks(chunk, mid, to));
+        }
+    }
+
+    /**
+     * Runs launch site {@code site} of {@code plan}: the live-out values (possibly none), or {@link Launcher.HostInstead}
+     * when the nest must run as plain Java this time (nothing ran). A Java exception of the nest reaches the caller
+     * ({@link #raisedByKernel}), with nothing written.
+     */
+    public Object[] runSite(int planId, MethodPlan plan, int site, Class<?> owner, Object self, Object[] values)
+            throws Launcher.HostInstead {
+        String key = planId + ":" + site;
+        Object prepared = sites.computeIfAbsent(key, k -> prepare(plan, site));
+        if (prepared instanceof String reason) {
+            throw new Launcher.HostInstead(reason, "compile");
+        }
+        HostKernels hk = (HostKernels) prepared;
+        CompiledMethod m = hk.method();
+        Sources sources = new Sources(owner);
+        // null arrays and rows, and arrays reachable twice where the nest writes one, run as plain Java
+        List<Aliasing.Use> uses = new ArrayList<>();
+        java.util.Map<ArrayRef, Boolean> written = new java.util.LinkedHashMap<>();
+        for (KernelPlan k : m.kernels()) {
+            for (org.acc4j.compiler.ir.KernelParam p : k.params()) {
+                if (p instanceof org.acc4j.compiler.ir.KernelParam.ArrayData d) {
+                    written.merge(d.array(), d.written(), Boolean::logicalOr);
+                }
+            }
+        }
+        for (java.util.Map.Entry<ArrayRef, Boolean> e : written.entrySet()) {
+            uses.add(new Aliasing.Use(e.getKey().name(), sources.value(e.getKey().source(), self, values), e.getValue()));
+        }
+        String problem = Aliasing.problem(uses);
+        if (problem != null) {
+            throw new Launcher.HostInstead(problem);
+        }
+        String where = plan.displayName() + " (" + plan.source() + ":" + plan.sites().get(site).line() + ")";
+        Profile.Scope scope = profile == null ? null : profile.enter(Profile.Kind.KERNELS, owner, plan.name(),
+                plan.descriptor());
+        try {
+            Object out = hk.run(s -> sources.value(s, self, values), values, this, l -> launched(where, key, l));
+            return out == null ? new Object[0] : (Object[]) out;
+        } catch (HostKernels.HostInstead h) {
+            if (scope != null) {
+                scope.ranOnHost();
+            }
+            throw new Launcher.HostInstead(h.getMessage());
+        } finally {
+            if (scope != null) {
+                scope.close();
+            }
+        }
+    }
+
+    private void launched(String where, String key, HostKernels.Launch l) {
+        String what = description(l);
+        if (profile != null) {
+            profile.kernel(where + " nest " + l.kernel() + " (" + l.threads() + " threads)", l.nanos(),
+                    new int[] {l.chunks(), 1, 1}, new int[] {1, 1, 1});
+        }
+        if (report != null && reported.add(key + ":" + l.kernel())) {
+            report.accept(where + ": nest at line " + l.line() + " ran on the host's cores (multicore): " + what);
+        }
+    }
+
+    /** {@code 16 threads, 64 chunks of 1000000 iterations, in place, 1.234 ms}. */
+    static String description(HostKernels.Launch l) {
+        return l.threads() + " thread" + (l.threads() == 1 ? "" : "s") + ", " + l.chunks() + " chunk"
+                + (l.chunks() == 1 ? "" : "s") + " of " + l.trip() + " iteration" + (l.trip() == 1 ? "" : "s")
+                + (l.inPlace() ? ", in place" : ", the arrays it writes saved first (it may throw)") + ", "
+                + String.format(java.util.Locale.ROOT, "%.3f ms", l.nanos() / 1e6);
+    }
+
+    private static Object prepare(MethodPlan plan, int site) {
+        try {
+            return HostKernels.of(plan.sites().get(site).compiled().method());
+        } catch (HostKernels.Unsupported u) {
+            return u.getMessage();
+        }
+    }
+
+    /** Whether {@code t} is the Java exception a nest raised, not a failure of this target. */
+    public boolean raisedByKernel(Throwable t) {
+        return HostKernels.raisedByKernel(t);
+    }
+
+    @Override
+    public void close() {
+        if (pool != null) {
+            pool.shutdown();
+        }
+    }
+}
