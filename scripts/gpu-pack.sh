@@ -17,7 +17,7 @@ rm -rf .gpu/test-classes/* && cp -r acc-runtime/target/test-classes/. samples/ta
 mkdir -p .gpu/test-classes/org/acc4j/templates/reduce && cp ptx-templates/target/test-classes/org/acc4j/templates/reduce/TestKernels.class .gpu/test-classes/org/acc4j/templates/reduce/
 # the fuzzer: its generator and harness, and its nests compiled here (the runtime there has no javac)
 mvn -B -q -pl acc-compiler -am test-compile
-mkdir -p .gpu/test-classes/org/acc4j/compiler && cp -r acc-compiler/target/test-classes/org/acc4j/compiler/fuzz acc-compiler/target/test-classes/org/acc4j/compiler/Ptxas.class \
+mkdir -p .gpu/test-classes/org/acc4j/compiler && cp -r acc-compiler/target/test-classes/org/acc4j/compiler/fuzz acc-compiler/target/test-classes/org/acc4j/compiler/fixtures acc-compiler/target/test-classes/org/acc4j/compiler/Ptxas.class \
   acc-compiler/target/test-classes/org/acc4j/compiler/Nvcc.class acc-compiler/target/test-classes/org/acc4j/compiler/Golden.class .gpu/test-classes/org/acc4j/compiler/
 fuzzcp="acc-compiler/target/test-classes:acc-compiler/target/classes:$(ls acc-annotations/target/acc-annotations-*.jar | head -1)"
 rm -rf .gpu/fuzz-classes && java -cp "$fuzzcp" org.acc4j.compiler.fuzz.Pack .gpu/fuzz-classes 1 "${FUZZ_NESTS:-10000}"
