@@ -297,17 +297,9 @@ public final class CudaMemory implements DeviceMemory {
         }
     }
 
-    /**
-     * Whether a rectangular 2D array becomes one contiguous block: only with {@code -Dacc4j.rowBlocks=true} (or
-     * {@code ACC4J_ROW_BLOCKS=1}). The block layout gave wrong results on the GPU in a time step over two swapped
-     * {@code double[][]} grids, so by default every 2D array keeps its table of row buffers.
-     */
-    private static final boolean ROW_BLOCKS = Boolean.getBoolean("acc4j.rowBlocks")
-            || "1".equals(System.getenv("ACC4J_ROW_BLOCKS")) || "true".equalsIgnoreCase(System.getenv("ACC4J_ROW_BLOCKS"));
-
     @Override
     public boolean blocks() {
-        return ROW_BLOCKS;
+        return true;
     }
 
     @Override
