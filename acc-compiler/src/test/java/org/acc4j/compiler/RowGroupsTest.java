@@ -170,9 +170,9 @@ class RowGroupsTest {
         }
         assertTrue(RowGroup.monotonic(five, 0, 100));
         RowGroup.Choice c = g.choose(five, 0, 100, true);
-        assertEquals(8, c.lanes());
-        assertEquals(3, c.log2());
-        assertEquals("8 lanes per row (mean row length 5.0)", c.why());
+        assertEquals(4, c.lanes());
+        assertEquals(2, c.log2());
+        assertEquals("4 lanes per row (mean row length 5.0)", c.why());
         int[] one = {0, 1, 2, 2, 3};
         assertEquals(1, g.choose(one, 0, 4, RowGroup.monotonic(one, 0, 4)).lanes());
         int[] long64 = {0, 100, 300};

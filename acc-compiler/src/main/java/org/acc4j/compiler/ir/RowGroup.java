@@ -35,8 +35,8 @@ public record RowGroup(Stmt.For rows, Stmt.For inner, Var sum, ArrayRef offsets,
      * The lanes per row for one launch over rows {@code [first, first + count)}, and why: the row offsets are first
      * checked to be monotonic (the run-time test of Seyong Lee, Seung-Jai Min and Rudolf Eigenmann, <i>OpenMP to
      * GPGPU: A Compiler Framework for Automatic Translation and Optimization</i>, for their loop collapsing of
-     * irregular loops); when they are, {@link #AUTO} takes the power of two at or above the mean row length, at
-     * most a warp. When they are not, the mean means nothing and one lane per row runs (each row still gets exactly
+     * irregular loops); when they are, {@link #AUTO} takes the largest power of two at or below the mean row length
+     * (at least 1, at most a warp). When they are not, the mean means nothing and one lane per row runs (each row still gets exactly
      * Java's iterations: the lanes only split them).
      *
      * @param offsets the host's row offsets
@@ -52,8 +52,10 @@ public record RowGroup(Stmt.For rows, Stmt.For inner, Var sum, ArrayRef offsets,
         }
         long nnz = (long) offsets[(int) (first + count)] - offsets[(int) first];
         double mean = count == 0 ? 0 : (double) nnz / count;
+        // the largest power of two at or below the mean: rows shorter than the group leave lanes idle (on the H100 a
+        // 5-point Laplacian's rows of 5 ran at 0.99 of a copy with 4 lanes and 0.57 with 8)
         int g = 1;
-        while (g < MAX_LANES && g < mean) {
+        while (g < MAX_LANES && 2 * g <= mean) {
             g <<= 1;
         }
         return new Choice(g, String.format(java.util.Locale.ROOT, "%d lane%s per row (mean row length %.1f)",
