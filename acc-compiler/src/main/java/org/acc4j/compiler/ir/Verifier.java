@@ -19,8 +19,16 @@ public final class Verifier {
     private final Set<Var> defined = new HashSet<>();
     private final List<String> problems = new ArrayList<>();
 
-    private Verifier(String phase) {
+    /** A verifier for IR of {@code m}: its scalar parameters and every local the body assigns count as defined. */
+    private Verifier(String phase, MethodBody m) {
         this.phase = phase;
+        for (MethodBody.Param p : m.params()) {
+            Type t = Type.ofDescriptor(p.descriptor());
+            if (t != null) {
+                defined.add(new Var(p.slot(), t, p.name()));
+            }
+        }
+        defineAll(m.body());
     }
 
     /** Thrown for IR that breaks an invariant. */
@@ -32,28 +40,14 @@ public final class Verifier {
 
     /** The problems of {@code m} after {@code phase}; empty when it is well formed. */
     public static List<String> problems(String phase, MethodBody m) {
-        Verifier v = new Verifier(phase);
-        for (MethodBody.Param p : m.params()) {
-            Type t = Type.ofDescriptor(p.descriptor());
-            if (t != null) {
-                v.defined.add(new Var(p.slot(), t, p.name()));
-            }
-        }
-        v.defineAll(m.body());
+        Verifier v = new Verifier(phase, m);
         v.stmts(m.body(), 0);
         return v.problems;
     }
 
     /** The problems of a region after {@code phase}, in the method it came from. */
     public static List<String> problems(String phase, MethodBody m, Region r) {
-        Verifier v = new Verifier(phase);
-        for (MethodBody.Param p : m.params()) {
-            Type t = Type.ofDescriptor(p.descriptor());
-            if (t != null) {
-                v.defined.add(new Var(p.slot(), t, p.name()));
-            }
-        }
-        v.defineAll(m.body());
+        Verifier v = new Verifier(phase, m);
         v.defineAll(r.prologue());
         v.defineAll(List.of(r.loop()));
         v.stmts(r.prologue(), 0);
