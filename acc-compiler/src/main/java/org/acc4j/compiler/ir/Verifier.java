@@ -15,13 +15,11 @@ public final class Verifier {
     /** Whether {@link #check} runs: the system property {@code acc4j.verifyIr}. */
     public static final boolean ENABLED = Boolean.getBoolean("acc4j.verifyIr");
 
-    private final String phase;
     private final Set<Var> defined = new HashSet<>();
     private final List<String> problems = new ArrayList<>();
 
     /** A verifier for IR of {@code m}: its scalar parameters and every local the body assigns count as defined. */
-    private Verifier(String phase, MethodBody m) {
-        this.phase = phase;
+    private Verifier(MethodBody m) {
         for (MethodBody.Param p : m.params()) {
             Type t = Type.ofDescriptor(p.descriptor());
             if (t != null) {
@@ -40,14 +38,14 @@ public final class Verifier {
 
     /** The problems of {@code m} after {@code phase}; empty when it is well formed. */
     public static List<String> problems(String phase, MethodBody m) {
-        Verifier v = new Verifier(phase, m);
+        Verifier v = new Verifier(m);
         v.stmts(m.body(), 0);
         return v.problems;
     }
 
     /** The problems of a region after {@code phase}, in the method it came from. */
     public static List<String> problems(String phase, MethodBody m, Region r) {
-        Verifier v = new Verifier(phase, m);
+        Verifier v = new Verifier(m);
         v.defineAll(r.prologue());
         v.defineAll(List.of(r.loop()));
         v.stmts(r.prologue(), 0);
