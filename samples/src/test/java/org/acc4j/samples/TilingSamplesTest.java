@@ -39,19 +39,25 @@ class TilingSamplesTest {
             assertTrue(report.contains(k[3]), report);
             KernelPlan.Unchecked u = m.kernels().get(0).unchecked();
             assertNotNull(u.tiled(), report);
-            Path ptxas = ptxas();
-            if (ptxas != null) {
-                Path dir = Files.createTempDirectory("acc4j-tiling");
-                Path in = dir.resolve(u.entry() + ".ptx");
-                Files.writeString(in, u.ptx());
-                Process p = new ProcessBuilder(ptxas.toString(), "-arch=sm_90", "-o", dir.resolve("k.cubin").toString(),
-                        in.toString()).redirectErrorStream(true).start();
-                String out = new String(p.getInputStream().readAllBytes());
-                assertTrue(p.waitFor() == 0, out);
-            }
+            assemble(u.entry(), u.ptx());
         }
         // copies stay streaming kernels
         assertNull(SampleKernelsTest.compile(Transpose.class, "copyNaive", "([D[DII)V").kernels().get(0).unchecked().tiled());
+    }
+
+    /** Assembles {@code ptx} with {@code ptxas -arch=sm_90} when ptxas is on the PATH. */
+    static void assemble(String entry, String ptx) throws Exception {
+        Path ptxas = ptxas();
+        if (ptxas == null) {
+            return;
+        }
+        Path dir = Files.createTempDirectory("acc4j-tiling");
+        Path in = dir.resolve(entry + ".ptx");
+        Files.writeString(in, ptx);
+        Process p = new ProcessBuilder(ptxas.toString(), "-arch=sm_90", "-v", "-o", dir.resolve("k.cubin").toString(),
+                in.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor() == 0, out);
     }
 
     private static Path ptxas() {

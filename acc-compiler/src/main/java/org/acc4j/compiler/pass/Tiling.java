@@ -141,9 +141,7 @@ public final class Tiling {
         if (src == null || dst == null) {
             return null;
         }
-        Set<Var> prologueSet = new HashSet<>();
-        Dataflow.assigned(region.devicePrologue(), prologueSet);
-        Scalars ok = new Scalars(body, params, prologueSet, variant);
+        Scalars ok = Scalars.of(body, params, region.devicePrologue(), variant);
         if (!ok.all(src) || !ok.all(dst) || !ok.test(outer.lower()) || !ok.test(outer.bound())
                 || !ok.test(inner.lower()) || !ok.test(inner.bound())) {
             return null;
@@ -158,16 +156,19 @@ public final class Tiling {
         Stmt.For readLoop = readVar.equals(i) ? outer : inner;
         Stmt.For writeLoop = readLoop == outer ? inner : outer;
         // levels: 0 the outer loop (a launch with no iteration of it does not happen), 1 the inner one
-        Mapping.Level lo = new Mapping.Level(List.of(outer), readLoop == outer ? 0 : 1, readLoop == outer ? 0 : 1,
+        Stmt.For o = ok.loop(outer);
+        Stmt.For n = ok.loop(inner);
+        Mapping.Level lo = new Mapping.Level(List.of(o), readLoop == outer ? 0 : 1, readLoop == outer ? 0 : 1,
                 "tile rows");
-        Mapping.Level li = new Mapping.Level(List.of(inner), readLoop == inner ? 0 : 1, readLoop == inner ? 0 : 1,
+        Mapping.Level li = new Mapping.Level(List.of(n), readLoop == inner ? 0 : 1, readLoop == inner ? 0 : 1,
                 "tile columns");
         int readLevel = readLoop == outer ? 0 : 1;
         Mapping launch = new Mapping(List.of(lo, li), new int[] {TILE, ROWS, 1},
                 List.of(new Mapping.FromTrip(readLevel, TILE, Integer.MAX_VALUE, 1),
                         new Mapping.FromTrip(1 - readLevel, TILE, 65535, 1), new Mapping.Unused()),
                 "shared-memory transpose tiles");
-        return new Transpose(outer, inner, readLoop, writeLoop, src, dst, launch);
+        return new Transpose(o, n, readLoop == outer ? o : n, readLoop == outer ? n : o, ok.access(src),
+                ok.access(dst), launch);
     }
 
     /** Micro-tile of C per thread along i and j; threads per block along each (x is j). */
@@ -295,9 +296,7 @@ public final class Tiling {
         if (uses(ac, vk)) {
             return null;
         }
-        Set<Var> prologueSet = new HashSet<>();
-        Dataflow.assigned(region.devicePrologue(), prologueSet);
-        Scalars ok = new Scalars(body, params, prologueSet, variant);
+        Scalars ok = Scalars.of(body, params, region.devicePrologue(), variant);
         for (Stmt.For f : List.of(outer, inner, kl)) {
             if (!ok.test(f.lower()) || !ok.test(f.bound())) {
                 return null;
@@ -306,12 +305,14 @@ public final class Tiling {
         if (!ok.all(a) || !ok.all(b) || !ok.all(ac)) {
             return null;
         }
-        Mapping.Level li = new Mapping.Level(List.of(outer), 1, 1, "rows of C tiles");
-        Mapping.Level lj = new Mapping.Level(List.of(inner), 0, 0, "columns of C tiles");
+        Stmt.For ri = ok.loop(outer);
+        Stmt.For rj = ok.loop(inner);
+        Mapping.Level li = new Mapping.Level(List.of(ri), 1, 1, "rows of C tiles");
+        Mapping.Level lj = new Mapping.Level(List.of(rj), 0, 0, "columns of C tiles");
         Mapping launch = new Mapping(List.of(li, lj), new int[] {THREADS, THREADS, 1},
                 List.of(new Mapping.FromTrip(1, BLOCK, Integer.MAX_VALUE, 1), new Mapping.FromTrip(0, BLOCK, 65535, 1),
                         new Mapping.Unused()), "register-tiled matmul");
-        return new Matmul(outer, inner, kl, a, b, ac, c0, own != null, launch);
+        return new Matmul(ri, rj, ok.loop(kl), ok.access(a), ok.access(b), ok.access(ac), c0, own != null, launch);
     }
 
     private static boolean uses(Access a, Var v) {
@@ -378,18 +379,72 @@ public final class Tiling {
 
     /**
      * The invariant {@code int} expressions a tiled kernel computes itself: constants, the method's scalar
-     * parameters the plain kernel receives (never assigned), array lengths, and {@code + - * << neg} of them.
+     * parameters the plain kernel receives (never assigned), array lengths, and {@code + - * << neg} of them; and
+     * the locals of the region's device prologue that are copies of such expressions. A nest outlined into a
+     * method of its own reads its bounds through such copies ({@code int n = n;} in the prologue, the local in
+     * another slot than the parameter): each local assigned exactly once, at the prologue's top level, from an
+     * invariant expression (after its own copies are replaced) stands for that expression, so the tiled kernel
+     * computes it from the parameters and the shape does not depend on where the nest was cut out.
      */
     static final class Scalars {
         private final MethodBody body;
         private final List<KernelParam> params;
         private final Set<Var> assigned;
+        /** Prologue locals and the invariant expressions of parameters they hold. */
+        private final Map<Var, Expr> copies = new HashMap<>();
 
-        Scalars(MethodBody body, List<KernelParam> params, Set<Var> prologue, Set<Var> nest) {
+        private Scalars(MethodBody body, List<KernelParam> params, Set<Var> assigned) {
             this.body = body;
             this.params = params;
-            this.assigned = new HashSet<>(prologue);
-            this.assigned.addAll(nest);
+            this.assigned = assigned;
+        }
+
+        /** The scalars of a nest whose device prologue is {@code prologue} and which assigns {@code nest}. */
+        static Scalars of(MethodBody body, List<KernelParam> params, List<Stmt> prologue, Set<Var> nest) {
+            Set<Var> assigned = new HashSet<>(nest);
+            Dataflow.assigned(prologue, assigned);
+            Scalars s = new Scalars(body, params, assigned);
+            Set<Var> once = Dataflow.assignedOnce(prologue);
+            for (Stmt st : prologue) {
+                if (st instanceof Stmt.Assign a && once.contains(a.var()) && !nest.contains(a.var())) {
+                    Expr v = s.resolve(a.value());
+                    if (s.test(v)) {
+                        s.copies.put(a.var(), v);
+                    }
+                }
+            }
+            return s;
+        }
+
+        /** {@code e} with each prologue copy replaced by the expression it holds. */
+        Expr resolve(Expr e) {
+            if (e instanceof Expr.Local l) {
+                return copies.getOrDefault(l.var(), e);
+            }
+            if (e instanceof Expr.Binary b) {
+                return new Expr.Binary(b.op(), resolve(b.left()), resolve(b.right()));
+            }
+            if (e instanceof Expr.Unary u) {
+                return new Expr.Unary(u.op(), resolve(u.operand()));
+            }
+            return e;
+        }
+
+        /** {@code f} with its bounds resolved (the tiled kernel's loops: its body is not used). */
+        Stmt.For loop(Stmt.For f) {
+            return new Stmt.For(f.index(), resolve(f.lower()), f.cond(), resolve(f.bound()), f.step(), f.spec(),
+                    f.body(), f.line(), f.stride());
+        }
+
+        /** {@code a} with its coefficients and rests resolved. */
+        Access access(Access a) {
+            return new Access(a.array(), a.row() == null ? null : resolved(a.row()), resolved(a.index()));
+        }
+
+        private Linear.Form resolved(Linear.Form f) {
+            Map<Var, Expr> c = new java.util.LinkedHashMap<>();
+            f.coefficients().forEach((v, x) -> c.put(v, resolve(x)));
+            return new Linear.Form(c, resolve(f.rest()));
         }
 
         boolean all(Access a) {
@@ -413,7 +468,8 @@ public final class Tiling {
                 return true;
             }
             if (e instanceof Expr.Local l) {
-                return param(body, params, l.var()) >= 0 && !assigned.contains(l.var());
+                return copies.containsKey(l.var())
+                        || (param(body, params, l.var()) >= 0 && !assigned.contains(l.var()));
             }
             if (e instanceof Expr.Length l) {
                 return l.row() == null && params.contains(new KernelParam.ArrayLength(l.array()));
