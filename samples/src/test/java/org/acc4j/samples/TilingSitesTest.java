@@ -60,31 +60,34 @@ class TilingSitesTest {
         assertEquals(1, p.sites().size(), report);
         MethodPlan.Site site = p.sites().get(0);
         assertNotNull(site.compiled(), report);
-        CompiledMethod m = site.compiled().method();
-        KernelPlan.Unchecked u = m.kernels().get(0).unchecked();
-        assertNotNull(u, report);
-        assertNotNull(u.tiled(), "the outlined nest is not tiled:\n" + report);
+        CompiledMethod compiled = site.compiled().method();
+        KernelPlan.Unchecked tiled = compiled.kernels().get(0).unchecked();
+        assertNotNull(tiled, report);
+        assertNotNull(tiled.tiled(), "the outlined nest is not tiled:\n" + report);
         assertTrue(report.contains(c.owner() == Transpose.class ? "tiled for shared memory: in"
                 : "tiled for shared memory and registers"), report);
-        TilingSamplesTest.assemble(u.entry(), u.ptx());
 
         // the site's values: its live-ins, taken from the call's arguments by slot (static methods, one slot each)
         Object[] plain = c.copy();
         c.method().invoke(null, plain);
-        for (int maxBlocks : new int[] {2, 1000}) {
-            Object[] args = c.copy();
-            List<MethodPlan.Local> ins = site.liveIns();
-            Object[] values = new Object[site.values()];
-            for (int k = 0; k < ins.size(); k++) {
-                values[k] = args[ins.get(k).slot()];
-            }
-            KernelInterpreter.run(m, source -> {
-                if (source instanceof ArrayRef.Parameter q) {
-                    return values[q.index()];
+        for (CompiledMethod m : TilingCases.everyTile(compiled)) {
+            KernelPlan.Unchecked u = m.kernels().get(0).unchecked();
+            TilingSamplesTest.assemble(u.entry(), u.ptx());
+            for (int maxBlocks : new int[] {2, 1000}) {
+                Object[] args = c.copy();
+                List<MethodPlan.Local> ins = site.liveIns();
+                Object[] values = new Object[site.values()];
+                for (int k = 0; k < ins.size(); k++) {
+                    values[k] = args[ins.get(k).slot()];
                 }
-                throw new AssertionError("the samples read no field: " + source.name());
-            }, values, maxBlocks);
-            TilingSamplesTest.assertSame(plain, args, c + " with at most " + maxBlocks + " blocks");
+                KernelInterpreter.run(m, source -> {
+                    if (source instanceof ArrayRef.Parameter q) {
+                        return values[q.index()];
+                    }
+                    throw new AssertionError("the samples read no field: " + source.name());
+                }, values, maxBlocks);
+                TilingSamplesTest.assertSame(plain, args, c + " with at most " + maxBlocks + " blocks");
+            }
         }
     }
 }

@@ -171,12 +171,97 @@ public final class Tiling {
                 ok.access(dst), launch);
     }
 
-    /** Micro-tile of C per thread along i and j; threads per block along each (x is j). */
-    public static final int MICRO = 4;
-    public static final int THREADS = 16;
-    /** Block tile of C along i and j, and the depth of a k tile. */
-    public static final int BLOCK = MICRO * THREADS;
-    public static final int DEPTH = 16;
+    /**
+     * The shape of a register-tiled matmul kernel: {@code threadsX × threadsY} threads per block (x along j), each
+     * computing {@code microI × microJ} elements of C in registers, so that a block computes a
+     * {@code blockI × blockJ} tile of C; k is staged {@code depth} at a time in shared memory, in two buffers.
+     * Every size is a power of two; the micro-tile is even along both axes (a thread owns pairs of adjacent
+     * elements and reads them from shared memory with one 16-byte load).
+     *
+     * @param name the name {@link #configured} selects it by
+     * @param minBlocks the blocks per multiprocessor the kernel asks ptxas to fit ({@code .minnctapersm})
+     */
+    public record MatmulTile(String name, int threadsX, int threadsY, int microI, int microJ, int depth,
+                             int minBlocks) {
+        /** The system property that selects the tile of every matmul kernel by name. */
+        public static final String PROPERTY = "acc4j.matmulTile";
+        /** The environment variable read when the property is not set. */
+        public static final String ENV = "ACC4J_MATMUL_TILE";
+
+        /** The candidates, the default first. */
+        public static final List<MatmulTile> CANDIDATES = List.of(
+                new MatmulTile("128x128", 16, 16, 8, 8, 8, 1),
+                new MatmulTile("128x64", 16, 16, 8, 4, 8, 2),
+                new MatmulTile("64x64", 16, 16, 4, 4, 16, 2));
+
+        public MatmulTile {
+            for (int v : new int[] {threadsX, threadsY, microI, microJ, depth}) {
+                if (v <= 0 || Integer.bitCount(v) != 1) {
+                    throw new IllegalArgumentException("matmul tile " + name + ": " + v + " is not a power of two");
+                }
+            }
+            int t = threadsX * threadsY;
+            if (microI < 2 || microJ < 2 || t % depth != 0 || t % (threadsX * microJ) != 0
+                    || threadsY * microI * depth % t != 0 || depth * threadsX * microJ % t != 0) {
+                throw new IllegalArgumentException("matmul tile " + name + ": the threads do not stage the tiles evenly");
+            }
+        }
+
+        /** Rows of C per block. */
+        public int blockI() {
+            return threadsY * microI;
+        }
+
+        /** Columns of C per block. */
+        public int blockJ() {
+            return threadsX * microJ;
+        }
+
+        /** Threads per block. */
+        public int threads() {
+            return threadsX * threadsY;
+        }
+
+        /** The row pitch of A's shared tile (A is stored transposed, k by i): two more than a row, even. */
+        public int pitchA() {
+            return blockI() + 2;
+        }
+
+        /** The candidate named {@code name}, or null. */
+        public static MatmulTile named(String name) {
+            for (MatmulTile t : CANDIDATES) {
+                if (t.name().equals(name)) {
+                    return t;
+                }
+            }
+            return null;
+        }
+
+        /**
+         * The tile the {@value #PROPERTY} system property names, else the {@value #ENV} environment variable, else
+         * the default; a name of no candidate gives the default too ({@link #configurationNote} says so).
+         */
+        public static MatmulTile configured() {
+            MatmulTile t = named(requested());
+            return t != null ? t : CANDIDATES.get(0);
+        }
+
+        /** What the report says of a requested name that matches no candidate, or null. */
+        public static String configurationNote() {
+            String r = requested();
+            return r == null || named(r) != null ? null : PROPERTY + " (or " + ENV + ") is " + r
+                    + ", which names no matmul tile (" + CANDIDATES.stream().map(MatmulTile::name).toList()
+                    + "); the default " + CANDIDATES.get(0).name() + " applies";
+        }
+
+        private static String requested() {
+            String r = System.getProperty(PROPERTY);
+            if (r == null || r.isBlank()) {
+                r = System.getenv(ENV);
+            }
+            return r == null || r.isBlank() ? null : r.trim();
+        }
+    }
 
     /**
      * A matmul-shaped nest {@code c[i][j] = init + Σ_k a(i, k) * b(k, j)}: {@code acc} starts at {@code init} (or,
@@ -184,19 +269,39 @@ public final class Tiling {
      * each k in Java's order, and is stored into {@code c}.
      *
      * @param init the start when not {@code accumulate}, else null
-     * @param launch x over tiles of j, y over tiles of i, blocks of 16×16 threads, each computing 4×4 elements
+     * @param tile the kernel's shape
      */
     public record Matmul(Stmt.For i, Stmt.For j, Stmt.For k, Access a, Access b, Access c, Expr.Const init,
-                         boolean accumulate, Mapping launch) implements Kernel {
+                         boolean accumulate, MatmulTile tile) implements Kernel {
+        /** The same nest with the kernel shape {@code t}. */
+        public Matmul withTile(MatmulTile t) {
+            return new Matmul(i, j, k, a, b, c, init, accumulate, t);
+        }
+
+        /** x over tiles of j, y over tiles of i, blocks of the tile's threads. */
+        @Override
+        public Mapping launch() {
+            Mapping.Level li = new Mapping.Level(List.of(i), 1, 1, "rows of C tiles");
+            Mapping.Level lj = new Mapping.Level(List.of(j), 0, 0, "columns of C tiles");
+            return new Mapping(List.of(li, lj), new int[] {tile.threadsX(), tile.threadsY(), 1},
+                    List.of(new Mapping.FromTrip(1, tile.blockJ(), Integer.MAX_VALUE, 1),
+                            new Mapping.FromTrip(0, tile.blockI(), 65535, 1), new Mapping.Unused()),
+                    "register-tiled matmul");
+        }
+
         @Override
         public String note() {
-            return "tiled for shared memory and registers: " + c.array().name() + "[" + i.index().name() + ", "
-                    + j.index().name() + "] " + (accumulate ? "+=" : "=") + " sum over " + k.index().name() + " of " + a.array().name() + " * "
-                    + b.array().name() + " (" + BLOCK + "x" + BLOCK + " tiles of " + c.array().name() + " per block, "
-                    + DEPTH + "-deep k tiles of " + a.array().name() + " and " + b.array().name()
-                    + " staged in shared memory, " + MICRO + "x" + MICRO + " elements per thread in registers; each "
-                    + "element sums in Java's order with multiply and add rounded separately, so the result is "
-                    + "Java's bit for bit; launched when the bounds proofs hold, else the checked kernel runs)";
+            String an = a.array().name();
+            String bn = b.array().name();
+            String cn = c.array().name();
+            return "tiled for shared memory and registers: " + cn + "[" + i.index().name() + ", " + j.index().name()
+                    + "] " + (accumulate ? "+=" : "=") + " sum over " + k.index().name() + " of " + an + " * " + bn
+                    + " (tile " + tile.name() + ": " + tile.blockI() + "x" + tile.blockJ() + " tiles of " + cn
+                    + " per block of " + tile.threadsX() + "x" + tile.threadsY() + " threads, " + tile.depth()
+                    + "-deep k tiles of " + an + " and " + bn + " double-buffered in shared memory, " + tile.microI()
+                    + "x" + tile.microJ() + " elements per thread in registers; each element sums in Java's order "
+                    + "with multiply and add rounded separately, so the result is Java's bit for bit; launched when "
+                    + "the bounds proofs hold, else the checked kernel runs)";
         }
     }
 
@@ -204,9 +309,11 @@ public final class Tiling {
      * The matmul shape of {@code region}, or null: loops i and j parallel and not annotated, the body of j a
      * constant {@code double} accumulator, a counted sequential k loop whose only statement is
      * {@code acc += a[..] * b[..]} (a independent of j, b of i), and the store of {@code acc} into c (independent
-     * of k); every access hoisted.
+     * of k); every access hoisted. {@code tile} is the kernel's shape ({@link MatmulTile#configured} in the
+     * compiler).
      */
-    public static Matmul matmul(MethodBody body, Region region, List<RangeCheck> hoisted, List<KernelParam> params) {
+    public static Matmul matmul(MethodBody body, Region region, List<RangeCheck> hoisted, List<KernelParam> params,
+                                MatmulTile tile) {
         Stmt.For outer = region.loop();
         Mapping m = region.mapping();
         if (!region.reductions().isEmpty() || !region.hostVars().isEmpty() || !quietPrologue(region.devicePrologue())
@@ -305,14 +412,8 @@ public final class Tiling {
         if (!ok.all(a) || !ok.all(b) || !ok.all(ac)) {
             return null;
         }
-        Stmt.For ri = ok.loop(outer);
-        Stmt.For rj = ok.loop(inner);
-        Mapping.Level li = new Mapping.Level(List.of(ri), 1, 1, "rows of C tiles");
-        Mapping.Level lj = new Mapping.Level(List.of(rj), 0, 0, "columns of C tiles");
-        Mapping launch = new Mapping(List.of(li, lj), new int[] {THREADS, THREADS, 1},
-                List.of(new Mapping.FromTrip(1, BLOCK, Integer.MAX_VALUE, 1), new Mapping.FromTrip(0, BLOCK, 65535, 1),
-                        new Mapping.Unused()), "register-tiled matmul");
-        return new Matmul(ri, rj, ok.loop(kl), ok.access(a), ok.access(b), ok.access(ac), c0, own != null, launch);
+        return new Matmul(ok.loop(outer), ok.loop(inner), ok.loop(kl), ok.access(a), ok.access(b), ok.access(ac), c0,
+                own != null, tile);
     }
 
     private static boolean uses(Access a, Var v) {

@@ -55,10 +55,11 @@ public final class TiledEmitter {
             text = e.transposeBody(tr);
             block = new int[] {Tiling.TILE, Tiling.ROWS};
         } else {
-            text = e.matmulBody((Tiling.Matmul) t);
-            block = new int[] {Tiling.THREADS, Tiling.THREADS};
-            // three blocks per SM (at most 85 registers a thread): 24 warps to hide the latency of shared loads
-            occupancy = ".minnctapersm 3\n";
+            Tiling.Matmul mm = (Tiling.Matmul) t;
+            text = e.matmulBody(mm);
+            block = new int[] {mm.tile().threadsX(), mm.tile().threadsY()};
+            // the blocks per SM the tile is sized for: ptxas keeps the registers a thread uses within them
+            occupancy = ".minnctapersm " + mm.tile().minBlocks() + "\n";
         }
         return "//\n// acc4j tiled kernel for " + body.owner().replace('/', '.') + "." + body.name() + ": " + t.note()
                 + "\n//\n.version " + KernelEmitter.ptxVersion(sm) + "\n.target sm_" + sm + "\n.address_size 64\n\n"
@@ -444,22 +445,31 @@ public final class TiledEmitter {
     }
 
     /**
-     * The matmul kernel: block {@code (bx, by)} takes the 64×64 tiles of C from {@code (bx, by)} by the grid;
-     * thread {@code (tx, ty)} accumulates the elements {@code (ty + 16 qi, tx + 16 qj)} of the tile in registers.
-     * The k range is taken 16 at a time: each thread loads 4 elements of A's 64×16 tile and 4 of B's 16×64 tile
-     * from global memory into registers while the block computes on the previous k tile, then stores them into
-     * the other of two shared buffers (A's transposed and padded, so that both the stores and the loads are free of
-     * bank conflicts), and one barrier per k tile separates the phases. Every element gets {@code acc + a * b} for
-     * each k in Java's order ({@code mul.rn} then {@code add.rn}, never contracted), and the last k tile stops at
-     * the range's end.
+     * The matmul kernel for the tile {@code T} of {@code t} ({@link Tiling.MatmulTile}): block {@code (bx, by)}
+     * takes the {@code blockI × blockJ} tiles of C from {@code (bx, by)} by the grid; thread {@code (tx, ty)}
+     * accumulates in registers the elements at i offsets {@code 2 ty + 2 threadsY h + e} and j offsets
+     * {@code 2 tx + 2 threadsX h + e} ({@code e} 0 or 1: pairs of adjacent elements, read from shared memory with
+     * one {@code ld.shared.v2.f64}). The k range is taken {@code depth} at a time: each thread loads its elements
+     * of A's {@code blockI × depth} tile and of B's {@code depth × blockJ} tile from global memory into registers
+     * while the block computes on the previous k tile, then stores them into the other of two shared buffers (A
+     * transposed, rows padded by two elements), and one barrier per k tile separates the phases. Every element
+     * gets {@code acc + a * b} for each k in Java's order ({@code mul.rn} then {@code add.rn}, never contracted),
+     * and the last k tile stops at the range's end; outside the i and j ranges the staged values are 0 and
+     * nothing is stored.
      */
     private String matmulBody(Tiling.Matmul t) {
-        int bm = Tiling.BLOCK;
-        int bk = Tiling.DEPTH;
-        int th = Tiling.THREADS;
-        int aPitch = bm + 1;
+        Tiling.MatmulTile tile = t.tile();
+        int bi = tile.blockI();
+        int bj = tile.blockJ();
+        int bk = tile.depth();
+        int tX = tile.threadsX();
+        int tY = tile.threadsY();
+        int mi = tile.microI();
+        int mj = tile.microJ();
+        int threads = tile.threads();
+        int aPitch = tile.pitchA();
         int aBuf = bk * aPitch * 8;
-        int bBuf = bk * bm * 8;
+        int bBuf = bk * bj * 8;
         code.append("\t.shared .align 16 .b8 sa[").append(2 * aBuf).append("];\n");
         code.append("\t.shared .align 16 .b8 sb[").append(2 * bBuf).append("];\n");
         Var vi = t.i().index();
@@ -480,27 +490,32 @@ public final class TiledEmitter {
         String tilesI = r();
         String tilesJ = r();
         String tilesK = r();
-        op("add.u32 " + tilesI + ", " + ri[1] + ", " + (bm - 1));
-        op("shr.u32 " + tilesI + ", " + tilesI + ", 6");
-        op("add.u32 " + tilesJ + ", " + rj[1] + ", " + (bm - 1));
-        op("shr.u32 " + tilesJ + ", " + tilesJ + ", 6");
+        op("add.u32 " + tilesI + ", " + ri[1] + ", " + (bi - 1));
+        op("shr.u32 " + tilesI + ", " + tilesI + ", " + log2(bi));
+        op("add.u32 " + tilesJ + ", " + rj[1] + ", " + (bj - 1));
+        op("shr.u32 " + tilesJ + ", " + tilesJ + ", " + log2(bj));
         op("add.u32 " + tilesK + ", " + rk[1] + ", " + (bk - 1));
-        op("shr.u32 " + tilesK + ", " + tilesK + ", 4");
+        op("shr.u32 " + tilesK + ", " + tilesK + ", " + log2(bk));
         String tx = r();
         String ty = r();
         String tid = r();
         op("mov.u32 " + tx + ", %tid.x");
         op("mov.u32 " + ty + ", %tid.y");
-        op("mad.lo.u32 " + tid + ", " + ty + ", " + th + ", " + tx);
-        // staging coordinates: A element q at (m = tid / 16 + 16 q, k = tid % 16); B at (k = tid / 64 + 4 q, n = tid % 64)
+        op("mad.lo.u32 " + tid + ", " + ty + ", " + tX + ", " + tx);
+        // staging coordinates: A's element q at (m = tid / depth + (threads / depth) q, k = tid % depth),
+        // B's at (k = tid / blockJ + (threads / blockJ) q, n = tid % blockJ)
         String am = r();
         String ak = r();
         String bkk = r();
         String bn = r();
-        op("shr.u32 " + am + ", " + tid + ", 4");
-        op("and.b32 " + ak + ", " + tid + ", 15");
-        op("shr.u32 " + bkk + ", " + tid + ", 6");
-        op("and.b32 " + bn + ", " + tid + ", 63");
+        op("shr.u32 " + am + ", " + tid + ", " + log2(bk));
+        op("and.b32 " + ak + ", " + tid + ", " + (bk - 1));
+        op("shr.u32 " + bkk + ", " + tid + ", " + log2(bj));
+        op("and.b32 " + bn + ", " + tid + ", " + (bj - 1));
+        int perA = bi * bk / threads;
+        int perB = bk * bj / threads;
+        int strideA = threads / bk;
+        int strideB = threads / bj;
         String sa = rd();
         String sb = rd();
         op("mov.u64 " + sa + ", sa");
@@ -515,16 +530,16 @@ public final class TiledEmitter {
         op("add.s64 " + aSt + ", " + sa + ", " + tmp64);
         String tmp2 = r();
         String tmp64b = rd();
-        op("mad.lo.u32 " + tmp2 + ", " + bkk + ", " + bm + ", " + bn);
+        op("mad.lo.u32 " + tmp2 + ", " + bkk + ", " + bj + ", " + bn);
         op("mul.wide.u32 " + tmp64b + ", " + tmp2 + ", 8");
         op("add.s64 " + bSt + ", " + sb + ", " + tmp64b);
         String aRd = rd();
         String bRd = rd();
         String t64a = rd();
         String t64b = rd();
-        op("mul.wide.u32 " + t64a + ", " + ty + ", 8");
+        op("mul.wide.u32 " + t64a + ", " + ty + ", 16");
         op("add.s64 " + aRd + ", " + sa + ", " + t64a);
-        op("mul.wide.u32 " + t64b + ", " + tx + ", 8");
+        op("mul.wide.u32 " + t64b + ", " + tx + ", 16");
         op("add.s64 " + bRd + ", " + sb + ", " + t64b);
         String nctaX = r();
         String nctaY = r();
@@ -533,22 +548,26 @@ public final class TiledEmitter {
         String tiReg = r();
         String tjReg = r();
         String stop = p();
-        int per = Tiling.MICRO;
-        String[] acc = new String[per * per];
+        String[] acc = new String[mi * mj];
         for (int q = 0; q < acc.length; q++) {
             acc[q] = fd();
         }
-        String[] av = new String[per];
-        String[] bv = new String[per];
-        String[] pa = new String[per];
-        String[] pb = new String[per];
-        for (int q = 0; q < per; q++) {
+        String[] av = new String[mi];
+        String[] bv = new String[mj];
+        for (int q = 0; q < mi; q++) {
             av[q] = fd();
+        }
+        for (int q = 0; q < mj; q++) {
             bv[q] = fd();
+        }
+        String[] pa = new String[perA];
+        String[] pb = new String[perB];
+        for (int q = 0; q < perA; q++) {
             pa[q] = fd();
+        }
+        for (int q = 0; q < perB; q++) {
             pb[q] = fd();
         }
-        String prod = fd();
         String init = fd();
         op("mov.f64 " + init + ", 0d" + String.format("%016X", t.accumulate() ? 0L : t.init().bits()));
         op("mov.u32 " + tiReg + ", %ctaid.y");
@@ -561,17 +580,17 @@ public final class TiledEmitter {
         op("@" + stop + " bra $L_next_ti");
         String i0 = r();
         String j0 = r();
-        op("shl.b32 " + i0 + ", " + tiReg + ", 6");
-        op("shl.b32 " + j0 + ", " + tjReg + ", 6");
+        op("shl.b32 " + i0 + ", " + tiReg + ", " + log2(bi));
+        op("shl.b32 " + j0 + ", " + tjReg + ", " + log2(bj));
         for (String a : acc) {
             op("mov.f64 " + a + ", " + init);
         }
         if (t.accumulate()) {
             // each element starts at its own value in c
-            for (int qi = 0; qi < per; qi++) {
-                for (int qj = 0; qj < per; qj++) {
+            for (int qi = 0; qi < mi; qi++) {
+                for (int qj = 0; qj < mj; qj++) {
                     String[] at = cElement(t, qi, qj, i0, j0, tx, ty, ri, rj, cRow, cIdx, vi, vj);
-                    op("@!" + at[1] + " ld.global.f64 " + acc[qi * per + qj] + ", [" + at[0] + "]");
+                    op("@!" + at[1] + " ld.global.f64 " + acc[qi * mj + qj] + ", [" + at[0] + "]");
                 }
             }
         }
@@ -581,9 +600,11 @@ public final class TiledEmitter {
         op("@" + stop + " bra $L_store");
         // k tile 0 into buffer 0
         stage(t, kt, i0, j0, ri, rj, rk, am, ak, bkk, bn, aRow, aIdx, bRow, bIdx, pa, pb, null, vi, vj, vk);
-        for (int q = 0; q < per; q++) {
-            op("st.shared.f64 [" + aSt + "+" + (q * 16 * 8) + "], " + pa[q]);
-            op("st.shared.f64 [" + bSt + "+" + (q * 4 * bm * 8) + "], " + pb[q]);
+        for (int q = 0; q < perA; q++) {
+            op("st.shared.f64 [" + aSt + "+" + (q * strideA * 8) + "], " + pa[q]);
+        }
+        for (int q = 0; q < perB; q++) {
+            op("st.shared.f64 [" + bSt + "+" + (q * strideB * bj * 8) + "], " + pb[q]);
         }
         op("bar.sync 0");
         label("$L_kt");
@@ -592,7 +613,7 @@ public final class TiledEmitter {
         String hasNext = p();
         op("setp.lt.u32 " + hasNext + ", " + next + ", " + tilesK);
         stage(t, next, i0, j0, ri, rj, rk, am, ak, bkk, bn, aRow, aIdx, bRow, bIdx, pa, pb, hasNext, vi, vj, vk);
-        // compute on buffer kt & 1: kCount = min(16, nK - 16 kt) steps
+        // compute on buffer kt & 1: kCount = min(depth, nK - depth kt) steps
         String buf = r();
         op("and.b32 " + buf + ", " + kt + ", 1");
         String aCur = rd();
@@ -609,7 +630,7 @@ public final class TiledEmitter {
         op("add.s64 " + bCur + ", " + bRd + ", " + offb64);
         String k0 = r();
         String kCount = r();
-        op("shl.b32 " + k0 + ", " + kt + ", 4");
+        op("shl.b32 " + k0 + ", " + kt + ", " + log2(bk));
         op("sub.u32 " + kCount + ", " + rk[1] + ", " + k0);
         op("min.u32 " + kCount + ", " + kCount + ", " + bk);
         String partial = p();
@@ -627,14 +648,19 @@ public final class TiledEmitter {
                     op("setp.le.u32 " + kEnd + ", " + kCount + ", " + kk);
                     op("@" + kEnd + " bra.uni $L_kdone");
                 }
-                for (int q = 0; q < per; q++) {
-                    op("ld.shared.f64 " + av[q] + ", [" + aCur + "+" + ((kk * aPitch + q * th) * 8) + "]");
-                    op("ld.shared.f64 " + bv[q] + ", [" + bCur + "+" + ((kk * bm + q * th) * 8) + "]");
+                for (int h = 0; h < mi / 2; h++) {
+                    op("ld.shared.v2.f64 {" + av[2 * h] + ", " + av[2 * h + 1] + "}, [" + aCur + "+"
+                            + ((kk * aPitch + 2 * tY * h) * 8) + "]");
                 }
-                for (int qi = 0; qi < per; qi++) {
-                    for (int qj = 0; qj < per; qj++) {
+                for (int h = 0; h < mj / 2; h++) {
+                    op("ld.shared.v2.f64 {" + bv[2 * h] + ", " + bv[2 * h + 1] + "}, [" + bCur + "+"
+                            + ((kk * bj + 2 * tX * h) * 8) + "]");
+                }
+                for (int qi = 0; qi < mi; qi++) {
+                    for (int qj = 0; qj < mj; qj++) {
+                        String prod = fd();
                         op("mul.rn.f64 " + prod + ", " + av[qi] + ", " + bv[qj]);
-                        op("add.rn.f64 " + acc[qi * per + qj] + ", " + acc[qi * per + qj] + ", " + prod);
+                        op("add.rn.f64 " + acc[qi * mj + qj] + ", " + acc[qi * mj + qj] + ", " + prod);
                     }
                 }
             }
@@ -655,18 +681,20 @@ public final class TiledEmitter {
         op("mul.lo.u32 " + offm + ", " + nb + ", " + bBuf);
         op("cvt.u64.u32 " + offm64 + ", " + offm);
         op("add.s64 " + bNx + ", " + bSt + ", " + offm64);
-        for (int q = 0; q < per; q++) {
-            op("@" + hasNext + " st.shared.f64 [" + aNx + "+" + (q * 16 * 8) + "], " + pa[q]);
-            op("@" + hasNext + " st.shared.f64 [" + bNx + "+" + (q * 4 * bm * 8) + "], " + pb[q]);
+        for (int q = 0; q < perA; q++) {
+            op("@" + hasNext + " st.shared.f64 [" + aNx + "+" + (q * strideA * 8) + "], " + pa[q]);
+        }
+        for (int q = 0; q < perB; q++) {
+            op("@" + hasNext + " st.shared.f64 [" + bNx + "+" + (q * strideB * bj * 8) + "], " + pb[q]);
         }
         op("bar.sync 0");
         op("mov.u32 " + kt + ", " + next);
         op("@" + hasNext + " bra.uni $L_kt");
         label("$L_store");
-        for (int qi = 0; qi < per; qi++) {
-            for (int qj = 0; qj < per; qj++) {
+        for (int qi = 0; qi < mi; qi++) {
+            for (int qj = 0; qj < mj; qj++) {
                 String[] at = cElement(t, qi, qj, i0, j0, tx, ty, ri, rj, cRow, cIdx, vi, vj);
-                op("@!" + at[1] + " st.global.f64 [" + at[0] + "], " + acc[qi * per + qj]);
+                op("@!" + at[1] + " st.global.f64 [" + at[0] + "], " + acc[qi * mj + qj]);
             }
         }
         op("add.u32 " + tjReg + ", " + tjReg + ", " + nctaX);
@@ -679,26 +707,37 @@ public final class TiledEmitter {
         return code.toString();
     }
 
+    private static int log2(int powerOfTwo) {
+        return Integer.numberOfTrailingZeros(powerOfTwo);
+    }
+
+    /** The offset in a tile of the thread's {@code q}th element along an axis of {@code n} threads: pairs. */
+    private static int pairOffset(int q, int n) {
+        return 2 * n * (q / 2) + (q % 2);
+    }
+
     /**
-     * The address of this thread's element {@code (ty + 16 qi, tx + 16 qj)} of the C tile at {@code (i0, j0)}, and
-     * the predicate that is true where it lies outside the ranges.
+     * The address of this thread's element {@code (qi, qj)} of the C tile at {@code (i0, j0)} (offsets
+     * {@code 2 ty + pairOffset(qi)}, {@code 2 tx + pairOffset(qj)}), and the predicate that is true where it lies
+     * outside the ranges.
      */
     private String[] cElement(Tiling.Matmul t, int qi, int qj, String i0, String j0, String tx, String ty, String[] ri,
                               String[] rj, FormRegs cRow, FormRegs cIdx, Var vi, Var vj) {
-        int th = Tiling.THREADS;
         String io = r();
-        op("add.u32 " + io + ", " + i0 + ", " + ty);
-        if (qi > 0) {
-            op("add.u32 " + io + ", " + io + ", " + (qi * th));
+        op("mad.lo.u32 " + io + ", " + ty + ", 2, " + i0);
+        int oi = pairOffset(qi, t.tile().threadsY());
+        if (oi > 0) {
+            op("add.u32 " + io + ", " + io + ", " + oi);
         }
         String inI = p();
         op("setp.lt.u32 " + inI + ", " + io + ", " + ri[1]);
         String iv = r();
         op("add.s32 " + iv + ", " + ri[0] + ", " + io);
         String jo = r();
-        op("add.u32 " + jo + ", " + j0 + ", " + tx);
-        if (qj > 0) {
-            op("add.u32 " + jo + ", " + jo + ", " + (qj * th));
+        op("mad.lo.u32 " + jo + ", " + tx + ", 2, " + j0);
+        int oj = pairOffset(qj, t.tile().threadsX());
+        if (oj > 0) {
+            op("add.u32 " + jo + ", " + jo + ", " + oj);
         }
         String skip = p();
         op("setp.ge.or.u32 " + skip + ", " + jo + ", " + rj[1] + ", !" + inI);
@@ -708,14 +747,17 @@ public final class TiledEmitter {
     }
 
     /**
-     * Loads this thread's 4 elements of A's and B's k tile {@code ktile} into {@code pa}, {@code pb} (0 outside
+     * Loads this thread's elements of A's and B's k tile {@code ktile} into {@code pa}, {@code pb} (0 outside
      * the ranges, and nothing loaded where {@code guard}, when given, is false).
      */
     private void stage(Tiling.Matmul t, String ktile, String i0, String j0, String[] ri, String[] rj, String[] rk,
                        String am, String ak, String bkk, String bn, FormRegs aRow, FormRegs aIdx, FormRegs bRow,
                        FormRegs bIdx, String[] pa, String[] pb, String guard, Var vi, Var vj, Var vk) {
+        Tiling.MatmulTile tile = t.tile();
+        int strideA = tile.threads() / tile.depth();
+        int strideB = tile.threads() / tile.blockJ();
         String k0 = r();
-        op("shl.b32 " + k0 + ", " + ktile + ", 4");
+        op("shl.b32 " + k0 + ", " + ktile + ", " + log2(tile.depth()));
         String ka = r();
         op("add.u32 " + ka + ", " + k0 + ", " + ak);
         String kaIn = p();
@@ -734,11 +776,11 @@ public final class TiledEmitter {
         }
         String jbV = r();
         op("add.s32 " + jbV + ", " + rj[0] + ", " + jb);
-        for (int q = 0; q < Tiling.MICRO; q++) {
+        for (int q = 0; q < pa.length; q++) {
             String im = r();
             op("add.u32 " + im + ", " + i0 + ", " + am);
             if (q > 0) {
-                op("add.u32 " + im + ", " + im + ", " + (q * 16));
+                op("add.u32 " + im + ", " + im + ", " + (q * strideA));
             }
             String skipA = p();
             op("setp.ge.or.u32 " + skipA + ", " + im + ", " + ri[1] + ", !" + kaIn);
@@ -747,10 +789,12 @@ public final class TiledEmitter {
             String addrA = address(t.a().array(), aRow, aIdx, Map.of(vi, iv, vk, kaV), skipA);
             op("mov.f64 " + pa[q] + ", 0d0000000000000000");
             op("@!" + skipA + " ld.global.f64 " + pa[q] + ", [" + addrA + "]");
+        }
+        for (int q = 0; q < pb.length; q++) {
             String kb = r();
             op("add.u32 " + kb + ", " + k0 + ", " + bkk);
             if (q > 0) {
-                op("add.u32 " + kb + ", " + kb + ", " + (q * 4));
+                op("add.u32 " + kb + ", " + kb + ", " + (q * strideB));
             }
             String skipB = p();
             op("setp.ge.or.u32 " + skipB + ", " + kb + ", " + rk[1] + ", !" + jbIn);
