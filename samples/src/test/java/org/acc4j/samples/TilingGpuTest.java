@@ -114,6 +114,44 @@ class TilingGpuTest {
         TilingSamplesTest.assertSame(plain, args, c + " through its launch site on the GPU");
     }
 
+    /**
+     * {@code @Kernels(relaxed = true)}: the FP64 tensor-core kernel, every element within
+     * {@code 2 (p + 1) 2^-53 sum_k |a_ik b_kj|} of plain Java's (see {@link DgemmTensor}).
+     */
+    @Test
+    void tensorCoreProductsLieWithinTheBound() throws Exception {
+        Random r = new Random(154);
+        for (int[] s : new int[][] {{1, 1, 1}, {65, 67, 33}, {500, 300, 701}, {1024, 1024, 1024}}) {
+            int m = s[0];
+            int n = s[1];
+            int p = s[2];
+            double[] a = TilingCases.doubles(r, m * p);
+            double[] b = TilingCases.doubles(r, p * n);
+            double[] c = new double[m * n];
+            java.util.Arrays.fill(c, Double.NaN);
+            assertTrue(AccRuntime.offload(DgemmTensor.class, "multiply", "([D[D[DIII)V", null,
+                    new Object[] {a, b, c, m, n, p}), "DgemmTensor.multiply did not run on the device");
+            double u = Math.ulp(1.0) / 2;
+            for (int i = 0; i < m; i++) {
+                for (int j = 0; j < n; j++) {
+                    double plain = 0.0;
+                    double mag = 0.0;
+                    for (int k = 0; k < p; k++) {
+                        plain += a[i * p + k] * b[k * n + j];
+                        mag += Math.abs(a[i * p + k] * b[k * n + j]);
+                    }
+                    double got = c[i * n + j];
+                    double bound = 2 * (p + 1) * u * mag;
+                    int ii = i;
+                    int jj = j;
+                    double pj = plain;
+                    assertTrue(Math.abs(got - plain) <= bound, () -> m + "x" + n + "x" + p + " element (" + ii + ", "
+                            + jj + "): " + got + " against Java's " + pj + ", bound " + bound);
+                }
+            }
+        }
+    }
+
     @Test
     void anOutOfBoundsCallRaisesJavasException() throws Exception {
         Random r = new Random(153);

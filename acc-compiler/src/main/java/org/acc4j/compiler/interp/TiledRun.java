@@ -46,6 +46,10 @@ final class TiledRun {
      * each k of the tile in order), a barrier between; then each thread stores its elements of C.
      */
     void matmul(Tiling.Matmul t, int[] grid) {
+        if (t.tensorCores()) {
+            tensor(t, grid);
+            return;
+        }
         Var vi = t.i().index();
         Var vj = t.j().index();
         Var vk = t.k().index();
@@ -176,6 +180,66 @@ final class TiledRun {
                                         Evaluator.store(at[0], index, acc[ty * tX + tx][qi * mj + qj]);
                                     }
                                 }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * One launch of the tensor-core matmul kernel, each element as the instruction is taken to compute it: per
+     * block and 64×64 tile of C, each element in the ranges starts at its start value and takes
+     * {@code fma(a, b, acc)} for every k of every 16-deep k tile in order, with 0 for a k past the range (as the
+     * kernel stages 0 there). The device's tensor cores may round within a step of 4 differently; the tests hold
+     * both to the same bound around Java's result.
+     */
+    private void tensor(Tiling.Matmul t, int[] grid) {
+        Var vi = t.i().index();
+        Var vj = t.j().index();
+        Var vk = t.k().index();
+        long[] ri = range(t.i());
+        long[] rj = range(t.j());
+        long[] rk = range(t.k());
+        Object a = sources.apply(t.a().array().source());
+        Object b = sources.apply(t.b().array().source());
+        Object c = sources.apply(t.c().array().source());
+        distinct(a, c, t.a().array().name(), t.c().array().name());
+        distinct(b, c, t.b().array().name(), t.c().array().name());
+        int bt = Tiling.TENSOR_TILE;
+        long tilesI = (ri[1] + bt - 1) / bt;
+        long tilesJ = (rj[1] + bt - 1) / bt;
+        long kEnd = (rk[1] + Tiling.TENSOR_DEPTH - 1) / Tiling.TENSOR_DEPTH * Tiling.TENSOR_DEPTH;
+        double init = t.accumulate() ? 0 : Double.longBitsToDouble(t.init().bits());
+        Map<Object, Map<Integer, Integer>> written = new IdentityHashMap<>();
+        for (int by = 0; by < grid[1]; by++) {
+            for (int bx = 0; bx < grid[0]; bx++) {
+                int block = by * grid[0] + bx;
+                for (long ti = by; ti < tilesI; ti += grid[1]) {
+                    for (long tj = bx; tj < tilesJ; tj += grid[0]) {
+                        for (long io = ti * bt; io < Math.min(ri[1], ti * bt + bt); io++) {
+                            for (long jo = tj * bt; jo < Math.min(rj[1], tj * bt + bt); jo++) {
+                                int iv = (int) (ri[0] + io);
+                                int jv = (int) (rj[0] + jo);
+                                double acc = t.accumulate() ? load(c, t.c(), Map.of(vi, iv, vj, jv)) : init;
+                                for (long k = 0; k < kEnd; k++) {
+                                    double x = 0;
+                                    double y = 0;
+                                    if (k < rk[1]) {
+                                        int kv = (int) (rk[0] + k);
+                                        x = load(a, t.a(), Map.of(vi, iv, vk, kv));
+                                        y = load(b, t.b(), Map.of(vk, kv, vj, jv));
+                                    }
+                                    acc = Math.fma(x, y, acc);
+                                }
+                                Object[] at = element(c, t.c(), Map.of(vi, iv, vj, jv));
+                                int index = (Integer) at[1];
+                                if (written.computeIfAbsent(at[0], z -> new HashMap<>()).put(index, block) != null) {
+                                    throw new KernelInterpreter.Race("tiled kernel: element " + index + " of "
+                                            + t.c().array().name() + " written twice");
+                                }
+                                Evaluator.store(at[0], index, acc);
                             }
                         }
                     }

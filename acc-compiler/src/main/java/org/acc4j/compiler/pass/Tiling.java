@@ -263,19 +263,32 @@ public final class Tiling {
         }
     }
 
+    /** The tensor-core matmul kernel: C tile edge per block, threads per block (4 warps), k tile depth. */
+    public static final int TENSOR_TILE = 64;
+    public static final int TENSOR_THREADS = 128;
+    public static final int TENSOR_DEPTH = 16;
+
     /**
      * A matmul-shaped nest {@code c[i][j] = init + Σ_k a(i, k) * b(k, j)}: {@code acc} starts at {@code init} (or,
      * when {@code accumulate}, at the element of c itself: {@code c[i][j] += Σ ...}), gets {@code acc + a * b} for
      * each k in Java's order, and is stored into {@code c}.
      *
      * @param init the start when not {@code accumulate}, else null
-     * @param tile the kernel's shape
+     * @param tile the kernel's shape (unused with {@code tensorCores})
+     * @param tensorCores whether the kernel multiplies with FP64 tensor cores ({@code mma.sync m16n8k4}): allowed
+     *     by {@code @Kernels(relaxed = true)} on sm_90 and later; the products are fused with the sum, so the
+     *     result differs from Java's in the last bits (see {@link #TENSOR_TILE})
      */
     public record Matmul(Stmt.For i, Stmt.For j, Stmt.For k, Access a, Access b, Access c, Expr.Const init,
-                         boolean accumulate, MatmulTile tile) implements Kernel {
-        /** The same nest with the kernel shape {@code t}. */
+                         boolean accumulate, MatmulTile tile, boolean tensorCores) implements Kernel {
+        /** The same nest with the kernel shape {@code t} (and no tensor cores). */
         public Matmul withTile(MatmulTile t) {
-            return new Matmul(i, j, k, a, b, c, init, accumulate, t);
+            return new Matmul(i, j, k, a, b, c, init, accumulate, t, false);
+        }
+
+        /** The same nest multiplied with tensor cores or not. */
+        public Matmul withTensorCores(boolean on) {
+            return new Matmul(i, j, k, a, b, c, init, accumulate, tile, on);
         }
 
         /** x over tiles of j, y over tiles of i, blocks of the tile's threads. */
@@ -283,10 +296,12 @@ public final class Tiling {
         public Mapping launch() {
             Mapping.Level li = new Mapping.Level(List.of(i), 1, 1, "rows of C tiles");
             Mapping.Level lj = new Mapping.Level(List.of(j), 0, 0, "columns of C tiles");
-            return new Mapping(List.of(li, lj), new int[] {tile.threadsX(), tile.threadsY(), 1},
-                    List.of(new Mapping.FromTrip(1, tile.blockJ(), Integer.MAX_VALUE, 1),
-                            new Mapping.FromTrip(0, tile.blockI(), 65535, 1), new Mapping.Unused()),
-                    "register-tiled matmul");
+            int[] block = tensorCores ? new int[] {TENSOR_THREADS, 1, 1} : new int[] {tile.threadsX(), tile.threadsY(), 1};
+            int bi = tensorCores ? TENSOR_TILE : tile.blockI();
+            int bj = tensorCores ? TENSOR_TILE : tile.blockJ();
+            return new Mapping(List.of(li, lj), block, List.of(new Mapping.FromTrip(1, bj, Integer.MAX_VALUE, 1),
+                    new Mapping.FromTrip(0, bi, 65535, 1), new Mapping.Unused()),
+                    tensorCores ? "tensor-core matmul" : "register-tiled matmul");
         }
 
         @Override
@@ -294,6 +309,15 @@ public final class Tiling {
             String an = a.array().name();
             String bn = b.array().name();
             String cn = c.array().name();
+            if (tensorCores) {
+                return "tiled for FP64 tensor cores (@Kernels(relaxed = true)): " + cn + "[" + i.index().name() + ", "
+                        + j.index().name() + "] " + (accumulate ? "+=" : "=") + " sum over " + k.index().name()
+                        + " of " + an + " * " + bn + " (" + TENSOR_TILE + "x" + TENSOR_TILE + " tiles of " + cn
+                        + " per block of 4 warps, each 32x32 with mma.sync m16n8k4, " + TENSOR_DEPTH + "-deep k tiles "
+                        + "double-buffered in shared memory; each product is fused with the running sum, so the "
+                        + "result differs from Java's in the last bits, within (p + 1) * 2^-53 * (|c| + sum |a| |b|)"
+                        + " for p terms; launched when the bounds proofs hold, else the checked kernel runs)";
+            }
             return "tiled for shared memory and registers: " + cn + "[" + i.index().name() + ", " + j.index().name()
                     + "] " + (accumulate ? "+=" : "=") + " sum over " + k.index().name() + " of " + an + " * " + bn
                     + " (tile " + tile.name() + ": " + tile.blockI() + "x" + tile.blockJ() + " tiles of " + cn
@@ -310,10 +334,11 @@ public final class Tiling {
      * constant {@code double} accumulator, a counted sequential k loop whose only statement is
      * {@code acc += a[..] * b[..]} (a independent of j, b of i), and the store of {@code acc} into c (independent
      * of k); every access hoisted. {@code tile} is the kernel's shape ({@link MatmulTile#configured} in the
-     * compiler).
+     * compiler); {@code tensorCores} asks for the FP64 tensor-core kernel instead (the method's
+     * {@code @Kernels(relaxed = true)} on sm_90 or later).
      */
     public static Matmul matmul(MethodBody body, Region region, List<RangeCheck> hoisted, List<KernelParam> params,
-                                MatmulTile tile) {
+                                MatmulTile tile, boolean tensorCores) {
         Stmt.For outer = region.loop();
         Mapping m = region.mapping();
         if (!region.reductions().isEmpty() || !region.hostVars().isEmpty() || !quietPrologue(region.devicePrologue())
@@ -413,7 +438,7 @@ public final class Tiling {
             return null;
         }
         return new Matmul(ok.loop(outer), ok.loop(inner), ok.loop(kl), ok.access(a), ok.access(b), ok.access(ac), c0,
-                own != null, tile);
+                own != null, tile, tensorCores);
     }
 
     private static boolean uses(Access a, Var v) {
