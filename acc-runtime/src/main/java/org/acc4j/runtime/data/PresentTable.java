@@ -75,6 +75,8 @@ public final class PresentTable implements AutoCloseable {
         private final Entry[] rowEntries;
         /** For a two-dimensional array laid out as one block, that block (this entry holds it); else null. */
         private Block block;
+        /** Whether the table as last written lists {@link #block}'s rows in order (see {@link #isContiguous()}). */
+        private boolean listsBlock;
         private int structured;
         private int dynamic;
         private int rowReferences;
@@ -140,7 +142,7 @@ public final class PresentTable implements AutoCloseable {
          */
         public boolean isContiguous() {
             synchronized (table) {
-                return contiguous(this);
+                return listsBlock;
             }
         }
 
@@ -540,6 +542,49 @@ public final class PresentTable implements AutoCloseable {
         return transfers;
     }
 
+    /**
+     * The length of every row of {@code array} when it is a present two-dimensional array laid out as one block
+     * ({@link Entry#isContiguous()}) whose rows are, right now, the very row objects its table lists; else -1. The rows
+     * are then distinct, none null, and each has that length, so a launch needs to look at no row: the test compares
+     * the host's outer array with the table's copy of it by identity and touches no row object. A row replaced since,
+     * or any other layout, gives -1, and the caller looks at the rows themselves.
+     */
+    public synchronized int blockRowLength(Object array) {
+        if (closed || !HostArrays.isRank2(array)) {
+            return -1;
+        }
+        Entry entry = find(array);
+        if (entry == null || !contiguous(entry) || !sameRows((Object[]) array, entry.rows)) {
+            return -1;
+        }
+        return (int) (entry.block.rowBytes / HostArrays.elementBytes(array));
+    }
+
+    /**
+     * Whether {@code array}, a one-dimensional array, is listed as a row by a present row table. One that is not
+     * cannot be a row of an array {@link #blockRowLength} answers for, since such an array's rows are all listed.
+     */
+    public synchronized boolean listedAsRow(Object array) {
+        if (closed) {
+            return false;
+        }
+        Entry entry = find(array);
+        return entry != null && entry.rowReferences > 0;
+    }
+
+    /** Whether {@code now} holds exactly {@code listed}'s row objects, in order (identity, no row touched). */
+    private static boolean sameRows(Object[] now, Object[] listed) {
+        if (now.length != listed.length) {
+            return false;
+        }
+        for (int i = 0; i < now.length; i++) {
+            if (now[i] != listed[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Whether {@code array} has a device copy. */
     public synchronized boolean isPresent(Object array) {
         return lookup(array) != null;
@@ -677,6 +722,7 @@ public final class PresentTable implements AutoCloseable {
                 entry.block.buffer.abandon();
                 entry.block = null;
             }
+            entry.listsBlock = false;
         }
         while (collected.poll() != null) {
             // reclaimed arrays are found by their cleared keys below
@@ -718,7 +764,7 @@ public final class PresentTable implements AutoCloseable {
                 if (entry.rows != null) {
                     entry.buffer = allocateTable(entry.rows.length, entry.array);
                     restored.add(entry);
-                    writeRowTable(entry.buffer, entry.rows, entry.rowEntries, null);
+                    entry.listsBlock = writeRowTable(entry.buffer, entry.rows, entry.rowEntries, null);
                 }
             }
         } catch (RuntimeException e) {
@@ -1025,20 +1071,22 @@ public final class PresentTable implements AutoCloseable {
             block.release();
             throw unholding(held, 0, rows.length, e);
         }
+        boolean listed;
         try {
-            writeRowTable(table, rows, held, block);
+            listed = writeRowTable(table, rows, held, block);
         } catch (RuntimeException e) {
             block.release();
             throw unholding(held, 0, rows.length, freeing(table, e));
         }
         Entry entry = record(array, table, rows, held);
         entry.block = block;
+        entry.listsBlock = listed;
         return entry;
     }
 
     /** Whether {@code entry}'s table lists its block's rows in order (see {@link Entry#isContiguous()}). */
     private static boolean contiguous(Entry entry) {
-        return entry.block != null && listsBlock(entry.rowEntries, entry.block);
+        return entry.block != null && entry.listsBlock;
     }
 
     private static boolean listsBlock(Entry[] rowEntries, Block block) {
@@ -1127,7 +1175,7 @@ public final class PresentTable implements AutoCloseable {
      * row changed; on failure the entry is left as it was.
      */
     private void refreshRows(Entry entry, Object array, Clause clause) {
-        if (entry.rows == null) {
+        if (entry.rows == null || sameRows((Object[]) array, entry.rows)) {
             return;
         }
         Object[] now = currentRows(array);
@@ -1142,12 +1190,13 @@ public final class PresentTable implements AutoCloseable {
         }
         Entry[] fresh = entry.rowEntries.clone();
         int taken = 0;
+        boolean listed;
         try {
             for (; taken < changed.size(); taken++) {
                 int i = changed.get(taken);
                 fresh[i] = hold(now[i], clause, array, i);
             }
-            writeRowTable(entry.buffer, now, fresh, entry.block);
+            listed = writeRowTable(entry.buffer, now, fresh, entry.block);
         } catch (RuntimeException e) {
             RuntimeException failure = e;
             for (int t = taken - 1; t >= 0; t--) {
@@ -1160,6 +1209,7 @@ public final class PresentTable implements AutoCloseable {
         Object[] oldRows = entry.rows.clone();
         System.arraycopy(now, 0, entry.rows, 0, now.length);
         System.arraycopy(fresh, 0, entry.rowEntries, 0, fresh.length);
+        entry.listsBlock = listed;
         RuntimeException failure = null;
         for (int i : changed) {
             try {
@@ -1177,13 +1227,13 @@ public final class PresentTable implements AutoCloseable {
      * Fills {@code table} with each row's device address and length, then the trailer, and uploads it (one
      * transfer). The trailer (one more entry, after the last row's) says whether the rows are {@code block}'s in
      * order: its start address and the row length then, else 0 and -1. A kernel indexes a contiguous array as a flat
-     * one from it. An array of no rows has an empty table and no trailer.
+     * one from it. An array of no rows has an empty table and no trailer. Returns whether the rows are the block's.
      */
-    private void writeRowTable(Buffer table, Object[] rows, Entry[] rowEntries, Block block) {
+    private boolean writeRowTable(Buffer table, Object[] rows, Entry[] rowEntries, Block block) {
         int words = ROW_ENTRY_BYTES / Long.BYTES;
         long[] values = new long[rows.length == 0 ? 0 : (rows.length + 1) * words];
+        boolean contiguous = rows.length > 0 && listsBlock(rowEntries, block);
         if (rows.length > 0) {
-            boolean contiguous = listsBlock(rowEntries, block);
             values[rows.length * words] = contiguous ? block.buffer.address() : 0;
             values[rows.length * words + 1] = contiguous ? HostArrays.length(rows[0]) : 0xFFFF_FFFFL;
         }
@@ -1195,6 +1245,7 @@ public final class PresentTable implements AutoCloseable {
         long t0 = System.nanoTime();
         table.writeLongs(values);
         uploaded(table.bytes(), System.nanoTime() - t0);
+        return contiguous;
     }
 
     /** The indices of a row table's rows, each row object once. */

@@ -530,6 +530,28 @@ public final class Launcher implements AutoCloseable {
         return p;
     }
 
+    /** What the present table knows of bound arrays' rows (see {@link Aliasing.Known}). */
+    private final Aliasing.Known knownRows = new Aliasing.Known() {
+        @Override
+        public boolean ownRows(Object rank2) {
+            return table.blockRowLength(rank2) >= 0;
+        }
+
+        @Override
+        public boolean mayBeRow(Object rank1) {
+            return table.listedAsRow(rank1);
+        }
+    };
+
+    /**
+     * The row lengths of one launch's proofs: a present rectangular array whose rows are its table's has every row
+     * of one length, and its rows are not read (asked once per array and launch); for any other the proof reads them.
+     */
+    private org.acc4j.compiler.ir.RangeCheck.RowLengths rowLengths() {
+        Map<Object, Integer> known = new java.util.IdentityHashMap<>();
+        return rows -> known.computeIfAbsent(rows, table::blockRowLength);
+    }
+
     private Map<ArrayRef, Object> bind(OffloadedMethod m, Object self, Object[] args) throws HostInstead {
         Map<ArrayRef, Object> arrays = new LinkedHashMap<>();
         Map<ArrayRef, Boolean> written = m.arraysWritten();
@@ -547,7 +569,8 @@ public final class Launcher implements AutoCloseable {
             }
         }
         // null arrays and rows; arrays (rank-2 rows included) reachable twice where the region writes one
-        String problem = Aliasing.problem(uses);
+        // rows present as one block and unchanged since are known distinct: no row is visited
+        String problem = Aliasing.problem(uses, knownRows);
         if (problem != null) {
             throw new HostInstead(problem);
         }
@@ -657,7 +680,7 @@ public final class Launcher implements AutoCloseable {
         }
         // the variant without the checks the host proves for this call's values, else the one checking all; a tiled
         // variant has its own geometry
-        boolean proven = m.hasUnchecked(k) && plan.provenInBounds(ev, arrays::get);
+        boolean proven = m.hasUnchecked(k) && plan.provenInBounds(ev, arrays::get, rowLengths());
         org.acc4j.compiler.ir.Mapping geometry = plan.launchMapping(proven);
         int[] block = geometry.block();
         int[] grid = geometry.grid(ev, defaultGangs(geometry.threads()), Integer.MAX_VALUE);
