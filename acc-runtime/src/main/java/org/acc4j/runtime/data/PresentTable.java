@@ -82,6 +82,11 @@ public final class PresentTable implements AutoCloseable {
         private int rowReferences;
         /** A kernel may have changed the device copy since host and device were last made equal (a copy either way). */
         private boolean deviceNewer;
+        /**
+         * For a two-dimensional array: every row it lists is device-newer, recorded here in one store rather than
+         * in each row; {@link PresentTable#settle} moves it into the rows before anything looks at them one by one.
+         */
+        private boolean rowsNewer;
 
         private Entry(PresentTable table, Key key, Buffer buffer, String array, Object[] rows, Entry[] rowEntries) {
             this.table = table;
@@ -436,6 +441,7 @@ public final class PresentTable implements AutoCloseable {
             uploadBlock(entry);
             return;
         }
+        settle(entry);
         for (int i : distinctRows(entry)) {
             upload(entry.rowEntries[i], entry.rows[i]);
         }
@@ -456,6 +462,7 @@ public final class PresentTable implements AutoCloseable {
             downloadBlock(entry);
             return;
         }
+        settle(entry);
         for (int i : distinctRows(entry)) {
             download(entry.rowEntries[i], entry.rows[i]);
         }
@@ -798,6 +805,14 @@ public final class PresentTable implements AutoCloseable {
         if (entry.rows == null) {
             entry.deviceNewer = true;
         } else {
+            entry.rowsNewer = true;
+        }
+    }
+
+    /** Moves a two-dimensional array's {@link Entry#rowsNewer} into its rows' own flags. */
+    private static void settle(Entry entry) {
+        if (entry.rowsNewer) {
+            entry.rowsNewer = false;
             for (Entry row : entry.rowEntries) {
                 row.deviceNewer = true;
             }
@@ -813,6 +828,11 @@ public final class PresentTable implements AutoCloseable {
      */
     public synchronized List<String> markLost() {
         List<String> names = new ArrayList<>();
+        for (Entry entry : entries.values()) {
+            if (entry.rows != null) {
+                settle(entry);
+            }
+        }
         for (Entry entry : entries.values()) {
             Object array = entry.key.get();
             if (entry.deviceNewer && array != null) {
@@ -1106,6 +1126,7 @@ public final class PresentTable implements AutoCloseable {
     private void uploadBlock(Entry entry) {
         long t0 = System.nanoTime();
         entry.block.buffer.uploadRows(entry.rows);
+        entry.rowsNewer = false;
         for (Entry row : entry.rowEntries) {
             row.deviceNewer = false;
         }
@@ -1116,6 +1137,7 @@ public final class PresentTable implements AutoCloseable {
     private void downloadBlock(Entry entry) {
         long t0 = System.nanoTime();
         entry.block.buffer.downloadRows(entry.rows);
+        entry.rowsNewer = false;
         for (Entry row : entry.rowEntries) {
             row.deviceNewer = false;
         }
@@ -1178,6 +1200,7 @@ public final class PresentTable implements AutoCloseable {
         if (entry.rows == null || sameRows((Object[]) array, entry.rows)) {
             return;
         }
+        settle(entry);
         Object[] now = currentRows(array);
         List<Integer> changed = new ArrayList<>();
         for (int i = 0; i < now.length; i++) {
@@ -1297,6 +1320,10 @@ public final class PresentTable implements AutoCloseable {
      * table listed unless {@code downloadTo} is null.
      */
     private void release(Entry entry, Object downloadTo) {
+        if (entry.rows != null) {
+            // rows that stay present (listed elsewhere, or present on their own) keep their state
+            settle(entry);
+        }
         entries.remove(entry.key);
         // a cleared reference is not queued, so the GC will not report this array again
         entry.key.clear();
