@@ -141,7 +141,7 @@ class BoundsTest {
         KernelPlan k = m.kernels().get(0);
         // unknown: b's row 8 (17 elements) is read and fails the proof
         assertFalse(k.provenInBounds(ev, arrays, RangeCheck.NO_ROW_LENGTHS));
-        // every row's length told (as the runtime tells it for rows it holds as one block): no row is read
+        // the shortest row told (as the runtime tells it for rows unchanged since its table was written): no row is read
         java.util.Set<Object> asked = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         b[8] = null;
         assertTrue(k.provenInBounds(ev, arrays, rows -> {

@@ -41,21 +41,22 @@ public record RangeCheck(Object node, ArrayRef array, Bound row, Bound index, in
     }
 
     /**
-     * What the caller knows of a two-dimensional array's rows without looking at them: the length every row has, or
-     * -1 when it does not know (the rows are then looked at one by one).
+     * What the caller knows of a two-dimensional array's rows without looking at them: a length every row has at
+     * least (the shortest row's), or -1 when it does not know (the rows are then looked at one by one).
      */
     @FunctionalInterface
     public interface RowLengths {
-        int uniform(Object rank2);
+        int least(Object rank2);
     }
 
     /** Knows nothing: every row is looked at. */
     public static final RowLengths NO_ROW_LENGTHS = rows -> -1;
 
     /**
-     * {@link #holds(Evaluator, Function)}, taking the rows' length from {@code rowLengths} where it knows it (a
-     * present rectangular array whose rows the runtime has checked are the device's) instead of reading each row
-     * the access may reach.
+     * {@link #holds(Evaluator, Function)}, taking the shortest row's length from {@code rowLengths} where it knows it
+     * (a present array whose rows the runtime has checked are the device's) instead of reading each row the access
+     * may reach. The shortest of all rows stands for the shortest of those reached: the proof may fail where reading
+     * them would succeed (the kernel then checks its accesses), never the reverse.
      */
     public boolean holds(Evaluator ev, Function<ArrayRef, Object> arrays, RowLengths rowLengths) {
         try {
@@ -76,7 +77,7 @@ public record RangeCheck(Object node, ArrayRef array, Bound row, Bound index, in
                 if (r[0] < 0 || r[1] >= rows.length) {
                     return false;
                 }
-                length = rowLengths.uniform(a);
+                length = rowLengths.least(a);
                 if (length < 0) {
                     length = leastRowLength(rows, (int) r[0], (int) r[1]);
                 }

@@ -47,7 +47,7 @@ public final class Aliasing {
     public interface Known {
         /**
          * Whether this two-dimensional array's rows are known distinct, none null, and each listed by its own
-         * present table alone ({@link PresentTable#blockRowLength} is not -1).
+         * present table alone ({@link PresentTable#ownRows}).
          */
         boolean ownRows(Object rank2);
 

@@ -77,6 +77,9 @@ public final class PresentTable implements AutoCloseable {
         private Block block;
         /** Whether the table as last written lists {@link #block}'s rows in order (see {@link #isContiguous()}). */
         private boolean listsBlock;
+        /** As the table was last written: whether it lists each row object once, and its shortest row's length. */
+        private boolean rowsDistinct;
+        private int leastRowLength;
         private int structured;
         private int dynamic;
         private int rowReferences;
@@ -148,6 +151,20 @@ public final class PresentTable implements AutoCloseable {
         public boolean isContiguous() {
             synchronized (table) {
                 return listsBlock;
+            }
+        }
+
+        /** The device address of the block when {@link #isContiguous()}, else 0. */
+        public long blockAddress() {
+            synchronized (table) {
+                return listsBlock ? block.buffer.address() : 0;
+            }
+        }
+
+        /** The length of every row when {@link #isContiguous()}, else -1. */
+        public int blockRowLength() {
+            synchronized (table) {
+                return listsBlock ? HostArrays.length(rows[0]) : -1;
             }
         }
 
@@ -550,26 +567,64 @@ public final class PresentTable implements AutoCloseable {
     }
 
     /**
-     * The length of every row of {@code array} when it is a present two-dimensional array laid out as one block
-     * ({@link Entry#isContiguous()}) whose rows are, right now, the very row objects its table lists; else -1. The rows
-     * are then distinct, none null, and each has that length, so a launch needs to look at no row: the test compares
-     * the host's outer array with the table's copy of it by identity and touches no row object. A row replaced since,
-     * or any other layout, gives -1, and the caller looks at the rows themselves.
+     * The shortest row's length of {@code array} when it is a present two-dimensional array whose rows are, right
+     * now, the very row objects its table lists; else -1. Java arrays never change length, so the length found when
+     * the table was written holds: a launch needs to read no row. The test compares the host's outer array with the
+     * table's copy of it by identity and touches no row object; a row replaced since gives -1, and the caller looks
+     * at the rows themselves.
      */
-    public synchronized int blockRowLength(Object array) {
+    public synchronized int leastRowLength(Object array) {
+        Entry entry = unchanged(array);
+        return entry == null ? -1 : entry.leastRowLength;
+    }
+
+    /**
+     * Whether {@code array} is a present two-dimensional array whose rows are, right now, its table's (see {@link
+     * #leastRowLength}), each listed once and by no other present table, none present on its own: its rows then
+     * cannot be one another or another bound array's row, unless that array is one {@link #listedAsRow} finds. For
+     * one block this holds by construction; for other layouts each row's entry is looked at (not the row itself).
+     */
+    public synchronized boolean ownRows(Object array) {
+        Entry entry = unchanged(array);
+        if (entry == null || !entry.rowsDistinct) {
+            return false;
+        }
+        if (contiguous(entry)) {
+            return true;
+        }
+        for (Entry row : entry.rowEntries) {
+            if (row.rowReferences != 1 || row.structured != 0 || row.dynamic != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The entry of a present two-dimensional array whose host rows are its table's, or null. */
+    private Entry unchanged(Object array) {
         if (closed || !HostArrays.isRank2(array)) {
-            return -1;
+            return null;
         }
         Entry entry = find(array);
-        if (entry == null || !contiguous(entry) || !sameRows((Object[]) array, entry.rows)) {
-            return -1;
+        return entry == null || entry.rows == null || !sameRows((Object[]) array, entry.rows) ? null : entry;
+    }
+
+    /** Records what {@link #ownRows} and {@link #leastRowLength} need of the rows {@code entry}'s table now lists. */
+    private static void noteRows(Entry entry) {
+        IdentityHashMap<Object, Boolean> seen = new IdentityHashMap<>();
+        int least = entry.rows.length == 0 ? 0 : Integer.MAX_VALUE;
+        boolean distinct = true;
+        for (Object row : entry.rows) {
+            least = Math.min(least, HostArrays.length(row));
+            distinct &= seen.put(row, Boolean.TRUE) == null;
         }
-        return (int) (entry.block.rowBytes / HostArrays.elementBytes(array));
+        entry.rowsDistinct = distinct;
+        entry.leastRowLength = least;
     }
 
     /**
      * Whether {@code array}, a one-dimensional array, is listed as a row by a present row table. One that is not
-     * cannot be a row of an array {@link #blockRowLength} answers for, since such an array's rows are all listed.
+     * cannot be a row of an array {@link #ownRows} vouches for, since such an array's rows are all listed.
      */
     public synchronized boolean listedAsRow(Object array) {
         if (closed) {
@@ -1022,7 +1077,9 @@ public final class PresentTable implements AutoCloseable {
         } catch (RuntimeException e) {
             throw unholding(held, 0, rows.length, freeing(table, e));
         }
-        return record(array, table, rows, held);
+        Entry entry = record(array, table, rows, held);
+        noteRows(entry);
+        return entry;
     }
 
     /** A row table of {@code rows} entries and its trailer (see {@link #writeRowTable}); no bytes for no rows. */
@@ -1101,6 +1158,7 @@ public final class PresentTable implements AutoCloseable {
         Entry entry = record(array, table, rows, held);
         entry.block = block;
         entry.listsBlock = listed;
+        noteRows(entry);
         return entry;
     }
 
@@ -1233,6 +1291,7 @@ public final class PresentTable implements AutoCloseable {
         System.arraycopy(now, 0, entry.rows, 0, now.length);
         System.arraycopy(fresh, 0, entry.rowEntries, 0, fresh.length);
         entry.listsBlock = listed;
+        noteRows(entry);
         RuntimeException failure = null;
         for (int i : changed) {
             try {

@@ -534,7 +534,7 @@ public final class Launcher implements AutoCloseable {
     private final Aliasing.Known knownRows = new Aliasing.Known() {
         @Override
         public boolean ownRows(Object rank2) {
-            return table.blockRowLength(rank2) >= 0;
+            return table.ownRows(rank2);
         }
 
         @Override
@@ -544,12 +544,22 @@ public final class Launcher implements AutoCloseable {
     };
 
     /**
-     * The row lengths of one launch's proofs: a present rectangular array whose rows are its table's has every row
-     * of one length, and its rows are not read (asked once per array and launch); for any other the proof reads them.
+     * The row lengths of one launch's proofs: for a present array whose rows are its table's, the shortest row's
+     * length the table noted (asked once per array and launch), so no row is read; for any other the proof reads them.
      */
     private org.acc4j.compiler.ir.RangeCheck.RowLengths rowLengths() {
-        Map<Object, Integer> known = new java.util.IdentityHashMap<>();
-        return rows -> known.computeIfAbsent(rows, table::blockRowLength);
+        return new org.acc4j.compiler.ir.RangeCheck.RowLengths() {
+            /** Made at the first two-dimensional array: a launch of one-dimensional arrays allocates no map. */
+            private Map<Object, Integer> known;
+
+            @Override
+            public int least(Object rows) {
+                if (known == null) {
+                    known = new java.util.IdentityHashMap<>(4);
+                }
+                return known.computeIfAbsent(rows, table::leastRowLength);
+            }
+        };
     }
 
     private Map<ArrayRef, Object> bind(OffloadedMethod m, Object self, Object[] args) throws HostInstead {
@@ -723,6 +733,21 @@ public final class Launcher implements AutoCloseable {
                     la.putPointer(i, address);
                 } else {
                     ka.addPointer(address);
+                }
+            } else if (p instanceof KernelParam.RowBlock b) {
+                // how the table lists the rows now: one block (indexed as a flat array) or not
+                PresentTable.Entry e = table.entry(arrays.get(b.array()));
+                if (b.part() == KernelParam.RowBlock.Part.START) {
+                    long start = e.blockAddress();
+                    if (la != null) {
+                        la.putPointer(i, start);
+                    } else {
+                        ka.addPointer(start);
+                    }
+                } else if (la != null) {
+                    la.putInt(i, e.blockRowLength());
+                } else {
+                    ka.addInt(e.blockRowLength());
                 }
             } else if (p instanceof KernelParam.ArrayLength l) {
                 int length = java.lang.reflect.Array.getLength(arrays.get(l.array()));

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What the present table tells a launch about a two-dimensional array's rows without the launch visiting them
- * ({@link PresentTable#blockRowLength}, {@link PresentTable#listedAsRow}), and the aliasing check that relies on it:
+ * ({@link PresentTable#leastRowLength}, {@link PresentTable#ownRows}, {@link PresentTable#listedAsRow}), and the
+ * aliasing check that relies on it:
  * it must answer exactly as the check that visits every row, for arrays present as one block, rows replaced since,
  * jagged arrays, rows shared with other bound arrays, and arrays not present.
  */
@@ -27,7 +28,7 @@ class PresentRowsKnownTest {
     private final Aliasing.Known known = new Aliasing.Known() {
         @Override
         public boolean ownRows(Object rank2) {
-            return table.blockRowLength(rank2) >= 0;
+            return table.ownRows(rank2);
         }
 
         @Override
@@ -61,17 +62,19 @@ class PresentRowsKnownTest {
     @Test
     void aPresentBlockWithItsOwnRowsHasOneRowLength() {
         double[][] a = rows(37, 41);
-        assertEquals(-1, table.blockRowLength(a), "not present");
+        assertEquals(-1, table.leastRowLength(a), "not present");
+        assertFalse(table.ownRows(a));
         table.enterDynamic(a, Clause.COPYIN);
-        assertEquals(41, table.blockRowLength(a));
+        assertEquals(41, table.leastRowLength(a));
+        assertTrue(table.ownRows(a));
         assertTrue(table.listedAsRow(a[5]));
         assertFalse(table.listedAsRow(new double[41]));
         float[][] f = new float[3][1];
         table.enterDynamic(f, Clause.CREATE);
-        assertEquals(1, table.blockRowLength(f));
+        assertEquals(1, table.leastRowLength(f));
         table.exitDynamic(f, Clause.DELETE, false);
         table.exitDynamic(a, Clause.DELETE, false);
-        assertEquals(-1, table.blockRowLength(a), "gone");
+        assertEquals(-1, table.leastRowLength(a), "gone");
     }
 
     @Test
@@ -80,24 +83,64 @@ class PresentRowsKnownTest {
         table.enterDynamic(a, Clause.COPYIN);
         double[] old = a[4];
         a[4] = new double[13];
-        assertEquals(-1, table.blockRowLength(a), "the host's rows are not the table's");
+        assertEquals(-1, table.leastRowLength(a), "the host's rows are not the table's");
+        assertFalse(table.ownRows(a));
         a[4] = old;
-        assertEquals(13, table.blockRowLength(a), "put back: the same objects again");
-        a[4] = new double[13];
+        assertEquals(13, table.leastRowLength(a), "put back: the same objects again");
+        a[4] = new double[12];
         table.updateDevice(a);
-        assertEquals(-1, table.blockRowLength(a), "the table now lists a row outside the block");
+        assertFalse(table.entry(a).isContiguous(), "the table now lists a row outside the block");
+        assertEquals(12, table.leastRowLength(a), "the table's rows again, the new one the shortest");
+        assertTrue(table.ownRows(a));
         table.exitDynamic(a, Clause.DELETE, false);
+    }
+
+    @Test
+    void theLaunchParametersOfTheRowsSayWhatTheTrailerSays() {
+        double[][] a = rows(6, 11);
+        PresentTable.Entry e = table.enterDynamic(a, Clause.COPYIN);
+        long[] words = ((FakeMemory.FakeBuffer) table.lookup(a)).words();
+        assertEquals(words[6 * 2], e.blockAddress(), "the block's start, as the trailer holds it");
+        assertTrue(e.blockAddress() != 0);
+        assertEquals(11, e.blockRowLength());
+        assertEquals(table.lookup(a[0]).address(), e.blockAddress(), "row 0 starts the block");
+        assertEquals(table.lookup(a[5]).address(), e.blockAddress() + 5 * 11 * 8L, "row 5 where a flat index puts it");
+        a[2] = new double[11];
+        table.updateDevice(a);
+        assertEquals(0, e.blockAddress(), "a replaced row: the kernel loads rows from the table");
+        assertEquals(-1, e.blockRowLength());
+        words = ((FakeMemory.FakeBuffer) table.lookup(a)).words();
+        assertEquals(0, words[6 * 2]);
+        table.exitDynamic(a, Clause.DELETE, false);
+        PresentTable.Entry none = table.enterDynamic(new double[0][], Clause.COPYIN);
+        assertEquals(0, none.blockAddress());
+        assertEquals(-1, none.blockRowLength());
+        double[][] jagged = {new double[2], new double[3]};
+        PresentTable.Entry j = table.enterDynamic(jagged, Clause.COPYIN);
+        assertEquals(-1, j.blockRowLength());
+        table.exitDynamic(jagged, Clause.DELETE, false);
     }
 
     @Test
     void jaggedSharedOrTwiceListedRowsAreNeverVouchedFor() {
         double[][] jagged = {new double[3], new double[4]};
         table.enterDynamic(jagged, Clause.COPYIN);
-        assertEquals(-1, table.blockRowLength(jagged));
+        assertEquals(3, table.leastRowLength(jagged), "the shortest row");
+        assertTrue(table.ownRows(jagged), "distinct rows that only its table lists");
         double[] shared = new double[5];
         double[][] twice = {shared, shared};
         table.enterDynamic(twice, Clause.COPYIN);
-        assertEquals(-1, table.blockRowLength(twice));
+        assertEquals(5, table.leastRowLength(twice));
+        assertFalse(table.ownRows(twice), "a row listed twice");
+        double[][] other = {jagged[1], new double[2]};
+        table.enterDynamic(other, Clause.COPYIN);
+        assertFalse(table.ownRows(jagged), "its row 1 is also another present array's row");
+        assertFalse(table.ownRows(other));
+        table.exitDynamic(other, Clause.DELETE, false);
+        assertTrue(table.ownRows(jagged));
+        table.enterDynamic(jagged[0], Clause.COPYIN);
+        assertFalse(table.ownRows(jagged), "its row 0 is present on its own");
+        table.exitDynamic(jagged[0], Clause.DELETE, false);
         table.exitDynamic(twice, Clause.DELETE, false);
         table.exitDynamic(jagged, Clause.DELETE, false);
     }
@@ -130,6 +173,18 @@ class PresentRowsKnownTest {
         assertEquals("row 6 of a is also row 2 of b, and the region writes a", Aliasing.problem(shared, known));
         b[2] = bRow;
         assertNull(Aliasing.problem(shared, known));
+        // jagged arrays vouched for by their entries, or not, answer as the full check too
+        double[][] j1 = {new double[3], new double[5], new double[4]};
+        double[][] j2 = {new double[2], j1[2]};
+        table.enterDynamic(j1, Clause.COPYIN);
+        List<Use> jagged = List.of(new Use("j1", j1, true), new Use("a", a, false));
+        assertNull(Aliasing.problem(jagged, known));
+        table.enterDynamic(j2, Clause.COPYIN);
+        List<Use> sharing = List.of(new Use("j1", j1, true), new Use("j2", j2, false));
+        assertEquals(Aliasing.problem(sharing), Aliasing.problem(sharing, known));
+        assertEquals("row 2 of j1 is also row 1 of j2, and the region writes j1", Aliasing.problem(sharing, known));
+        table.exitDynamic(j2, Clause.DELETE, false);
+        table.exitDynamic(j1, Clause.DELETE, false);
         table.exitDynamic(x, Clause.DELETE, false);
         table.exitDynamic(b, Clause.DELETE, false);
         table.exitDynamic(a, Clause.DELETE, false);
