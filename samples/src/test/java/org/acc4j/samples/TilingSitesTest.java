@@ -17,9 +17,6 @@ import org.acc4j.compiler.site.PlanReport;
 import org.acc4j.compiler.site.Planner;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.tree.ClassNode;
-import org.objectweb.asm.tree.MethodNode;
 
 /**
  * The samples' transpose and DGEMM methods planned as the agent plans them: each loop nest outlined into a method
@@ -42,14 +39,7 @@ class TilingSitesTest {
     }
 
     static MethodPlan plan(Class<?> c, String name) throws Exception {
-        ClassNode cn = new ClassNode();
-        new ClassReader(bytes(c.getName().replace('.', '/'))).accept(cn, 0);
-        for (MethodNode mn : cn.methods) {
-            if (mn.name.equals(name)) {
-                return Planner.plan(cn, mn, TilingSitesTest::bytes);
-            }
-        }
-        throw new AssertionError("no method " + name);
+        return Planner.plan(bytes(c.getName().replace('.', '/')), name, TilingSitesTest::bytes);
     }
 
     @ParameterizedTest(name = "{0}")
