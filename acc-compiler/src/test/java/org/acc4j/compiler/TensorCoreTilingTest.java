@@ -31,6 +31,28 @@ class TensorCoreTilingTest {
         return (Tiling.Matmul) u.tiled();
     }
 
+    /** {@code m}'s tensor-core kernel once per candidate tile, each assembled without spills. */
+    private static java.util.List<CompiledMethod> everyTile(CompiledMethod m) throws Exception {
+        java.util.List<CompiledMethod> out = new java.util.ArrayList<>();
+        for (Tiling.MatmulTile tile : Tiling.MatmulTile.CANDIDATES) {
+            java.util.List<KernelPlan> ks = new java.util.ArrayList<>();
+            for (KernelPlan k : m.kernels()) {
+                KernelPlan.Unchecked u = k.unchecked();
+                Tiling.Matmul t = ((Tiling.Matmul) u.tiled()).withTile(tile).withTensorCores(true);
+                String ptx = org.acc4j.compiler.ptx.TiledEmitter.emit(m.body(), t, u.entry(), k.params(), 90);
+                assertTrue(ptx.contains("mma.sync.aligned.m16n8k4") && ptx.contains("(tile " + tile.name()), tile::name);
+                Path ptxas = Ptxas.find();
+                if (ptxas != null) {
+                    assertNull(Ptxas.assembleWithoutSpills(ptxas, u.entry(), ptx), tile.name());
+                }
+                ks.add(new KernelPlan(k.region(), k.entry(), k.ptx(), k.params(), k.sites(),
+                        new KernelPlan.Unchecked(u.entry(), ptx, u.sites(), u.checks(), t)));
+            }
+            out.add(new CompiledMethod(m.body(), ks, m.data(), m.report(), m.outputs()));
+        }
+        return out;
+    }
+
     @Test
     void aRelaxedMatmulUsesTensorCoresOnSm90() throws Exception {
         CompiledMethod m = CompilerTest.offload(TilingKernels.class, "matmulRelaxed");
@@ -53,7 +75,7 @@ class TensorCoreTilingTest {
 
     @Test
     void flatProductsLieWithinTheBound() throws Exception {
-        CompiledMethod m = CompilerTest.offload(TilingKernels.class, "matmulRelaxed");
+        java.util.List<CompiledMethod> tiles = everyTile(CompilerTest.offload(TilingKernels.class, "matmulRelaxed"));
         Random rnd = new Random(31);
         int[][] sizes = {{1, 1, 1}, {65, 67, 33}, {130, 70, 17}, {64, 64, 16}, {3, 130, 40}, {20, 20, 0}, {70, 3, 129}};
         for (int[] s : sizes) {
@@ -64,16 +86,19 @@ class TensorCoreTilingTest {
             double[] b = NestInputs.doubles(rnd, p * n);
             double[] plain = new double[mm * n];
             TilingKernels.matmulRelaxed(a, b, plain, mm, n, p);
-            for (int maxBlocks : new int[] {2, 1000}) {
-                double[] c = new double[mm * n];
-                KernelInterpreter.run(m, new Object[] {a.clone(), b.clone(), c, mm, n, p}, maxBlocks);
-                for (int i = 0; i < mm; i++) {
-                    for (int j = 0; j < n; j++) {
-                        double sum = 0;
-                        for (int k = 0; k < p; k++) {
-                            sum += Math.abs(a[i * p + k] * b[k * n + j]);
+            for (CompiledMethod m : tiles) {
+                for (int maxBlocks : new int[] {2, 1000}) {
+                    double[] c = new double[mm * n];
+                    java.util.Arrays.fill(c, Double.NaN);
+                    KernelInterpreter.run(m, new Object[] {a.clone(), b.clone(), c, mm, n, p}, maxBlocks);
+                    for (int i = 0; i < mm; i++) {
+                        for (int j = 0; j < n; j++) {
+                            double sum = 0;
+                            for (int k = 0; k < p; k++) {
+                                sum += Math.abs(a[i * p + k] * b[k * n + j]);
+                            }
+                            within(plain[i * n + j], c[i * n + j], 2 * (p + 1) * U * sum, s, i, j);
                         }
-                        within(plain[i * n + j], c[i * n + j], 2 * (p + 1) * U * sum, s, i, j);
                     }
                 }
             }
@@ -82,9 +107,10 @@ class TensorCoreTilingTest {
 
     @Test
     void twoDimensionalAccumulatingProductsLieWithinTheBound() throws Exception {
-        CompiledMethod m = CompilerTest.offload(TilingKernels.class, "matmulRelaxed2D");
-        assertTrue(tiled(m).tensorCores(), () -> String.join("\n", m.report()));
-        assertTrue(tiled(m).accumulate());
+        CompiledMethod compiled = CompilerTest.offload(TilingKernels.class, "matmulRelaxed2D");
+        assertTrue(tiled(compiled).tensorCores(), () -> String.join("\n", compiled.report()));
+        assertTrue(tiled(compiled).accumulate());
+        java.util.List<CompiledMethod> tiles = everyTile(compiled);
         Random rnd = new Random(32);
         for (int n : new int[] {1, 17, 65, 100}) {
             double[][] a = NestInputs.doubles2(rnd, n, n);
@@ -92,15 +118,17 @@ class TensorCoreTilingTest {
             double[][] c0 = NestInputs.doubles2(rnd, n, n);
             double[][] plain = copy(c0);
             TilingKernels.matmulRelaxed2D(a, b, plain, n);
-            double[][] c = copy(c0);
-            KernelInterpreter.run(m, new Object[] {a, b, c, n}, 1000);
-            for (int i = 0; i < n; i++) {
-                for (int j = 0; j < n; j++) {
-                    double sum = Math.abs(c0[i][j]);
-                    for (int k = 0; k < n; k++) {
-                        sum += Math.abs(a[i][k] * b[k][j]);
+            for (CompiledMethod m : tiles) {
+                double[][] c = copy(c0);
+                KernelInterpreter.run(m, new Object[] {a, b, c, n}, 1000);
+                for (int i = 0; i < n; i++) {
+                    for (int j = 0; j < n; j++) {
+                        double sum = Math.abs(c0[i][j]);
+                        for (int k = 0; k < n; k++) {
+                            sum += Math.abs(a[i][k] * b[k][j]);
+                        }
+                        within(plain[i][j], c[i][j], 2 * (n + 1) * U * sum, new int[] {n}, i, j);
                     }
-                    within(plain[i][j], c[i][j], 2 * (n + 1) * U * sum, new int[] {n}, i, j);
                 }
             }
         }

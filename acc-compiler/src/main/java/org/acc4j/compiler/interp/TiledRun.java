@@ -190,8 +190,8 @@ final class TiledRun {
 
     /**
      * One launch of the tensor-core matmul kernel, each element as the instruction is taken to compute it: per
-     * block and 64×64 tile of C, each element in the ranges starts at its start value and takes
-     * {@code fma(a, b, acc)} for every k of every 16-deep k tile in order, with 0 for a k past the range (as the
+     * block and tile of C, each element in the ranges starts at its start value and takes
+     * {@code fma(a, b, acc)} for every k of every k tile in order, with 0 for a k past the range (as the
      * kernel stages 0 there). The device's tensor cores may round within a step of 4 differently; the tests hold
      * both to the same bound around Java's result.
      */
@@ -207,10 +207,12 @@ final class TiledRun {
         Object c = sources.apply(t.c().array().source());
         distinct(a, c, t.a().array().name(), t.c().array().name());
         distinct(b, c, t.b().array().name(), t.c().array().name());
-        int bt = Tiling.TENSOR_TILE;
-        long tilesI = (ri[1] + bt - 1) / bt;
-        long tilesJ = (rj[1] + bt - 1) / bt;
-        long kEnd = (rk[1] + Tiling.TENSOR_DEPTH - 1) / Tiling.TENSOR_DEPTH * Tiling.TENSOR_DEPTH;
+        int bi = t.tile().blockI();
+        int bj = t.tile().blockJ();
+        int depth = t.tile().tensorDepth();
+        long tilesI = (ri[1] + bi - 1) / bi;
+        long tilesJ = (rj[1] + bj - 1) / bj;
+        long kEnd = (rk[1] + depth - 1) / depth * depth;
         double init = t.accumulate() ? 0 : Double.longBitsToDouble(t.init().bits());
         Map<Object, Map<Integer, Integer>> written = new IdentityHashMap<>();
         for (int by = 0; by < grid[1]; by++) {
@@ -218,8 +220,8 @@ final class TiledRun {
                 int block = by * grid[0] + bx;
                 for (long ti = by; ti < tilesI; ti += grid[1]) {
                     for (long tj = bx; tj < tilesJ; tj += grid[0]) {
-                        for (long io = ti * bt; io < Math.min(ri[1], ti * bt + bt); io++) {
-                            for (long jo = tj * bt; jo < Math.min(rj[1], tj * bt + bt); jo++) {
+                        for (long io = ti * bi; io < Math.min(ri[1], ti * bi + bi); io++) {
+                            for (long jo = tj * bj; jo < Math.min(rj[1], tj * bj + bj); jo++) {
                                 int iv = (int) (ri[0] + io);
                                 int jv = (int) (rj[0] + jo);
                                 double acc = t.accumulate() ? load(c, t.c(), Map.of(vi, iv, vj, jv)) : init;

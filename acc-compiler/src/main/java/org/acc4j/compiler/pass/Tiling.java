@@ -176,13 +176,15 @@ public final class Tiling {
      * computing {@code microI × microJ} elements of C in registers, so that a block computes a
      * {@code blockI × blockJ} tile of C; k is staged {@code depth} at a time in shared memory, in two buffers.
      * Every size is a power of two; the micro-tile is even along both axes (a thread owns pairs of adjacent
-     * elements and reads them from shared memory with one 16-byte load).
+     * elements and reads them from shared memory with one 16-byte load). The FP64 tensor-core kernel takes the same
+     * C tile per block with {@code tensorWarpsI × tensorWarpsJ} warps, each computing its part as tiles of
+     * {@code mma.sync m16n8k4}, and k tiles {@code tensorDepth} deep.
      *
      * @param name the name {@link #configured} selects it by
      * @param minBlocks the blocks per multiprocessor the kernel asks ptxas to fit ({@code .minnctapersm})
      */
     public record MatmulTile(String name, int threadsX, int threadsY, int microI, int microJ, int depth,
-                             int minBlocks) {
+                             int minBlocks, int tensorWarpsI, int tensorWarpsJ, int tensorDepth) {
         /** The system property that selects the tile of every matmul kernel by name. */
         public static final String PROPERTY = "acc4j.matmulTile";
         /** The environment variable read when the property is not set. */
@@ -190,9 +192,9 @@ public final class Tiling {
 
         /** The candidates, the default first. */
         public static final List<MatmulTile> CANDIDATES = List.of(
-                new MatmulTile("128x128", 16, 16, 8, 8, 8, 1),
-                new MatmulTile("128x64", 16, 16, 8, 4, 8, 2),
-                new MatmulTile("64x64", 16, 16, 4, 4, 16, 2));
+                new MatmulTile("128x128", 16, 16, 8, 8, 8, 1, 2, 4, 8),
+                new MatmulTile("128x64", 16, 16, 8, 4, 8, 2, 2, 2, 8),
+                new MatmulTile("64x64", 16, 16, 4, 4, 16, 2, 2, 2, 16));
 
         public MatmulTile {
             for (int v : new int[] {threadsX, threadsY, microI, microJ, depth}) {
@@ -205,6 +207,30 @@ public final class Tiling {
                     || threadsY * microI * depth % t != 0 || depth * threadsX * microJ % t != 0) {
                 throw new IllegalArgumentException("matmul tile " + name + ": the threads do not stage the tiles evenly");
             }
+            // the fields are not set yet: the sizes from the parameters
+            int tt = 32 * tensorWarpsI * tensorWarpsJ;
+            int bi = threadsY * microI;
+            int bj = threadsX * microJ;
+            if (tensorDepth % 4 != 0 || Integer.bitCount(tensorWarpsJ) != 1 || bi % (16 * tensorWarpsI) != 0
+                    || bj % (8 * tensorWarpsJ) != 0 || tt % tensorDepth != 0 || tt % bj != 0
+                    || bi * tensorDepth % tt != 0 || tensorDepth * bj % tt != 0) {
+                throw new IllegalArgumentException("matmul tile " + name + ": the warps do not cover the tensor tiles");
+            }
+        }
+
+        /** Threads of the tensor-core kernel's block: its warps. */
+        public int tensorThreads() {
+            return 32 * tensorWarpsI * tensorWarpsJ;
+        }
+
+        /** The tensor-core kernel's m16 tiles along i per warp. */
+        public int tensorTilesI() {
+            return blockI() / (16 * tensorWarpsI);
+        }
+
+        /** The tensor-core kernel's n8 tiles along j per warp. */
+        public int tensorTilesJ() {
+            return blockJ() / (8 * tensorWarpsJ);
         }
 
         /** Rows of C per block. */
@@ -263,11 +289,6 @@ public final class Tiling {
         }
     }
 
-    /** The tensor-core matmul kernel: C tile edge per block, threads per block (4 warps), k tile depth. */
-    public static final int TENSOR_TILE = 64;
-    public static final int TENSOR_THREADS = 128;
-    public static final int TENSOR_DEPTH = 16;
-
     /**
      * A matmul-shaped nest {@code c[i][j] = init + Σ_k a(i, k) * b(k, j)}: {@code acc} starts at {@code init} (or,
      * when {@code accumulate}, at the element of c itself: {@code c[i][j] += Σ ...}), gets {@code acc + a * b} for
@@ -277,7 +298,7 @@ public final class Tiling {
      * @param tile the kernel's shape (unused with {@code tensorCores})
      * @param tensorCores whether the kernel multiplies with FP64 tensor cores ({@code mma.sync m16n8k4}): allowed
      *     by {@code @Kernels(relaxed = true)} on sm_90 and later; the products are fused with the sum, so the
-     *     result differs from Java's in the last bits (see {@link #TENSOR_TILE})
+     *     result differs from Java's in the last bits; {@code tile} then gives its C tile per block, warps and k depth
      */
     public record Matmul(Stmt.For i, Stmt.For j, Stmt.For k, Access a, Access b, Access c, Expr.Const init,
                          boolean accumulate, MatmulTile tile, boolean tensorCores) implements Kernel {
@@ -296,9 +317,10 @@ public final class Tiling {
         public Mapping launch() {
             Mapping.Level li = new Mapping.Level(List.of(i), 1, 1, "rows of C tiles");
             Mapping.Level lj = new Mapping.Level(List.of(j), 0, 0, "columns of C tiles");
-            int[] block = tensorCores ? new int[] {TENSOR_THREADS, 1, 1} : new int[] {tile.threadsX(), tile.threadsY(), 1};
-            int bi = tensorCores ? TENSOR_TILE : tile.blockI();
-            int bj = tensorCores ? TENSOR_TILE : tile.blockJ();
+            int[] block = tensorCores ? new int[] {tile.tensorThreads(), 1, 1}
+                    : new int[] {tile.threadsX(), tile.threadsY(), 1};
+            int bi = tile.blockI();
+            int bj = tile.blockJ();
             return new Mapping(List.of(li, lj), block, List.of(new Mapping.FromTrip(1, bj, Integer.MAX_VALUE, 1),
                     new Mapping.FromTrip(0, bi, 65535, 1), new Mapping.Unused()),
                     tensorCores ? "tensor-core matmul" : "register-tiled matmul");
@@ -312,8 +334,10 @@ public final class Tiling {
             if (tensorCores) {
                 return "tiled for FP64 tensor cores (@Kernels(relaxed = true)): " + cn + "[" + i.index().name() + ", "
                         + j.index().name() + "] " + (accumulate ? "+=" : "=") + " sum over " + k.index().name()
-                        + " of " + an + " * " + bn + " (" + TENSOR_TILE + "x" + TENSOR_TILE + " tiles of " + cn
-                        + " per block of 4 warps, each 32x32 with mma.sync m16n8k4, " + TENSOR_DEPTH + "-deep k tiles "
+                        + " of " + an + " * " + bn + " (tile " + tile.name() + ": " + tile.blockI() + "x"
+                        + tile.blockJ() + " tiles of " + cn + " per block of " + tile.tensorWarpsI()
+                        * tile.tensorWarpsJ() + " warps, each " + (16 * tile.tensorTilesI()) + "x"
+                        + (8 * tile.tensorTilesJ()) + " with mma.sync m16n8k4, " + tile.tensorDepth() + "-deep k tiles "
                         + "double-buffered in shared memory; each product is fused with the running sum, so the "
                         + "result differs from Java's in the last bits, within (p + 1) * 2^-53 * (|c| + sum |a| |b|)"
                         + " for p terms; launched when the bounds proofs hold, else the checked kernel runs)";

@@ -58,8 +58,8 @@ public final class TiledEmitter {
             Tiling.Matmul mm = (Tiling.Matmul) t;
             if (mm.tensorCores()) {
                 text = e.tensorBody(mm);
-                block = new int[] {Tiling.TENSOR_THREADS, 1};
-                occupancy = ".minnctapersm 2\n";
+                block = new int[] {mm.tile().tensorThreads(), 1};
+                occupancy = ".minnctapersm " + (mm.tile().tensorThreads() > 128 ? 1 : 2) + "\n";
             } else {
                 text = e.matmulBody(mm);
                 block = new int[] {mm.tile().threadsX(), mm.tile().threadsY()};
@@ -716,23 +716,31 @@ public final class TiledEmitter {
     }
 
     /**
-     * The FP64 tensor-core matmul kernel: blocks of 4 warps take the 64×64 tiles of C from {@code (bx, by)} by the
-     * grid; warp {@code w} computes the 32×32 quarter at {@code (32 (w / 2), 32 (w % 2))} as 2×4 tiles of
-     * {@code mma.sync.aligned.m16n8k4.row.col.f64}, its accumulators in registers in the instruction's layout
-     * (lane {@code l}: rows {@code l / 4} and {@code l / 4 + 8}, columns {@code 2 (l % 4)} and one more). The k range
-     * is staged 16 at a time in two shared buffers, A transposed (k by i) and B as it is (k by j), rows padded to
-     * 68 elements so that a fragment's 32 loads fall on distinct banks; the next tile's global loads are in flight
-     * during the current tile's 4 steps of k. Outside the ranges the staged values are 0 (0 × 0 adds nothing to
-     * an element that is stored), and nothing is stored.
+     * The FP64 tensor-core matmul kernel for the tile of {@code t} ({@link Tiling.MatmulTile}): blocks of
+     * {@code warpsI × warpsJ} warps take the {@code blockI × blockJ} tiles of C from {@code (bx, by)} by the grid;
+     * each warp computes its {@code 16 mT × 8 nT} part as {@code mT × nT} tiles of
+     * {@code mma.sync.aligned.m16n8k4.row.col.f64}, its accumulators in registers in the instruction's layout (lane
+     * {@code l}: rows {@code l / 4} and {@code l / 4 + 8}, columns {@code 2 (l % 4)} and one more). The k range is
+     * staged {@code tensorDepth} at a time in two shared buffers, A transposed (k by i) and B as it is (k by j),
+     * rows padded by 4 elements so that a fragment's 32 loads fall on distinct banks; the next tile's global loads
+     * are in flight during the current tile's steps of k. Outside the ranges the staged values are 0 (0 × 0 adds
+     * nothing to an element that is stored), and nothing is stored.
      */
     private String tensorBody(Tiling.Matmul t) {
-        int bt = Tiling.TENSOR_TILE;
-        int bk = Tiling.TENSOR_DEPTH;
-        int threads = Tiling.TENSOR_THREADS;
-        int pitch = bt + 4;
-        int buf = bk * pitch * 8;
-        code.append("\t.shared .align 16 .b8 sa[").append(2 * buf).append("];\n");
-        code.append("\t.shared .align 16 .b8 sb[").append(2 * buf).append("];\n");
+        Tiling.MatmulTile tile = t.tile();
+        int bi = tile.blockI();
+        int bj = tile.blockJ();
+        int bk = tile.tensorDepth();
+        int threads = tile.tensorThreads();
+        int mT = tile.tensorTilesI();
+        int nT = tile.tensorTilesJ();
+        // rows padded by 4 elements: the 32 lanes of a fragment load (4 rows of k, 8 of i or j) hit distinct banks
+        int pitchA = bi + 4;
+        int pitchB = bj + 4;
+        int bufA = bk * pitchA * 8;
+        int bufB = bk * pitchB * 8;
+        code.append("\t.shared .align 16 .b8 sa[").append(2 * bufA).append("];\n");
+        code.append("\t.shared .align 16 .b8 sb[").append(2 * bufB).append("];\n");
         Var vi = t.i().index();
         Var vj = t.j().index();
         Var vk = t.k().index();
@@ -751,10 +759,10 @@ public final class TiledEmitter {
         String tilesI = r();
         String tilesJ = r();
         String tilesK = r();
-        op("add.u32 " + tilesI + ", " + ri[1] + ", " + (bt - 1));
-        op("shr.u32 " + tilesI + ", " + tilesI + ", " + log2(bt));
-        op("add.u32 " + tilesJ + ", " + rj[1] + ", " + (bt - 1));
-        op("shr.u32 " + tilesJ + ", " + tilesJ + ", " + log2(bt));
+        op("add.u32 " + tilesI + ", " + ri[1] + ", " + (bi - 1));
+        op("shr.u32 " + tilesI + ", " + tilesI + ", " + log2(bi));
+        op("add.u32 " + tilesJ + ", " + rj[1] + ", " + (bj - 1));
+        op("shr.u32 " + tilesJ + ", " + tilesJ + ", " + log2(bj));
         op("add.u32 " + tilesK + ", " + rk[1] + ", " + (bk - 1));
         op("shr.u32 " + tilesK + ", " + tilesK + ", " + log2(bk));
         String tid = r();
@@ -769,23 +777,25 @@ public final class TiledEmitter {
         op("shr.u32 " + warp + ", " + tid + ", 5");
         op("shr.u32 " + g + ", " + lane + ", 2");
         op("and.b32 " + q + ", " + lane + ", 3");
-        op("shr.u32 " + wm + ", " + warp + ", 1");
-        op("shl.b32 " + wm + ", " + wm + ", 5");
-        op("and.b32 " + wn + ", " + warp + ", 1");
-        op("shl.b32 " + wn + ", " + wn + ", 5");
-        // staging coordinates: A's element s at (m = tid / 16 + 8 s, k = tid % 16), B's at (k = tid / 64 + 2 s, n = tid % 64)
+        // warp w's part of the C tile: rows from (w / warpsJ) 16 mT, columns from (w % warpsJ) 8 nT
+        op("shr.u32 " + wm + ", " + warp + ", " + log2(tile.tensorWarpsJ()));
+        op("mul.lo.u32 " + wm + ", " + wm + ", " + (16 * mT));
+        op("and.b32 " + wn + ", " + warp + ", " + (tile.tensorWarpsJ() - 1));
+        op("mul.lo.u32 " + wn + ", " + wn + ", " + (8 * nT));
+        // staging coordinates: A's element s at (m = tid / depth + (threads / depth) s, k = tid % depth),
+        // B's at (k = tid / blockJ + (threads / blockJ) s, n = tid % blockJ)
         String am = r();
         String ak = r();
         String bkk = r();
         String bn = r();
         op("shr.u32 " + am + ", " + tid + ", " + log2(bk));
         op("and.b32 " + ak + ", " + tid + ", " + (bk - 1));
-        op("shr.u32 " + bkk + ", " + tid + ", " + log2(bt));
-        op("and.b32 " + bn + ", " + tid + ", " + (bt - 1));
-        int perA = bt * bk / threads;
-        int perB = bk * bt / threads;
+        op("shr.u32 " + bkk + ", " + tid + ", " + log2(bj));
+        op("and.b32 " + bn + ", " + tid + ", " + (bj - 1));
+        int perA = bi * bk / threads;
+        int perB = bk * bj / threads;
         int strideA = threads / bk;
-        int strideB = threads / bt;
+        int strideB = threads / bj;
         String sa = rd();
         String sb = rd();
         op("mov.u64 " + sa + ", sa");
@@ -796,24 +806,24 @@ public final class TiledEmitter {
         String bRd = rd();
         String x = r();
         String x64 = rd();
-        op("mad.lo.u32 " + x + ", " + ak + ", " + pitch + ", " + am);
+        op("mad.lo.u32 " + x + ", " + ak + ", " + pitchA + ", " + am);
         op("mul.wide.u32 " + x64 + ", " + x + ", 8");
         op("add.s64 " + aSt + ", " + sa + ", " + x64);
         String y = r();
         String y64 = rd();
-        op("mad.lo.u32 " + y + ", " + bkk + ", " + pitch + ", " + bn);
+        op("mad.lo.u32 " + y + ", " + bkk + ", " + pitchB + ", " + bn);
         op("mul.wide.u32 " + y64 + ", " + y + ", 8");
         op("add.s64 " + bSt + ", " + sb + ", " + y64);
         // fragment bases: A at (k = q, m = wm + g), B at (k = q, n = wn + g)
         String fa = r();
         String fa64 = rd();
-        op("mad.lo.u32 " + fa + ", " + q + ", " + pitch + ", " + wm);
+        op("mad.lo.u32 " + fa + ", " + q + ", " + pitchA + ", " + wm);
         op("add.u32 " + fa + ", " + fa + ", " + g);
         op("mul.wide.u32 " + fa64 + ", " + fa + ", 8");
         op("add.s64 " + aRd + ", " + sa + ", " + fa64);
         String fb = r();
         String fb64 = rd();
-        op("mad.lo.u32 " + fb + ", " + q + ", " + pitch + ", " + wn);
+        op("mad.lo.u32 " + fb + ", " + q + ", " + pitchB + ", " + wn);
         op("add.u32 " + fb + ", " + fb + ", " + g);
         op("mul.wide.u32 " + fb64 + ", " + fb + ", 8");
         op("add.s64 " + bRd + ", " + sb + ", " + fb64);
@@ -825,7 +835,7 @@ public final class TiledEmitter {
         String tjReg = r();
         String stop = p();
         // accumulators: [mt][nt][e], e as the instruction's C fragment
-        String[] acc = new String[2 * 4 * 4];
+        String[] acc = new String[mT * nT * 4];
         for (int n = 0; n < acc.length; n++) {
             acc[n] = fd();
         }
@@ -849,8 +859,8 @@ public final class TiledEmitter {
         op("@" + stop + " bra $L_next_ti");
         String i0 = r();
         String j0 = r();
-        op("shl.b32 " + i0 + ", " + tiReg + ", " + log2(bt));
-        op("shl.b32 " + j0 + ", " + tjReg + ", " + log2(bt));
+        op("shl.b32 " + i0 + ", " + tiReg + ", " + log2(bi));
+        op("shl.b32 " + j0 + ", " + tjReg + ", " + log2(bj));
         // this thread's rows and columns of C: i0 + wm + g (+ 16 mt, + 8), j0 + wn + 2 q (+ 8 nt, + 1)
         String iBase = r();
         String jBase = r();
@@ -863,7 +873,7 @@ public final class TiledEmitter {
         }
         if (t.accumulate()) {
             for (int n = 0; n < acc.length; n++) {
-                String[] at = tensorElement(t, n, iBase, jBase, ri, rj, cRow, cIdx, vi, vj);
+                String[] at = tensorElement(t, n, nT, iBase, jBase, ri, rj, cRow, cIdx, vi, vj);
                 op("@!" + at[1] + " ld.global.f64 " + acc[n] + ", [" + at[0] + "]");
             }
         }
@@ -876,7 +886,7 @@ public final class TiledEmitter {
             op("st.shared.f64 [" + aSt + "+" + (n * strideA * 8) + "], " + pa[n]);
         }
         for (int n = 0; n < perB; n++) {
-            op("st.shared.f64 [" + bSt + "+" + (n * strideB * pitch * 8) + "], " + pb[n]);
+            op("st.shared.f64 [" + bSt + "+" + (n * strideB * pitchB * 8) + "], " + pb[n]);
         }
         op("bar.sync 0");
         label("$L_kt");
@@ -887,32 +897,28 @@ public final class TiledEmitter {
         stage(t, next, i0, j0, ri, rj, rk, am, ak, bkk, bn, aRow, aIdx, bRow, bIdx, pa, pb, hasNext, vi, vj, vk);
         String cur = r();
         op("and.b32 " + cur + ", " + kt + ", 1");
-        String off = r();
-        String off64 = rd();
-        op("mul.lo.u32 " + off + ", " + cur + ", " + buf);
-        op("cvt.u64.u32 " + off64 + ", " + off);
         String aCur = rd();
         String bCur = rd();
-        op("add.s64 " + aCur + ", " + aRd + ", " + off64);
-        op("add.s64 " + bCur + ", " + bRd + ", " + off64);
-        // 4 steps of k, each 2 x 4 mma of 16x8x4
+        bufferAt(aCur, aRd, cur, bufA);
+        bufferAt(bCur, bRd, cur, bufB);
+        // depth / 4 steps of k, each mT x nT mma of 16x8x4
         for (int ks = 0; ks < bk / 4; ks++) {
-            String[] a0 = new String[2];
-            String[] a1 = new String[2];
-            String[] b = new String[4];
-            for (int mt = 0; mt < 2; mt++) {
+            String[] a0 = new String[mT];
+            String[] a1 = new String[mT];
+            String[] b = new String[nT];
+            for (int mt = 0; mt < mT; mt++) {
                 a0[mt] = fd();
                 a1[mt] = fd();
-                op("ld.shared.f64 " + a0[mt] + ", [" + aCur + "+" + ((ks * 4 * pitch + mt * 16) * 8) + "]");
-                op("ld.shared.f64 " + a1[mt] + ", [" + aCur + "+" + ((ks * 4 * pitch + mt * 16 + 8) * 8) + "]");
+                op("ld.shared.f64 " + a0[mt] + ", [" + aCur + "+" + ((ks * 4 * pitchA + mt * 16) * 8) + "]");
+                op("ld.shared.f64 " + a1[mt] + ", [" + aCur + "+" + ((ks * 4 * pitchA + mt * 16 + 8) * 8) + "]");
             }
-            for (int nt = 0; nt < 4; nt++) {
+            for (int nt = 0; nt < nT; nt++) {
                 b[nt] = fd();
-                op("ld.shared.f64 " + b[nt] + ", [" + bCur + "+" + ((ks * 4 * pitch + nt * 8) * 8) + "]");
+                op("ld.shared.f64 " + b[nt] + ", [" + bCur + "+" + ((ks * 4 * pitchB + nt * 8) * 8) + "]");
             }
-            for (int mt = 0; mt < 2; mt++) {
-                for (int nt = 0; nt < 4; nt++) {
-                    int base = (mt * 4 + nt) * 4;
+            for (int mt = 0; mt < mT; mt++) {
+                for (int nt = 0; nt < nT; nt++) {
+                    int base = (mt * nT + nt) * 4;
                     String d = "{" + acc[base] + ", " + acc[base + 1] + ", " + acc[base + 2] + ", " + acc[base + 3] + "}";
                     op("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 " + d + ", {" + a0[mt] + ", " + a1[mt]
                             + "}, {" + b[nt] + "}, " + d);
@@ -921,26 +927,22 @@ public final class TiledEmitter {
         }
         String nb = r();
         op("xor.b32 " + nb + ", " + cur + ", 1");
-        String offn = r();
-        String offn64 = rd();
-        op("mul.lo.u32 " + offn + ", " + nb + ", " + buf);
-        op("cvt.u64.u32 " + offn64 + ", " + offn);
         String aNx = rd();
         String bNx = rd();
-        op("add.s64 " + aNx + ", " + aSt + ", " + offn64);
-        op("add.s64 " + bNx + ", " + bSt + ", " + offn64);
+        bufferAt(aNx, aSt, nb, bufA);
+        bufferAt(bNx, bSt, nb, bufB);
         for (int n = 0; n < perA; n++) {
             op("@" + hasNext + " st.shared.f64 [" + aNx + "+" + (n * strideA * 8) + "], " + pa[n]);
         }
         for (int n = 0; n < perB; n++) {
-            op("@" + hasNext + " st.shared.f64 [" + bNx + "+" + (n * strideB * pitch * 8) + "], " + pb[n]);
+            op("@" + hasNext + " st.shared.f64 [" + bNx + "+" + (n * strideB * pitchB * 8) + "], " + pb[n]);
         }
         op("bar.sync 0");
         op("mov.u32 " + kt + ", " + next);
         op("@" + hasNext + " bra.uni $L_kt");
         label("$L_store");
         for (int n = 0; n < acc.length; n++) {
-            String[] at = tensorElement(t, n, iBase, jBase, ri, rj, cRow, cIdx, vi, vj);
+            String[] at = tensorElement(t, n, nT, iBase, jBase, ri, rj, cRow, cIdx, vi, vj);
             op("@!" + at[1] + " st.global.f64 [" + at[0] + "], " + acc[n]);
         }
         op("add.u32 " + tjReg + ", " + tjReg + ", " + nctaX);
@@ -953,17 +955,29 @@ public final class TiledEmitter {
         return code.toString();
     }
 
-    /** The offsets in a warp's 32×32 quarter of accumulator {@code n} ({@code [mt][nt][e]}), beyond the lane's own. */
-    public static int[] tensorOffsets(int n) {
-        int mt = n / 16;
-        int nt = n / 4 % 4;
+    /**
+     * The offsets in a warp's part of the C tile of accumulator {@code n} ({@code [mt][nt][e]}, {@code nT} tiles
+     * along j), beyond the lane's own.
+     */
+    private static int[] tensorOffsets(int n, int nT) {
+        int mt = n / (4 * nT);
+        int nt = n / 4 % nT;
         int e = n % 4;
         return new int[] {mt * 16 + (e / 2) * 8, nt * 8 + (e % 2)};
     }
 
-    private String[] tensorElement(Tiling.Matmul t, int n, String iBase, String jBase, String[] ri, String[] rj,
+    /** {@code to = base + buffer * bytes}: the address in shared buffer {@code buffer} (0 or 1). */
+    private void bufferAt(String to, String base, String buffer, int bytes) {
+        String off = r();
+        String off64 = rd();
+        op("mul.lo.u32 " + off + ", " + buffer + ", " + bytes);
+        op("cvt.u64.u32 " + off64 + ", " + off);
+        op("add.s64 " + to + ", " + base + ", " + off64);
+    }
+
+    private String[] tensorElement(Tiling.Matmul t, int n, int nT, String iBase, String jBase, String[] ri, String[] rj,
                                    FormRegs cRow, FormRegs cIdx, Var vi, Var vj) {
-        int[] o = tensorOffsets(n);
+        int[] o = tensorOffsets(n, nT);
         String io = r();
         String jo = r();
         op("add.u32 " + io + ", " + iBase + ", " + o[0]);
@@ -1026,9 +1040,9 @@ public final class TiledEmitter {
     private void stage(Tiling.Matmul t, String ktile, String i0, String j0, String[] ri, String[] rj, String[] rk,
                        String am, String ak, String bkk, String bn, FormRegs aRow, FormRegs aIdx, FormRegs bRow,
                        FormRegs bIdx, String[] pa, String[] pb, String guard, Var vi, Var vj, Var vk) {
-        int depth = t.tensorCores() ? Tiling.TENSOR_DEPTH : t.tile().depth();
-        int threads = t.tensorCores() ? Tiling.TENSOR_THREADS : t.tile().threads();
-        int blockJ = t.tensorCores() ? Tiling.TENSOR_TILE : t.tile().blockJ();
+        int depth = t.tensorCores() ? t.tile().tensorDepth() : t.tile().depth();
+        int threads = t.tensorCores() ? t.tile().tensorThreads() : t.tile().threads();
+        int blockJ = t.tile().blockJ();
         int strideA = threads / depth;
         int strideB = threads / blockJ;
         String k0 = r();
