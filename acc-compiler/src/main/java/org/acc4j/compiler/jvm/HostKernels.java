@@ -114,7 +114,7 @@ public final class HostKernels {
         for (KernelPlan k : m.kernels()) {
             Region r = k.region();
             JvmEmitter e = new JvmEmitter(r, params);
-            Set<Object> proven = JvmEmitter.identitySet();
+            Set<Object> proven = RegionUses.identitySet();
             if (k.unchecked() != null) {
                 for (RangeCheck c : k.unchecked().checks()) {
                     proven.add(c.node());
