@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.acc4j.compiler.ir.ArrayRef;
+import org.acc4j.compiler.ir.Cond;
 import org.acc4j.compiler.ir.Expr;
 import org.acc4j.compiler.ir.Mapping;
 import org.acc4j.compiler.ir.Reduction;
@@ -329,13 +330,67 @@ final class JvmEmitter extends ExprEmitter {
         mv.visitLabel(end);
     }
 
-    /** Pushes the trip count ({@code long}) of a parallel loop, its bounds evaluated now. */
+    /**
+     * Pushes the trip count ({@code long}) of a parallel loop, its bounds evaluated now: {@link JvmKernel#tripCount}'s
+     * arithmetic written inline for the loop's comparison and constant step (a {@code !=} loop calls it), so that a
+     * level inside another costs no call per run of the outer one.
+     */
     private void tripOf(Stmt.For f) {
         exprLong(f.lower());
-        push(f.cond().ordinal());
+        if (f.cond() == Cond.NE || f.cond() == Cond.EQ) {
+            push(f.cond().ordinal());
+            exprLong(f.bound());
+            push(f.step());
+            mv.visitMethodInsn(INVOKESTATIC, BASE, "tripCount", "(JIJJ)J", false);
+            return;
+        }
+        int lower = newLong();
+        int bound = newLong();
+        mv.visitVarInsn(LSTORE, lower);
         exprLong(f.bound());
-        push(f.step());
-        mv.visitMethodInsn(INVOKESTATIC, BASE, "tripCount", "(JIJJ)J", false);
+        mv.visitVarInsn(LSTORE, bound);
+        long step = f.step();
+        boolean up = f.cond() == Cond.LT || f.cond() == Cond.LE;
+        Label none = new Label();
+        Label end = new Label();
+        // runs at all: lower < bound, lower <= bound, lower > bound or lower >= bound
+        mv.visitVarInsn(LLOAD, lower);
+        mv.visitVarInsn(LLOAD, bound);
+        mv.visitInsn(LCMP);
+        mv.visitJumpInsn(switch (f.cond()) {
+            case LT -> IFGE;
+            case LE -> IFGT;
+            case GT -> IFLE;
+            default -> IFLT;
+        }, none);
+        // the span from the first index to the bound, in the direction of the loop
+        mv.visitVarInsn(LLOAD, up ? bound : lower);
+        mv.visitVarInsn(LLOAD, up ? lower : bound);
+        mv.visitInsn(LSUB);
+        boolean strict = f.cond() == Cond.LT || f.cond() == Cond.GT;
+        long divisor = up ? step : -step;
+        if (strict) {
+            // (span + |step| - 1) / |step|, as JvmKernel.tripCount writes it
+            if (divisor != 1) {
+                push(divisor - 1);
+                mv.visitInsn(LADD);
+            }
+            if (divisor != 1) {
+                push(divisor);
+                mv.visitInsn(LDIV);
+            }
+        } else {
+            if (divisor != 1) {
+                push(divisor);
+                mv.visitInsn(LDIV);
+            }
+            push(1L);
+            mv.visitInsn(LADD);
+        }
+        mv.visitJumpInsn(GOTO, end);
+        mv.visitLabel(none);
+        push(0L);
+        mv.visitLabel(end);
     }
 
     /** Lowers and trip counts of a level's loops into new locals: {lower0, trip0, lower1, trip1, ...}. */
@@ -369,7 +424,10 @@ final class JvmEmitter extends ExprEmitter {
 
     /**
      * The innermost loop of a level over {@code n} (an int local) iterations from {@code start} (a long local, the
-     * iteration's number from the loop's first): {@code int} counted, the index {@code base + c * step}.
+     * iteration's number from the loop's first): {@code int} counted. An {@code int} index stepping by one towards a
+     * strict bound is itself the counter, from {@code base} to {@code base + n} (at most the bound, so it cannot wrap),
+     * as javac writes the loop, so that C2 sees the plain Java loop's induction variable in every subscript; any other
+     * loop counts {@code c} from 0 to {@code n} and sets the index to {@code base + c * step}.
      */
     private void innerRun(Stmt.For f, int lowerSlot, int startSlot, int nSlot, List<Stmt> body) {
         int base = f.index().type() == Type.I32 ? newInt() : newLong();
@@ -383,6 +441,28 @@ final class JvmEmitter extends ExprEmitter {
             mv.visitVarInsn(ISTORE, base);
         } else {
             mv.visitVarInsn(LSTORE, base);
+        }
+        boolean upByOne = f.cond() == Cond.LT && f.step() == 1;
+        boolean downByOne = f.cond() == Cond.GT && f.step() == -1;
+        if (f.index().type() == Type.I32 && (upByOne || downByOne)) {
+            int end = newInt();
+            mv.visitVarInsn(ILOAD, base);
+            mv.visitVarInsn(ILOAD, nSlot);
+            mv.visitInsn(upByOne ? IADD : ISUB);
+            mv.visitVarInsn(ISTORE, end);
+            Label test = new Label();
+            Label done = new Label();
+            mv.visitLabel(test);
+            mv.visitVarInsn(ILOAD, base);
+            mv.visitVarInsn(ILOAD, end);
+            mv.visitJumpInsn(upByOne ? IF_ICMPGE : IF_ICMPLE, done);
+            mv.visitVarInsn(ILOAD, base);
+            store(f.index());
+            statements(body);
+            mv.visitIincInsn(base, (int) f.step());
+            mv.visitJumpInsn(GOTO, test);
+            mv.visitLabel(done);
+            return;
         }
         int c = newInt();
         push(0);
@@ -418,9 +498,50 @@ final class JvmEmitter extends ExprEmitter {
         mv.visitLabel(end);
     }
 
+    /**
+     * Whether a loop is an {@code int} index stepping by one towards a strict {@code int} bound: its index never wraps
+     * (every value lies between the lower bound and the bound), so Java's own loop runs exactly its trip count.
+     */
+    private static boolean unitStep(Stmt.For f) {
+        boolean up = f.cond() == Cond.LT && f.step() == 1;
+        boolean down = f.cond() == Cond.GT && f.step() == -1;
+        return (up || down) && f.index().type() == Type.I32 && f.lower().type() == Type.I32
+                && f.bound().type() == Type.I32;
+    }
+
+    /**
+     * A {@link #unitStep} parallel level as javac writes the loop: the bound evaluated once (as the kernel's trip count
+     * is), a counter from the lower bound to it that the index copies, so that C2 sees the plain Java loop.
+     */
+    private void plainLoop(Stmt.For f, List<Stmt> body) {
+        boolean up = f.cond() == Cond.LT;
+        int k = newInt();
+        int bound = newInt();
+        expr(f.lower());
+        mv.visitVarInsn(ISTORE, k);
+        expr(f.bound());
+        mv.visitVarInsn(ISTORE, bound);
+        Label test = new Label();
+        Label end = new Label();
+        mv.visitLabel(test);
+        mv.visitVarInsn(ILOAD, k);
+        mv.visitVarInsn(ILOAD, bound);
+        mv.visitJumpInsn(up ? IF_ICMPGE : IF_ICMPLE, end);
+        mv.visitVarInsn(ILOAD, k);
+        store(f.index());
+        statements(body);
+        mv.visitIincInsn(k, up ? 1 : -1);
+        mv.visitJumpInsn(GOTO, test);
+        mv.visitLabel(end);
+    }
+
     /** An inner parallel level (or an outermost one not chunked): its loops in order, as the kernel runs them. */
     private void parallel(Mapping.Level level) {
         List<Stmt.For> loops = level.loops();
+        if (loops.size() == 1 && unitStep(loops.get(0))) {
+            plainLoop(loops.get(0), level.inner().body());
+            return;
+        }
         int[] b = bounds(level);
         int last = loops.size() - 1;
         Label[] ends = new Label[last];
