@@ -52,7 +52,7 @@ class ProfileGpuTest {
 
     @BeforeEach
     void profilingOn() {
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         json = dir.resolve("profile.json");
         restart("acc4j.profile", "true", "acc4j.profile.json", json.toString());
         assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");

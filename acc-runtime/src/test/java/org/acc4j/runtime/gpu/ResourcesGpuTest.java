@@ -40,7 +40,7 @@ class ResourcesGpuTest {
 
     @BeforeEach
     void device() {
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
         context = Context.open(Device.all().get(0));
     }

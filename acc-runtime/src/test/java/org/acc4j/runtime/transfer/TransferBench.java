@@ -61,7 +61,7 @@ public final class TransferBench {
                         + " [--threads 0,8,16 (0: the common pool)]");
             }
         }
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         Acc.init();
         if (!AccRuntime.get().onDevice()) {
             System.out.println("no CUDA device: nothing to measure");

@@ -87,7 +87,7 @@ public final class FirstCallBench {
             }
         }
         long t0 = System.nanoTime();
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         Acc.init();
         long started = System.nanoTime() - t0;
         if (!AccRuntime.get().onDevice()) {

@@ -84,7 +84,7 @@ public final class LaunchBench {
                 throw new IllegalArgumentException("usage: LaunchBench [--calls 20000]");
             }
         }
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         Acc.init();
         if (!AccRuntime.get().onDevice()) {
             System.out.println("no CUDA device: nothing to measure");
