@@ -16,7 +16,7 @@ import jcuda.driver.JCudaDriver;
  * <p>Invariant: until {@link #close()} this object holds exactly one retain of the primary
  * context; {@code close()} releases it once, however often it is called. Thread-safe.
  */
-public final class Context implements AutoCloseable {
+public final class Context extends Handle {
 
     /** Free and total device memory in bytes, as {@code cuMemGetInfo} reports them. */
     public record MemInfo(long free, long total) {
@@ -26,7 +26,6 @@ public final class Context implements AutoCloseable {
     private final CUdevice handle;
     /** The retained primary context; replaced by {@link #reset}. */
     private volatile CUcontext context;
-    private boolean closed;
 
     private Context(Device device, CUdevice handle, CUcontext context) {
         this.device = device;
@@ -89,7 +88,9 @@ public final class Context implements AutoCloseable {
         CUcontext fresh = new CUcontext();
         int retained = JCudaDriver.cuDevicePrimaryCtxRetain(fresh, handle);
         if (retained != jcuda.driver.CUresult.CUDA_SUCCESS) {
-            closed = released == jcuda.driver.CUresult.CUDA_SUCCESS;
+            if (released == jcuda.driver.CUresult.CUDA_SUCCESS) {
+                abandon();
+            }
             Cuda.check(retained, "cuDevicePrimaryCtxRetain", "retaining the primary context of device "
                     + device.ordinal() + " again after its reset");
         }
@@ -143,28 +144,16 @@ public final class Context implements AutoCloseable {
         return new MemInfo(free[0], total[0]);
     }
 
-    /** True once {@link #close()} has been called. */
-    public synchronized boolean isClosed() {
-        return closed;
-    }
-
-    /** Releases the primary context; later calls do nothing. */
+    /** Releases the primary context (once). */
     @Override
-    public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
+    protected void release() {
         Cuda.check(JCudaDriver.cuDevicePrimaryCtxRelease(handle), "cuDevicePrimaryCtxRelease",
                 "releasing the primary context of device " + device.ordinal());
     }
 
-    private synchronized void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("the CUDA context of device " + device.ordinal() + " is closed");
-        }
+    @Override
+    protected String closedMessage() {
+        return "the CUDA context of device " + device.ordinal() + " is closed";
     }
 
     @Override

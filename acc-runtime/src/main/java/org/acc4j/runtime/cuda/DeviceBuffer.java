@@ -23,7 +23,7 @@ import jcuda.driver.JCudaDriver;
  * current on the calling thread. Thread-safe, though concurrent copies into one buffer race
  * like any shared memory.
  */
-public final class DeviceBuffer implements AutoCloseable {
+public final class DeviceBuffer extends Handle {
 
     /** A {@code CUdeviceptr} whose native address can be read. */
     private static final class AddressablePointer extends CUdeviceptr {
@@ -51,7 +51,6 @@ public final class DeviceBuffer implements AutoCloseable {
     private final AddressablePointer pointer;
     private final long bytes;
     private final String what;
-    private boolean closed;
 
     private DeviceBuffer(AddressablePointer pointer, long bytes, String what) {
         this.pointer = pointer;
@@ -307,39 +306,17 @@ public final class DeviceBuffer implements AutoCloseable {
         }
     }
 
-    /** True once {@link #close()} has been called. */
-    public synchronized boolean isClosed() {
-        return closed;
-    }
-
-    /**
-     * Forgets the memory without freeing it, because the context that held it was destroyed ({@link
-     * Context#reset()}): {@code cuMemFree} would fail. Afterwards the buffer is closed.
-     */
-    public void abandon() {
-        synchronized (this) {
-            closed = true;
-        }
-    }
-
-    /** Frees the memory ({@code cuMemFree}); later calls do nothing. */
+    /** Frees the memory ({@code cuMemFree}), once. */
     @Override
-    public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
+    protected void release() {
         if (bytes > 0) {
             Cuda.check(JCudaDriver.cuMemFree(pointer), "cuMemFree", "freeing " + bytes + " bytes of " + what);
         }
     }
 
-    private synchronized void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("device buffer for " + what + " is closed");
-        }
+    @Override
+    protected String closedMessage() {
+        return "device buffer for " + what + " is closed";
     }
 
     /** A JCuda pointer to the array, after checking its type and that its size matches. */

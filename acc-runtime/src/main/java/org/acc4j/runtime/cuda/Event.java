@@ -11,10 +11,9 @@ import jcuda.driver.JCudaDriver;
  * <p>{@link #create} gives default flags (timing enabled, no blocking sync). Needs its context current on the calling
  * thread for every call. {@link #close()} is idempotent; other calls after it throw {@link IllegalStateException}.
  */
-public final class Event implements AutoCloseable {
+public final class Event extends Handle {
     private final CUevent event = new CUevent();
     private final String what;
-    private boolean closed;
 
     private Event(String what) {
         this.what = what;
@@ -69,11 +68,6 @@ public final class Event implements AutoCloseable {
         return event;
     }
 
-    /** Forgets the event without destroying it: its context was destroyed (after a fault). */
-    public synchronized void abandon() {
-        closed = true;
-    }
-
     /** Records the event on the default stream, after the work queued there so far; does not wait. */
     public void record() {
         ensureOpen();
@@ -93,20 +87,13 @@ public final class Event implements AutoCloseable {
         return ms[0];
     }
 
-    private synchronized void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("the event " + what + " is destroyed");
-        }
+    @Override
+    protected String closedMessage() {
+        return "the event " + what + " is destroyed";
     }
 
     @Override
-    public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
+    protected void release() {
         Cuda.check(JCudaDriver.cuEventDestroy(event), "cuEventDestroy", "destroying the event " + what);
     }
 }

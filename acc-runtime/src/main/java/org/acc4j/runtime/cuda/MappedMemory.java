@@ -16,7 +16,7 @@ import jcuda.driver.JCudaDriver;
  * <p>Needs its context current on the calling thread for {@link #allocate} and {@link #close()}; {@link #close()}
  * is idempotent; {@link #abandon()} forgets the memory after its context was destroyed.
  */
-public final class MappedMemory implements AutoCloseable {
+public final class MappedMemory extends Handle {
     /** A pointer whose address can be read back: {@code cuMemHostAlloc} fills in its native address. */
     private static final class Addressed extends Pointer {
         long address() {
@@ -29,7 +29,6 @@ public final class MappedMemory implements AutoCloseable {
     private final long deviceAddress;
     private final ByteBuffer view;
     private final long bytes;
-    private boolean closed;
 
     private MappedMemory(Addressed pointer, long deviceAddress, long bytes) {
         this.pointer = pointer;
@@ -88,18 +87,14 @@ public final class MappedMemory implements AutoCloseable {
         return bytes;
     }
 
-    /** Frees the memory ({@code cuMemFreeHost}); later calls do nothing. */
+    /** Frees the memory ({@code cuMemFreeHost}), once. */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    protected void release() {
         Cuda.check(JCudaDriver.cuMemFreeHost(pointer), "cuMemFreeHost", "freeing " + bytes + " mapped pinned bytes");
     }
 
-    /** Forgets the memory without freeing it: its context was destroyed. */
-    public synchronized void abandon() {
-        closed = true;
+    @Override
+    protected String closedMessage() {
+        return "mapped memory of " + bytes + " bytes is freed";
     }
 }

@@ -23,7 +23,7 @@ import jcuda.driver.JITOptions;
  * name clashes with {@code java.lang.Module}: import this class by its full name rather than
  * with {@code org.acc4j.runtime.cuda.*}.
  */
-public final class Module implements AutoCloseable {
+public final class Module extends Handle {
 
     /** Size of each JIT log buffer in bytes. */
     private static final int LOG_BYTES = 64 * 1024;
@@ -31,7 +31,6 @@ public final class Module implements AutoCloseable {
     private final CUmodule module;
     private final String name;
     private final String infoLog;
-    private boolean closed;
 
     private Module(CUmodule module, String name, String infoLog) {
         this.module = module;
@@ -168,36 +167,15 @@ public final class Module implements AutoCloseable {
         return new Function(this, function, entryName);
     }
 
-    /** True once {@link #close()} has been called. */
-    public synchronized boolean isClosed() {
-        return closed;
-    }
-
-    /** Unloads the module; later calls do nothing. */
+    /** Unloads the module, once. */
     @Override
-    public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
+    protected void release() {
         Cuda.check(JCudaDriver.cuModuleUnload(module), "cuModuleUnload", "unloading module " + name);
     }
 
-    /**
-     * Forgets the module without unloading it, because the context that held it was destroyed ({@link
-     * Context#reset()}). Afterwards it is closed: its functions must be looked up in a module loaded again.
-     */
-    public synchronized void abandon() {
-        closed = true;
-    }
-
-    /** Throws when closed; used by {@link Function} too. */
-    synchronized void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("module " + name + " is closed");
-        }
+    @Override
+    protected String closedMessage() {
+        return "module " + name + " is closed";
     }
 
     private static String log(JITOptions options, int key) {

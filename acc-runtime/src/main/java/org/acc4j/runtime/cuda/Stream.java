@@ -14,10 +14,9 @@ import jcuda.driver.JCudaDriver;
  * other. Needs its context current on the calling thread. {@link #close()} is idempotent; other calls after it (or
  * after {@link #abandon()}) throw {@link IllegalStateException}.
  */
-public final class Stream implements AutoCloseable {
+public final class Stream extends Handle {
     private final CUstream stream = new CUstream();
     private final String what;
-    private boolean closed;
 
     private Stream(String what) {
         this.what = what;
@@ -71,25 +70,13 @@ public final class Stream implements AutoCloseable {
         return true;
     }
 
-    /** Forgets the stream without destroying it: its context was destroyed (after a fault). */
-    public synchronized void abandon() {
-        closed = true;
-    }
-
-    private synchronized void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("the stream of " + what + " is destroyed");
-        }
+    @Override
+    protected String closedMessage() {
+        return "the stream of " + what + " is destroyed";
     }
 
     @Override
-    public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
+    protected void release() {
         Cuda.check(JCudaDriver.cuStreamDestroy(stream), "cuStreamDestroy", "destroying the stream of " + what);
     }
 
