@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.acc4j.compiler.HostProgram;
 import org.acc4j.compiler.KernelPlan;
+import org.acc4j.compiler.plan.AsyncClause;
 import org.acc4j.compiler.ir.Reduction;
 import org.acc4j.compiler.ir.ArrayRef;
 import org.acc4j.compiler.ir.DataClause;
@@ -40,7 +41,7 @@ import org.acc4j.runtime.profile.Profile;
  * one reduction scratch serve every kernel, whatever thread calls. Data that does not fit on the device sends the
  * call to the host ({@link HostInstead}) when no kernel of it has run yet; nothing allocated for the call is kept.
  *
- * <p><b>Async calls</b> ({@code @Kernels(async = ...)}, see {@link AsyncQueue}): the call enters its data clauses
+ * <p><b>Async calls</b> ({@code @Kernels(async = ...)}, see {@link AsyncClause}): the call enters its data clauses
  * now (data not present yet is allocated and copied in synchronously), queues its kernels on the queue's stream,
  * each with an error record of its own whose words are copied to pinned memory after it, and returns. At the wait
  * ({@link Queues}) the records are read: a kernel's error becomes its Java exception, thrown by the wait, and then
@@ -275,7 +276,7 @@ public final class Launcher implements AutoCloseable {
      * be followed (said once per method and reason, as a warning).
      */
     private int queueOf(OffloadedMethod m, Object[] args) {
-        AsyncQueue a = m.async();
+        AsyncClause a = m.async();
         if (a.synchronous() && a.problem() == null) {
             return org.acc4j.Acc.ASYNC_SYNC;
         }

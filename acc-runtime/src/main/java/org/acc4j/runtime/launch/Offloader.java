@@ -10,15 +10,14 @@ import org.acc4j.compiler.Compiler;
 import org.acc4j.compiler.Diagnostic;
 import org.acc4j.compiler.KernelPlan;
 import org.acc4j.compiler.ir.DataClause;
+import org.acc4j.compiler.plan.AsyncClause;
+import org.acc4j.compiler.plan.CacheKey;
 import org.acc4j.compiler.site.MethodPlan;
 import org.acc4j.runtime.cache.KernelCache;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.Function;
 import org.acc4j.runtime.cuda.Module;
 import org.acc4j.runtime.profile.Profile;
-import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.tree.ClassNode;
-import org.objectweb.asm.tree.MethodNode;
 
 /**
  * Compiles {@code @Kernels} methods on their first call, loads their kernels through the cache, and runs
@@ -200,7 +199,7 @@ public final class Offloader {
             }
             return f;
         };
-        return new OffloadedMethod(simple, compiled, loader, hoistChecks, new Sources(owner), AsyncQueue.SYNC);
+        return new OffloadedMethod(simple, compiled, loader, hoistChecks, new Sources(owner), AsyncClause.SYNC);
     }
 
     /** The evaluator's value as the method's return type gives it (booleans, bytes, shorts and chars compute as int). */
@@ -314,7 +313,10 @@ public final class Offloader {
         }
         int sm = device.computeMajor() * 10 + device.computeMinor();
         long t0 = System.nanoTime();
-        Compiler.Result r = Compiler.compile(bytes, name, desc, sm, internalName -> classFile(owner.getClassLoader(), internalName));
+        ClassLoader classLoader = owner.getClassLoader();
+        CacheKey cacheKey = new CacheKey(owner.getName().replace('.', '/'), bytes,
+                internalName -> classFile(classLoader, internalName));
+        Compiler.Result r = Compiler.compile(bytes, name, desc, sm, cacheKey::classFile);
         long compiled = System.nanoTime();
         if (r instanceof Compiler.Host h) {
             if (profile != null) {
@@ -332,11 +334,7 @@ public final class Offloader {
         if (dump != null) {
             dump(plan);
         }
-        ClassNode cn = new ClassNode();
-        new ClassReader(bytes).accept(cn, 0);
-        MethodNode mn = cn.methods.stream().filter(x -> x.name.equals(name) && x.desc.equals(desc)).findFirst()
-                .orElseThrow();
-        String key = KernelCache.key(mn, sm);
+        String key = cacheKey.of(name, desc, sm, "");
         String simple = owner.getSimpleName() + "." + name;
         if (profile != null) {
             profile.compiled(compiled - t0, 0);
@@ -354,7 +352,8 @@ public final class Offloader {
             }
             return f;
         };
-        return new OffloadedMethod(simple, plan, loader, hoistChecks, new Sources(owner), AsyncQueue.of(mn));
+        return new OffloadedMethod(simple, plan, loader, hoistChecks, new Sources(owner),
+                AsyncClause.of(bytes, name, desc));
     }
 
     /**
