@@ -3,7 +3,9 @@ package org.acc4j.compiler.plan;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -19,6 +21,7 @@ import org.acc4j.compiler.Compiler;
  */
 public final class CacheKey {
     private final Function<String, byte[]> classes;
+    private final String owner;
     /** The class files read so far, by internal name; an empty array for a class that was not found. */
     private final Map<String, byte[]> read = new TreeMap<>();
     private static final byte[] ABSENT = {};
@@ -29,6 +32,7 @@ public final class CacheKey {
      */
     public CacheKey(String owner, byte[] ownerFile, Function<String, byte[]> classes) {
         this.classes = classes;
+        this.owner = owner;
         read.put(owner, ownerFile.clone());
     }
 
@@ -37,6 +41,14 @@ public final class CacheKey {
         byte[] bytes = classes.apply(internalName);
         read.put(internalName, bytes == null ? ABSENT : bytes.clone());
         return bytes;
+    }
+
+    /** The internal names of the classes read so far, the method's own first, then in name order. */
+    public synchronized List<String> classesRead() {
+        List<String> names = new ArrayList<>();
+        names.add(owner);
+        read.keySet().stream().filter(n -> !n.equals(owner)).forEach(names::add);
+        return names;
     }
 
     /**

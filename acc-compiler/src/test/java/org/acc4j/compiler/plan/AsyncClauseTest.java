@@ -92,4 +92,18 @@ class AsyncClauseTest {
         assertEquals("waitOn: -4 is not a queue: use 0 or more or Acc.ASYNC_NOVAL", AsyncClause.of(method("waitsBad")).problem());
         assertEquals(0, AsyncClause.of(method("two")).waitOn().length);
     }
+
+    @Test
+    void readFromTheClassFileByNameAndDescriptor() throws IOException {
+        byte[] bytes;
+        try (InputStream in = AsyncClauseTest.class.getResourceAsStream("AsyncClauseTest.class")) {
+            bytes = in.readAllBytes();
+        }
+        assertEquals(new AsyncClause(2, -1, "async = 2", null), AsyncClause.of(bytes, "two", "([D)V"));
+        assertEquals(AsyncClause.of(method("param")), AsyncClause.of(bytes, "param", "([DJI)V"));
+        assertSame(AsyncClause.SYNC, AsyncClause.of(bytes, "plain", "([D)V"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> AsyncClause.of(bytes, "two", "([F)V"));
+        assertTrue(e.getMessage().contains("two([F)V"), e.getMessage());
+    }
 }
