@@ -11,7 +11,6 @@ import org.acc4j.runtime.cuda.Context;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.DeviceBuffer;
 import org.acc4j.runtime.cuda.DeviceFaultException;
-import org.acc4j.runtime.cuda.DeviceLostException;
 import org.acc4j.runtime.data.CudaMemory;
 import org.acc4j.runtime.data.PresentTable;
 import org.acc4j.runtime.launch.Guard;
@@ -24,9 +23,8 @@ import org.acc4j.runtime.profile.Profile;
  * kernel cache and the launcher (with the {@link Guard} over them and the {@link Offloader} that uses them), and
  * the blocks {@code Acc.malloc} gave; {@link #close()} releases them in reverse order.
  *
- * <p>It also holds the runtime's one device-loss policy, {@link #run}: while the device works an operation runs
- * under the device lock; once a fault has lost the device, before the call or during it, the operation acts as it
- * would on the host, and an array whose device-side changes the fault lost is refused by name.
+ * <p>Every operation on the device goes through {@link #run} (or {@link #orHost}), which applies the runtime's one
+ * device-loss policy ({@link LossPolicy}).
  */
 final class Session implements AutoCloseable {
     final Device device;
@@ -36,6 +34,7 @@ final class Session implements AutoCloseable {
     final Launcher launcher;
     final Guard guard;
     final Offloader offloader;
+    private final LossPolicy loss;
     /** What {@code Acc.malloc} gave and was not freed, by device address. */
     final Map<Long, DeviceBuffer> blocks = new ConcurrentHashMap<>();
 
@@ -48,6 +47,7 @@ final class Session implements AutoCloseable {
         this.launcher = launcher;
         this.guard = guard;
         this.offloader = offloader;
+        this.loss = new LossPolicy(guard);
     }
 
     /**
@@ -85,41 +85,19 @@ final class Session implements AutoCloseable {
         return guard.lost();
     }
 
-    /**
-     * The device-loss policy: runs {@code work} under the device lock ({@code what} names it in a fault's message)
-     * while the device works, else {@code onHost}, what the operation does on the host. A loss found during the work
-     * goes to {@code onHost} too; a loss that names an array is thrown.
-     */
+    /** The device-loss policy over this session's device: see {@link LossPolicy#run}. */
     <T> T run(String what, Supplier<T> work, Supplier<T> onHost) {
-        return orHost(() -> guard.run(what, work::get), onHost);
+        return loss.run(what, work, onHost);
     }
 
-    /**
-     * {@link #run} for work that takes the device lock itself, where it needs it (an offload compiles before it
-     * launches, and must not hold the lock meanwhile).
-     */
+    /** See {@link LossPolicy#orHost}. */
     <T> T orHost(Supplier<T> work, Supplier<T> onHost) {
-        if (guard.lost() == null) {
-            try {
-                return work.get();
-            } catch (DeviceLostException e) {
-                if (e.array() != null) {
-                    throw e;
-                }
-            }
-        }
-        return onHost.get();
+        return loss.orHost(work, onHost);
     }
 
-    /**
-     * Refuses {@code array} in {@code routine} when a fault lost the device-side changes a kernel had made to it
-     * (its host copy is stale).
-     */
+    /** See {@link LossPolicy#refuseLost}. */
     void refuseLost(String routine, Object array) {
-        String lost = guard.lostArray(array);
-        if (lost != null) {
-            throw DeviceLostException.array(routine, lost, guard.lost());
-        }
+        loss.refuseLost(routine, array);
     }
 
     /** Frees everything in reverse order of creation, going on past failures; the context is always released. */
