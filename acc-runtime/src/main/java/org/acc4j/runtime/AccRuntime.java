@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.List;
 import org.acc4j.runtime.cache.KernelCache;
-import org.acc4j.runtime.cuda.CudaException;
+import org.acc4j.runtime.cuda.DriverException;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.data.OutOfDeviceMemoryException;
 import org.acc4j.runtime.data.SharedPresence;
@@ -14,7 +14,7 @@ import org.acc4j.runtime.launch.Multicore;
 import org.acc4j.runtime.launch.Offloader;
 import org.acc4j.runtime.launch.Sites;
 import org.acc4j.compiler.site.MethodPlan;
-import org.acc4j.runtime.profile.Profile;
+import org.acc4j.runtime.profile.Profiler;
 import org.acc4j.runtime.profile.ProfileFormat;
 import org.acc4j.spi.Backend;
 
@@ -26,7 +26,7 @@ import org.acc4j.spi.Backend;
  * an {@code ACC_DEVICE_NUM} beyond the device count) it starts the multicore target, and with
  * {@code ACC_DEVICE_TYPE=host} every region runs as plain Java; it says which once through {@link Log}.
  *
- * <p>With profiling on ({@link Options#profiling()}) it also owns a {@link Profile}, from start-up to
+ * <p>With profiling on ({@link Options#profiling()}) it also owns a {@link Profiler}, from start-up to
  * {@link #shutdown()}, which prints it to stderr and writes its JSON file (shutdown runs at exit too).
  *
  * <p>Any thread may call in: every operation on the device goes through the {@link Guard}, which serialises them,
@@ -54,7 +54,7 @@ public final class AccRuntime {
     private volatile Cores cores;
     private volatile boolean report;
     /** The profile of this run of the runtime and the options that asked for it; null when profiling is off. */
-    private volatile Profile profile;
+    private volatile Profiler profile;
     private Options profileOptions;
     private boolean hookInstalled;
     /** The device {@code Acc.setDeviceNumber} chose, which wins over {@code ACC_DEVICE_NUM}; -1 for none. */
@@ -109,9 +109,9 @@ public final class AccRuntime {
             return;
         }
         report = options.report();
-        Profile p = null;
+        Profiler p = null;
         if (options.profiling()) {
-            p = new Profile(System::nanoTime);
+            p = new Profiler(System::nanoTime);
             profile = p;
             profileOptions = options;
             installHook();
@@ -151,7 +151,7 @@ public final class AccRuntime {
                 printReport("offloading to " + d.name() + " (" + d.smTarget() + ", " + d.multiprocessors() + " SMs)");
             }
             installHook();
-        } catch (LinkageError | CudaException | OutOfDeviceMemoryException e) {
+        } catch (LinkageError | DriverException | OutOfDeviceMemoryException e) {
             multicore(options, p, "the CUDA driver could not be used (" + firstLine(e) + ")", true);
         }
     }
@@ -160,7 +160,7 @@ public final class AccRuntime {
      * Starts the multicore target and says so once, with its thread count: {@code why} is the setting that chose it, or
      * why there is no GPU ({@code warn}).
      */
-    private void multicore(Options options, Profile p, String why, boolean warn) {
+    private void multicore(Options options, Profiler p, String why, boolean warn) {
         int threads = options.threads();
         String threadText = threads + " thread" + (threads == 1 ? "" : "s") + " ("
                 + (options.cores() > 0 ? options.given("ACC_NUM_CORES") : "every core") + ")";
@@ -196,7 +196,7 @@ public final class AccRuntime {
         return "there " + (count == 1 ? "is 1 CUDA device" : "are " + count + " CUDA devices") + " (numbered from 0)";
     }
 
-    private static void noDevice(Profile p, String why) {
+    private static void noDevice(Profiler p, String why) {
         if (p != null) {
             p.device("none (" + why + "): every region ran as plain Java");
         }
@@ -410,7 +410,7 @@ public final class AccRuntime {
     public void shutdown() {
         synchronized (lock) {
             Session g = session;
-            Profile p = profile;
+            Profiler p = profile;
             Options o = profileOptions;
             if (cores != null) {
                 cores.target().close();
@@ -433,8 +433,8 @@ public final class AccRuntime {
         }
     }
 
-    private static void emit(Profile p, Options o) {
-        Profile.Snapshot s = p.snapshot();
+    private static void emit(Profiler p, Options o) {
+        Profiler.Snapshot s = p.snapshot();
         if (o.profile()) {
             System.err.print(ProfileFormat.text(s));
             System.err.flush();
@@ -455,7 +455,7 @@ public final class AccRuntime {
      */
     public String report() {
         session();
-        Profile p = profile;
+        Profiler p = profile;
         if (p == null) {
             return "acc4j: no profile: profiling is off (set -Dacc4j.profile=true or ACC4J_PROFILE=1, or name a JSON"
                     + " file with -Dacc4j.profile.json=path)\n";
@@ -464,7 +464,7 @@ public final class AccRuntime {
     }
 
     /** The profile of this run of the runtime, or null when profiling is off (for tests and tools). */
-    public Profile profile() {
+    public Profiler profile() {
         session();
         return profile;
     }
@@ -519,7 +519,7 @@ public final class AccRuntime {
     static int deviceCountOrZero() {
         try {
             return Device.all().size();
-        } catch (LinkageError | CudaException e) {
+        } catch (LinkageError | DriverException e) {
             return 0;
         }
     }

@@ -16,7 +16,7 @@ import org.acc4j.runtime.data.PresentTable;
 import org.acc4j.runtime.launch.Guard;
 import org.acc4j.runtime.launch.Launcher;
 import org.acc4j.runtime.launch.Offloader;
-import org.acc4j.runtime.profile.Profile;
+import org.acc4j.runtime.profile.Profiler;
 
 /**
  * One run of the runtime on one GPU: it owns, in order of creation, the device's context, the present table, the
@@ -56,7 +56,7 @@ final class Session implements AutoCloseable {
      * @param profile the run's profile, or null when profiling is off
      * @param report where the compile report goes, or null when it is off
      */
-    static Session open(Device device, Options options, Profile profile, Consumer<String> report) {
+    static Session open(Device device, Options options, Profiler profile, Consumer<String> report) {
         Context context = Context.open(device);
         PresentTable table = new PresentTable(new CudaMemory());
         KernelCache cache = new KernelCache(options.cache() == Options.CacheMode.CUBIN && options.cacheDir() != null

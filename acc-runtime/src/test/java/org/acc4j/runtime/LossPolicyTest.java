@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.util.ArrayList;
 import java.util.List;
 import jcuda.driver.CUresult;
-import org.acc4j.runtime.cuda.CudaException;
+import org.acc4j.runtime.cuda.DriverException;
 import org.acc4j.runtime.cuda.DeviceFaultException;
 import org.acc4j.runtime.cuda.DeviceLostException;
 import org.acc4j.runtime.data.CudaMemory;
@@ -37,7 +37,7 @@ class LossPolicyTest {
         public void rebuild() {
             calls.add("rebuild");
             if (refuseRebuild) {
-                throw new CudaException(CUresult.CUDA_ERROR_LAUNCH_FAILED, "cuDevicePrimaryCtxRetain", "retaining again");
+                throw new DriverException(CUresult.CUDA_ERROR_LAUNCH_FAILED, "cuDevicePrimaryCtxRetain", "retaining again");
             }
         }
 
@@ -56,7 +56,7 @@ class LossPolicyTest {
     /** A sticky fault in {@code what}: the device is rebuilt, or lost when the rebuild is refused. */
     private DeviceFaultException fault(String what) {
         return assertThrows(DeviceFaultException.class, () -> guard.run(what, () -> {
-            throw new CudaException(CUresult.CUDA_ERROR_ILLEGAL_ADDRESS, "cuCtxSynchronize", "waiting for a kernel");
+            throw new DriverException(CUresult.CUDA_ERROR_ILLEGAL_ADDRESS, "cuCtxSynchronize", "waiting for a kernel");
         }));
     }
 
@@ -110,7 +110,7 @@ class LossPolicyTest {
     @Test
     void aFaultTheDeviceSurvivedReachesTheCaller() {
         DeviceFaultException f = assertThrows(DeviceFaultException.class, () -> policy.run("Acc.test", () -> {
-            throw new CudaException(CUresult.CUDA_ERROR_ILLEGAL_ADDRESS, "cuCtxSynchronize", "waiting for a kernel");
+            throw new DriverException(CUresult.CUDA_ERROR_ILLEGAL_ADDRESS, "cuCtxSynchronize", "waiting for a kernel");
         }, () -> "host"));
         assertNull(guard.lost(), "rebuilt, not lost");
         assertEquals(List.of("current", "rebuild"), calls);

@@ -36,13 +36,13 @@ public final class Context extends Handle {
     /**
      * Retains the primary context of {@code device} and makes it current on this thread.
      *
-     * @throws CudaException when the driver refuses
+     * @throws DriverException when the driver refuses
      */
     public static Context open(Device device) {
-        Cuda.init();
+        Driver.init();
         CUdevice handle = device.handle();
         CUcontext context = new CUcontext();
-        Cuda.check(JCudaDriver.cuDevicePrimaryCtxRetain(context, handle), "cuDevicePrimaryCtxRetain",
+        Driver.check(JCudaDriver.cuDevicePrimaryCtxRetain(context, handle), "cuDevicePrimaryCtxRetain",
                 "retaining the primary context of device " + device.ordinal() + " (" + device.name() + ")");
         Context opened = new Context(device, handle, context);
         try {
@@ -65,7 +65,7 @@ public final class Context extends Handle {
         ensureOpen();
         int result = JCudaDriver.cuCtxSetCurrent(context);
         if (result != jcuda.driver.CUresult.CUDA_SUCCESS) {
-            Cuda.check(result, "cuCtxSetCurrent", "making the context of device " + device.ordinal() + " current");
+            Driver.check(result, "cuCtxSetCurrent", "making the context of device " + device.ordinal() + " current");
         }
     }
 
@@ -77,11 +77,11 @@ public final class Context extends Handle {
      * meanwhile. Still exactly one retain is held afterwards; if the fresh retain fails, none is, and this context
      * counts as closed.
      *
-     * @throws CudaException when the driver refuses the reset or the retain
+     * @throws DriverException when the driver refuses the reset or the retain
      */
     public synchronized void reset() {
         ensureOpen();
-        Cuda.check(JCudaDriver.cuDevicePrimaryCtxReset(handle), "cuDevicePrimaryCtxReset",
+        Driver.check(JCudaDriver.cuDevicePrimaryCtxReset(handle), "cuDevicePrimaryCtxReset",
                 "resetting the primary context of device " + device.ordinal() + " after a fault");
         // resetting does not release: give back the old retain, then take one on the fresh context
         int released = JCudaDriver.cuDevicePrimaryCtxRelease(handle);
@@ -91,7 +91,7 @@ public final class Context extends Handle {
             if (released == jcuda.driver.CUresult.CUDA_SUCCESS) {
                 abandon();
             }
-            Cuda.check(retained, "cuDevicePrimaryCtxRetain", "retaining the primary context of device "
+            Driver.check(retained, "cuDevicePrimaryCtxRetain", "retaining the primary context of device "
                     + device.ordinal() + " again after its reset");
         }
         if (released != jcuda.driver.CUresult.CUDA_SUCCESS) {
@@ -130,7 +130,7 @@ public final class Context extends Handle {
         ensureOpen();
         int result = JCudaDriver.cuCtxSynchronize();
         if (result != jcuda.driver.CUresult.CUDA_SUCCESS) {
-            Cuda.check(result, "cuCtxSynchronize", "waiting for " + waitingFor);
+            Driver.check(result, "cuCtxSynchronize", "waiting for " + waitingFor);
         }
     }
 
@@ -139,7 +139,7 @@ public final class Context extends Handle {
         ensureOpen();
         long[] free = new long[1];
         long[] total = new long[1];
-        Cuda.check(JCudaDriver.cuMemGetInfo(free, total), "cuMemGetInfo",
+        Driver.check(JCudaDriver.cuMemGetInfo(free, total), "cuMemGetInfo",
                 "reading memory use of device " + device.ordinal());
         return new MemInfo(free[0], total[0]);
     }
@@ -147,7 +147,7 @@ public final class Context extends Handle {
     /** Releases the primary context (once). */
     @Override
     protected void release() {
-        Cuda.check(JCudaDriver.cuDevicePrimaryCtxRelease(handle), "cuDevicePrimaryCtxRelease",
+        Driver.check(JCudaDriver.cuDevicePrimaryCtxRelease(handle), "cuDevicePrimaryCtxRelease",
                 "releasing the primary context of device " + device.ordinal());
     }
 

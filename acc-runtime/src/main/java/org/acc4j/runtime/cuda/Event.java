@@ -26,7 +26,7 @@ public final class Event extends Handle {
      */
     public static Event create(String what) {
         Event e = new Event(what);
-        Cuda.check(JCudaDriver.cuEventCreate(e.event, CUevent_flags.CU_EVENT_DEFAULT), "cuEventCreate",
+        Driver.check(JCudaDriver.cuEventCreate(e.event, CUevent_flags.CU_EVENT_DEFAULT), "cuEventCreate",
                 "creating the event " + what);
         return e;
     }
@@ -39,7 +39,7 @@ public final class Event extends Handle {
      */
     public static Event fence(String what) {
         Event e = new Event(what);
-        Cuda.check(JCudaDriver.cuEventCreate(e.event, CUevent_flags.CU_EVENT_DISABLE_TIMING), "cuEventCreate",
+        Driver.check(JCudaDriver.cuEventCreate(e.event, CUevent_flags.CU_EVENT_DISABLE_TIMING), "cuEventCreate",
                 "creating the event " + what);
         return e;
     }
@@ -47,14 +47,14 @@ public final class Event extends Handle {
     /** Records the event on {@code stream}, after the work queued there so far; does not wait. */
     public void record(Stream stream) {
         ensureOpen();
-        Cuda.check(JCudaDriver.cuEventRecord(event, stream.handle()), "cuEventRecord",
+        Driver.check(JCudaDriver.cuEventRecord(event, stream.handle()), "cuEventRecord",
                 "recording the event " + what + " on " + stream.what());
     }
 
     /** Waits until the work before the event's last record has completed; returns at once if it was never recorded. */
     public void synchronize() {
         ensureOpen();
-        Cuda.check(JCudaDriver.cuEventSynchronize(event), "cuEventSynchronize", "waiting for the event " + what);
+        Driver.check(JCudaDriver.cuEventSynchronize(event), "cuEventSynchronize", "waiting for the event " + what);
     }
 
     /** What the event marks, for messages. */
@@ -71,7 +71,7 @@ public final class Event extends Handle {
     /** Records the event on the default stream, after the work queued there so far; does not wait. */
     public void record() {
         ensureOpen();
-        Cuda.check(JCudaDriver.cuEventRecord(event, null), "cuEventRecord", "recording the event " + what);
+        Driver.check(JCudaDriver.cuEventRecord(event, null), "cuEventRecord", "recording the event " + what);
     }
 
     /**
@@ -82,7 +82,7 @@ public final class Event extends Handle {
         ensureOpen();
         start.ensureOpen();
         float[] ms = new float[1];
-        Cuda.check(JCudaDriver.cuEventElapsedTime(ms, start.event, event), "cuEventElapsedTime",
+        Driver.check(JCudaDriver.cuEventElapsedTime(ms, start.event, event), "cuEventElapsedTime",
                 "timing from the event " + start.what + " to " + what);
         return ms[0];
     }
@@ -94,6 +94,6 @@ public final class Event extends Handle {
 
     @Override
     protected void release() {
-        Cuda.check(JCudaDriver.cuEventDestroy(event), "cuEventDestroy", "destroying the event " + what);
+        Driver.check(JCudaDriver.cuEventDestroy(event), "cuEventDestroy", "destroying the event " + what);
     }
 }

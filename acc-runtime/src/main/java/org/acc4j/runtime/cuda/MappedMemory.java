@@ -41,20 +41,20 @@ public final class MappedMemory extends Handle {
     /**
      * Allocates {@code bytes} (1 to 1 MiB) of mapped pinned memory, zeroed.
      *
-     * @throws CudaException when the host cannot pin it or the device cannot map it
+     * @throws DriverException when the host cannot pin it or the device cannot map it
      */
     public static MappedMemory allocate(long bytes, String what) {
         if (bytes < 1 || bytes > 1 << 20) {
             throw new IllegalArgumentException("mapped memory takes 1 byte to 1 MiB, not " + bytes + ", for " + what);
         }
         Addressed p = new Addressed();
-        Cuda.check(JCudaDriver.cuMemHostAlloc(p, bytes, jcuda.driver.JCudaDriver.CU_MEMHOSTALLOC_DEVICEMAP),
+        Driver.check(JCudaDriver.cuMemHostAlloc(p, bytes, jcuda.driver.JCudaDriver.CU_MEMHOSTALLOC_DEVICEMAP),
                 "cuMemHostAlloc", "pinning and mapping " + bytes + " bytes of host memory for " + what);
         CUdeviceptr d = new CUdeviceptr();
         int r = JCudaDriver.cuMemHostGetDevicePointer(d, p, 0);
         if (r != 0) {
             JCudaDriver.cuMemFreeHost(p);
-            Cuda.check(r, "cuMemHostGetDevicePointer", "mapping " + bytes + " pinned bytes into the device for " + what);
+            Driver.check(r, "cuMemHostGetDevicePointer", "mapping " + bytes + " pinned bytes into the device for " + what);
         }
         MappedMemory m = new MappedMemory(p, DeviceBuffer.addressOf(d), bytes);
         for (int i = 0; i < bytes; i++) {
@@ -90,7 +90,7 @@ public final class MappedMemory extends Handle {
     /** Frees the memory ({@code cuMemFreeHost}), once. */
     @Override
     protected void release() {
-        Cuda.check(JCudaDriver.cuMemFreeHost(pointer), "cuMemFreeHost", "freeing " + bytes + " mapped pinned bytes");
+        Driver.check(JCudaDriver.cuMemFreeHost(pointer), "cuMemFreeHost", "freeing " + bytes + " mapped pinned bytes");
     }
 
     @Override

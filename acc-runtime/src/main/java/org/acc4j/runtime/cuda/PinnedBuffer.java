@@ -36,7 +36,7 @@ public final class PinnedBuffer extends Handle {
     /**
      * Allocates {@code bytes} of pinned host memory (at least 1 byte is allocated).
      *
-     * @throws CudaException e.g. {@code CUDA_ERROR_OUT_OF_MEMORY} when the host cannot pin that much
+     * @throws DriverException e.g. {@code CUDA_ERROR_OUT_OF_MEMORY} when the host cannot pin that much
      */
     public static PinnedBuffer allocate(long bytes, String what) {
         if (bytes < 0 || bytes > MAX_BYTES) {
@@ -45,7 +45,7 @@ public final class PinnedBuffer extends Handle {
         }
         Pointer p = new Pointer();
         long size = Math.max(1, bytes);
-        Cuda.check(JCudaDriver.cuMemHostAlloc(p, size, 0), "cuMemHostAlloc",
+        Driver.check(JCudaDriver.cuMemHostAlloc(p, size, 0), "cuMemHostAlloc",
                 "pinning " + size + " bytes of host memory for " + what);
         return new PinnedBuffer(p, size);
     }
@@ -186,6 +186,6 @@ public final class PinnedBuffer extends Handle {
     /** Frees the memory ({@code cuMemFreeHost}), once. */
     @Override
     protected void release() {
-        Cuda.check(JCudaDriver.cuMemFreeHost(pointer), "cuMemFreeHost", "freeing " + capacity + " pinned bytes");
+        Driver.check(JCudaDriver.cuMemFreeHost(pointer), "cuMemFreeHost", "freeing " + capacity + " pinned bytes");
     }
 }

@@ -29,7 +29,7 @@ public final class Stream extends Handle {
      */
     public static Stream create(String what) {
         Stream s = new Stream(what);
-        Cuda.check(JCudaDriver.cuStreamCreate(s.stream, CUstream_flags.CU_STREAM_DEFAULT), "cuStreamCreate",
+        Driver.check(JCudaDriver.cuStreamCreate(s.stream, CUstream_flags.CU_STREAM_DEFAULT), "cuStreamCreate",
                 "creating the stream of " + what);
         return s;
     }
@@ -44,7 +44,7 @@ public final class Stream extends Handle {
      * ({@code cuStreamWaitEvent}); the host does not wait. The event may be destroyed at once afterwards.
      */
     public void waitFor(Event event) {
-        Cuda.check(JCudaDriver.cuStreamWaitEvent(handle(), event.handle(), 0), "cuStreamWaitEvent",
+        Driver.check(JCudaDriver.cuStreamWaitEvent(handle(), event.handle(), 0), "cuStreamWaitEvent",
                 "making " + what() + " wait for the event " + event.what());
     }
 
@@ -56,7 +56,7 @@ public final class Stream extends Handle {
 
     /** Waits until everything queued on the stream has completed ({@code cuStreamSynchronize}). */
     public void synchronize(String waitingFor) {
-        Cuda.check(JCudaDriver.cuStreamSynchronize(handle()), "cuStreamSynchronize",
+        Driver.check(JCudaDriver.cuStreamSynchronize(handle()), "cuStreamSynchronize",
                 "waiting for " + waitingFor + " on " + what);
     }
 
@@ -66,7 +66,7 @@ public final class Stream extends Handle {
         if (r == CUresult.CUDA_ERROR_NOT_READY) {
             return false;
         }
-        Cuda.check(r, "cuStreamQuery", "asking whether " + what + " has completed");
+        Driver.check(r, "cuStreamQuery", "asking whether " + what + " has completed");
         return true;
     }
 
@@ -77,7 +77,7 @@ public final class Stream extends Handle {
 
     @Override
     protected void release() {
-        Cuda.check(JCudaDriver.cuStreamDestroy(stream), "cuStreamDestroy", "destroying the stream of " + what);
+        Driver.check(JCudaDriver.cuStreamDestroy(stream), "cuStreamDestroy", "destroying the stream of " + what);
     }
 
     @Override

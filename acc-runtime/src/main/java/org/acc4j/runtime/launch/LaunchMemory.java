@@ -6,7 +6,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.acc4j.runtime.Log;
-import org.acc4j.runtime.cuda.CudaException;
+import org.acc4j.runtime.cuda.DriverException;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.DeviceBuffer;
 import org.acc4j.runtime.cuda.Function;
@@ -111,7 +111,7 @@ final class LaunchMemory {
                         }
                         args = new LaunchArgs(mapped.get(mapped.size() - 1), mappedUsed, params);
                         mappedUsed += (int) bytes;
-                    } catch (CudaException e) {
+                    } catch (DriverException e) {
                         // no more mapped memory: this kernel builds its parameters per launch
                         args = null;
                     }
@@ -176,7 +176,7 @@ final class LaunchMemory {
                 mapped.add(MappedMemory.allocate(MAPPED_BYTES, "the kernel error record and launch parameters"));
                 mappedUsed = ERROR_RECORD_BYTES;
                 return;
-            } catch (CudaException e) {
+            } catch (DriverException e) {
                 Log.debug("no mapped memory for the error record (" + e.getMessage()
                         + "): it is copied back after each launch");
             }

@@ -30,7 +30,7 @@ import org.acc4j.runtime.data.OutOfDeviceMemoryException;
 import org.acc4j.runtime.data.PresentTable;
 import org.acc4j.runtime.async.Queue;
 import org.acc4j.runtime.async.Queues;
-import org.acc4j.runtime.profile.Profile;
+import org.acc4j.runtime.profile.Profiler;
 
 /**
  * Runs one call of an offloaded method: binds its arrays and scalars, enters its data clauses, launches its
@@ -79,7 +79,7 @@ public final class Launcher implements AutoCloseable {
     private final LaunchMemory memory;
     private final ReductionScratch scratch = new ReductionScratch();
     /** The time profile and its two events around each launch; all null when profiling is off. */
-    private final Profile profile;
+    private final Profiler profile;
     private final Event started;
     private final Event finished;
     /** Takes the report's line on a kernel's first launch whose grid depends on run-time values; null when off. */
@@ -105,7 +105,7 @@ public final class Launcher implements AutoCloseable {
      * @param report takes the report's line on the first launch of a kernel whose grid is computed at launch
      *               (null when the report is off)
      */
-    public Launcher(Device device, Context context, PresentTable table, Profile profile, Consumer<String> report) {
+    public Launcher(Device device, Context context, PresentTable table, Profiler profile, Consumer<String> report) {
         this(device, context, table, profile, report, true);
     }
 
@@ -113,7 +113,7 @@ public final class Launcher implements AutoCloseable {
      * @param mapped whether the error record and the launch parameters live in mapped pinned memory (when the device
      *               can map it): no copy after a launch, nothing allocated per launch
      */
-    public Launcher(Device device, Context context, PresentTable table, Profile profile, Consumer<String> report,
+    public Launcher(Device device, Context context, PresentTable table, Profiler profile, Consumer<String> report,
                     boolean mapped) {
         this.device = device;
         this.context = context;
@@ -438,7 +438,7 @@ public final class Launcher implements AutoCloseable {
     /**
      * The host's side of every region before anything is launched: its evaluator (after its prologue), its outer
      * loop's trip count and lower bound (-1 and 0 when unknown), and the checks the compiler left to the launch
-     * ({@link Geometry#check}); a failed check throws {@link HostInstead}, and the call runs on the host.
+     * ({@link LaunchChecks#check}); a failed check throws {@link HostInstead}, and the call runs on the host.
      */
     static Evaluator[] checkBeforeLaunch(OffloadedMethod m, Object self, Object[] args, long[] trips, long[] lowers)
             throws HostInstead {
@@ -446,7 +446,7 @@ public final class Launcher implements AutoCloseable {
         for (int k = 0; k < evaluators.length; k++) {
             evaluators[k] = evaluator(m, self, args);
             trips[k] = tripCount(m.kernel(k).region(), evaluators[k], lowers, k);
-            Geometry.check(m.kernel(k).region(), evaluators[k]);
+            LaunchChecks.check(m.kernel(k).region(), evaluators[k]);
         }
         return evaluators;
     }

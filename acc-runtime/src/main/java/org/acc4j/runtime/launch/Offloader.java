@@ -17,7 +17,7 @@ import org.acc4j.runtime.cache.KernelCache;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.Function;
 import org.acc4j.runtime.cuda.Module;
-import org.acc4j.runtime.profile.Profile;
+import org.acc4j.runtime.profile.Profiler;
 
 /**
  * Compiles {@code @Kernels} methods on their first call, loads their kernels through the cache, and runs
@@ -39,7 +39,7 @@ public final class Offloader {
     private final Launcher launcher;
     private final Guard guard;
     private final java.util.function.Consumer<String> report;
-    private final Profile profile;
+    private final Profiler profile;
     private final boolean hoistChecks;
     private final ConcurrentHashMap<String, Object> methods = new ConcurrentHashMap<>();
     /** The launch sites' nests, by plan number (high 32 bits) and site index. */
@@ -56,7 +56,7 @@ public final class Offloader {
      * @param profile the time profile, or null when profiling is off
      */
     public Offloader(Device device, KernelCache cache, Launcher launcher, Guard guard,
-                     java.util.function.Consumer<String> report, Profile profile) {
+                     java.util.function.Consumer<String> report, Profiler profile) {
         this(device, cache, launcher, guard, report, profile, null, null, true);
     }
 
@@ -72,7 +72,7 @@ public final class Offloader {
      *     when the proofs hold); false keeps every check in the kernel
      */
     public Offloader(Device device, KernelCache cache, Launcher launcher, Guard guard,
-                     java.util.function.Consumer<String> report, Profile profile, java.nio.file.Path dump,
+                     java.util.function.Consumer<String> report, Profiler profile, java.nio.file.Path dump,
                      String sourcePath, boolean hoistChecks) {
         this.device = device;
         this.hoistChecks = hoistChecks;
@@ -95,7 +95,7 @@ public final class Offloader {
         if (profile == null) {
             return runCall(owner, name, desc, self, args);
         }
-        try (Profile.Scope scope = profile.enter(Profile.Kind.KERNELS, owner, name, desc)) {
+        try (Profiler.Scope scope = profile.enter(Profiler.Kind.KERNELS, owner, name, desc)) {
             Outcome o = runCall(owner, name, desc, self, args);
             if (!o.onDevice()) {
                 scope.ranOnHost();
@@ -244,7 +244,7 @@ public final class Offloader {
      */
     public Object enterRegion(Class<?> owner, String name, String desc, Object self, Object[] args,
                               org.acc4j.runtime.data.PresentTable table) {
-        Profile.Scope scope = profile == null ? null : profile.enter(Profile.Kind.DATA, owner, name, desc);
+        Profiler.Scope scope = profile == null ? null : profile.enter(Profiler.Kind.DATA, owner, name, desc);
         List<Object[]> entered = new ArrayList<>();
         try {
             List<DataClause> clauses = dataClauses(owner, name, desc);
@@ -283,7 +283,7 @@ public final class Offloader {
     }
 
     /** What {@link #enterRegion} hands to {@link #exitRegion}: the arrays entered with their clauses, the profile's scope. */
-    private record RegionToken(List<Object[]> entered, Profile.Scope scope) {
+    private record RegionToken(List<Object[]> entered, Profiler.Scope scope) {
     }
 
     /** Exits a data region entered by {@link #enterRegion}, in reverse order. */

@@ -10,7 +10,7 @@ import jcuda.driver.JCudaDriver;
 import org.acc4j.Acc;
 import org.acc4j.runtime.AccRuntime;
 import org.acc4j.runtime.cuda.Context;
-import org.acc4j.runtime.cuda.Cuda;
+import org.acc4j.runtime.cuda.Driver;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.DeviceBuffer;
 import org.acc4j.runtime.transfer.StagedCopy.Settings;
@@ -223,6 +223,6 @@ public final class TransferBench {
     }
 
     private static void check(int result, String call) {
-        Cuda.check(result, call, "the transfer benchmark");
+        Driver.check(result, call, "the transfer benchmark");
     }
 }

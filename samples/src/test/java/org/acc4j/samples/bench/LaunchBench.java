@@ -12,7 +12,7 @@ import org.acc4j.Acc;
 import org.acc4j.Kernels;
 import org.acc4j.runtime.AccRuntime;
 import org.acc4j.runtime.cuda.Context;
-import org.acc4j.runtime.cuda.Cuda;
+import org.acc4j.runtime.cuda.Driver;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.LaunchArgs;
 import org.acc4j.runtime.cuda.MappedMemory;
@@ -220,6 +220,6 @@ public final class LaunchBench {
     }
 
     private static void check(int result, String call) {
-        Cuda.check(result, call, "the launch benchmark");
+        Driver.check(result, call, "the launch benchmark");
     }
 }
