@@ -33,7 +33,15 @@ final class LaunchMemory {
      * A kernel variant's launch: its parameters in mapped memory (null when there is none: they are built per
      * launch), and its messages, made once.
      */
-    record Plan(LaunchArgs args, String waitingFor) {
+    record Plan(LaunchArgs args, String waitingFor, Parameters mapped) {
+        Plan(LaunchArgs args, String waitingFor) {
+            this(args, waitingFor, args == null ? null : new Parameters(args));
+        }
+
+        /** The parameters of one launch: the mapped ones, written in place, or new ones built for it. */
+        Parameters parameters() {
+            return mapped != null ? mapped : new Parameters(null);
+        }
     }
 
     private final Device device;

@@ -562,7 +562,7 @@ public final class Launcher implements AutoCloseable {
         String entry = proven ? plan.unchecked().entry() : plan.entry();
         Function f = m.function(k, proven);
         LaunchMemory.Plan lp = memory.plan(f, plan.params().size(), m.displayName());
-        Parameters pa = new Parameters(lp.args());
+        Parameters pa = lp.parameters();
         List<KernelParam> params = plan.params();
         for (int i = 0; i < params.size(); i++) {
             KernelParam p = params.get(i);
