@@ -21,7 +21,7 @@ import org.acc4j.spi.Backend;
 /**
  * The runtime: the one singleton of acc4j, started on first use and stopped by {@link #shutdown()} or at exit.
  *
- * <p>Started on a GPU, it holds a {@link Session}, which owns the device's context, the present table, the kernel
+ * <p>Started on a GPU, it holds a {@link Gpu}, which owns the device's context, the present table, the kernel
  * cache and the launcher, and releases them in reverse order. Where there is no usable GPU (no driver, no device,
  * an {@code ACC_DEVICE_NUM} beyond the device count) it starts the multicore target, and with
  * {@code ACC_DEVICE_TYPE=host} every region runs as plain Java; it says which once through {@link Log}.
@@ -32,7 +32,7 @@ import org.acc4j.spi.Backend;
  * <p>Any thread may call in: every operation on the device goes through the {@link Guard}, which serialises them,
  * makes the context current on the calling thread and rebuilds the device after a sticky fault (the caller gets a
  * {@link org.acc4j.runtime.cuda.DeviceFaultException}). {@link #shutdown()} (also run at JVM exit) waits for the
- * operation in progress, then closes the session.
+ * operation in progress, then closes the {@link Gpu}.
  *
  * <p>The agent's advice calls the static entry points {@link #offload}, {@link #afterHost}, {@link #enterData} and
  * {@link #exitData} (their work is {@link Advice}'s), rewritten {@code @Kernels} methods call {@link #enterCall},
@@ -50,7 +50,7 @@ public final class AccRuntime {
 
     private final Object lock = new Object();
     private volatile boolean started;
-    private volatile Session session;
+    private volatile Gpu gpu;
     private volatile Cores cores;
     private volatile boolean report;
     /** The profile of this run of the runtime and the options that asked for it; null when profiling is off. */
@@ -74,8 +74,8 @@ public final class AccRuntime {
         return routines;
     }
 
-    /** The session on the GPU, starting the runtime if it has not started; null when there is no GPU in use. */
-    Session session() {
+    /** The GPU in use, starting the runtime if it has not started; null when there is no GPU in use. */
+    Gpu gpu() {
         if (!started) {
             synchronized (lock) {
                 if (!started) {
@@ -84,17 +84,17 @@ public final class AccRuntime {
                 }
             }
         }
-        return session;
+        return gpu;
     }
 
-    /** The session on the GPU if the runtime has started on one, else null; starts nothing. */
-    Session sessionIfStarted() {
-        return session;
+    /** The GPU in use if the runtime has started on one, else null; starts nothing. */
+    Gpu gpuIfStarted() {
+        return gpu;
     }
 
     /** The multicore target, starting the runtime if it has not started; null when it is not the target. */
     Cores cores() {
-        session();
+        gpu();
         return cores;
     }
 
@@ -139,13 +139,13 @@ public final class AccRuntime {
                 return;
             }
             Device d = devices.get(number);
-            Session s = Session.open(d, options, p, report ? AccRuntime::printReport : null);
+            Gpu s = Gpu.open(d, options, p, report ? AccRuntime::printReport : null);
             if (p != null) {
                 p.device(d.name() + " (device " + d.ordinal() + ", " + d.smTarget() + "; CUDA start-up "
                         + String.format(java.util.Locale.ROOT, "%.1f", (System.nanoTime() - startNanos) / 1e6)
                         + " ms" + (background ? ", in the background" : "") + ")");
             }
-            session = s;
+            gpu = s;
             Log.debug("offloading to " + d.name() + " (" + d.smTarget() + ", " + d.multiprocessors() + " SMs)");
             if (report) {
                 printReport("offloading to " + d.name() + " (" + d.smTarget() + ", " + d.multiprocessors() + " SMs)");
@@ -243,7 +243,7 @@ public final class AccRuntime {
     }
 
     private Sites.Parts siteParts() {
-        Session s = session();
+        Gpu s = gpu();
         if (s == null || s.lost() != null) {
             return null;
         }
@@ -301,7 +301,7 @@ public final class AccRuntime {
         }
         ex.execute(() -> {
             try {
-                Session g = session();
+                Gpu g = gpu();
                 if (g == null || g.lost() != null || !g.cache.keepsCubins()
                         || g.device.computeMajor() * 10 + g.device.computeMinor()
                         != org.acc4j.compiler.site.Planner.PLAN_SM) {
@@ -386,7 +386,7 @@ public final class AccRuntime {
     // ------------------------------------------------------------------ lifecycle
 
     public String name() {
-        Session s = session();
+        Gpu s = gpu();
         Cores c = cores;
         int threads = c == null ? 0 : c.target().threads();
         return s != null ? s.device.name() : c != null ? "host (multicore, " + threads + " thread"
@@ -394,13 +394,13 @@ public final class AccRuntime {
     }
 
     public void init() {
-        session();
+        gpu();
     }
 
     /** Begins starting the runtime on a daemon thread (the agent, at start-up); the first call waits for it. */
     public void startInBackground() {
         startingInBackground = true;
-        Startup.inBackground(this::session);
+        Startup.inBackground(this::gpu);
     }
 
     /**
@@ -409,14 +409,14 @@ public final class AccRuntime {
      */
     public void shutdown() {
         synchronized (lock) {
-            Session g = session;
+            Gpu g = gpu;
             Profiler p = profile;
             Options o = profileOptions;
             if (cores != null) {
                 cores.target().close();
                 cores = null;
             }
-            session = null;
+            gpu = null;
             profile = null;
             profileOptions = null;
             started = false;
@@ -454,7 +454,7 @@ public final class AccRuntime {
      * off). Starts the runtime if it has not started.
      */
     public String report() {
-        session();
+        gpu();
         Profiler p = profile;
         if (p == null) {
             return "acc4j: no profile: profiling is off (set -Dacc4j.profile=true or ACC4J_PROFILE=1, or name a JSON"
@@ -465,12 +465,12 @@ public final class AccRuntime {
 
     /** The profile of this run of the runtime, or null when profiling is off (for tests and tools). */
     public Profiler profile() {
-        session();
+        gpu();
         return profile;
     }
 
     public boolean onDevice() {
-        return session() != null;
+        return gpu() != null;
     }
 
     /**
@@ -479,7 +479,7 @@ public final class AccRuntime {
      */
     public void deviceNumber(int number) {
         synchronized (lock) {
-            Session g = session();
+            Gpu g = gpu();
             int count = deviceCountOrZero();
             if (number >= Math.max(count, 1)) {
                 throw new IllegalArgumentException("acc4j: Acc.setDeviceNumber(" + number + "): there is no device "
@@ -512,7 +512,7 @@ public final class AccRuntime {
             }
             chosenDevice = number;
             shutdown();
-            session();
+            gpu();
         }
     }
 
@@ -532,7 +532,7 @@ public final class AccRuntime {
      * Package-private: not reachable from applications, and no setting switches it on.
      */
     void launchForTest(String ptx, String entry, boolean wait) {
-        Session g = session();
+        Gpu g = gpu();
         if (g == null) {
             throw new IllegalStateException("no device");
         }
@@ -548,7 +548,7 @@ public final class AccRuntime {
 
     /** The number of times the device was rebuilt after a fault, for tests; 0 without a device. */
     int rebuildsForTest() {
-        Session g = session();
+        Gpu g = gpu();
         return g == null ? 0 : g.guard.rebuilds();
     }
 }

@@ -12,7 +12,7 @@ import org.acc4j.runtime.launch.Offloader;
 /**
  * What the agent's advice asks of the runtime around a {@code @Kernels} or {@code @Data} method: offload the call,
  * keep a host run correct inside data regions, enter and exit data regions. {@link AccRuntime}'s static entry points
- * delegate here; the device-loss policy is {@link Session#run}'s.
+ * delegate here; the device-loss policy is {@link Gpu#run}'s.
  */
 final class Advice {
     private final AccRuntime runtime;
@@ -33,7 +33,7 @@ final class Advice {
      * method), or null when the original body must run (on the host).
      */
     Object[] offloadValue(Class<?> owner, String name, String desc, Object self, Object[] args) {
-        Session s = runtime.session();
+        Gpu s = runtime.gpu();
         if (s == null) {
             return null;
         }
@@ -57,7 +57,7 @@ final class Advice {
      * Before a {@code @Kernels} call runs as plain Java because the device was lost: refuses it if it may use an
      * array whose device-side changes the fault lost (its host copy is stale); says once that the device is lost.
      */
-    private void hostAfterLoss(Session s, Class<?> owner, String name, Object self, Object[] args) {
+    private void hostAfterLoss(Gpu s, Class<?> owner, String name, Object self, Object[] args) {
         for (Object a : arraysOf(owner, self, args)) {
             s.refuseLost(owner.getSimpleName() + "." + name, a);
         }
@@ -71,7 +71,7 @@ final class Advice {
 
     /** After a {@code @Kernels} call ran on the host: device copies of its arrays get the host's values. */
     void afterHost(Class<?> owner, Object self, Object[] args) {
-        Session s = runtime.sessionIfStarted();
+        Gpu s = runtime.gpuIfStarted();
         if (s != null) {
             s.orHost(() -> {
                 sync(s, owner, self, args, false);
@@ -82,7 +82,7 @@ final class Advice {
 
     /** Enters the data region of a {@code @Data} method; null when there is no device. */
     Object enterData(Class<?> owner, String name, String desc, Object self, Object[] args) {
-        Session s = runtime.session();
+        Gpu s = runtime.gpu();
         if (s == null) {
             return enterShared(owner, name, desc, self, args);
         }
@@ -120,7 +120,7 @@ final class Advice {
             r.presence().forEach(a -> r.counts().exit(a, true, false));
             return;
         }
-        Session s = runtime.sessionIfStarted();
+        Gpu s = runtime.gpuIfStarted();
         if (s != null && token != null) {
             // a region entered before the device was lost has nothing left on it to exit
             s.run("the exit of a data region", () -> {
@@ -135,7 +135,7 @@ final class Advice {
      * Keeps a host run correct inside data regions: before it, present arrays it may use (rank-2 arrays row by
      * row) are copied to the host; after it, back to the device.
      */
-    private static void sync(Session s, Class<?> owner, Object self, Object[] args, boolean toHost) {
+    private static void sync(Gpu s, Class<?> owner, Object self, Object[] args, boolean toHost) {
         List<Object> arrays = arraysOf(owner, self, args);
         s.guard.run("the copies around a host run of " + owner.getSimpleName(), () -> {
             // the host run sees everything queued before it

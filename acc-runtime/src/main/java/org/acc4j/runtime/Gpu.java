@@ -26,7 +26,7 @@ import org.acc4j.runtime.profile.Profiler;
  * <p>Every operation on the device goes through {@link #run} (or {@link #orHost}), which applies the runtime's one
  * device-loss policy ({@link LossPolicy}).
  */
-final class Session implements AutoCloseable {
+final class Gpu implements AutoCloseable {
     final Device device;
     final Context context;
     final PresentTable table;
@@ -38,7 +38,7 @@ final class Session implements AutoCloseable {
     /** What {@code Acc.malloc} gave and was not freed, by device address. */
     final Map<Long, DeviceBuffer> blocks = new ConcurrentHashMap<>();
 
-    private Session(Device device, Context context, PresentTable table, KernelCache cache, Launcher launcher,
+    private Gpu(Device device, Context context, PresentTable table, KernelCache cache, Launcher launcher,
                     Guard guard, Offloader offloader) {
         this.device = device;
         this.context = context;
@@ -51,12 +51,12 @@ final class Session implements AutoCloseable {
     }
 
     /**
-     * Opens a session on {@code device}: its context, present table, kernel cache and launcher, in that order.
+     * Opens {@code device} for this run of the runtime: its context, present table, kernel cache and launcher, in that order.
      *
      * @param profile the run's profile, or null when profiling is off
      * @param report where the compile report goes, or null when it is off
      */
-    static Session open(Device device, Options options, Profiler profile, Consumer<String> report) {
+    static Gpu open(Device device, Options options, Profiler profile, Consumer<String> report) {
         Context context = Context.open(device);
         PresentTable table = new PresentTable(new CudaMemory());
         KernelCache cache = new KernelCache(options.cache() == Options.CacheMode.CUBIN && options.cacheDir() != null
@@ -77,7 +77,7 @@ final class Session implements AutoCloseable {
         if (profile != null) {
             table.listener(profile);
         }
-        return new Session(device, context, table, cache, launcher, guard, offloader);
+        return new Gpu(device, context, table, cache, launcher, guard, offloader);
     }
 
     /** The fault after which the device was lost, or null while it works. */
@@ -85,7 +85,7 @@ final class Session implements AutoCloseable {
         return guard.lost();
     }
 
-    /** The device-loss policy over this session's device: see {@link LossPolicy#run}. */
+    /** The device-loss policy over this device: see {@link LossPolicy#run}. */
     <T> T run(String what, Supplier<T> work, Supplier<T> onHost) {
         return loss.run(what, work, onHost);
     }

@@ -18,7 +18,7 @@ import org.acc4j.spi.Backend;
 /**
  * The {@code Acc} routines on the runtime ({@link Acc#install} takes {@link AccRuntime#backend()}): data clauses,
  * queues, devices and device memory. Without a GPU they act as OpenACC says of shared memory (the multicore
- * target keeps the present counts); once the device is lost they act as on the host ({@link Session#run}).
+ * target keeps the present counts); once the device is lost they act as on the host ({@link Gpu#run}).
  */
 final class Routines implements Backend {
     private final AccRuntime runtime;
@@ -54,7 +54,7 @@ final class Routines implements Backend {
 
     @Override
     public int deviceCount() {
-        return runtime.session() == null ? 0 : Device.all().size();
+        return runtime.gpu() == null ? 0 : Device.all().size();
     }
 
     // ------------------------------------------------------------------ data clauses
@@ -101,7 +101,7 @@ final class Routines implements Backend {
 
     @Override
     public boolean isPresent(Object array) {
-        Session s = runtime.session();
+        Gpu s = runtime.gpu();
         // isPresent frees the buffers of reclaimed arrays, which needs the context; on the host (and once the
         // device is lost) every array is "present", as OpenACC says of shared memory
         if (s == null) {
@@ -114,7 +114,7 @@ final class Routines implements Backend {
 
     @Override
     public void waitAll() {
-        Session s = runtime.session();
+        Gpu s = runtime.gpu();
         if (s != null) {
             s.run("Acc.waitAll", () -> {
                 s.launcher.queues().finishAll();
@@ -130,7 +130,7 @@ final class Routines implements Backend {
      * says the device copy is not wanted and forgets the loss.
      */
     private void withTable(String routine, boolean deletes, Object array, Consumer<PresentTable> op) {
-        Session s = runtime.session();
+        Gpu s = runtime.gpu();
         if (s == null) {
             AccRuntime.Cores c = runtime.cores();
             if (c != null && array != null) {
@@ -166,7 +166,7 @@ final class Routines implements Backend {
 
     @Override
     public int deviceNumber() {
-        Session s = runtime.session();
+        Gpu s = runtime.gpu();
         return s == null ? 0 : s.device.ordinal();
     }
 
@@ -177,7 +177,7 @@ final class Routines implements Backend {
 
     @Override
     public DeviceProperties properties(int number) {
-        Session s = runtime.session();
+        Gpu s = runtime.gpu();
         int count = s == null ? 0 : AccRuntime.deviceCountOrZero();
         if (count == 0) {
             return Backend.super.properties(number);
@@ -195,7 +195,7 @@ final class Routines implements Backend {
 
     @Override
     public long malloc(long bytes) {
-        Session s = runtime.session();
+        Gpu s = runtime.gpu();
         if (s == null || bytes == 0) {
             return 0;
         }
@@ -208,7 +208,7 @@ final class Routines implements Backend {
 
     @Override
     public void free(long address) {
-        Session s = runtime.session();
+        Gpu s = runtime.gpu();
         if (address == 0) {
             return;
         }
@@ -230,7 +230,7 @@ final class Routines implements Backend {
 
     @Override
     public long deviceptr(Object array) {
-        Session s = runtime.session();
+        Gpu s = runtime.gpu();
         if (s == null) {
             return 0;
         }
@@ -242,7 +242,7 @@ final class Routines implements Backend {
 
     @Override
     public Object hostptr(long address) {
-        Session s = runtime.session();
+        Gpu s = runtime.gpu();
         String routine = "Acc.hostptr(0x" + Long.toHexString(address) + ")";
         if (s == null) {
             throw notPresent(routine, " (no device in use: arrays have no device copies)");
@@ -297,7 +297,7 @@ final class Routines implements Backend {
     @Override
     public void waitQueue(int queue) {
         Acc.checkQueue("Acc.wait", queue);
-        Session s = runtime.session();
+        Gpu s = runtime.gpu();
         if (s != null && queue != Acc.ASYNC_SYNC) {
             s.run("Acc.wait(" + queue + ")", () -> {
                 s.launcher.queues().finish(queue);
@@ -308,7 +308,7 @@ final class Routines implements Backend {
 
     @Override
     public void waitAsync(int[] queues, int queue) {
-        Session s = runtime.session();
+        Gpu s = runtime.gpu();
         if (s != null) {
             s.run("Acc.waitAsync(" + java.util.Arrays.toString(queues) + ", " + queue + ")", () -> {
                 s.launcher.queues().waitOn(queues, queue);
@@ -320,21 +320,21 @@ final class Routines implements Backend {
     @Override
     public boolean asyncTest(int queue) {
         Acc.checkQueue("Acc.asyncTest", queue);
-        Session s = runtime.session();
+        Gpu s = runtime.gpu();
         return s == null || queue == Acc.ASYNC_SYNC
                 || s.run("Acc.asyncTest(" + queue + ")", () -> s.launcher.queues().test(queue), () -> true);
     }
 
     @Override
     public boolean asyncTestAll() {
-        Session s = runtime.session();
+        Gpu s = runtime.gpu();
         return s == null || s.run("Acc.asyncTestAll", () -> s.launcher.queues().testAll(), () -> true);
     }
 
     /** A data routine on a queue; {@code ASYNC_SYNC} is the synchronous routine. */
     private void withQueue(String routine, Object array, int queue, QueueOp op, Runnable synchronous) {
         Acc.checkQueue(routine, queue);
-        Session s = queue == Acc.ASYNC_SYNC ? null : runtime.session();
+        Gpu s = queue == Acc.ASYNC_SYNC ? null : runtime.gpu();
         // no queues without a device: the routine acts at once (the multicore target's counts); an array whose
         // device-side changes a fault lost goes to the synchronous routine, which refuses it (or forgets the loss
         // for Acc.deleteAsync); a lost device acts as on the host
