@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import org.acc4j.compiler.ir.ArrayRef;
+import org.acc4j.compiler.plan.Abi;
 
 /**
  * Which host arrays have device copies, with OpenACC 2.5+ reference counting.
@@ -182,7 +182,7 @@ public final class PresentTable implements AutoCloseable {
     }
 
     /** Bytes per row-table entry: u64 device address, s32 length, 4 bytes padding. */
-    public static final int ROW_ENTRY_BYTES = ArrayRef.ROW_ENTRY_BYTES;
+    public static final int ROW_ENTRY_BYTES = Abi.ROW_ENTRY_BYTES;
 
     /**
      * One device buffer holding every row of a rectangular two-dimensional array, row {@code i} at byte {@code i *

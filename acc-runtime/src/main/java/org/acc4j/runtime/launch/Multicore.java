@@ -14,7 +14,7 @@ import org.acc4j.compiler.ir.ArrayRef;
 import org.acc4j.compiler.jvm.HostKernels;
 import org.acc4j.compiler.site.MethodPlan;
 import org.acc4j.runtime.data.Aliasing;
-import org.acc4j.runtime.profile.Profile;
+import org.acc4j.runtime.profile.Profiler;
 
 /**
  * The multicore target: with no GPU, each launch site's nest runs as JVM bytecode generated from its kernel IR
@@ -26,7 +26,7 @@ public final class Multicore implements HostKernels.Pool, AutoCloseable {
     private final int threads;
     private final int chunksPerThread;
     private final ForkJoinPool pool;
-    private final Profile profile;
+    private final Profiler profile;
     private final Consumer<String> report;
     /** Per site ("plan:site"): its {@link HostKernels}, or the reason it runs as plain Java. */
     private final ConcurrentHashMap<String, Object> sites = new ConcurrentHashMap<>();
@@ -37,7 +37,7 @@ public final class Multicore implements HostKernels.Pool, AutoCloseable {
      * @param profile the time profile, or null
      * @param report takes the report's lines (a nest's target, threads, chunks and time, on its first run), or null
      */
-    public Multicore(int threads, Profile profile, Consumer<String> report) {
+    public Multicore(int threads, Profiler profile, Consumer<String> report) {
         this(threads, HostKernels.CHUNKS_PER_THREAD, profile, report);
     }
 
@@ -47,7 +47,7 @@ public final class Multicore implements HostKernels.Pool, AutoCloseable {
      * @param profile the time profile, or null
      * @param report takes the report's lines, or null
      */
-    public Multicore(int threads, int chunksPerThread, Profile profile, Consumer<String> report) {
+    public Multicore(int threads, int chunksPerThread, Profiler profile, Consumer<String> report) {
         this.threads = Math.max(1, threads);
         this.chunksPerThread = Math.max(1, chunksPerThread);
         this.profile = profile;
@@ -139,7 +139,7 @@ public final class Multicore implements HostKernels.Pool, AutoCloseable {
             throw new Launcher.HostInstead(problem);
         }
         String where = plan.displayName() + " (" + plan.source() + ":" + plan.sites().get(site).line() + ")";
-        Profile.Scope scope = profile == null ? null : profile.enter(Profile.Kind.KERNELS, owner, plan.name(),
+        Profiler.Scope scope = profile == null ? null : profile.enter(Profiler.Kind.KERNELS, owner, plan.name(),
                 plan.descriptor());
         try {
             Object out = hk.run(s -> sources.value(s, self, values), values, this, l -> launched(where, key, l));
