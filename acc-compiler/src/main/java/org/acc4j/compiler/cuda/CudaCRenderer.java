@@ -312,7 +312,7 @@ public final class CudaCRenderer {
         unit.append("// The same kernel as the PTX acc4j loads: the same name and parameters, the same checks and error\n");
         unit.append("// record. Build: nvcc ").append(NVCC_OPTIONS).append(" -ptx ").append(kernel.entry()).append(".cu\n");
         unit.append("// (-fmad=false because Java rounds a * b and then + c; nvcc would fuse them into one fma).\n");
-        unit.append("// int and long + - * are written as C's: Java wraps on overflow, Expressions.C calls it undefined, and nvcc emits\n");
+        unit.append("// int and long + - * are written as C's: Java wraps on overflow, C calls it undefined, and nvcc emits\n");
         unit.append("// the wrapping instructions.\n");
         if (!mathCalls.isEmpty()) {
             unit.append("// Math.").append(String.join(", Math.", mathCalls)).append(" call CUDA's math library: within its\n");

@@ -46,9 +46,10 @@ public final class KernelEmitter {
     }
 
     private final MethodBody method;
-    private final Region region;
+    final Region region;
     private final PtxWriter w = new PtxWriter();
     private final Expressions exprs = new Expressions(this, w);
+    private final Statements lowering = new Statements(this, w);
     final Addresses mem = new Addresses(this, w);
 
     /** The source line of the statement being emitted, for the error sites and diagnostics it raises. */
@@ -412,7 +413,7 @@ public final class KernelEmitter {
         return exprs.expr(e);
     }
 
-    private Reg predicate(Expr cond) {
+    Reg predicate(Expr cond) {
         return exprs.expr(cond);
     }
 
@@ -420,7 +421,7 @@ public final class KernelEmitter {
         return exprs.constant(t, value);
     }
 
-    private void statements(List<Stmt> stmts) {
+    void statements(List<Stmt> stmts) {
         for (Stmt s : stmts) {
             statement(s);
         }
@@ -431,60 +432,11 @@ public final class KernelEmitter {
         if (!(s instanceof Stmt.For) && !(s instanceof Stmt.If) && !(s instanceof Stmt.While)) {
             w.comment(where(s.line()) + IrPrinter.print(List.of(s)).strip());
         }
-        if (s instanceof Stmt.Assign a) {
-            Reg v = expr(a.value());
-            w.mov(var(a.var()), v);
-            mem.forget(a.var());
-        } else if (s instanceof Stmt.Store st) {
-            Reg index = expr(st.index());
-            Elem elem = st.array().elem();
-            Reg value = expr(Expressions.stored(elem, st.value()));
-            boolean check = !unchecked.contains(st);
-            Reg addr = st.row() == null ? mem.address(st.array(), index, s.line(), elem.bytes(), check)
-                    : mem.address2(st.array(), st.row(), index, s.line(), check);
-            if (elem == Elem.BOOLEAN) {
-                // bastore into a boolean[] keeps the value's lowest bit
-                Reg bit = w.reg(Type.I32);
-                w.op("and.b32", bit, value, 1);
-                value = bit;
-            }
-            w.stGlobal(elem.ptxStore(), addr, 0, value);
-        } else if (s instanceof Stmt.Atomic at) {
-            atomic(at);
-        } else if (s instanceof Stmt.If i && i.otherwise().isEmpty() && i.then().size() == 1
-                && i.then().get(0) instanceof Stmt.Break) {
-            // if (c) break: one predicated branch
-            w.comment(where(s.line()) + "if " + i.cond() + " break");
-            w.braIf(predicate(i.cond()), true, breakTargets.get(breakTargets.size() - 1));
-        } else if (s instanceof Stmt.If i) {
-            w.comment(where(s.line()) + "if " + i.cond());
-            Reg p = predicate(i.cond());
-            String otherwise = w.newLabel("else");
-            String end = w.newLabel("endif");
-            w.braIf(p, false, otherwise);
-            statements(i.then());
-            w.bra(end);
-            mem.label(otherwise);
-            statements(i.otherwise());
-            mem.label(end);
-        } else if (s instanceof Stmt.While wl) {
-            whileLoop(wl);
-        } else if (s instanceof Stmt.Break) {
-            w.bra(breakTargets.get(breakTargets.size() - 1));
-        } else if (s instanceof Stmt.For f) {
-            Mapping.Level level = region.mapping() == null ? null : region.mapping().levelOf(f);
-            if (level != null && level.outer() == f) {
-                String end = w.newLabel("par_end");
-                parallelLevel(level, end);
-                mem.label(end);
-            } else {
-                sequentialLoop(f);
-            }
-        }
+        s.accept(lowering);
     }
 
     /** An atomic operation: its operands in Java's order, the index checked in the kernel, then {@link Atomics}. */
-    private void atomic(Stmt.Atomic at) {
+    void atomic(Stmt.Atomic at) {
         Reg index = expr(at.index());
         List<Reg> operands = new ArrayList<>();
         for (Expr e : at.operands()) {
@@ -499,15 +451,15 @@ public final class KernelEmitter {
         }
     }
 
-    private String where(int line) {
+    String where(int line) {
         return line > 0 ? (method.sourceFile() != null ? method.sourceFile() : "line") + ":" + line + ": " : "";
     }
 
     /** The end labels of the {@link Stmt.While} loops being emitted, innermost last: where a break goes. */
-    private final List<String> breakTargets = new ArrayList<>();
+    final List<String> breakTargets = new ArrayList<>();
 
     /** A loop that is not counted, run by one thread as Java runs it: the test before each iteration. */
-    private void whileLoop(Stmt.While wl) {
+    void whileLoop(Stmt.While wl) {
         w.comment(where(wl.line()) + "while " + wl.cond() + " (sequential in each thread)");
         String head = w.newLabel("while");
         String end = w.newLabel("while_end");
@@ -524,7 +476,7 @@ public final class KernelEmitter {
     }
 
     /** A loop run by one thread, exactly as Java runs it: the bound is re-evaluated before each iteration. */
-    private void sequentialLoop(Stmt.For f) {
+    void sequentialLoop(Stmt.For f) {
         w.comment(where(f.line()) + "for " + f.index() + " (sequential in each thread)");
         Reg index = var(f.index());
         w.mov(index, expr(f.lower()));
@@ -551,7 +503,7 @@ public final class KernelEmitter {
      * strides by {@code gridDim[g] * blockDim[b]} over the level's 64-bit trip count (the product of the trip
      * counts of collapsed loops, whose indices are recovered by division).
      */
-    private void parallelLevel(Mapping.Level level, String end) {
+    void parallelLevel(Mapping.Level level, String end) {
         if (group != null && level.outer() == group.rows()) {
             rowGroupLevel(level, end);
             return;
