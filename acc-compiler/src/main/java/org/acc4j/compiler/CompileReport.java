@@ -7,6 +7,7 @@ import org.acc4j.compiler.ir.DataClause;
 import org.acc4j.compiler.ir.RangeCheck;
 import org.acc4j.compiler.ir.Region;
 import org.acc4j.compiler.ir.RowGroup;
+import org.acc4j.compiler.pass.Tiling;
 import org.objectweb.asm.tree.ClassNode;
 
 /**
@@ -64,8 +65,17 @@ final class CompileReport {
                     + "the kernel when they hold): " + hoisted.stream().map(c -> c.array().name() + " at line "
                     + c.line()).distinct().collect(Collectors.joining(", ")));
         }
-        if (k.unchecked() != null && k.unchecked().tiled() != null) {
-            report.add(where(cn, r.loop().line()) + "  " + k.unchecked().tiled().note());
+        KernelPlan.Unchecked unchecked = k.unchecked();
+        if (unchecked != null && unchecked.tiled() != null) {
+            report.add(where(cn, r.loop().line()) + "  " + unchecked.tiled().note());
+            if (unchecked.tiled() instanceof Tiling.Matmul mm && !mm.tensorCores()
+                    && Tiling.MatmulTile.configurationNote() != null) {
+                report.add(where(cn, r.loop().line()) + "  " + Tiling.MatmulTile.configurationNote());
+            }
+        }
+        if (unchecked != null && unchecked.marched() != null) {
+            report.add(where(cn, r.loop().line()) + "  " + unchecked.marched().notes().get(
+                    unchecked.marched().notes().size() - 1));
         }
         for (var v : r.hostVars()) {
             report.add(where(cn, 0) + "  " + v.name() + " is computed on the host (it depends on a reduction) "

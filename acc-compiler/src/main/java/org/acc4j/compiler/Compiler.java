@@ -21,7 +21,7 @@ import org.objectweb.asm.tree.MethodNode;
  */
 public final class Compiler {
     /** Bumped whenever generated code changes; part of the kernel cache key. */
-    public static final String VERSION = "0.3.0-3";
+    public static final String VERSION = "0.3.0-4";
 
     /** Vector length when the user names none: 4 warps, a multiple of the warp, and 16 blocks fit an SM. */
     public static final int DEFAULT_VECTOR = 128;

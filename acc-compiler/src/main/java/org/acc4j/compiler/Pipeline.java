@@ -9,6 +9,7 @@ import org.acc4j.compiler.frontend.Inliner;
 import org.acc4j.compiler.frontend.MethodReader;
 import org.acc4j.compiler.ir.DataClause;
 import org.acc4j.compiler.ir.IrPrinter;
+import org.acc4j.compiler.ir.KernelParam;
 import org.acc4j.compiler.ir.MethodBody;
 import org.acc4j.compiler.ir.RangeCheck;
 import org.acc4j.compiler.ir.Region;
@@ -20,6 +21,7 @@ import org.acc4j.compiler.pass.ArrayReductions;
 import org.acc4j.compiler.pass.Bounds;
 import org.acc4j.compiler.pass.DataClauses;
 import org.acc4j.compiler.pass.Increments;
+import org.acc4j.compiler.pass.Marching;
 import org.acc4j.compiler.pass.Parallelism;
 import org.acc4j.compiler.pass.PrivateArrays;
 import org.acc4j.compiler.pass.RegionSplitter;
@@ -68,7 +70,10 @@ public final class Pipeline {
         BOUNDS("bounds hoisting", true),
         /** {@link KernelEmitter}: per region, the checked kernel and, with hoisted bounds, the unchecked one. */
         EMIT("emission", true),
-        /** {@link Tiling}: per region with hoisted bounds, a tiled transpose or matmul in place of the unchecked. */
+        /**
+         * {@link Tiling} and {@link Marching}: per region with hoisted bounds, a tiled transpose or matmul, else a
+         * marched stencil, in place of the unchecked variant.
+         */
         TILING("tiling", true),
         /** {@link DataClauses}: the explicit data clauses and an implicit one for every other array. */
         DATA("data clauses", false);
@@ -211,17 +216,35 @@ public final class Pipeline {
         if (!hoisted.isEmpty()) {
             Tiling.Kernel tiled = Tiling.transpose(body, r, hoisted, k.params());
             if (tiled == null) {
-                tiled = Tiling.matmul(body, r, hoisted, k.params());
+                tiled = Tiling.matmul(body, r, hoisted, k.params(), Tiling.MatmulTile.configured(),
+                        directives.relaxed() && sm >= 90);
             }
             if (tiled != null) {
                 unchecked = new KernelPlan.Unchecked(entry + "_tiled", TiledEmitter.emit(body, tiled,
                         entry + "_tiled", k.params(), sm), List.of(), hoisted, tiled);
+            } else if (group == null) {
+                unchecked = marched(body, r, hoisted, entry, k.params(), unchecked);
             }
         }
         kernels.add(new Kernel(r, group, groupNotes, hoisted, k, unchecked));
         for (Phase phase : List.of(Phase.ROW_GROUP, Phase.BOUNDS, Phase.EMIT, Phase.TILING)) {
             keep(phase, List.copyOf(kernels));
         }
+    }
+
+    /**
+     * The unchecked variant of a stencil nest marched by {@link Marching}, or {@code plain} when it has not the shape
+     * (or its kernel would take other parameters).
+     */
+    private KernelPlan.Unchecked marched(MethodBody body, Region r, List<RangeCheck> hoisted, String entry,
+                                         List<KernelParam> params, KernelPlan.Unchecked plain) {
+        Marching.Kernel m = Marching.march(body, r, hoisted);
+        if (m == null) {
+            return plain;
+        }
+        KernelEmitter.Result k = KernelEmitter.emit(body, m.region(), entry + "_marched", sm, m.unchecked(), null);
+        return k.params().equals(params) ? new KernelPlan.Unchecked(k.entry(), k.ptx(), k.sites(), hoisted, null,
+                m.region()) : plain;
     }
 
     /**

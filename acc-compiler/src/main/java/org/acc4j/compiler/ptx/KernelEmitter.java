@@ -131,6 +131,12 @@ public final class KernelEmitter {
             params.add(new KernelParam.ArrayLength(a));
             decl.append(",\n\t.param .u64 p_").append(ident(a.name())).append(",\n\t.param .u32 p_")
                     .append(ident(a.name())).append("_len");
+            if (a.dims() == 2) {
+                params.add(new KernelParam.RowBlock(a, KernelParam.RowBlock.Part.START));
+                params.add(new KernelParam.RowBlock(a, KernelParam.RowBlock.Part.LENGTH));
+                decl.append(",\n\t.param .u64 p_").append(ident(a.name())).append("_block,\n\t.param .s32 p_")
+                        .append(ident(a.name())).append("_pitch");
+            }
         }
         Set<Var> liveIn = new LinkedHashSet<>();
         Dataflow.liveIn(all, liveIn);
@@ -197,7 +203,7 @@ public final class KernelEmitter {
             bases.put(a, base);
             lengths.put(a, len);
             if (a.dims() == 2) {
-                mem.flatLayout(a, base, len);
+                mem.flatLayout(a);
             }
         }
         for (Var v : scalarParams) {

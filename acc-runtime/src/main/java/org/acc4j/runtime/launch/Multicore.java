@@ -24,6 +24,7 @@ import org.acc4j.runtime.profile.Profile;
  */
 public final class Multicore implements HostKernels.Pool, AutoCloseable {
     private final int threads;
+    private final int chunksPerThread;
     private final ForkJoinPool pool;
     private final Profile profile;
     private final Consumer<String> report;
@@ -37,12 +38,24 @@ public final class Multicore implements HostKernels.Pool, AutoCloseable {
      * @param report takes the report's lines (a nest's target, threads, chunks and time, on its first run), or null
      */
     public Multicore(int threads, Profile profile, Consumer<String> report) {
+        this(threads, HostKernels.CHUNKS_PER_THREAD, profile, report);
+    }
+
+    /**
+     * @param threads the threads that run chunks (at least 1)
+     * @param chunksPerThread chunks per thread of each nest's outermost parallel level (at least 1)
+     * @param profile the time profile, or null
+     * @param report takes the report's lines, or null
+     */
+    public Multicore(int threads, int chunksPerThread, Profile profile, Consumer<String> report) {
         this.threads = Math.max(1, threads);
+        this.chunksPerThread = Math.max(1, chunksPerThread);
         this.profile = profile;
         this.report = report;
+        java.util.concurrent.atomic.AtomicInteger workers = new java.util.concurrent.atomic.AtomicInteger();
         this.pool = this.threads > 1 ? new ForkJoinPool(this.threads, p -> {
             ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
-            t.setName("acc4j-multicore-" + t.getPoolIndex());
+            t.setName("acc4j-multicore-" + workers.getAndIncrement());
             t.setDaemon(true);
             return t;
         }, null, false) : null;
@@ -51,6 +64,11 @@ public final class Multicore implements HostKernels.Pool, AutoCloseable {
     @Override
     public int threads() {
         return threads;
+    }
+
+    @Override
+    public int chunksPerThread() {
+        return chunksPerThread;
     }
 
     /** Runs the chunks on the pool (on the calling thread for a single chunk or a single thread). */
