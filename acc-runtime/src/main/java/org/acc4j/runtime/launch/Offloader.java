@@ -66,7 +66,7 @@ public final class Offloader {
      * @param report takes the compile report's lines (the compiler's decisions, then each kernel's resources)
      * @param profile the time profile, or null when profiling is off
      * @param dump a directory to write each compiled method's kernels into, as PTX with the Java source lines and as
-     *     CUDA C ({@link org.acc4j.compiler.cuda.KernelDump}); null for none
+     *     CUDA C ({@link org.acc4j.compiler.cudac.KernelDump}); null for none
      * @param sourcePath where the dump looks for the Java sources ({@code dir1:dir2}); null for none
      * @param hoistChecks whether kernels whose bounds checks the host can prove get a variant without them (launched
      *     when the proofs hold); false keeps every check in the kernel
@@ -81,7 +81,7 @@ public final class Offloader {
         this.guard = guard;
         this.report = report;
         this.dump = dump;
-        this.sourcePath = org.acc4j.compiler.cuda.KernelDump.sourcePath(sourcePath);
+        this.sourcePath = org.acc4j.compiler.cudac.KernelDump.sourcePath(sourcePath);
         this.profile = profile;
     }
 
@@ -380,7 +380,7 @@ public final class Offloader {
     /** Writes the method's kernels to the dump directory; a failure is said on stderr and changes nothing else. */
     private void dump(CompiledMethod plan) {
         try {
-            for (java.nio.file.Path file : org.acc4j.compiler.cuda.KernelDump.write(dump, plan, sourcePath)) {
+            for (java.nio.file.Path file : org.acc4j.compiler.cudac.KernelDump.write(dump, plan, sourcePath)) {
                 report.accept("dumped " + file);
             }
         } catch (java.io.IOException | RuntimeException e) {
