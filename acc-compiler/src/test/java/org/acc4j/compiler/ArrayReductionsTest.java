@@ -59,8 +59,6 @@ class ArrayReductionsTest {
         "tooMany | an array reduction may cover at most 32 elements",
         "product | a reduction into elements of the long array c (c[0] *= ...",
         "doubleSums | and with Math.max and Math.min on float and double elements",
-        "rowSumsVector | reduction(+:s) on the parallel loop over j, into s, a local of each iteration of the loop"
-            + " around it: a vector reduction per gang iteration is not supported yet",
         "rowNotReduction | reduction(+:s): s is not a reduction over the loop at line",
         "rowNotReduction | is not an accumulation v = v op e"})
     void refusedFormsSayWhy(String method, String expected) {
