@@ -101,7 +101,7 @@ public final class Compiler {
             org.acc4j.compiler.pass.PrivateArrays.Result privates =
                     org.acc4j.compiler.pass.PrivateArrays.rewrite(MethodReader.read(cn, expanded.method()));
             org.acc4j.compiler.pass.ArrayReductions.Result arrays =
-                    org.acc4j.compiler.pass.ArrayReductions.rewrite(privates.body());
+                    org.acc4j.compiler.pass.ArrayReductions.rewrite(privates.body(), flag(mn, "relaxed"));
             MethodBody body = arrays.body();
             Verifier.check("reading", body);
             List<Region> split = RegionSplitter.split(body, outs);
