@@ -32,10 +32,13 @@ import org.acc4j.compiler.ir.Var;
  * (associative and commutative on integers, as the scalar reductions on integers are exact), and on {@code float}
  * and {@code double} elements {@code Math.max} and {@code Math.min} (whose atomic forms keep their NaN and signed
  * zero rules, which make them associative and commutative). The device copy of {@code c} is updated in place,
- * wherever it lives. A floating-point sum depends on the order of the updates; the scalar reductions keep that
- * order a function of the launch shape alone, which atomic updates do not, so such a nest stays on the host with a
- * diagnostic that names the array and suggests the scalar form. So does a product, and an array of {@code byte},
- * {@code short}, {@code char} or {@code boolean}.
+ * wherever it lives. A floating-point sum ({@code +=}, {@code -=}) depends on the order of the updates, which atomic
+ * adds do not fix: it becomes atomic adds only where the user allowed another order, with a {@code reduction} clause
+ * naming the array on a loop of the nest ({@code +:c}, or OpenACC's section {@code +:c[0:n]}; the item is taken off
+ * the loop, the atomics doing its work) or {@code @Kernels(relaxed = true)}; each element's result then lies within
+ * {@code (n - 1) u sum|x_i|} of the exact sum to first order (the bound of recursive summation in any order), which
+ * the report states. Otherwise such a nest stays on the host with a diagnostic that names the array and says what
+ * allows it. So does a product, and an array of {@code byte}, {@code short}, {@code char} or {@code boolean}.
  */
 public final class ArrayReductions {
     /** The most elements of one array a nest may reduce into: beyond it the nest is not an array reduction. */

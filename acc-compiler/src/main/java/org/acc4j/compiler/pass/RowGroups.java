@@ -35,7 +35,13 @@ import org.acc4j.compiler.ir.Var;
  * <p>The lanes add in another order than Java. Integer sums are exact in any order, so those rows take lane groups
  * without a word from the user; a {@code float} or {@code double} sum keeps Java's order (one thread per row) unless
  * the inner loop has {@code @Loop(vector = Loop.AUTO)} (or a power of two up to 32), the same permission a reduction
- * gives to reorder a sum. Runs before {@link Parallelism} ({@link #prepare}, which takes the inner loop's
+ * gives to reorder a sum.
+ *
+ * <p>A dense row ({@code for (j = lo; j < hi; j++) s += e} with bounds that are other expressions of the row, {@code
+ * j < n}) takes a group of lanes only when the user mapped its inner loop to vector ({@code @Loop(vector = ...)}):
+ * OpenACC's gang loop around a vector reduction loop, a vector reduction per row, with the lanes the clause asks for
+ * (a power of two, at most a warp). Without the clause it stays one thread per row, in Java's order.
+ * Runs before {@link Parallelism} ({@link #prepare}, which takes the inner loop's
  * {@code vector} clause off, so the row loop is the nest's one parallel level) and after it ({@link #find}).
  */
 public final class RowGroups {
