@@ -369,8 +369,8 @@ public final class Launcher implements AutoCloseable {
         boolean held = false;
         try {
             enterClauses(m, arrays, evaluators, trips, lowers, entered, clauses);
-            for (Object a : entered) {
-                holds.entered(a);
+            for (int i = 0; i < entered.size(); i++) {
+                holds.entered(entered.get(i), clauses.get(i));
             }
             held = true;
             HostProgram.run(m.plan(), evaluator(m, self, args), (k, ev) -> launch(m, k, ev, arrays, self, args, q,
@@ -451,7 +451,7 @@ public final class Launcher implements AutoCloseable {
                 if (ok) {
                     holds.exit(table, entered.get(i), clauses.get(i));
                 } else {
-                    holds.discard(table, entered.get(i));
+                    holds.discard(table, entered.get(i), clauses.get(i));
                 }
             } catch (RuntimeException e) {
                 if (pending != null) {

@@ -41,10 +41,10 @@ class QueuedHoldsTest {
         double[] x = new double[1000];
         // queue 1's call: x absent, copyout; queue 4's call after waitAsync({1}, 4): x present, read only
         table.enter(x, Clause.COPYOUT);
-        holds.entered(x);
+        holds.entered(x, Clause.COPYOUT);
         double[] device = written(x, 164);
         table.enter(x, Clause.COPYIN);
-        holds.entered(x);
+        holds.entered(x, Clause.COPYIN);
         // the wait for queue 4 runs queue 1's exits first, then its own
         holds.exit(table, x, Clause.COPYOUT);
         assertArrayEquals(device, x, "copied back at queue 1's exit");
@@ -56,12 +56,43 @@ class QueuedHoldsTest {
     }
 
     @Test
+    void aLaterCallThatCopiesBackCopiesAtItsOwnExit() {
+        double[] x = new double[256];
+        double[] before = x.clone();
+        table.enter(x, Clause.COPYOUT);
+        holds.entered(x, Clause.COPYOUT);
+        table.enter(x, Clause.COPY);
+        holds.entered(x, Clause.COPY);
+        double[] device = written(x, 168);
+        holds.exit(table, x, Clause.COPYOUT);
+        assertArrayEquals(before, x, "the later call writes x: its exit copies it");
+        holds.exit(table, x, Clause.COPY);
+        assertArrayEquals(device, x);
+        assertFalse(table.isPresent(x));
+    }
+
+    @Test
+    void aLaterCallThatFailedCopiesNothingOfItsOwn() {
+        double[] x = new double[256];
+        double[] before = x.clone();
+        table.enter(x, Clause.COPYOUT);
+        holds.entered(x, Clause.COPYOUT);
+        table.enter(x, Clause.COPY);
+        holds.entered(x, Clause.COPY);
+        written(x, 169);
+        holds.exit(table, x, Clause.COPYOUT);
+        holds.discard(table, x, Clause.COPY);
+        assertArrayEquals(before, x, "nothing after a failed kernel reaches the host");
+        assertFalse(table.isPresent(x));
+    }
+
+    @Test
     void anEnclosingRegionKeepsTheCopyForItsOwnExit() {
         double[] x = new double[64];
         double[] before = x.clone();
         table.enter(x, Clause.COPY);
         table.enter(x, Clause.COPY);
-        holds.entered(x);
+        holds.entered(x, Clause.COPY);
         double[] device = written(x, 165);
         holds.exit(table, x, Clause.COPY);
         assertArrayEquals(before, x, "the enclosing region still holds x: nothing copied yet");
@@ -75,9 +106,9 @@ class QueuedHoldsTest {
         double[] before = x.clone();
         table.enterDynamic(x, Clause.CREATE);
         table.enter(x, Clause.COPYOUT);
-        holds.entered(x);
+        holds.entered(x, Clause.COPYOUT);
         table.enter(x, Clause.COPYIN);
-        holds.entered(x);
+        holds.entered(x, Clause.COPYIN);
         written(x, 166);
         holds.exit(table, x, Clause.COPYOUT);
         holds.exit(table, x, Clause.COPYIN);
@@ -90,11 +121,11 @@ class QueuedHoldsTest {
         double[] x = new double[64];
         double[] before = x.clone();
         table.enter(x, Clause.COPYOUT);
-        holds.entered(x);
+        holds.entered(x, Clause.COPYOUT);
         table.enter(x, Clause.COPYIN);
-        holds.entered(x);
+        holds.entered(x, Clause.COPYIN);
         written(x, 167);
-        holds.discard(table, x);
+        holds.discard(table, x, Clause.COPYOUT);
         holds.exit(table, x, Clause.COPYIN);
         assertArrayEquals(before, x);
         assertFalse(table.isPresent(x));
