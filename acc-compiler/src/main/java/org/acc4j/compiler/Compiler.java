@@ -142,7 +142,8 @@ public final class Compiler {
                     unchecked = new KernelPlan.Unchecked(u.entry(), u.ptx(), u.sites(), hoisted);
                     Tiling.Kernel tiled = Tiling.transpose(body, r, hoisted, k.params());
                     if (tiled == null) {
-                        tiled = Tiling.matmul(body, r, hoisted, k.params());
+                        tiled = Tiling.matmul(body, r, hoisted, k.params(), Tiling.MatmulTile.configured(),
+                                flag(mn, "relaxed") && sm >= 90);
                     }
                     if (tiled != null) {
                         unchecked = new KernelPlan.Unchecked(entry + "_tiled", TiledEmitter.emit(body, tiled,
@@ -179,6 +180,10 @@ public final class Compiler {
                 }
                 if (unchecked != null && unchecked.tiled() != null) {
                     report.add(where(cn, r.loop().line()) + "  " + unchecked.tiled().note());
+                    if (unchecked.tiled() instanceof Tiling.Matmul mm && !mm.tensorCores()
+                            && Tiling.MatmulTile.configurationNote() != null) {
+                        report.add(where(cn, r.loop().line()) + "  " + Tiling.MatmulTile.configurationNote());
+                    }
                 }
                 for (var v : r.hostVars()) {
                     report.add(where(cn, 0) + "  " + v.name() + " is computed on the host (it depends on a reduction) "

@@ -339,15 +339,15 @@ public final class AccRuntime implements Backend {
 
     /** Whether the runtime was asked to start in the background (the agent does, at JVM start). */
     private volatile boolean startingInBackground;
-    /** Compiles registered kernels into the cubin cache before their first call; made on first use. */
+    /** Compiles registered kernels before their first call; made on first use. */
     private java.util.concurrent.ExecutorService ahead;
     private final Object aheadLock = new Object();
 
     /**
-     * Compiles the kernels of a plan just registered into the cubin cache on a low-priority daemon thread, so that
-     * the JIT's work overlaps the application's until the first call, which then only loads them. Only where the
-     * runtime is starting or started (it is not started for this), the cubin cache is on, and the device is the one
-     * the plan's kernels were compiled for. The checked variant comes after the one without proven checks.
+     * Compiles the kernels of a plan just registered on a low-priority daemon thread (into the cubin cache, or loaded
+     * through the driver's JIT when the cubin cache is off), so that the JIT's work overlaps the application's until
+     * the first call. Only where the runtime is starting or started (it is not started for this) and the device is the
+     * one the plan's kernels were compiled for. The checked variant comes after the one without proven checks.
      */
     private void compileAhead(MethodPlan plan) {
         if (plan.sites().isEmpty() || !started && !startingInBackground) {
@@ -369,7 +369,7 @@ public final class AccRuntime implements Backend {
         ex.execute(() -> {
             try {
                 Gpu g = gpu();
-                if (g == null || g.guard.lost() != null || !g.cache.keepsCubins()
+                if (g == null || g.guard.lost() != null
                         || g.device.computeMajor() * 10 + g.device.computeMinor()
                         != org.acc4j.compiler.site.Planner.PLAN_SM) {
                     return;

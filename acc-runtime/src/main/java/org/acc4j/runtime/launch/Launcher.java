@@ -568,6 +568,38 @@ public final class Launcher implements AutoCloseable {
         return p;
     }
 
+    /** What the present table knows of bound arrays' rows (see {@link Aliasing.Known}). */
+    private final Aliasing.Known knownRows = new Aliasing.Known() {
+        @Override
+        public boolean ownRows(Object rank2) {
+            return table.ownRows(rank2);
+        }
+
+        @Override
+        public boolean mayBeRow(Object rank1) {
+            return table.listedAsRow(rank1);
+        }
+    };
+
+    /**
+     * The row lengths of one launch's proofs: for a present array whose rows are its table's, the shortest row's
+     * length the table noted (asked once per array and launch), so no row is read; for any other the proof reads them.
+     */
+    private org.acc4j.compiler.ir.RangeCheck.RowLengths rowLengths() {
+        return new org.acc4j.compiler.ir.RangeCheck.RowLengths() {
+            /** Made at the first two-dimensional array: a launch of one-dimensional arrays allocates no map. */
+            private Map<Object, Integer> known;
+
+            @Override
+            public int least(Object rows) {
+                if (known == null) {
+                    known = new java.util.IdentityHashMap<>(4);
+                }
+                return known.computeIfAbsent(rows, table::leastRowLength);
+            }
+        };
+    }
+
     private Map<ArrayRef, Object> bind(OffloadedMethod m, Object self, Object[] args) throws HostInstead {
         Map<ArrayRef, Object> arrays = new LinkedHashMap<>();
         Map<ArrayRef, Boolean> written = m.arraysWritten();
@@ -585,7 +617,8 @@ public final class Launcher implements AutoCloseable {
             }
         }
         // null arrays and rows; arrays (rank-2 rows included) reachable twice where the region writes one
-        String problem = Aliasing.problem(uses);
+        // rows present as one block and unchanged since are known distinct: no row is visited
+        String problem = Aliasing.problem(uses, knownRows);
         if (problem != null) {
             throw new HostInstead(problem);
         }
@@ -695,7 +728,7 @@ public final class Launcher implements AutoCloseable {
         }
         // the variant without the checks the host proves for this call's values, else the one checking all; a tiled
         // variant has its own geometry
-        boolean proven = m.hasUnchecked(k) && plan.provenInBounds(ev, arrays::get);
+        boolean proven = m.hasUnchecked(k) && plan.provenInBounds(ev, arrays::get, rowLengths());
         org.acc4j.compiler.ir.Mapping geometry = plan.launchMapping(proven);
         int[] block = geometry.block();
         int[] grid = geometry.grid(ev, defaultGangs(geometry.threads()), Integer.MAX_VALUE);
@@ -738,6 +771,21 @@ public final class Launcher implements AutoCloseable {
                     la.putPointer(i, address);
                 } else {
                     ka.addPointer(address);
+                }
+            } else if (p instanceof KernelParam.RowBlock b) {
+                // how the table lists the rows now: one block (indexed as a flat array) or not
+                PresentTable.Entry e = table.entry(arrays.get(b.array()));
+                if (b.part() == KernelParam.RowBlock.Part.START) {
+                    long start = e.blockAddress();
+                    if (la != null) {
+                        la.putPointer(i, start);
+                    } else {
+                        ka.addPointer(start);
+                    }
+                } else if (la != null) {
+                    la.putInt(i, e.blockRowLength());
+                } else {
+                    ka.addInt(e.blockRowLength());
                 }
             } else if (p instanceof KernelParam.ArrayLength l) {
                 int length = java.lang.reflect.Array.getLength(arrays.get(l.array()));

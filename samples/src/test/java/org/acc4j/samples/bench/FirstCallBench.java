@@ -29,8 +29,8 @@ import org.acc4j.runtime.cuda.Module;
  * </ul>
  * Then the first and second calls of a few {@code @Kernels} methods, end to end (compile, load, launch), with the
  * runtime's own cache as configured ({@code ACC4J_CACHE}, {@code ACC4J_CACHE_DIR}). Under the agent their kernels
- * are compiled into the cubin cache as this class loads, on a background thread, while the table above is measured:
- * their first calls show what an application whose start-up overlaps that compile sees.
+ * are compiled as this class loads (loaded through the driver's JIT, or into the cubin cache with
+ * {@code ACC4J_CACHE=cubin}), on a background thread, while the table above is measured: their first calls show what an application whose start-up overlaps that compile sees.
  *
  * <p>Run it twice with the same {@code --salt} and folders: the first run is cold, the second shows a kernel compiled
  * in an earlier run. On the GPU machine from a packed {@code .gpu/}:
