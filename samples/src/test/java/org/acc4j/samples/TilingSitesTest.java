@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.acc4j.compiler.CompiledMethod;
 import org.acc4j.compiler.KernelPlan;
+import org.acc4j.compiler.frontend.Inliner;
 import org.acc4j.compiler.interp.KernelInterpreter;
 import org.acc4j.compiler.ir.ArrayRef;
 import org.acc4j.compiler.site.MethodPlan;
@@ -17,9 +18,6 @@ import org.acc4j.compiler.site.PlanReport;
 import org.acc4j.compiler.site.Planner;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.tree.ClassNode;
-import org.objectweb.asm.tree.MethodNode;
 
 /**
  * The samples' transpose and DGEMM methods planned as the agent plans them: each loop nest outlined into a method
@@ -41,12 +39,30 @@ class TilingSitesTest {
         }
     }
 
+    /**
+     * The plan of method {@code name} of {@code c}, through reflection on {@link Planner}'s own parameter types: in
+     * the full build the agent's jar, whose copy of ASM is relocated, comes first on this module's test class path.
+     */
     static MethodPlan plan(Class<?> c, String name) throws Exception {
-        ClassNode cn = new ClassNode();
-        new ClassReader(bytes(c.getName().replace('.', '/'))).accept(cn, 0);
-        for (MethodNode mn : cn.methods) {
-            if (mn.name.equals(name)) {
-                return Planner.plan(cn, mn, TilingSitesTest::bytes);
+        java.lang.reflect.Method planner = null;
+        for (java.lang.reflect.Method m : Planner.class.getMethods()) {
+            if (m.getName().equals("plan") && m.getParameterCount() == 3) {
+                planner = m;
+            }
+        }
+        assertNotNull(planner, "Planner.plan");
+        Class<?> nodeType = planner.getParameterTypes()[0];
+        String asm = nodeType.getName().substring(0, nodeType.getName().length() - ".tree.ClassNode".length());
+        ClassLoader loader = nodeType.getClassLoader();
+        Object cn = nodeType.getConstructor().newInstance();
+        Class<?> readerType = Class.forName(asm + ".ClassReader", true, loader);
+        Object reader = readerType.getConstructor(byte[].class).newInstance((Object) bytes(c.getName().replace('.', '/')));
+        readerType.getMethod("accept", Class.forName(asm + ".ClassVisitor", true, loader), int.class)
+                .invoke(reader, cn, 0);
+        Inliner.ClassSource classes = TilingSitesTest::bytes;
+        for (Object mn : (List<?>) nodeType.getField("methods").get(cn)) {
+            if (name.equals(mn.getClass().getField("name").get(mn))) {
+                return (MethodPlan) planner.invoke(null, cn, mn, classes);
             }
         }
         throw new AssertionError("no method " + name);
