@@ -174,7 +174,7 @@ public final class Pipeline {
         privates = PrivateArrays.rewrite(read);
         verified(Phase.PRIVATE_ARRAYS, privates.body());
         advance(Phase.ARRAY_REDUCTIONS);
-        arrays = ArrayReductions.rewrite(privates.body());
+        arrays = ArrayReductions.rewrite(privates.body(), directives.relaxed());
         verified(Phase.ARRAY_REDUCTIONS, arrays.body());
     }
 

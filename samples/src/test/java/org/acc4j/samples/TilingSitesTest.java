@@ -38,6 +38,10 @@ class TilingSitesTest {
         }
     }
 
+    /**
+     * The plan of method {@code name} of {@code c}, from its class file's bytes: in the full build the agent's jar,
+     * whose copy of ASM is relocated, comes first on this module's test class path, so no ASM type is passed.
+     */
     static MethodPlan plan(Class<?> c, String name) throws Exception {
         return Planner.plan(bytes(c.getName().replace('.', '/')), name, TilingSitesTest::bytes);
     }

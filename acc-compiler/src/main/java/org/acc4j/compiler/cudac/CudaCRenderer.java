@@ -216,7 +216,8 @@ public final class CudaCRenderer {
                         + f.name() + " */");
             } else if (p instanceof KernelParam.RowLanes g) {
                 params.add("unsigned int lanes_log  /* the PTX runs a group of 2^lanes_log lanes per row of "
-                        + g.group().offsets().name() + "; this rendering shows one thread per row */");
+                        + (g.group().offsets() == null ? "the matrix" : g.group().offsets().name())
+                        + "; this rendering shows one thread per row */");
             } else if (p instanceof KernelParam.ReductionSlot r) {
                 String base = varNames.get(r.reduction().var());
                 String n = unique(base + "_" + r.part().name().toLowerCase());

@@ -364,6 +364,12 @@ public final class Parallelism {
                         throw new Unsupported(s.line(), "an array store or a loop beside the parallel loop over "
                                 + next.index().name() + " (it would run once per thread of the inner loop)");
                     }
+                    Var red = s == next ? null : reductionUpdated(s);
+                    if (red != null) {
+                        throw new Unsupported(s.line(), "an update of the reduction variable " + red.name() + " beside"
+                                + " the parallel loop over " + next.index().name() + " (it would be counted once per"
+                                + " thread of that loop): move it into that loop, or make that loop sequential");
+                    }
                 }
             }
             cur = next;
@@ -425,6 +431,18 @@ public final class Parallelism {
         }
     }
 
+    /** A reduction variable of the nest that {@code s} assigns, or null. */
+    private Var reductionUpdated(Stmt s) {
+        Set<Var> assigned = new HashSet<>();
+        Dataflow.assigned(List.of(s), assigned);
+        for (var r : region.reductions()) {
+            if (assigned.contains(r.var())) {
+                return r.var();
+            }
+        }
+        return null;
+    }
+
     static boolean scalarOnly(Stmt s) {
         if (s instanceof Stmt.Assign) {
             return true;
@@ -457,18 +475,22 @@ public final class Parallelism {
             Stmt.For next = null;
             int loops = 0;
             boolean scalar = true;
+            Var red = null;
             for (Stmt s : cur.body()) {
                 if (s instanceof Stmt.For f) {
                     next = f;
                     loops++;
                 } else if (!scalarOnly(s)) {
                     scalar = false;
+                } else if (red == null) {
+                    red = reductionUpdated(s);
                 }
             }
-            if (loops != 1 || !scalar) {
+            if (loops != 1 || !scalar || red != null) {
                 if (next != null) {
                     notes.put(next, "sequential in each thread: " + (loops > 1 ? "it has sibling loops"
-                            : "the loop around it also stores to memory outside it"));
+                            : !scalar ? "the loop around it also stores to memory outside it"
+                            : "the loop around it updates the reduction variable " + red.name() + " beside it"));
                 }
                 break;
             }

@@ -28,6 +28,7 @@ import org.acc4j.runtime.data.Aliasing;
 import org.acc4j.runtime.data.Clause;
 import org.acc4j.runtime.data.OutOfDeviceMemoryException;
 import org.acc4j.runtime.data.PresentTable;
+import org.acc4j.runtime.data.QueuedHolds;
 import org.acc4j.runtime.async.Queue;
 import org.acc4j.runtime.async.Queues;
 import org.acc4j.runtime.profile.Profiler;
@@ -92,6 +93,8 @@ public final class Launcher implements AutoCloseable {
     private boolean abandoned;
     /** The async queues, and the methods already told that their async clause is not followed. */
     private final Queues queues = new Queues();
+    /** The references async calls in flight hold, released at their waits. */
+    private final QueuedHolds holds = new QueuedHolds();
     private final Set<String> saidSync = new HashSet<>();
     /** The last Java exception a kernel raised, to tell it from a failure of the runtime itself. */
     private volatile Throwable lastKernelException;
@@ -333,8 +336,13 @@ public final class Launcher implements AutoCloseable {
         List<Object> entered = new ArrayList<>();
         List<Clause> clauses = new ArrayList<>();
         List<Queued> queued = new ArrayList<>();
+        boolean held = false;
         try {
             enterClauses(m, arrays, evaluators, trips, lowers, entered, clauses);
+            for (int i = 0; i < entered.size(); i++) {
+                holds.entered(entered.get(i), clauses.get(i));
+            }
+            held = true;
             HostProgram.run(m.plan(), evaluator(m, self, args), (k, ev) -> launch(m, k, ev, arrays, self, args, q,
                     queued));
         } catch (Throwable t) {
@@ -347,7 +355,11 @@ public final class Launcher implements AutoCloseable {
             for (Queued k : queued) {
                 q.recycle(k.slot());
             }
-            exitAll(entered, clauses, false, t);
+            if (held) {
+                exitQueued(entered, clauses, false, t);
+            } else {
+                exitAll(entered, clauses, false, t);
+            }
             if (t instanceof OutOfDeviceMemoryException oom && queued.isEmpty()) {
                 throw hostInstead(oom);
             }
@@ -365,7 +377,7 @@ public final class Launcher implements AutoCloseable {
             }
             try {
                 // after a kernel's error, here or earlier on the queue, nothing goes back to the host
-                exitAll(entered, clauses, error == null && !failed, error);
+                exitQueued(entered, clauses, error == null && !failed, error);
             } catch (RuntimeException e) {
                 return e;
             }
@@ -401,12 +413,38 @@ public final class Launcher implements AutoCloseable {
         }
     }
 
+    /** {@link #exitAll} for an async call at its wait, through {@link QueuedHolds} (see there). */
+    private void exitQueued(List<Object> entered, List<Clause> clauses, boolean ok, Throwable pending) {
+        RuntimeException failure = null;
+        for (int i = entered.size() - 1; i >= 0; i--) {
+            try {
+                if (ok) {
+                    holds.exit(table, entered.get(i), clauses.get(i));
+                } else {
+                    holds.discard(table, entered.get(i), clauses.get(i));
+                }
+            } catch (RuntimeException e) {
+                if (pending != null) {
+                    pending.addSuppressed(e);
+                } else if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
     /**
      * Forgets the error record and the reduction scratch without freeing them, after their context was destroyed
      * (a sticky fault), and allocates a new error record in the fresh context, current on this thread.
      */
     public synchronized void deviceLost() {
         queues.abandon();
+        holds.clear();
         memory.renew();
         scratch.abandon();
     }
