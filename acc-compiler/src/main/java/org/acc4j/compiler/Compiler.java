@@ -14,6 +14,7 @@ import org.acc4j.compiler.ir.Var;
 import org.acc4j.compiler.ir.Verifier;
 import org.acc4j.compiler.pass.Bounds;
 import org.acc4j.compiler.pass.Increments;
+import org.acc4j.compiler.pass.Marching;
 import org.acc4j.compiler.pass.Parallelism;
 import org.acc4j.compiler.pass.RegionSplitter;
 import org.acc4j.compiler.pass.RowGroups;
@@ -37,7 +38,7 @@ import org.objectweb.asm.tree.MethodNode;
  */
 public final class Compiler {
     /** Bumped whenever generated code changes; part of the kernel cache key. */
-    public static final String VERSION = "0.3.0-3";
+    public static final String VERSION = "0.3.0-4";
 
     /** Vector length when the user names none: 4 warps, a multiple of the warp, and 16 blocks fit an SM. */
     public static final int DEFAULT_VECTOR = 128;
@@ -148,6 +149,8 @@ public final class Compiler {
                     if (tiled != null) {
                         unchecked = new KernelPlan.Unchecked(entry + "_tiled", TiledEmitter.emit(body, tiled,
                                 entry + "_tiled", k.params(), sm), List.of(), hoisted, tiled);
+                    } else if (group == null) {
+                        unchecked = marched(body, r, hoisted, entry, sm, k.params(), unchecked);
                     }
                 }
                 kernels.add(new KernelPlan(r, k.entry(), k.ptx(), k.params(), k.sites(), unchecked));
@@ -184,6 +187,10 @@ public final class Compiler {
                             && Tiling.MatmulTile.configurationNote() != null) {
                         report.add(where(cn, r.loop().line()) + "  " + Tiling.MatmulTile.configurationNote());
                     }
+                }
+                if (unchecked != null && unchecked.marched() != null) {
+                    report.add(where(cn, r.loop().line()) + "  " + unchecked.marched().notes().get(
+                            unchecked.marched().notes().size() - 1));
                 }
                 for (var v : r.hostVars()) {
                     report.add(where(cn, 0) + "  " + v.name() + " is computed on the host (it depends on a reduction) "
@@ -236,6 +243,22 @@ public final class Compiler {
         ClassNode cn = readClass(classFile);
         MethodNode mn = find(cn, name, descriptor);
         return DataClauses.explicit(cn, mn);
+    }
+
+    /**
+     * The unchecked variant of a stencil nest marched by {@link Marching}, or {@code plain} when it has not the shape
+     * (or its kernel would take other parameters).
+     */
+    private static KernelPlan.Unchecked marched(MethodBody body, Region r, List<RangeCheck> hoisted, String entry,
+                                                int sm, List<org.acc4j.compiler.ir.KernelParam> params,
+                                                KernelPlan.Unchecked plain) {
+        Marching.Kernel m = Marching.march(body, r, hoisted);
+        if (m == null) {
+            return plain;
+        }
+        KernelEmitter.Result k = KernelEmitter.emit(body, m.region(), entry + "_marched", sm, m.unchecked(), null);
+        return k.params().equals(params) ? new KernelPlan.Unchecked(k.entry(), k.ptx(), k.sites(), hoisted, null,
+                m.region()) : plain;
     }
 
     private static String where(ClassNode cn, int line) {

@@ -26,22 +26,31 @@ public record KernelPlan(Region region, String entry, String ptx, List<KernelPar
      * The same kernel without the bounds checks the host can prove before a launch (same parameters): launched
      * instead of the checked one when every one of {@code checks} holds for the call. With {@code tiled}, it is
      * a tiled kernel ({@link org.acc4j.compiler.pass.Tiling}) launched with its own geometry,
-     * {@link #launch(Mapping)}.
+     * {@link #launch(Mapping)}. With {@code marched}, it is the kernel of that rewritten region
+     * ({@link org.acc4j.compiler.pass.Marching}), launched with the region's mapping.
      */
     public record Unchecked(String entry, String ptx, List<ErrorSite> sites, List<org.acc4j.compiler.ir.RangeCheck> checks,
-                            org.acc4j.compiler.pass.Tiling.Kernel tiled) {
+                            org.acc4j.compiler.pass.Tiling.Kernel tiled, Region marched) {
         public Unchecked {
             sites = List.copyOf(sites);
             checks = List.copyOf(checks);
         }
 
         public Unchecked(String entry, String ptx, List<ErrorSite> sites, List<org.acc4j.compiler.ir.RangeCheck> checks) {
-            this(entry, ptx, sites, checks, null);
+            this(entry, ptx, sites, checks, null, null);
         }
 
-        /** The geometry this variant launches with: the tiled kernel's own, else the region's {@code plain}. */
+        public Unchecked(String entry, String ptx, List<ErrorSite> sites, List<org.acc4j.compiler.ir.RangeCheck> checks,
+                         org.acc4j.compiler.pass.Tiling.Kernel tiled) {
+            this(entry, ptx, sites, checks, tiled, null);
+        }
+
+        /**
+         * The geometry this variant launches with: the tiled kernel's own, the marched region's, else the region's
+         * {@code plain}.
+         */
         public Mapping launch(Mapping plain) {
-            return tiled != null ? tiled.launch() : plain;
+            return tiled != null ? tiled.launch() : marched != null ? marched.mapping() : plain;
         }
     }
 
@@ -53,11 +62,18 @@ public record KernelPlan(Region region, String entry, String ptx, List<KernelPar
     /** The variant to launch for a call whose host values {@code ev} gives: unchecked when every proof holds. */
     public boolean provenInBounds(org.acc4j.compiler.ir.Evaluator ev,
                                   java.util.function.Function<org.acc4j.compiler.ir.ArrayRef, Object> arrays) {
+        return provenInBounds(ev, arrays, org.acc4j.compiler.ir.RangeCheck.NO_ROW_LENGTHS);
+    }
+
+    /** {@link #provenInBounds(org.acc4j.compiler.ir.Evaluator, java.util.function.Function)} with rows' lengths known. */
+    public boolean provenInBounds(org.acc4j.compiler.ir.Evaluator ev,
+                                  java.util.function.Function<org.acc4j.compiler.ir.ArrayRef, Object> arrays,
+                                  org.acc4j.compiler.ir.RangeCheck.RowLengths rowLengths) {
         if (unchecked == null) {
             return false;
         }
         for (org.acc4j.compiler.ir.RangeCheck c : unchecked.checks()) {
-            if (!c.holds(ev, arrays)) {
+            if (!c.holds(ev, arrays, rowLengths)) {
                 return false;
             }
         }

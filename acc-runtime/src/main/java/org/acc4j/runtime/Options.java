@@ -64,8 +64,11 @@ import java.util.function.Consumer;
  *     in mapped pinned host memory, so that a launch copies nothing back (on by default); off keeps the error record
  *     in device memory, copied back after each launch
  * @param cache {@code acc4j.cache} / {@code ACC4J_CACHE}: how kernels compiled in an earlier run load quickly:
- *     {@link CacheMode#CUBIN} keeps their machine code in {@code cacheDir}, {@link CacheMode#DRIVER} leaves it to the
- *     CUDA driver's own JIT cache ({@code CUDA_CACHE_PATH}), {@link CacheMode#OFF} keeps nothing of ours
+ *     {@link CacheMode#DRIVER} (the default) leaves it to the CUDA driver's own JIT cache ({@code CUDA_CACHE_PATH}),
+ *     {@link CacheMode#CUBIN} keeps their machine code in {@code cacheDir}, {@link CacheMode#OFF} keeps nothing of
+ *     ours. The driver's route is the default: it loads a cached kernel faster, and its JIT compiles a module whole,
+ *     while the linker behind the cubin cache compiles PTX as relocatable code, in which calls into the templates'
+ *     routines (scans, reductions, the math library) stay calls
  * @param cacheDir {@code acc4j.cache.dir} / {@code ACC4J_CACHE_DIR}: the folder of the cubin cache
  * @param given how the user gave each setting that is set, by environment variable name: {@code ACC_DEVICE_NUM}
  *     to {@code -Dacc.device.num=1} or {@code ACC_DEVICE_NUM=1}
@@ -179,14 +182,14 @@ public record Options(boolean hostOnly, int deviceNumber, boolean report, boolea
         boolean hoistChecks = in.flag("ACC4J_HOIST", "acc4j.hoist", true, "bounds checks stay hoisted", warnings);
         boolean mapped = in.flag("ACC4J_MAPPED", "acc4j.mapped", true, "the error record stays mapped", warnings);
         String mode = in.read("ACC4J_CACHE", "acc4j.cache");
-        CacheMode cache = CacheMode.CUBIN;
+        CacheMode cache = CacheMode.DRIVER;
         if (mode != null) {
             switch (mode.trim().toLowerCase(Locale.ROOT)) {
                 case "cubin", "1", "true", "yes", "on" -> cache = CacheMode.CUBIN;
                 case "driver" -> cache = CacheMode.DRIVER;
                 case "off", "0", "false", "no" -> cache = CacheMode.OFF;
                 default -> warnings.accept(given.get("ACC4J_CACHE") + " is not a cache mode; use cubin, driver or off"
-                        + " (the cubin cache stays on)");
+                        + " (the driver's JIT cache stays in use)");
             }
         }
         Path cacheDir = cacheFolder(in.read("ACC4J_CACHE_DIR", "acc4j.cache.dir"), env, props);

@@ -135,11 +135,11 @@ class OptionsTest {
     }
 
     @Test
-    void theCubinCacheIsOnInTheUsersCacheFolderByDefault() {
+    void theDriversCacheIsTheDefaultAndTheCubinCacheFolderIsTheUsersCacheFolder() {
         Properties p = new Properties();
         p.setProperty("user.home", "/home/someone");
         Options o = Options.parse(Map.of(), p);
-        assertEquals(Options.CacheMode.CUBIN, o.cache());
+        assertEquals(Options.CacheMode.DRIVER, o.cache());
         assertEquals(java.nio.file.Path.of("/home/someone/.cache/acc4j/kernels"), o.cacheDir());
         assertEquals(java.nio.file.Path.of("/xdg/acc4j/kernels"),
                 Options.parse(Map.of("XDG_CACHE_HOME", "/xdg"), p).cacheDir());
@@ -147,10 +147,11 @@ class OptionsTest {
                 Options.parse(Map.of("ACC4J_CACHE_DIR", "/tmp/k", "XDG_CACHE_HOME", "/xdg"), p).cacheDir());
         assertEquals(Options.CacheMode.OFF, env("ACC4J_CACHE", "off").cache());
         assertEquals(Options.CacheMode.DRIVER, props("acc4j.cache", "Driver").cache());
+        assertEquals(Options.CacheMode.CUBIN, env("ACC4J_CACHE", "cubin").cache());
         List<String> w = new ArrayList<>();
-        assertEquals(Options.CacheMode.CUBIN, parse(Map.of("ACC4J_CACHE", "sometimes"), new Properties(), w).cache());
-        assertEquals(List.of("ACC4J_CACHE=sometimes is not a cache mode; use cubin, driver or off (the cubin cache"
-                + " stays on)"), w);
+        assertEquals(Options.CacheMode.DRIVER, parse(Map.of("ACC4J_CACHE", "sometimes"), new Properties(), w).cache());
+        assertEquals(List.of("ACC4J_CACHE=sometimes is not a cache mode; use cubin, driver or off (the driver's JIT"
+                + " cache stays in use)"), w);
     }
 
     @Test

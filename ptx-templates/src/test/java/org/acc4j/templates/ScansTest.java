@@ -61,8 +61,8 @@ class ScansTest {
         assertEquals(text, Scans.moduleText(reversed));
         assertTrue(text.contains(".func acc_scan_add_f64_incl("), text.substring(0, 400));
         assertEquals("", Scans.moduleText(List.of()));
-        assertEquals(4096, Scans.tileElements(Kind.I32));
-        assertEquals(2048, Scans.tileElements(Kind.F64));
+        assertEquals(8192, Scans.tileElements(Kind.I32));
+        assertEquals(4096, Scans.tileElements(Kind.F64));
     }
 
     private static long bits(Kind k, Random r) {

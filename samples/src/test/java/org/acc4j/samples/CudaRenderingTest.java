@@ -55,8 +55,8 @@ class CudaRenderingTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"Jacobi.sweep", "Dgemm.multiply2dMap2_4", "Laplacian.laplacianMap3_1", "Reduce.dot",
-        "Reduce.collapsedSum"})
+    // the dot product's rendering is pinned once, in the compiler's golden files (ReductionKernels.dot)
+    @ValueSource(strings = {"Jacobi.sweep", "Dgemm.multiply2dMap2_4", "Laplacian.laplacianMap3_1", "Reduce.collapsedSum"})
     void matchesGolden(String which) throws Exception {
         CompiledMethod c = RenderedKernels.compile(RenderedKernels.named(which));
         assertNotNull(c, which + " stays on the host");

@@ -12,18 +12,17 @@ import org.acc4j.compiler.CompiledMethod;
 import org.acc4j.compiler.KernelPlan;
 import org.acc4j.compiler.interp.KernelInterpreter;
 import org.acc4j.compiler.ir.ArrayRef;
-import org.acc4j.compiler.site.ClassRewriter;
 import org.acc4j.compiler.site.MethodPlan;
 import org.acc4j.compiler.site.PlanReport;
+import org.acc4j.compiler.site.Planner;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The samples' transpose and DGEMM methods planned as the agent plans them: each loop nest outlined into a method
- * of its own ({@link org.acc4j.compiler.site.Planner}), whose device prologue copies the scalar parameters into
- * locals. The site's kernel is the tiled one, the plan's report says so, its PTX assembles (every candidate matmul
- * tile, with no spills), and the interpreter's run of the site's kernels with the live values of the call matches
- * plain Java bit for bit on every element.
+ * of its own ({@link Planner}), whose device prologue copies the scalar parameters into locals. The site's kernel is
+ * the tiled one, the plan's report says so, its PTX assembles, and the interpreter's run of the site's kernels
+ * with the live values of the call matches plain Java bit for bit on every element.
  */
 class TilingSitesTest {
     static Stream<TilingCases.Case> cases() {
@@ -39,14 +38,8 @@ class TilingSitesTest {
         }
     }
 
-    /** The plan of {@code c.name} as the agent makes it ({@link ClassRewriter#plans}, which runs the planner). */
     static MethodPlan plan(Class<?> c, String name) throws Exception {
-        for (MethodPlan p : ClassRewriter.plans(bytes(c.getName().replace('.', '/')), TilingSitesTest::bytes)) {
-            if (p.name().equals(name)) {
-                return p;
-            }
-        }
-        throw new AssertionError("no @Kernels method " + name);
+        return Planner.plan(bytes(c.getName().replace('.', '/')), name, TilingSitesTest::bytes);
     }
 
     @ParameterizedTest(name = "{0}")

@@ -195,6 +195,12 @@ public final class CudaCRenderer {
                 String n = unique(arrayNames.get(l.array()) + "_len");
                 lengthNames.put(l.array(), n);
                 params.add("int " + n + (l.array().dims() == 2 ? "  /* rows */" : ""));
+            } else if (p instanceof KernelParam.RowBlock b) {
+                String n = arrayNames.get(b.array());
+                params.add(b.part() == KernelParam.RowBlock.Part.START
+                        ? "unsigned long long " + n + "_block  /* the rows' block when they are one, else 0; this"
+                        + " rendering reads every row from the table */"
+                        : "int " + n + "_pitch  /* the row length when the rows are one block, else -1 */");
             } else if (p instanceof KernelParam.HostValue h) {
                 Var v = scalarVars.get(scalar++);
                 params.add(cType(h.var().type()) + " " + varNames.get(v) + "  /* computed on the host */");

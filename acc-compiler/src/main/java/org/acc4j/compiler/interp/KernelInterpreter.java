@@ -212,6 +212,10 @@ public final class KernelInterpreter {
                 }
                 return new long[0];
             }
+            if (plan.unchecked().marched() != null) {
+                // the marched nest, as the variant's kernel runs it
+                r = plan.unchecked().marched();
+            }
         }
         touched.clear();
         if (r.scan() != null) {

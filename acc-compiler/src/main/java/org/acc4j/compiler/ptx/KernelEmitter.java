@@ -126,6 +126,12 @@ public final class KernelEmitter {
             params.add(new KernelParam.ArrayLength(a));
             decl.append(",\n\t.param .u64 p_").append(ident(a.name())).append(",\n\t.param .u32 p_")
                     .append(ident(a.name())).append("_len");
+            if (a.dims() == 2) {
+                params.add(new KernelParam.RowBlock(a, KernelParam.RowBlock.Part.START));
+                params.add(new KernelParam.RowBlock(a, KernelParam.RowBlock.Part.LENGTH));
+                decl.append(",\n\t.param .u64 p_").append(ident(a.name())).append("_block,\n\t.param .s32 p_")
+                        .append(ident(a.name())).append("_pitch");
+            }
         }
         Set<Var> liveIn = new LinkedHashSet<>();
         Dataflow.liveIn(all, liveIn);
@@ -192,7 +198,7 @@ public final class KernelEmitter {
             bases.put(a, base);
             lengths.put(a, len);
             if (a.dims() == 2) {
-                flatLayout(a, base, len);
+                flatLayout(a);
             }
         }
         for (Var v : scalarParams) {
@@ -1084,24 +1090,18 @@ public final class KernelEmitter {
     private final Map<ArrayRef, Reg[]> flat = new HashMap<>();
 
     /**
-     * Reads the trailer after the last row-table entry (see {@link ArrayRef}): when the rows are one block, the
-     * block's start and the row length, and a row's address is then computed rather than loaded.
+     * Reads how the rows lie from the launch's parameters ({@link KernelParam.RowBlock}): when they are one block, its
+     * start and the row length, and a row's address is then computed as a flat array's element is, with no load
+     * before the kernel's first element; otherwise each row's address is loaded from the table.
      */
-    private void flatLayout(ArrayRef a, Reg table, Reg rows) {
-        Reg trailer = w.reg(Type.I64);
+    private void flatLayout(ArrayRef a) {
         Reg start = w.reg(Type.I64);
         Reg pitch = w.reg(Type.I32);
         Reg rowBytes = w.reg(Type.I64);
         Reg block = w.reg(Type.PRED);
-        Reg some = w.reg(Type.PRED);
-        w.op("mul.wide.u32", trailer, rows, ArrayRef.ROW_ENTRY_BYTES);
-        w.op("add.s64", trailer, table, trailer);
-        w.mov(start, 0);
-        w.mov(pitch, -1);
-        // an array of no rows has no trailer
-        w.setp("ne", "u32", some, rows, 0);
-        w.predicated(some, true, "ld.global.nc.u64 " + start + ", [" + trailer + "]");
-        w.predicated(some, true, "ld.global.nc.u32 " + pitch + ", [" + trailer + "+8]");
+        w.ldParam("u64", start, "p_" + ident(a.name()) + "_block");
+        w.op("cvta.to.global.u64", start, start);
+        w.ldParam("s32", pitch, "p_" + ident(a.name()) + "_pitch");
         Reg jagged = w.reg(Type.PRED);
         w.setp("ge", "s32", block, pitch, 0);
         w.op("not.pred", jagged, block);

@@ -80,6 +80,8 @@ public final class TiledEmitter {
             String type;
             if (p instanceof KernelParam.ArrayLength) {
                 type = "u32";
+            } else if (p instanceof KernelParam.RowBlock b) {
+                type = b.part() == KernelParam.RowBlock.Part.START ? "u64" : "s32";
             } else if (p instanceof KernelParam.Scalar s) {
                 type = paramType(s.type());
             } else if (p instanceof KernelParam.HostValue h) {

@@ -6,19 +6,19 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
-import org.acc4j.compiler.Compiler;
 import org.acc4j.runtime.cuda.Module;
-import org.objectweb.asm.ClassWriter;
-import org.objectweb.asm.tree.MethodNode;
 
 /**
- * Loaded kernel modules, keyed by what determines the code: the method's bytecode (its instructions and
- * annotations, so the mapping too), its descriptor (the element types), the compiler's version and the device's
- * compute capability. Two classes with the same method body share a module. The cache owns its modules and
+ * Loaded kernel modules, keyed by what determines the code: the compiler's key of the method
+ * ({@link org.acc4j.compiler.plan.CacheKey}: every class file it read, its version, the device's compute capability)
+ * and the PTX text itself. The cache owns its modules and
  * unloads them on {@link #close()}. Thread-safe; loading needs the context current on the calling thread.
  */
 public final class KernelCache implements AutoCloseable {
     private final Map<String, Module> modules = new HashMap<>();
+    /** Modules being loaded ahead of their first use without a cubin cache: a load of one waits for it. */
+    private final Map<String, java.util.concurrent.CountDownLatch> preparing =
+            new java.util.concurrent.ConcurrentHashMap<>();
     /** Cubins kept across runs, or null: then each module is compiled from its PTX by the driver when loaded. */
     private final CubinCache<Module> cubins;
     /** Of the last module loaded: nanoseconds spent compiling PTX (0 when its cubin came from the cache folder). */
@@ -48,22 +48,6 @@ public final class KernelCache implements AutoCloseable {
         }
     };
 
-    /** The cache key of a method for a device of compute capability {@code sm}. */
-    public static String key(MethodNode method, int sm) {
-        ClassWriter w = new ClassWriter(0);
-        w.visit(org.objectweb.asm.Opcodes.V17, org.objectweb.asm.Opcodes.ACC_PUBLIC, "K", null, "java/lang/Object", null);
-        method.accept(w);
-        w.visitEnd();
-        try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            sha.update(w.toByteArray());
-            sha.update((method.name + method.desc + "|" + Compiler.VERSION + "|sm_" + sm).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(sha.digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-        }
-    }
-
     /** A key for a module from its PTX text alone. */
     public static String keyOf(String ptx) {
         try {
@@ -74,8 +58,20 @@ public final class KernelCache implements AutoCloseable {
         }
     }
 
-    /** The module for {@code key}, loading {@code ptx} the first time. */
-    public synchronized Module module(String key, String ptx, String name) {
+    /** The module for {@code key}, loading {@code ptx} the first time (or waiting for a load ahead of it). */
+    public Module module(String key, String ptx, String name) {
+        java.util.concurrent.CountDownLatch inFlight = preparing.get(key);
+        if (inFlight != null) {
+            try {
+                inFlight.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return loaded(key, ptx, name);
+    }
+
+    private synchronized Module loaded(String key, String ptx, String name) {
         Module m = modules.get(key);
         if (m == null || m.isClosed()) {
             lastCompileNanos = 0;
@@ -102,13 +98,48 @@ public final class KernelCache implements AutoCloseable {
     }
 
     /**
-     * Compiles the module of {@code key} into the cubin cache ahead of its first use (see {@link CubinCache#prepare});
-     * does nothing without a cubin cache. Not synchronised on this cache: a load meanwhile is not held up by it.
+     * Prepares the module of {@code key} ahead of its first use, on a thread of its own with the context current:
+     * with a cubin cache it compiles it into the cache (see {@link CubinCache#prepare}); without one it loads it,
+     * so that the driver's JIT runs now and the first use finds the module loaded (a use meanwhile waits for it).
+     * Not synchronised on this cache while it compiles: loads of other modules are not held up by it. A failure here
+     * is silent: the first use loads the module again, and says what went wrong.
      *
      * @return whether it compiled
      */
     public boolean prepare(String key, String ptx, String name) {
-        return cubins != null && cubins.prepare(key, ptx, name);
+        if (cubins != null) {
+            return cubins.prepare(key, ptx, name);
+        }
+        synchronized (this) {
+            Module m = modules.get(key);
+            if (m != null && !m.isClosed()) {
+                return false;
+            }
+        }
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        if (preparing.putIfAbsent(key, done) != null) {
+            return false;
+        }
+        try {
+            Module loaded;
+            try {
+                loaded = Module.load(ptx, name);
+            } catch (RuntimeException e) {
+                return false;
+            }
+            synchronized (this) {
+                Module m = modules.get(key);
+                if (m != null && !m.isClosed()) {
+                    loaded.close();
+                    return false;
+                }
+                modules.put(key, loaded);
+                return true;
+            }
+        } finally {
+            preparing.remove(key, done);
+            done.countDown();
+        }
     }
 
     /** Whether modules' cubins are kept across runs. */

@@ -29,47 +29,60 @@ public final class ScanOrder {
         long identity = org.acc4j.templates.Reductions.identityBits(op, kind);
         long[] out = new long[in.length];
         long prefix = s0;
+        int warps = threads / WARP;
         for (int base = 0; base < in.length; base += tile) {
-            long run = identity;
-            long[] local = new long[tile];
-            for (int row = 0; row < items; row++) {
-                long[] x = new long[threads];
-                for (int t = 0; t < threads; t++) {
-                    int i = base + row * threads + t;
-                    x[t] = i < in.length ? in[i] : identity;
+            // each thread's consecutive elements scanned in order; the identity beyond the end
+            long[][] own = new long[threads][items];
+            long[] totals = new long[threads];
+            for (int t = 0; t < threads; t++) {
+                for (int k = 0; k < items; k++) {
+                    int i = base + t * items + k;
+                    long x = i < in.length ? in[i] : identity;
+                    own[t][k] = k == 0 ? x : ReduceOrder.apply(op, kind, own[t][k - 1], x);
                 }
-                long[] incl = new long[threads];
-                long[] warpTotals = new long[threads / WARP];
-                for (int w = 0; w < threads / WARP; w++) {
-                    long[] lane = new long[WARP];
-                    System.arraycopy(x, w * WARP, lane, 0, WARP);
-                    for (int d = 1; d < WARP; d *= 2) {
-                        long[] next = lane.clone();
-                        for (int l = d; l < WARP; l++) {
-                            next[l] = ReduceOrder.apply(op, kind, lane[l - d], lane[l]);
-                        }
-                        lane = next;
-                    }
-                    System.arraycopy(lane, 0, incl, w * WARP, WARP);
-                    warpTotals[w] = lane[WARP - 1];
-                }
-                long rowTotal = identity;
-                for (long wt : warpTotals) {
-                    rowTotal = ReduceOrder.apply(op, kind, rowTotal, wt);
-                }
-                for (int t = 0; t < threads; t++) {
-                    int w = t / WARP;
-                    long offset = identity;
-                    for (int v = 0; v < w; v++) {
-                        offset = ReduceOrder.apply(op, kind, offset, warpTotals[v]);
-                    }
-                    long own = inclusive ? incl[t] : (t % WARP == 0 ? identity : incl[t - 1]);
-                    local[row * threads + t] = ReduceOrder.apply(op, kind, ReduceOrder.apply(op, kind, run, offset), own);
-                }
-                run = ReduceOrder.apply(op, kind, run, rowTotal);
+                totals[t] = own[t][items - 1];
             }
-            for (int j = 0; j < tile && base + j < in.length; j++) {
-                out[base + j] = ReduceOrder.apply(op, kind, prefix, local[j]);
+            // the totals scanned across each warp (Hillis and Steele, as the shuffles do it)
+            long[] lanes = new long[threads];
+            long[] warpTotals = new long[warps];
+            for (int w = 0; w < warps; w++) {
+                long[] lane = new long[WARP];
+                System.arraycopy(totals, w * WARP, lane, 0, WARP);
+                for (int d = 1; d < WARP; d *= 2) {
+                    long[] next = lane.clone();
+                    for (int l = d; l < WARP; l++) {
+                        next[l] = ReduceOrder.apply(op, kind, lane[l - d], lane[l]);
+                    }
+                    lane = next;
+                }
+                System.arraycopy(lane, 0, lanes, w * WARP, WARP);
+                warpTotals[w] = lane[WARP - 1];
+            }
+            long run = warpTotals[0];
+            for (int w = 1; w < warps; w++) {
+                run = ReduceOrder.apply(op, kind, run, warpTotals[w]);
+            }
+            for (int t = 0; t < threads; t++) {
+                int w = t / WARP;
+                long b = prefix;
+                if (w > 0) {
+                    long before = warpTotals[0];
+                    for (int v = 1; v < w; v++) {
+                        before = ReduceOrder.apply(op, kind, before, warpTotals[v]);
+                    }
+                    b = ReduceOrder.apply(op, kind, b, before);
+                }
+                if (t % WARP != 0) {
+                    b = ReduceOrder.apply(op, kind, b, lanes[t - 1]);
+                }
+                for (int k = 0; k < items; k++) {
+                    int i = base + t * items + k;
+                    if (i >= in.length) {
+                        break;
+                    }
+                    out[i] = inclusive ? ReduceOrder.apply(op, kind, b, own[t][k])
+                            : k == 0 ? b : ReduceOrder.apply(op, kind, b, own[t][k - 1]);
+                }
             }
             // the next tile's look-back meets this tile's inclusive prefix
             prefix = ReduceOrder.apply(op, kind, prefix, run);

@@ -48,7 +48,7 @@ class CudaRenderingGpuTest {
 
     @BeforeAll
     static void device() {
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
         Device d = Device.all().get(0);
         context = Context.open(d);

@@ -14,7 +14,7 @@ import org.acc4j.runtime.AccRuntime;
 import org.acc4j.runtime.cache.CubinCache;
 import org.acc4j.runtime.cache.KernelCache;
 import org.acc4j.runtime.cuda.Context;
-import org.acc4j.runtime.cuda.Cuda;
+import org.acc4j.runtime.cuda.Driver;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.Module;
 
@@ -29,8 +29,8 @@ import org.acc4j.runtime.cuda.Module;
  * </ul>
  * Then the first and second calls of a few {@code @Kernels} methods, end to end (compile, load, launch), with the
  * runtime's own cache as configured ({@code ACC4J_CACHE}, {@code ACC4J_CACHE_DIR}). Under the agent their kernels
- * are compiled into the cubin cache as this class loads, on a background thread, while the table above is measured:
- * their first calls show what an application whose start-up overlaps that compile sees.
+ * are compiled as this class loads (loaded through the driver's JIT, or into the cubin cache with
+ * {@code ACC4J_CACHE=cubin}), on a background thread, while the table above is measured: their first calls show what an application whose start-up overlaps that compile sees.
  *
  * <p>Run it twice with the same {@code --salt} and folders: the first run is cold, the second shows a kernel compiled
  * in an earlier run. On the GPU machine from a packed {@code .gpu/}:
@@ -87,7 +87,7 @@ public final class FirstCallBench {
             }
         }
         long t0 = System.nanoTime();
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         Acc.init();
         long started = System.nanoTime() - t0;
         if (!AccRuntime.get().onDevice()) {
@@ -208,6 +208,6 @@ public final class FirstCallBench {
     }
 
     private static void check(int result, String call) {
-        Cuda.check(result, call, "the first-call benchmark");
+        Driver.check(result, call, "the first-call benchmark");
     }
 }

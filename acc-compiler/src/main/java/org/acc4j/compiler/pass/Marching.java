@@ -1,0 +1,673 @@
+package org.acc4j.compiler.pass;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.acc4j.compiler.ir.ArrayRef;
+import org.acc4j.compiler.ir.BinOp;
+import org.acc4j.compiler.ir.Cond;
+import org.acc4j.compiler.ir.Expr;
+import org.acc4j.compiler.ir.Exprs;
+import org.acc4j.compiler.ir.LoopSpec;
+import org.acc4j.compiler.ir.Mapping;
+import org.acc4j.compiler.ir.MethodBody;
+import org.acc4j.compiler.ir.RangeCheck;
+import org.acc4j.compiler.ir.Region;
+import org.acc4j.compiler.ir.Stmt;
+import org.acc4j.compiler.ir.Type;
+import org.acc4j.compiler.ir.UnOp;
+import org.acc4j.compiler.ir.Var;
+
+/**
+ * Marching stencils: a nest of 2 or 3 parallel loops that reads arrays at constant offsets along the dimension of
+ * largest stride is rewritten so that each thread walks a chunk of that dimension sequentially and keeps the
+ * values along it in registers (2.5D blocking for 3D grids, the scheme of "3.5-D Blocking Optimization for Stencil
+ * Computations on Modern CPUs and GPUs" by Nguyen, Satish, Chhugani, Kim and Dubey, with the planes' centre
+ * column held in registers rather than shared memory).
+ *
+ * <p>The shape: a perfect nest of 2 or 3 loops, none annotated, each a level of its own in the parallelism
+ * pass's mapping, counting up by 1 with bounds invariant in the nest; the innermost body assigns locals and
+ * stores into one-dimensional arrays, and reads one-dimensional arrays that the nest does not write, with no
+ * integer division (it could throw) and no other statement. The subscripts are polynomials over {@code int}
+ * (wrapping, as Java computes them) in the loop indices and invariants. The loop whose coefficient in the first
+ * store's subscript is 1 goes on x; the marched loop is the one whose coefficient has the highest degree (the
+ * outer dimension in memory), with a constant lower bound of at least 0 and {@code <}; for 3D the remaining loop
+ * goes on y. Loads of one array whose subscripts differ by whole multiples {@code d} of the marched loop's
+ * coefficient form a column: at the marched index {@code k}, the load at offset {@code d} is the element the load
+ * at {@code d + 1} read at {@code k - 1}.
+ *
+ * <p>The rewritten nest: a parallel loop over chunks of {@link #CHUNK} iterations of the marched loop (grid z for
+ * 3D, y for 2D), the thread loops, then the marched loop over the chunk. Before the first statement that reads a
+ * column, its registers are set: at the chunk's first step every offset is loaded; at later steps the register of
+ * offset {@code d} takes the one of {@code d + 1} (in increasing {@code d}) when {@code d + 1} is an offset, and
+ * is loaded otherwise. The body then reads the registers in place of the loads.
+ *
+ * <p>Invariants kept: every load the kernel issues is one Java's iteration at the same index makes, so it is in
+ * bounds whenever the host's proofs hold ({@link Bounds}); the variant is launched only then, else the checked
+ * kernel runs and raises Java's exception. A register holds the element the replaced load would read, since the
+ * subscripts' polynomials agree and the array is not written by the nest (the runtime refuses a call that binds an
+ * array the call writes under two names). Each iteration runs once with the same expressions in the same order,
+ * so results are Java's bit for bit; only the order of iterations across threads changes, which the parallelism
+ * pass has allowed.
+ */
+public final class Marching {
+    /** Iterations of the marched loop per thread: the registers are reloaded at each chunk's start. */
+    public static final int CHUNK = 16;
+    /** Threads of a block along x and y for 3D nests. */
+    public static final int BLOCK_X = 32;
+    public static final int BLOCK_Y = 8;
+    /** Threads of a block along x for 2D nests. */
+    public static final int BLOCK_2D = 128;
+
+    private Marching() {
+    }
+
+    /**
+     * A rewritten nest: {@code region} is the original with the new loop and mapping (same prologue and checks; its
+     * last note is {@code note}, the report's line), {@code unchecked} its loads and stores (by identity), every one
+     * among the host's proofs.
+     */
+    public record Kernel(Region region, Set<Object> unchecked, String note) {
+    }
+
+    /**
+     * The marched form of {@code region}, or null when it has not the shape or no column to reuse. {@code hoisted}
+     * are the region's hoisted bounds checks: every access of the nest must be among them.
+     */
+    public static Kernel march(MethodBody body, Region region, List<RangeCheck> hoisted) {
+        Mapping m = region.mapping();
+        if (m == null || !region.reductions().isEmpty() || !region.hostVars().isEmpty() || region.scan() != null) {
+            return null;
+        }
+        List<Stmt.For> loops = new ArrayList<>();
+        Stmt.For f = region.loop();
+        loops.add(f);
+        while (f.body().size() == 1 && f.body().get(0) instanceof Stmt.For g) {
+            loops.add(g);
+            f = g;
+        }
+        int n = loops.size();
+        if (n < 2 || n > 3 || m.levels().size() != n) {
+            return null;
+        }
+        Set<Var> variant = new HashSet<>();
+        Dataflow.assigned(List.of(region.loop()), variant);
+        for (Stmt.For l : loops) {
+            Mapping.Level level = m.levelOf(l);
+            if (level == null || level.loops().size() != 1 || !counted(l) || mentions(l.lower(), variant)
+                    || mentions(l.bound(), variant)) {
+                return null;
+            }
+        }
+        List<Stmt> inner = loops.get(n - 1).body();
+        Set<Object> proven = Collections.newSetFromMap(new IdentityHashMap<>());
+        hoisted.forEach(c -> proven.add(c.node()));
+        Set<ArrayRef> written = new HashSet<>();
+        for (Stmt s : inner) {
+            if (s instanceof Stmt.Store st) {
+                if (st.row() != null || st.array().dims() != 1 || !proven.contains(st)) {
+                    return null;
+                }
+                written.add(st.array());
+            } else if (!(s instanceof Stmt.Assign)) {
+                return null;
+            }
+        }
+        List<Expr.Load> loads = new ArrayList<>();
+        for (Stmt s : inner) {
+            for (Expr e : s instanceof Stmt.Store st ? List.of(st.index(), st.value()) : List.of(((Stmt.Assign) s).value())) {
+                if (Exprs.any(e, x -> x instanceof Expr.Binary b && (b.op() == BinOp.DIV || b.op() == BinOp.REM)
+                        && (b.type() == Type.I32 || b.type() == Type.I64)
+                        || x instanceof Expr.Length l && l.row() != null
+                        || x instanceof Expr.Load l && (l.row() != null || written.contains(l.array())
+                        || !proven.contains(l)))) {
+                    return null;
+                }
+                Dataflow.forEach(e, x -> {
+                    if (x instanceof Expr.Load l) {
+                        loads.add(l);
+                    }
+                });
+            }
+        }
+        if (written.isEmpty() || loads.isEmpty()) {
+            return null;
+        }
+        // the body's locals: each assigned once, before it is read, from a polynomial or anything else
+        Set<Var> once = Dataflow.assignedOnce(List.of(region.loop()));
+        Set<Var> indices = new HashSet<>();
+        loops.forEach(l -> indices.add(l.index()));
+        Map<Var, Expr> defs = new HashMap<>();
+        Map<Var, Integer> definedAt = new HashMap<>();
+        for (int p = 0; p < inner.size(); p++) {
+            Stmt s = inner.get(p);
+            for (Expr e : s instanceof Stmt.Store st ? List.of(st.index(), st.value()) : List.of(((Stmt.Assign) s).value())) {
+                if (Exprs.any(e, x -> x instanceof Expr.Local l && variant.contains(l.var())
+                        && !indices.contains(l.var()) && !definedAt.containsKey(l.var()))) {
+                    return null;
+                }
+            }
+            if (s instanceof Stmt.Assign a) {
+                if (!once.contains(a.var()) || indices.contains(a.var())) {
+                    return null;
+                }
+                defs.put(a.var(), a.value());
+                definedAt.put(a.var(), p);
+            }
+        }
+        Poly.Builder polys = new Poly.Builder(indices, variant, defs);
+        Stmt.Store first = (Stmt.Store) inner.stream().filter(s -> s instanceof Stmt.Store).findFirst().orElseThrow();
+        Poly ps = polys.of(first.index());
+        if (ps == null) {
+            return null;
+        }
+        Stmt.For fast = null;
+        Stmt.For march = null;
+        int best = -1;
+        boolean tie = false;
+        for (Stmt.For l : loops) {
+            Poly c = ps.coefficient(l.index());
+            if (c == null || c.isZero()) {
+                return null;
+            }
+            if (c.isOne()) {
+                if (fast != null) {
+                    return null;
+                }
+                fast = l;
+            } else if (c.degree() > best) {
+                best = c.degree();
+                march = l;
+                tie = false;
+            } else if (c.degree() == best) {
+                tie = true;
+            }
+        }
+        if (fast == null || march == null || tie || march.cond() != Cond.LT || !(march.lower() instanceof Expr.Const lo)
+                || (int) lo.bits() < 0) {
+            return null;
+        }
+        Var k = march.index();
+        Poly stride = ps.coefficient(k);
+        // columns: loads of one array at whole multiples of the stride apart
+        List<Column> columns = new ArrayList<>();
+        for (Expr.Load l : loads) {
+            Poly p = polys.of(l.index());
+            if (p == null) {
+                continue;
+            }
+            Poly s = p.coefficient(k);
+            if (s == null || !s.equals(stride)) {
+                continue;
+            }
+            boolean joined = false;
+            for (Column col : columns) {
+                if (col.array.equals(l.array())) {
+                    Integer d = p.minus(col.base).multipleOf(stride);
+                    if (d != null) {
+                        col.members.putIfAbsent(d, l);
+                        joined = true;
+                        break;
+                    }
+                }
+            }
+            if (!joined) {
+                Column col = new Column(l.array(), p);
+                col.members.put(0, l);
+                columns.add(col);
+            }
+        }
+        columns.removeIf(c -> c.members.size() < 2);
+        if (columns.isEmpty()) {
+            return null;
+        }
+        int next = maxSlot(body, region) + 1;
+        Map<Expr.Load, Var> registers = new HashMap<>();
+        List<Var> allRegisters = new ArrayList<>();
+        Map<Integer, List<Stmt>> firstStep = new HashMap<>();
+        Map<Integer, List<Stmt>> laterSteps = new HashMap<>();
+        Var kc = new Var(next++, Type.I32, k.name() + "_chunk");
+        StringBuilder read = new StringBuilder();
+        for (Column col : columns) {
+            // offsets relative to the store when it lies on the column
+            Integer shift = ps.minus(col.base).multipleOf(stride);
+            Map<Integer, Var> regs = new TreeMap<>();
+            for (Map.Entry<Integer, Expr.Load> e : col.members.entrySet()) {
+                Var r = new Var(next++, col.array.element(), col.array.name() + "_" + k.name() + "_"
+                        + (e.getKey() < 0 ? "m" + -e.getKey() : "p" + e.getKey()));
+                regs.put(e.getKey(), r);
+                allRegisters.add(r);
+            }
+            for (Expr.Load l : loads) {
+                Poly p = polys.of(l.index());
+                if (l.array().equals(col.array) && p != null && stride.equals(p.coefficient(k))) {
+                    Integer d = p.minus(col.base).multipleOf(stride);
+                    if (d != null && regs.containsKey(d)) {
+                        registers.put(l, regs.get(d));
+                    }
+                }
+            }
+            int at = 0;
+            while (!readsAny(inner.get(at), col.members.values())) {
+                at++;
+            }
+            // every local a member's subscript reads is set before the update
+            for (Expr.Load l : col.members.values()) {
+                final int pos = at;
+                if (Exprs.any(l.index(), x -> x instanceof Expr.Local v && definedAt.containsKey(v.var())
+                        && definedAt.get(v.var()) >= pos)) {
+                    return null;
+                }
+            }
+            List<Stmt> all = new ArrayList<>();
+            List<Stmt> later = new ArrayList<>();
+            int line = inner.get(at).line();
+            for (Map.Entry<Integer, Var> e : regs.entrySet()) {
+                Expr.Load l = col.members.get(e.getKey());
+                all.add(new Stmt.Assign(e.getValue(), l, line));
+                Var up = regs.get(e.getKey() + 1);
+                later.add(new Stmt.Assign(e.getValue(), up != null ? new Expr.Local(up) : l, line));
+            }
+            firstStep.computeIfAbsent(at, p -> new ArrayList<>()).addAll(all);
+            laterSteps.computeIfAbsent(at, p -> new ArrayList<>()).addAll(later);
+            read.append(read.length() > 0 ? "; " : "").append(col.array.name()).append(" is read at ");
+            String sep = "";
+            for (int d : regs.keySet()) {
+                int o = shift != null ? d - shift : d;
+                read.append(sep).append(k.name()).append(o == 0 ? "" : o > 0 ? "+" + o : String.valueOf(o));
+                sep = ", ";
+            }
+        }
+        // the body twice, for a chunk's first step and the later ones, reading the registers in place of the loads
+        // (the body's stores come first in each branch, so the kernel's parameters keep the plain kernel's order)
+        List<Stmt> atStart = new ArrayList<>();
+        List<Stmt> rest = new ArrayList<>();
+        for (int p = 0; p < inner.size(); p++) {
+            atStart.addAll(firstStep.getOrDefault(p, List.of()));
+            rest.addAll(laterSteps.getOrDefault(p, List.of()));
+            Stmt s = replace(inner.get(p), registers);
+            atStart.add(s);
+            rest.add(s);
+        }
+        Expr hi = march.bound();
+        Expr left = new Expr.Binary(BinOp.SUB, hi, new Expr.Local(kc));
+        Expr end = new Expr.Select(new Expr.Compare(Cond.LT, left, Expr.Const.i32(CHUNK), false), hi,
+                new Expr.Binary(BinOp.ADD, new Expr.Local(kc), Expr.Const.i32(CHUNK)));
+        Stmt.If step = new Stmt.If(new Expr.Compare(Cond.EQ, new Expr.Local(k), new Expr.Local(kc), false), atStart, rest,
+                march.line());
+        Stmt.For seq = new Stmt.For(k, new Expr.Local(kc), Cond.LT, end, 1, LoopSpec.NONE, List.of(step), march.line());
+        // the registers start at 0 (every one is set at a chunk's first step before it is read)
+        List<Stmt> innermost = new ArrayList<>();
+        for (Var r : allRegisters) {
+            innermost.add(new Stmt.Assign(r, new Expr.Const(r.type(), 0), march.line()));
+        }
+        innermost.add(seq);
+        // the nest keeps its order, the marched loop replaced by the loop over its chunks
+        Stmt.For[] rebuilt = new Stmt.For[n];
+        List<Stmt> below = innermost;
+        for (int q = n - 1; q >= 0; q--) {
+            Stmt.For l = loops.get(q);
+            rebuilt[q] = l == march ? new Stmt.For(kc, march.lower(), Cond.LT, hi, CHUNK, LoopSpec.NONE, below,
+                    march.line()) : l.withBody(below);
+            below = List.of(rebuilt[q]);
+        }
+        int qFast = loops.indexOf(fast);
+        int qMarch = loops.indexOf(march);
+        List<Mapping.Level> levels = new ArrayList<>();
+        List<Mapping.GridDim> grid = new ArrayList<>(List.of(new Mapping.Unused(), new Mapping.Unused(),
+                new Mapping.Unused()));
+        String shape;
+        int[] block;
+        int chunkAxis = n == 3 ? 2 : 1;
+        String slowName = "";
+        for (int q = 0; q < n; q++) {
+            if (q == qFast) {
+                levels.add(new Mapping.Level(List.of(rebuilt[q]), 0, 0, "stride 1"));
+                grid.set(0, new Mapping.FromTrip(q, n == 3 ? BLOCK_X : BLOCK_2D, Integer.MAX_VALUE, 1));
+            } else if (q == qMarch) {
+                levels.add(new Mapping.Level(List.of(rebuilt[q]), chunkAxis, Mapping.NONE, "chunks of " + k.name()));
+                grid.set(chunkAxis, new Mapping.FromTrip(q, 1, 65535, 1));
+            } else {
+                levels.add(new Mapping.Level(List.of(rebuilt[q]), 1, 1, "block rows"));
+                grid.set(1, new Mapping.FromTrip(q, BLOCK_Y, 65535, 1));
+                slowName = loops.get(q).index().name();
+            }
+        }
+        if (n == 3) {
+            block = new int[] {BLOCK_X, BLOCK_Y, 1};
+            shape = "blocks of " + BLOCK_X + "x" + BLOCK_Y + " threads over " + fast.index().name() + " and " + slowName;
+        } else {
+            block = new int[] {BLOCK_2D, 1, 1};
+            shape = "blocks of " + BLOCK_2D + " threads over " + fast.index().name();
+        }
+        Mapping mapping = new Mapping(levels, block, grid, "marched stencil");
+        Stmt.For chunks = rebuilt[0];
+        String note = "marched along " + k.name() + " with its values in registers: " + read + " (" + shape
+                + ", chunks of " + CHUNK + " steps of " + k.name() + " per thread; launched when the bounds proofs "
+                + "hold, else the checked kernel runs)";
+        List<String> notes = new ArrayList<>(region.notes());
+        notes.add(note);
+        Region out = new Region(region.ordinal(), region.prologue(), chunks, region.why(), mapping, region.checks(),
+                notes, region.reductions(), region.hostVars(), region.scan());
+        Set<Object> unchecked = Collections.newSetFromMap(new IdentityHashMap<>());
+        accesses(List.of(chunks), unchecked);
+        return new Kernel(out, unchecked, note);
+    }
+
+    /** Loads of one array at whole multiples of the stride from {@code base}, by offset. */
+    private static final class Column {
+        final ArrayRef array;
+        final Poly base;
+        final Map<Integer, Expr.Load> members = new TreeMap<>();
+
+        Column(ArrayRef array, Poly base) {
+            this.array = array;
+            this.base = base;
+        }
+    }
+
+    private static boolean counted(Stmt.For f) {
+        return f.stride() == null && f.step() == 1 && (f.cond() == Cond.LT || f.cond() == Cond.LE)
+                && f.index().type() == Type.I32 && !f.spec().annotated();
+    }
+
+    private static boolean mentions(Expr e, Set<Var> vars) {
+        return Exprs.any(e, x -> x instanceof Expr.Local l && vars.contains(l.var()));
+    }
+
+    private static boolean readsAny(Stmt s, java.util.Collection<Expr.Load> loads) {
+        List<Expr> es = s instanceof Stmt.Store st ? List.of(st.index(), st.value()) : List.of(((Stmt.Assign) s).value());
+        for (Expr e : es) {
+            if (Exprs.any(e, x -> x instanceof Expr.Load l && loads.contains(l))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Stmt replace(Stmt s, Map<Expr.Load, Var> registers) {
+        if (s instanceof Stmt.Store st) {
+            Expr v = replace(st.value(), registers);
+            return v == st.value() ? st : new Stmt.Store(st.array(), st.row(), st.index(), v, st.line());
+        }
+        Stmt.Assign a = (Stmt.Assign) s;
+        Expr v = replace(a.value(), registers);
+        return v == a.value() ? a : new Stmt.Assign(a.var(), v, a.line());
+    }
+
+    /** {@code e} with the loads of {@code registers} read from their registers; the same object when none is. */
+    private static Expr replace(Expr e, Map<Expr.Load, Var> registers) {
+        if (e instanceof Expr.Load l && registers.containsKey(l)) {
+            return new Expr.Local(registers.get(l));
+        }
+        if (e instanceof Expr.Binary b) {
+            Expr l = replace(b.left(), registers);
+            Expr r = replace(b.right(), registers);
+            return l == b.left() && r == b.right() ? e : new Expr.Binary(b.op(), l, r);
+        }
+        if (e instanceof Expr.Unary u) {
+            Expr o = replace(u.operand(), registers);
+            return o == u.operand() ? e : new Expr.Unary(u.op(), o);
+        }
+        if (e instanceof Expr.Convert c) {
+            Expr o = replace(c.operand(), registers);
+            return o == c.operand() ? e : new Expr.Convert(c.type(), o);
+        }
+        if (e instanceof Expr.Call c) {
+            List<Expr> args = new ArrayList<>();
+            boolean same = true;
+            for (Expr a : c.args()) {
+                Expr r = replace(a, registers);
+                same &= r == a;
+                args.add(r);
+            }
+            return same ? e : new Expr.Call(c.fn(), c.type(), args);
+        }
+        if (e instanceof Expr.Compare c) {
+            Expr l = replace(c.left(), registers);
+            Expr r = replace(c.right(), registers);
+            return l == c.left() && r == c.right() ? e : new Expr.Compare(c.cond(), l, r, c.unordered());
+        }
+        if (e instanceof Expr.Select s) {
+            Expr c = replace(s.cond(), registers);
+            Expr t = replace(s.ifTrue(), registers);
+            Expr f = replace(s.ifFalse(), registers);
+            return c == s.cond() && t == s.ifTrue() && f == s.ifFalse() ? e : new Expr.Select(c, t, f);
+        }
+        if (e instanceof Expr.Cmp3 c) {
+            Expr l = replace(c.left(), registers);
+            Expr r = replace(c.right(), registers);
+            return l == c.left() && r == c.right() ? e : new Expr.Cmp3(l, r, c.nanIsOne());
+        }
+        return e;
+    }
+
+    /** The loads and stores of {@code stmts}, by identity. */
+    private static void accesses(List<Stmt> stmts, Set<Object> out) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.For f) {
+                accesses(f.body(), out);
+            } else if (s instanceof Stmt.If i) {
+                accesses(i.then(), out);
+                accesses(i.otherwise(), out);
+            } else if (s instanceof Stmt.Store st) {
+                out.add(st);
+            }
+        }
+        for (Expr e : Dataflow.expressions(stmts)) {
+            Dataflow.forEach(e, x -> {
+                if (x instanceof Expr.Load) {
+                    out.add(x);
+                }
+            });
+        }
+    }
+
+    /** The largest local slot the method or the region names. */
+    private static int maxSlot(MethodBody body, Region region) {
+        int[] max = {0};
+        for (MethodBody.Param p : body.params()) {
+            max[0] = Math.max(max[0], p.slot() + 2);
+        }
+        List<Stmt> all = new ArrayList<>(body.body());
+        all.addAll(region.prologue());
+        all.add(region.loop());
+        slots(all, max);
+        return max[0];
+    }
+
+    private static void slots(List<Stmt> stmts, int[] max) {
+        Set<Var> vars = new HashSet<>();
+        Dataflow.assigned(stmts, vars);
+        Dataflow.loopIndices(stmts, vars);
+        for (Expr e : Dataflow.expressions(stmts)) {
+            Dataflow.forEach(e, x -> {
+                if (x instanceof Expr.Local l) {
+                    vars.add(l.var());
+                }
+            });
+        }
+        for (Var v : vars) {
+            max[0] = Math.max(max[0], v.slot());
+        }
+    }
+
+    /**
+     * A polynomial over {@code int} with wrapping coefficients: monomials are sorted lists of atoms (loop indices
+     * and invariant expressions). Two equal polynomials have equal values for every assignment of the atoms, as
+     * Java's {@code int} arithmetic is a ring modulo 2^32.
+     */
+    static final class Poly {
+        private final Map<List<Expr>, Integer> terms;
+
+        private Poly(Map<List<Expr>, Integer> terms) {
+            this.terms = terms;
+            terms.values().removeIf(c -> c == 0);
+        }
+
+        static Poly constant(int c) {
+            Map<List<Expr>, Integer> t = new LinkedHashMap<>();
+            t.put(List.of(), c);
+            return new Poly(t);
+        }
+
+        static Poly atom(Expr a) {
+            Map<List<Expr>, Integer> t = new LinkedHashMap<>();
+            t.put(List.of(a), 1);
+            return new Poly(t);
+        }
+
+        Poly plus(Poly o) {
+            Map<List<Expr>, Integer> t = new LinkedHashMap<>(terms);
+            o.terms.forEach((m, c) -> t.merge(m, c, Integer::sum));
+            return new Poly(t);
+        }
+
+        Poly times(int k) {
+            Map<List<Expr>, Integer> t = new LinkedHashMap<>();
+            terms.forEach((m, c) -> t.put(m, c * k));
+            return new Poly(t);
+        }
+
+        Poly minus(Poly o) {
+            return plus(o.times(-1));
+        }
+
+        Poly times(Poly o) {
+            Map<List<Expr>, Integer> t = new LinkedHashMap<>();
+            terms.forEach((m1, c1) -> o.terms.forEach((m2, c2) -> {
+                List<Expr> m = new ArrayList<>(m1);
+                m.addAll(m2);
+                m.sort(java.util.Comparator.comparing(Object::toString));
+                t.merge(List.copyOf(m), c1 * c2, Integer::sum);
+            }));
+            return new Poly(t);
+        }
+
+        boolean isZero() {
+            return terms.isEmpty();
+        }
+
+        boolean isOne() {
+            return terms.size() == 1 && Integer.valueOf(1).equals(terms.get(List.of()));
+        }
+
+        int degree() {
+            return terms.keySet().stream().mapToInt(List::size).max().orElse(0);
+        }
+
+        /** The coefficient of the atom {@code v} when the polynomial is linear in it, else null. */
+        Poly coefficient(Var v) {
+            Expr atom = new Expr.Local(v);
+            Map<List<Expr>, Integer> t = new LinkedHashMap<>();
+            for (Map.Entry<List<Expr>, Integer> e : terms.entrySet()) {
+                int count = Collections.frequency(e.getKey(), atom);
+                if (count > 1) {
+                    return null;
+                }
+                if (count == 1) {
+                    List<Expr> m = new ArrayList<>(e.getKey());
+                    m.remove(atom);
+                    t.put(List.copyOf(m), e.getValue());
+                }
+            }
+            return new Poly(t);
+        }
+
+        /** The integer {@code d} with {@code this == d * unit}, or null. */
+        Integer multipleOf(Poly unit) {
+            if (isZero()) {
+                return 0;
+            }
+            if (unit.isZero()) {
+                return null;
+            }
+            Map.Entry<List<Expr>, Integer> lead = unit.terms.entrySet().iterator().next();
+            Integer c = terms.get(lead.getKey());
+            if (c == null || lead.getValue() == 0 || c % lead.getValue() != 0) {
+                return null;
+            }
+            int d = c / lead.getValue();
+            return d != 0 && Math.abs(d) <= 64 && equals(unit.times(d)) ? d : null;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Poly p && p.terms.equals(terms);
+        }
+
+        @Override
+        public int hashCode() {
+            return terms.hashCode();
+        }
+
+        @Override
+        public String toString() {
+            return terms.toString();
+        }
+
+        /** Polynomials of {@code int} subscripts, with the body's locals replaced by their definitions. */
+        static final class Builder {
+            private final Set<Var> indices;
+            private final Set<Var> variant;
+            private final Map<Var, Expr> defs;
+
+            Builder(Set<Var> indices, Set<Var> variant, Map<Var, Expr> defs) {
+                this.indices = indices;
+                this.variant = variant;
+                this.defs = defs;
+            }
+
+            Poly of(Expr e) {
+                return of(e, 0);
+            }
+
+            private Poly of(Expr e, int depth) {
+                if (depth > 64 || e.type() != Type.I32) {
+                    return null;
+                }
+                if (e instanceof Expr.Const k) {
+                    return constant((int) k.bits());
+                }
+                if (e instanceof Expr.Local l) {
+                    if (indices.contains(l.var())) {
+                        return atom(e);
+                    }
+                    Expr def = defs.get(l.var());
+                    if (def != null) {
+                        return of(def, depth + 1);
+                    }
+                    return variant.contains(l.var()) ? null : atom(e);
+                }
+                if (e instanceof Expr.Binary b) {
+                    if (b.op() == BinOp.ADD || b.op() == BinOp.SUB || b.op() == BinOp.MUL) {
+                        Poly l = of(b.left(), depth + 1);
+                        Poly r = of(b.right(), depth + 1);
+                        if (l == null || r == null) {
+                            return null;
+                        }
+                        return b.op() == BinOp.ADD ? l.plus(r) : b.op() == BinOp.SUB ? l.minus(r) : l.times(r);
+                    }
+                    if (b.op() == BinOp.SHL && b.right() instanceof Expr.Const k) {
+                        Poly l = of(b.left(), depth + 1);
+                        return l == null ? null : l.times(1 << ((int) k.bits() & 31));
+                    }
+                }
+                if (e instanceof Expr.Unary u && u.op() == UnOp.NEG) {
+                    Poly p = of(u.operand(), depth + 1);
+                    return p == null ? null : p.times(-1);
+                }
+                boolean invariant = !Exprs.any(e, x -> x instanceof Expr.Load
+                        || (x instanceof Expr.Local l && (variant.contains(l.var()) || defs.containsKey(l.var()))));
+                return invariant ? atom(e) : null;
+            }
+        }
+    }
+}
