@@ -31,7 +31,7 @@ class MarchingGpuTest {
 
     @BeforeEach
     void device() {
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
     }
 
