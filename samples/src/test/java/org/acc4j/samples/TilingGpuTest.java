@@ -52,7 +52,6 @@ class TilingGpuTest {
         TilingSamplesTest.assertSame(plain, args, c + " on the GPU");
     }
 
-    /** The samples' classes rewritten into launch sites as the agent rewrites them, in a loader of their own. */
     /** Whether {@code name} is a class of the samples themselves, not of their tests. */
     static boolean sample(String name) {
         if (!name.startsWith("org.acc4j.samples.")) {
@@ -62,6 +61,7 @@ class TilingGpuTest {
         return u != null && !u.toString().contains("test-classes");
     }
 
+    /** The samples' classes rewritten into launch sites as the agent rewrites them, in a loader of their own. */
     static final class Rewritten extends ClassLoader {
         Rewritten() {
             super(TilingGpuTest.class.getClassLoader());
