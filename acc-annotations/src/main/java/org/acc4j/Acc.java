@@ -10,9 +10,10 @@ import org.acc4j.spi.Backend;
  * shared memory, so it is always present and transfers do nothing. A program compiled against these
  * routines therefore runs unchanged as plain Java. With the agent the same calls reach the GPU runtime.
  *
- * <p>Every routine that takes an array accepts a one-dimensional primitive array; a {@code null} throws
+ * <p>Every routine that takes an array accepts a primitive array of one or two dimensions; a {@code null} throws
  * {@link NullPointerException} and anything else {@link IllegalArgumentException}, with or without a
- * device.
+ * device. A {@code double[][]} (any primitive element) given alone to a routine that takes several arrays, as in
+ * {@code Acc.copyin(grid)}, is that one two-dimensional array (its rows travel with it), never a list of its rows.
  *
  * <p><b>Async queues</b> (OpenACC's {@code async} and {@code wait}). The {@code ...Async} routines and {@code
  * @Kernels(async = ...)} put work on a numbered queue and return at once; with the agent on a GPU each queue is a
@@ -80,42 +81,42 @@ public final class Acc {
 
     /** Enter data: copies each array to the device unless present; raises its dynamic reference count. */
     public static void copyin(Object... arrays) {
-        for (Object a : arrays) {
+        for (Object a : given(arrays)) {
             backend.copyin(checkArray(a));
         }
     }
 
     /** Enter data: allocates each array on the device unless present; raises its dynamic reference count. */
     public static void create(Object... arrays) {
-        for (Object a : arrays) {
+        for (Object a : given(arrays)) {
             backend.create(checkArray(a));
         }
     }
 
     /** Exit data: lowers the dynamic count; at zero (and no structured reference) copies back and frees. */
     public static void copyout(Object... arrays) {
-        for (Object a : arrays) {
+        for (Object a : given(arrays)) {
             backend.copyout(checkArray(a));
         }
     }
 
     /** Exit data: lowers the dynamic count; at zero (and no structured reference) frees without copying. */
     public static void delete(Object... arrays) {
-        for (Object a : arrays) {
+        for (Object a : given(arrays)) {
             backend.delete(checkArray(a));
         }
     }
 
     /** Copies each present array from the host to the device; an error if it is not present. */
     public static void updateDevice(Object... arrays) {
-        for (Object a : arrays) {
+        for (Object a : given(arrays)) {
             backend.updateDevice(checkArray(a));
         }
     }
 
     /** Copies each present array from the device to the host; an error if it is not present. */
     public static void updateHost(Object... arrays) {
-        for (Object a : arrays) {
+        for (Object a : given(arrays)) {
             backend.updateHost(checkArray(a));
         }
     }
@@ -128,7 +129,7 @@ public final class Acc {
     /** Enter data on {@code queue} ({@link #copyin} queued); the arrays are staged at the call, see the class comment. */
     public static void copyinAsync(int queue, Object... arrays) {
         checkQueue("Acc.copyinAsync", queue);
-        for (Object a : arrays) {
+        for (Object a : given(arrays)) {
             Object checked = checkArray(a);
             if (queue == ASYNC_SYNC) {
                 backend.copyin(checked);
@@ -141,7 +142,7 @@ public final class Acc {
     /** Enter data on {@code queue} ({@link #create} queued). */
     public static void createAsync(int queue, Object... arrays) {
         checkQueue("Acc.createAsync", queue);
-        for (Object a : arrays) {
+        for (Object a : given(arrays)) {
             Object checked = checkArray(a);
             if (queue == ASYNC_SYNC) {
                 backend.create(checked);
@@ -154,7 +155,7 @@ public final class Acc {
     /** Exit data on {@code queue} ({@link #copyout} queued); the host arrays get the device's values at the wait. */
     public static void copyoutAsync(int queue, Object... arrays) {
         checkQueue("Acc.copyoutAsync", queue);
-        for (Object a : arrays) {
+        for (Object a : given(arrays)) {
             Object checked = checkArray(a);
             if (queue == ASYNC_SYNC) {
                 backend.copyout(checked);
@@ -167,7 +168,7 @@ public final class Acc {
     /** Exit data on {@code queue} ({@link #delete} queued): the device copies are freed after the queue's earlier work. */
     public static void deleteAsync(int queue, Object... arrays) {
         checkQueue("Acc.deleteAsync", queue);
-        for (Object a : arrays) {
+        for (Object a : given(arrays)) {
             Object checked = checkArray(a);
             if (queue == ASYNC_SYNC) {
                 backend.delete(checked);
@@ -183,7 +184,7 @@ public final class Acc {
      */
     public static void updateDeviceAsync(int queue, Object... arrays) {
         checkQueue("Acc.updateDeviceAsync", queue);
-        for (Object a : arrays) {
+        for (Object a : given(arrays)) {
             Object checked = checkArray(a);
             if (queue == ASYNC_SYNC) {
                 backend.updateDevice(checked);
@@ -199,7 +200,7 @@ public final class Acc {
      */
     public static void updateHostAsync(int queue, Object... arrays) {
         checkQueue("Acc.updateHostAsync", queue);
-        for (Object a : arrays) {
+        for (Object a : given(arrays)) {
             Object checked = checkArray(a);
             if (queue == ASYNC_SYNC) {
                 backend.updateHost(checked);
@@ -378,14 +379,14 @@ public final class Acc {
 
     /** {@link #copyout} with OpenACC's {@code finalize}: the dynamic reference count drops to zero at once. */
     public static void copyoutFinalize(Object... arrays) {
-        for (Object a : arrays) {
+        for (Object a : given(arrays)) {
             backend.copyoutFinalize(checkArray(a));
         }
     }
 
     /** {@link #delete} with OpenACC's {@code finalize}: the dynamic reference count drops to zero at once. */
     public static void deleteFinalize(Object... arrays) {
-        for (Object a : arrays) {
+        for (Object a : given(arrays)) {
             backend.deleteFinalize(checkArray(a));
         }
     }
@@ -595,6 +596,17 @@ public final class Acc {
         Backend old = backend;
         backend = Objects.requireNonNull(runtime, "runtime");
         return old;
+    }
+
+    /**
+     * The arrays a data routine was given. A two-dimensional primitive array passed alone ({@code Acc.copyin(grid)}
+     * with {@code double[][] grid}) reaches a varargs routine as the varargs array itself, since a {@code double[][]}
+     * is an {@code Object[]}: it means that one two-dimensional array, never its rows one by one. Arrays listed with
+     * others ({@code Acc.copyin(grid, x)}) arrive in an {@code Object[]} and are taken as listed.
+     */
+    static Object[] given(Object[] arrays) {
+        Class<?> c = arrays.getClass().getComponentType();
+        return c.isArray() && c.getComponentType().isPrimitive() ? new Object[] {arrays} : arrays;
     }
 
     static Object checkArray(Object a) {

@@ -96,6 +96,11 @@ public @interface Kernels {
      * left-to-right loop, so the results differ in their last bits. False (the default): such a loop stays
      * sequential, and says why. Integer scans, and {@code Math.min} and {@code Math.max} scans of any type, give
      * Java's result exactly and need no permission.
+     *
+     * <p>On a GPU of compute capability 9.0 or later it also lets a {@code double} matmul nest ({@code c[i][j] =
+     * Σ_k a[i][k] * b[k][j]}) run on the FP64 tensor cores, which fuse each product with the running sum: each
+     * element of c then differs from Java's in its last bits, within {@code 2 (p + 1) 2^-53 (|c0| + Σ_k |a b|)} for
+     * p terms. False: such a nest gives Java's result bit for bit.
      */
     boolean relaxed() default false;
 

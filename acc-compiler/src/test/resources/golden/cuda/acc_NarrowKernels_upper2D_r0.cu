@@ -47,8 +47,12 @@ extern "C" __global__ void acc_NarrowKernels_upper2D_r0(
     acc_error* err,
     const acc_row_char* c,  /* char[][] c, read only */
     int c_len,  /* rows */
+    unsigned long long c_block,  /* the rows' block when they are one, else 0; this rendering reads every row from the table */
+    int c_pitch,  /* the row length when the rows are one block, else -1 */
     const acc_row_boolean* upper,  /* boolean[][] upper, written */
     int upper_len,  /* rows */
+    unsigned long long upper_block,  /* the rows' block when they are one, else 0; this rendering reads every row from the table */
+    int upper_pitch,  /* the row length when the rows are one block, else -1 */
     int rows
 )
 {

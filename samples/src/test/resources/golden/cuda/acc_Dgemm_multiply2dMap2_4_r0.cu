@@ -43,10 +43,16 @@ extern "C" __global__ void acc_Dgemm_multiply2dMap2_4_r0(
     acc_error* err,
     const acc_row_double* a,  /* double[][] a, read only */
     int a_len,  /* rows */
+    unsigned long long a_block,  /* the rows' block when they are one, else 0; this rendering reads every row from the table */
+    int a_pitch,  /* the row length when the rows are one block, else -1 */
     const acc_row_double* b,  /* double[][] b, read only */
     int b_len,  /* rows */
+    unsigned long long b_block,  /* the rows' block when they are one, else 0; this rendering reads every row from the table */
+    int b_pitch,  /* the row length when the rows are one block, else -1 */
     const acc_row_double* c,  /* double[][] c, written */
     int c_len,  /* rows */
+    unsigned long long c_block,  /* the rows' block when they are one, else 0; this rendering reads every row from the table */
+    int c_pitch,  /* the row length when the rows are one block, else -1 */
     int m,
     int n,
     int p

@@ -64,7 +64,7 @@ public final class AccAgent {
     static void install(Instrumentation instrumentation) {
         // advice needs no class injection: keep Byte Buddy off sun.misc.Unsafe (JDK 24+ warns about it)
         System.getProperties().putIfAbsent(ClassInjector.UsingUnsafe.SAFE_PROPERTY, "true");
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         // @Kernels methods: each loop nest a launch site, the code around it untouched
         instrumentation.addTransformer(new SiteTransformer(AccRuntime::register, Log::warning), false);
         // @Data methods, and @Kernels methods with an async clause: advice around the whole method

@@ -62,11 +62,18 @@ public record KernelPlan(Region region, String entry, String ptx, List<KernelPar
     /** The variant to launch for a call whose host values {@code ev} gives: unchecked when every proof holds. */
     public boolean provenInBounds(org.acc4j.compiler.ir.Evaluator ev,
                                   java.util.function.Function<org.acc4j.compiler.ir.ArrayRef, Object> arrays) {
+        return provenInBounds(ev, arrays, org.acc4j.compiler.ir.RangeCheck.NO_ROW_LENGTHS);
+    }
+
+    /** {@link #provenInBounds(org.acc4j.compiler.ir.Evaluator, java.util.function.Function)} with rows' lengths known. */
+    public boolean provenInBounds(org.acc4j.compiler.ir.Evaluator ev,
+                                  java.util.function.Function<org.acc4j.compiler.ir.ArrayRef, Object> arrays,
+                                  org.acc4j.compiler.ir.RangeCheck.RowLengths rowLengths) {
         if (unchecked == null) {
             return false;
         }
         for (org.acc4j.compiler.ir.RangeCheck c : unchecked.checks()) {
-            if (!c.holds(ev, arrays)) {
+            if (!c.holds(ev, arrays, rowLengths)) {
                 return false;
             }
         }

@@ -59,8 +59,8 @@ class ArrayReductionsTest {
         "tooMany | an array reduction may cover at most 32 elements",
         "product | a reduction into elements of the long array c (c[0] *= ...",
         "doubleSums | and with Math.max and Math.min on float and double elements",
-        "rowSumsVector | reduction(+:s) on the parallel loop over j, into s, a local of each iteration of the loop"
-            + " around it: a vector reduction per gang iteration is not supported yet",
+        "sumBesideParallelLoop | an update of the reduction variable s beside the parallel loop over k (it would be"
+            + " counted once per thread of that loop)",
         "rowNotReduction | reduction(+:s): s is not a reduction over the loop at line",
         "rowNotReduction | is not an accumulation v = v op e"})
     void refusedFormsSayWhy(String method, String expected) {
@@ -100,6 +100,25 @@ class ArrayReductionsTest {
             assertArrayEquals(rowsExpected, rowsGot, "rowSumsClause m=" + m);
         }
         assertEquals(List.of(), two.kernels().get(0).region().reductions());
+    }
+
+    @Test
+    void aReductionBesideAnInnerLoopKeepsThatLoopSequential() throws Exception {
+        CompiledMethod m = CompilerTest.offload(ArrayReductionKernels.class, "sumBesideArrayReduction");
+        assertTrue(m.report().stream().anyMatch(l -> l.contains("sequential in each thread: the loop around it updates"
+                + " the reduction variable s beside it")), m.report()::toString);
+        Random r = new Random(21);
+        for (int n : new int[] {0, 1, 2, 500}) {
+            int[] x = r.ints(n, -1000, 1000).toArray();
+            long[] c = r.longs(3, -50, 50).toArray();
+            long[] expected = c.clone();
+            long s = ArrayReductionKernels.sumBesideArrayReduction(x, expected, n);
+            for (int blocks : new int[] {1, 3}) {
+                long[] got = c.clone();
+                assertEquals(s, KernelInterpreter.run(m, new Object[] {x, got, n}, blocks), "s n=" + n);
+                assertArrayEquals(expected, got, "c n=" + n);
+            }
+        }
     }
 
     private static int atomics(List<Stmt> stmts) {

@@ -129,6 +129,33 @@ class BoundsTest {
     }
 
     @Test
+    void aKnownRowLengthStandsForTheRowsAndAnUnknownOneReadsThem() throws Exception {
+        CompiledMethod m = CompilerTest.offload(BoundsKernels.class, "rows");
+        double[][] a = new double[9][20];
+        double[][] b = new double[9][20];
+        b[8] = new double[17];
+        Object[] args = {a, b, 9, 18};
+        Evaluator ev = host(m, args);
+        java.util.function.Function<org.acc4j.compiler.ir.ArrayRef, Object> arrays =
+                x -> args[((org.acc4j.compiler.ir.ArrayRef.Parameter) x.source()).index()];
+        KernelPlan k = m.kernels().get(0);
+        // unknown: b's row 8 (17 elements) is read and fails the proof
+        assertFalse(k.provenInBounds(ev, arrays, RangeCheck.NO_ROW_LENGTHS));
+        // the shortest row told (as the runtime tells it for rows unchanged since its table was written): no row is read
+        java.util.Set<Object> asked = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        b[8] = null;
+        assertTrue(k.provenInBounds(ev, arrays, rows -> {
+            asked.add(rows);
+            return 20;
+        }), "the rows are not looked at");
+        assertEquals(2, asked.size());
+        assertTrue(k.provenInBounds(ev, arrays, rows -> 18), "columns 0 to 17 fit rows of 18");
+        assertFalse(k.provenInBounds(ev, arrays, rows -> rows == a ? 20 : 17), "column 17 is past rows of 17");
+        // the null row is found when the lengths are not known
+        assertFalse(k.provenInBounds(ev, arrays, rows -> -1));
+    }
+
+    @Test
     void negativeStepsAndOffsetsThroughLocals() throws Exception {
         CompiledMethod m = CompilerTest.offload(BoundsKernels.class, "reversed");
         assertEquals(List.of("b", "a"), hoisted(m));

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.acc4j.compiler.cuda.CudaCRenderer;
+import org.acc4j.compiler.cudac.CudaCRenderer;
 import org.acc4j.compiler.fixtures.AtomicKernels;
 import org.acc4j.compiler.fixtures.Kernels1D;
 import org.acc4j.compiler.fixtures.NarrowKernels;

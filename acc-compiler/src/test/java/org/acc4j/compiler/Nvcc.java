@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.acc4j.compiler.cuda.CudaCRenderer;
+import org.acc4j.compiler.cudac.CudaCRenderer;
 
 /** Runs {@code nvcc -ptx} on CUDA C renderings, when nvcc is on the PATH. */
 public final class Nvcc {

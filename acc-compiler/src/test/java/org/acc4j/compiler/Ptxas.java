@@ -28,15 +28,41 @@ public final class Ptxas {
 
     /** Assembles {@code ptx}; returns null on success, else ptxas's output. */
     public static String assemble(Path ptxas, String name, String ptx) throws IOException, InterruptedException {
+        return run(ptxas, name, ptx, false);
+    }
+
+    /**
+     * Assembles {@code ptx} with {@code -v}; returns null when it assembles and no function spills registers to
+     * local memory, else ptxas's output.
+     */
+    public static String assembleWithoutSpills(Path ptxas, String name, String ptx)
+            throws IOException, InterruptedException {
+        String out = run(ptxas, name, ptx, true);
+        if (out.startsWith("ok\n")) {
+            boolean spills = out.lines().anyMatch(l -> l.matches(".*\\b[1-9][0-9]* bytes spill (stores|loads).*"));
+            return spills ? out.substring(3) : null;
+        }
+        return out;
+    }
+
+    private static String run(Path ptxas, String name, String ptx, boolean verbose)
+            throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("acc4j-ptxas");
         Path in = dir.resolve(name + ".ptx");
         Files.writeString(in, ptx, StandardCharsets.UTF_8);
-        Process p = new ProcessBuilder(ptxas.toString(), "-arch=sm_90", "-o", dir.resolve(name + ".cubin").toString(),
-                in.toString()).redirectErrorStream(true).start();
+        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(ptxas.toString(), "-arch=sm_90"));
+        if (verbose) {
+            cmd.add("-v");
+        }
+        cmd.addAll(java.util.List.of("-o", dir.resolve(name + ".cubin").toString(), in.toString()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(60, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             return "ptxas timed out";
+        }
+        if (verbose) {
+            return p.exitValue() == 0 ? "ok\n" + out : out;
         }
         return p.exitValue() == 0 ? null : out;
     }

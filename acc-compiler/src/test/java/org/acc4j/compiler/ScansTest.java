@@ -153,7 +153,7 @@ class ScansTest {
         KernelInterpreter.run(m, new Object[] {a, n}, 64);
         assertArrayEquals(expected, a);
         // the dumps' CUDA C rendering points at the PTX, the scan's only form
-        String cu = org.acc4j.compiler.cuda.CudaCRenderer.render(m, null).get(0).source();
+        String cu = org.acc4j.compiler.cudac.CudaCRenderer.render(m, null).get(0).source();
         assertTrue(cu.contains("scan: inclusive + over a into a"), cu);
         // past the end: Java's exception, at the index Java's loop fails at
         CompiledMethod incl = offload("addIntIncl");

@@ -9,7 +9,7 @@ import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Random;
-import org.acc4j.compiler.cuda.CudaCRenderer;
+import org.acc4j.compiler.cudac.CudaCRenderer;
 import org.acc4j.compiler.fixtures.NestInputs;
 import org.acc4j.compiler.fixtures.SequentialLoops;
 import org.acc4j.compiler.interp.KernelInterpreter;

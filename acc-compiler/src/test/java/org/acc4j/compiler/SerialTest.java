@@ -65,7 +65,7 @@ class SerialTest {
         SerialKernels.prefixSum(a, expected, n);
         sameBits(expected, b);
         // the dumps' CUDA C rendering of a one-thread kernel: the loop as Java runs it
-        String cu = org.acc4j.compiler.cuda.CudaCRenderer.render(m, null).get(0).source();
+        String cu = org.acc4j.compiler.cudac.CudaCRenderer.render(m, null).get(0).source();
         assertTrue(cu.contains("acc_SerialKernels_prefixSum_r0"), cu);
     }
 

@@ -12,11 +12,14 @@ import java.util.Random;
 import org.acc4j.compiler.fixtures.NestInputs;
 import org.acc4j.compiler.fixtures.TilingKernels;
 import org.acc4j.compiler.interp.KernelInterpreter;
+import org.acc4j.compiler.pass.Tiling;
+import org.acc4j.compiler.ptx.TiledEmitter;
 import org.junit.jupiter.api.Test;
 
 /**
- * Shared-memory tiling of transpose-shaped nests: which nests are tiled and the report's reason, the tiled kernel
- * through ptxas, and its results on the interpreter (which runs the tiled kernel block by block, with its shared
+ * Shared-memory tiling of transpose- and matmul-shaped nests: which nests are tiled and the report's reason, the
+ * tiled kernel through ptxas (every candidate matmul tile, with no register spills), and its results on the
+ * interpreter (which runs the tiled kernel block by block, with its shared
  * tile and barriers) against plain Java for sizes that are not multiples of the tile, single rows and columns,
  * empty ranges and calls whose bounds proofs fail (the checked kernel then raises Java's exception).
  */
@@ -31,6 +34,42 @@ class TilingTest {
         if (ptxas != null) {
             assertNull(Ptxas.assemble(ptxas, u.entry(), u.ptx()), u.ptx());
         }
+    }
+
+    /**
+     * {@code m} with its matmul kernel shaped by {@code tile} (its PTX emitted again): how the tests run every
+     * candidate of {@link Tiling.MatmulTile}, whichever one the compiler's configuration selects.
+     */
+    static CompiledMethod withTile(CompiledMethod m, Tiling.MatmulTile tile) {
+        java.util.List<KernelPlan> ks = new java.util.ArrayList<>();
+        for (KernelPlan k : m.kernels()) {
+            KernelPlan.Unchecked u = k.unchecked();
+            if (u != null && u.tiled() instanceof Tiling.Matmul mm) {
+                Tiling.Matmul t = mm.withTile(tile);
+                u = new KernelPlan.Unchecked(u.entry(), TiledEmitter.emit(m.body(), t, u.entry(), k.params(), 90),
+                        u.sites(), u.checks(), t);
+            }
+            ks.add(new KernelPlan(k.region(), k.entry(), k.ptx(), k.params(), k.sites(), u));
+        }
+        return new CompiledMethod(m.body(), ks, m.data(), m.report(), m.outputs());
+    }
+
+    /** The method once per candidate tile, each kernel assembled without spills. */
+    private static java.util.List<CompiledMethod> everyTile(CompiledMethod m) throws Exception {
+        java.util.List<CompiledMethod> out = new java.util.ArrayList<>();
+        for (Tiling.MatmulTile t : Tiling.MatmulTile.CANDIDATES) {
+            CompiledMethod mt = withTile(m, t);
+            KernelPlan.Unchecked u = tiled(mt);
+            assertNotNull(u, () -> report(m));
+            assertTrue(u.ptx().contains("tile " + t.name()), t::name);
+            assertFalse(u.ptx().contains("fma"));
+            Path ptxas = Ptxas.find();
+            if (ptxas != null) {
+                assertNull(Ptxas.assembleWithoutSpills(ptxas, u.entry(), u.ptx()), t.name());
+            }
+            out.add(mt);
+        }
+        return out;
     }
 
     private static String report(CompiledMethod m) {
@@ -168,15 +207,17 @@ class TilingTest {
         assembles(u);
         Random rnd = new Random(21);
         int[][] sizes = {{1, 1, 1}, {1, 70, 3}, {70, 1, 17}, {64, 64, 16}, {65, 67, 33}, {3, 130, 40}, {20, 20, 0},
-            {0, 5, 5}, {5, 0, 5}};
-        for (int[] s : sizes) {
-            Object[] args = {NestInputs.doubles(rnd, s[0] * s[2]), NestInputs.doubles(rnd, s[2] * s[1]),
-                new double[s[0] * s[1]], s[0], s[1], s[2]};
-            try {
-                BoundsTest.assertSameOutcome(m, TilingKernels.class, "matmul", args);
-            } catch (KernelInterpreter.HostInstead e) {
-                // an empty range may make the check that the writes do not overlap send the call to the host
-                assertTrue(s[0] * s[1] == 0 || s[1] == 1, e::getMessage);
+            {0, 5, 5}, {5, 0, 5}, {129, 131, 9}, {128, 128, 8}};
+        for (CompiledMethod mt : everyTile(m)) {
+            for (int[] s : sizes) {
+                Object[] args = {NestInputs.doubles(rnd, s[0] * s[2]), NestInputs.doubles(rnd, s[2] * s[1]),
+                    new double[s[0] * s[1]], s[0], s[1], s[2]};
+                try {
+                    BoundsTest.assertSameOutcome(mt, TilingKernels.class, "matmul", args);
+                } catch (KernelInterpreter.HostInstead e) {
+                    // an empty range may make the check that the writes do not overlap send the call to the host
+                    assertTrue(s[0] * s[1] == 0 || s[1] == 1, e::getMessage);
+                }
             }
         }
         // c too short: the proof fails and the checked kernel raises Java's exception
@@ -197,18 +238,47 @@ class TilingTest {
         assertNotNull(u2, () -> report(m2));
         assembles(u2);
         Random rnd = new Random(22);
-        for (int n : new int[] {1, 33, 70}) {
-            BoundsTest.assertSameOutcome(m2, TilingKernels.class, "matmul2D", NestInputs.doubles2(rnd, n, n),
-                    NestInputs.doubles2(rnd, n, n), new double[n][n], n);
+        for (CompiledMethod mt : everyTile(m2)) {
+            for (int n : new int[] {1, 33, 70, 130}) {
+                BoundsTest.assertSameOutcome(mt, TilingKernels.class, "matmul2D", NestInputs.doubles2(rnd, n, n),
+                        NestInputs.doubles2(rnd, n, n), new double[n][n], n);
+            }
         }
         CompiledMethod mt = CompilerTest.offload(TilingKernels.class, "matmulTransposed");
         KernelPlan.Unchecked ut = tiled(mt);
         assertNotNull(ut, () -> report(mt));
         assembles(ut);
-        for (int[] s : new int[][] {{45, 0}, {45, 7}, {66, 65}, {66, 70}}) {
-            int n = s[0];
-            BoundsTest.assertSameOutcome(mt, TilingKernels.class, "matmulTransposed", NestInputs.doubles(rnd, n * n),
-                    NestInputs.doubles(rnd, n * n), new double[n * n], n, s[1]);
+        for (CompiledMethod mtt : everyTile(mt)) {
+            for (int[] s : new int[][] {{45, 0}, {45, 7}, {66, 65}, {66, 70}}) {
+                int n = s[0];
+                BoundsTest.assertSameOutcome(mtt, TilingKernels.class, "matmulTransposed",
+                        NestInputs.doubles(rnd, n * n), NestInputs.doubles(rnd, n * n), new double[n * n], n, s[1]);
+            }
+        }
+    }
+
+    @Test
+    void theMatmulTileIsSelectedByName() throws Exception {
+        String before = System.getProperty(Tiling.MatmulTile.PROPERTY);
+        try {
+            for (Tiling.MatmulTile t : Tiling.MatmulTile.CANDIDATES) {
+                System.setProperty(Tiling.MatmulTile.PROPERTY, t.name());
+                assertEquals(t, Tiling.MatmulTile.configured());
+                assertNull(Tiling.MatmulTile.configurationNote());
+                CompiledMethod m = CompilerTest.offload(TilingKernels.class, "matmul");
+                assertTrue(report(m).contains("(tile " + t.name() + ": " + t.blockI() + "x" + t.blockJ()), report(m));
+            }
+            System.setProperty(Tiling.MatmulTile.PROPERTY, "96x96");
+            assertEquals(Tiling.MatmulTile.CANDIDATES.get(0), Tiling.MatmulTile.configured());
+            CompiledMethod m = CompilerTest.offload(TilingKernels.class, "matmul");
+            assertTrue(report(m).contains("acc4j.matmulTile (or ACC4J_MATMUL_TILE) is 96x96, which names no matmul tile"),
+                    report(m));
+        } finally {
+            if (before == null) {
+                System.clearProperty(Tiling.MatmulTile.PROPERTY);
+            } else {
+                System.setProperty(Tiling.MatmulTile.PROPERTY, before);
+            }
         }
     }
 
@@ -224,7 +294,9 @@ class TilingTest {
         a[300] = -0.0;
         b[301] = 1e308;
         a[302] = 1e308;
-        BoundsTest.assertSameOutcome(m, TilingKernels.class, "matmul", a, b, new double[n * n], n, n, n);
+        for (CompiledMethod mt : everyTile(m)) {
+            BoundsTest.assertSameOutcome(mt, TilingKernels.class, "matmul", a, b, new double[n * n], n, n, n);
+        }
     }
 
     @Test
@@ -235,9 +307,12 @@ class TilingTest {
         assertTrue(report(m).contains("c[i, j] += sum over k of a * b"), report(m));
         assembles(u);
         Random rnd = new Random(24);
-        for (int n : new int[] {1, 17, 65, 70}) {
-            BoundsTest.assertSameOutcome(m, TilingKernels.class, "matmulAccumulate", NestInputs.doubles(rnd, n * n),
-                    NestInputs.doubles(rnd, n * n), NestInputs.doubles(rnd, n * n), n);
+        for (CompiledMethod mt : everyTile(m)) {
+            for (int n : new int[] {1, 17, 65, 70, 129}) {
+                BoundsTest.assertSameOutcome(mt, TilingKernels.class, "matmulAccumulate",
+                        NestInputs.doubles(rnd, n * n), NestInputs.doubles(rnd, n * n), NestInputs.doubles(rnd, n * n),
+                        n);
+            }
         }
     }
 }

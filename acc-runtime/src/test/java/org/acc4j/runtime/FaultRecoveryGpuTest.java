@@ -50,7 +50,7 @@ class FaultRecoveryGpuTest {
 
     @BeforeEach
     void device() {
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         // a fresh runtime: nothing present from other tests, so the counts are exact
         Acc.shutdown();
         assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");

@@ -20,7 +20,7 @@ class MulticoreRuntimeTest {
         AccRuntime.get().shutdown();
         System.setProperty("acc.device.type", "multicore");
         System.setProperty("acc.num.cores", "3");
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         AccRuntime.get().init();
     }
 

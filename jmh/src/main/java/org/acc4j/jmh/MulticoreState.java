@@ -44,11 +44,11 @@ public abstract class MulticoreState {
         kernel = sample.offloaded().apply(variant);
         args = workload.freshArgs();
         kernels = HostKernels.of(compile(kernel.method()));
-        pool = new Multicore(threads(), null, null);
+        pool = new Multicore(threads(), chunksPerThread(), null, null);
         workload.clearOutputs(args);
         workload.check(kernel.name() + " multicore", args, run());
         System.out.println("# " + kernel + " at " + workload.size + " on the multicore target, " + pool.threads()
-                + " threads" + (workload.sampled() ? ", checked on " + Workload.SAMPLES + " sampled elements"
+                + " threads, " + pool.chunksPerThread() + " chunks per thread" + (workload.sampled() ? ", checked on " + Workload.SAMPLES + " sampled elements"
                 : ", checked in full"));
     }
 
@@ -56,6 +56,15 @@ public abstract class MulticoreState {
     static int threads() {
         String v = System.getProperty("acc.num.cores", System.getenv("ACC_NUM_CORES"));
         return v == null || v.isBlank() ? Runtime.getRuntime().availableProcessors() : Integer.parseInt(v.trim());
+    }
+
+    /**
+     * {@code -Dacc4j.chunks.per.thread=K}: the chunks per thread of each nest's outermost parallel level, for measuring
+     * the chunking; {@link HostKernels#CHUNKS_PER_THREAD}, the runtime's, when unset.
+     */
+    static int chunksPerThread() {
+        String v = System.getProperty("acc4j.chunks.per.thread");
+        return v == null || v.isBlank() ? HostKernels.CHUNKS_PER_THREAD : Integer.parseInt(v.trim());
     }
 
     static CompiledMethod compile(Method m) {

@@ -10,7 +10,7 @@ import jcuda.driver.JCudaDriver;
 import org.acc4j.Acc;
 import org.acc4j.Kernels;
 import org.acc4j.runtime.cuda.Context;
-import org.acc4j.runtime.cuda.Cuda;
+import org.acc4j.runtime.cuda.Driver;
 import org.acc4j.runtime.cuda.Device;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -141,6 +141,6 @@ public class PerCallOverhead {
     }
 
     private static void check(int result, String call) {
-        Cuda.check(result, call, "the per-call benchmark");
+        Driver.check(result, call, "the per-call benchmark");
     }
 }

@@ -7,7 +7,7 @@ import jcuda.driver.CUdeviceptr;
 import jcuda.driver.JCudaDriver;
 import org.acc4j.Acc;
 import org.acc4j.runtime.cuda.Context;
-import org.acc4j.runtime.cuda.Cuda;
+import org.acc4j.runtime.cuda.Driver;
 import org.acc4j.runtime.cuda.Device;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -115,6 +115,6 @@ public class TransferRates {
     }
 
     private static void check(int result, String call) {
-        Cuda.check(result, call, "the transfer benchmark");
+        Driver.check(result, call, "the transfer benchmark");
     }
 }

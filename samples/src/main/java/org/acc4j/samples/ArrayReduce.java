@@ -99,4 +99,33 @@ public final class ArrayReduce {
             t[i] = sum;
         }
     }
+
+    /**
+     * A weighted sum, a sum of squares and a signed sum into three elements of a {@code double} array, which the
+     * reduction clause naming {@code c} allows to add in any order (atomic adds on the device, within the bound of a
+     * reordered sum of Java's).
+     */
+    @Kernels
+    public static void weightedSums(double[] x, double[] w, double[] c, int n) {
+        for (@Loop(reduction = "+:c") int i = 0; i < n; i++) {
+            c[0] += w[i] * x[i];
+            c[1] += x[i] * x[i];
+            c[2] -= x[i];
+        }
+    }
+
+    /**
+     * Row sums as OpenACC's gang loop around a vector reduction loop: the inner loop mapped to vector makes each row's
+     * sum a vector reduction (a group of lanes per row, in another order than Java's).
+     */
+    @Kernels
+    public static void rowSumsVector(double[] a, double[] r, int m, int n) {
+        for (@Loop(gang = Loop.AUTO) int i = 0; i < m; i++) {
+            double s = 0;
+            for (@Loop(vector = 128, reduction = "+:s") int j = 0; j < n; j++) {
+                s += a[i * n + j];
+            }
+            r[i] = s;
+        }
+    }
 }

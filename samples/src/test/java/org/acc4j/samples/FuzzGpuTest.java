@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 class FuzzGpuTest {
     @Test
     void randomNestsOnTheGpuMatchPlainJava() throws Exception {
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
         long first = setting("acc4j.fuzz.first", "ACC4J_FUZZ_FIRST", 1);
         long count = setting("acc4j.fuzz.nests", "ACC4J_FUZZ_NESTS", 10_000);

@@ -31,7 +31,7 @@ class MarchingGpuTest {
 
     @BeforeEach
     void device() {
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
     }
 
@@ -60,6 +60,11 @@ class MarchingGpuTest {
         }
         ArrayIndexOutOfBoundsException e = assertThrows(ArrayIndexOutOfBoundsException.class,
                 () -> AccRuntime.offload(c.owner(), c.name(), c.descriptor(), null, c.copy()));
-        assertEquals(expected, e.getMessage());
+        // the checked kernel runs (no bounds proof holds): it names one of the accesses that fail, the first to
+        // reach the error record, which for several failing threads need not be the first in Java's order
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Index (\\d+) out of bounds for length 62400")
+                .matcher(e.getMessage());
+        assertTrue(m.matches(), e.getMessage() + " (plain Java: " + expected + ")");
+        assertTrue(Integer.parseInt(m.group(1)) >= 62400, e.getMessage());
     }
 }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -11,13 +13,16 @@ import java.util.stream.Stream;
 import org.acc4j.compiler.CompiledMethod;
 import org.acc4j.compiler.KernelPlan;
 import org.acc4j.compiler.interp.KernelInterpreter;
+import org.acc4j.compiler.site.MethodPlan;
+import org.acc4j.compiler.site.Planner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The samples' 3D stencils with no hints (7-point, Laplacian, 13-point wave) get the marched variant (the compiler's
- * site tests plan the same stencil as the agent does, outlined into a method of its own); it assembles with ptxas, and the interpreter's run of the marched kernel matches plain Java bit for bit on every element.
+ * The samples' 3D stencils with no hints (7-point, Laplacian, 13-point wave) get the marched variant, both compiled
+ * whole and planned as the agent plans them (each nest outlined into a method of its own); it assembles with
+ * ptxas, and the interpreter's run of the marched kernel matches plain Java bit for bit on every element.
  */
 class MarchingSamplesTest {
     static Stream<MarchingCases.Case> cases() {
@@ -53,6 +58,22 @@ class MarchingSamplesTest {
         assertTrue(u == null || u.marched() == null, String.join("\n", mapped.report()));
     }
 
+    @Test
+    void theOutlinedNestsAreMarched() throws Exception {
+        for (String[] k : STENCILS) {
+            Class<?> c = owner(k[0]);
+            // by name: the samples' stencil methods are not overloaded (the test sees no ASM types: under the package
+            // build the agent's jar relocates them)
+            MethodPlan plan = Planner.plan(bytes(c.getName().replace('.', '/')), k[1], MarchingSamplesTest::bytes);
+            assertTrue(plan.sites().size() == 1, plan.toString());
+            CompiledMethod m = plan.sites().get(0).compiled().method();
+            String report = String.join("\n", m.report());
+            KernelPlan.Unchecked u = m.kernels().get(0).unchecked();
+            assertTrue(u != null && u.marched() != null && report.contains(k[3]), report);
+            assembles(u);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void theInterpretedMarchedKernelMatchesJava(MarchingCases.Case c) throws Exception {
@@ -85,6 +106,14 @@ class MarchingSamplesTest {
                 assertTrue(p.waitFor() == 0, out);
                 return;
             }
+        }
+    }
+
+    static byte[] bytes(String internalName) {
+        try (InputStream in = MarchingSamplesTest.class.getClassLoader().getResourceAsStream(internalName + ".class")) {
+            return in == null ? null : in.readAllBytes();
+        } catch (IOException e) {
+            return null;
         }
     }
 }

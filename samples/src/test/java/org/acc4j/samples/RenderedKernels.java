@@ -12,7 +12,7 @@ import java.util.HexFormat;
 import java.util.List;
 import org.acc4j.compiler.CompiledMethod;
 import org.acc4j.compiler.Compiler;
-import org.acc4j.compiler.cuda.CudaCRenderer;
+import org.acc4j.compiler.cudac.CudaCRenderer;
 
 /**
  * The samples' kernels as CUDA C ({@link CudaCRenderer}), and the PTX that nvcc made of some of them, stored under

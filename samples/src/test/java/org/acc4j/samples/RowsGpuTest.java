@@ -26,7 +26,7 @@ class RowsGpuTest {
 
     @BeforeEach
     void device() {
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
     }
 
@@ -185,6 +185,55 @@ class RowsGpuTest {
         double[][] expected = HeatRows.copy(b);
         RowKernels.twice(a, expected, m);
         assertDeepEquals(expected, b, "after the region");
+    }
+
+    /** A jagged copy of {@code a}: odd rows one element longer (the extra element never read). */
+    private static double[][] jagged(double[][] a) {
+        double[][] g = new double[a.length][];
+        for (int i = 0; i < a.length; i++) {
+            g[i] = java.util.Arrays.copyOf(a[i], a[i].length + i % 2);
+        }
+        return g;
+    }
+
+    @Test
+    void presentRowsCalledAgainAndAgainMatchPlainJavaAsTheirLayoutChanges() throws Exception {
+        // present around the calls: the launches read no row (block or jagged), and take the layout as parameters
+        int m = 67;
+        int n = 45;
+        for (boolean isJagged : new boolean[] {false, true}) {
+            double[][] a = doubles(m, n);
+            double[][] b = doubles(m, n);
+            double[][] t = new double[n][m];
+            double[][] sq = doubles(m, m);
+            double[][] sq2 = doubles(m, m);
+            double[][] prod = new double[m][m];
+            if (isJagged) {
+                a = jagged(a);
+                b = jagged(b);
+                sq = jagged(sq);
+            }
+            Object[] all = {a, b, t, sq, sq2, prod};
+            Acc.copyin(all);
+            Object[] written = {b, t, prod};
+            for (int call = 0; call < 4; call++) {
+                checkPresent("jacobi", written, a, b, m, n);
+                checkPresent("transpose", written, t, a, m, n);
+                checkPresent("dgemm", written, sq, sq2, prod, m);
+                if (call == 1) {
+                    // replaced on the host: the device follows (a block becomes row by row)
+                    a[9] = doubles(1, a[9].length)[0];
+                    sq2[0] = doubles(1, m)[0];
+                    Acc.updateDevice(a);
+                    Acc.updateDevice(sq2);
+                } else {
+                    // changed in place: copied to the device explicitly, as OpenACC asks
+                    a[call + 1][3] = call;
+                    Acc.updateDevice(a);
+                }
+            }
+            Acc.delete(all);
+        }
     }
 
     @Test

@@ -5,6 +5,10 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.acc4j.compiler.CompiledMethod;
+import org.acc4j.compiler.KernelPlan;
+import org.acc4j.compiler.pass.Tiling;
+import org.acc4j.compiler.ptx.TiledEmitter;
 
 /**
  * The samples' transpose and matmul kernels with no hints, as the tiling pass takes them, with inputs from a fixed
@@ -52,6 +56,32 @@ final class TilingCases {
         public String toString() {
             return label;
         }
+    }
+
+    /**
+     * {@code m} with its matmul kernels shaped by {@code tile} (their PTX emitted again): how the tests run every
+     * candidate, whichever one the configuration selects; {@code m} itself when it has no matmul kernel.
+     */
+    static CompiledMethod withTile(CompiledMethod m, Tiling.MatmulTile tile) {
+        List<KernelPlan> ks = new ArrayList<>();
+        for (KernelPlan k : m.kernels()) {
+            KernelPlan.Unchecked u = k.unchecked();
+            if (u != null && u.tiled() instanceof Tiling.Matmul mm) {
+                Tiling.Matmul t = mm.withTile(tile);
+                u = new KernelPlan.Unchecked(u.entry(), TiledEmitter.emit(m.body(), t, u.entry(), k.params(), 90),
+                        u.sites(), u.checks(), t);
+            }
+            ks.add(new KernelPlan(k.region(), k.entry(), k.ptx(), k.params(), k.sites(), u));
+        }
+        return new CompiledMethod(m.body(), ks, m.data(), m.report(), m.outputs());
+    }
+
+    /** {@code m} once per candidate matmul tile, or {@code m} alone when it has no matmul kernel. */
+    static List<CompiledMethod> everyTile(CompiledMethod m) {
+        if (m.kernels().stream().noneMatch(k -> k.unchecked() != null && k.unchecked().tiled() instanceof Tiling.Matmul)) {
+            return List.of(m);
+        }
+        return Tiling.MatmulTile.CANDIDATES.stream().map(t -> withTile(m, t)).toList();
     }
 
     static double[] doubles(Random r, int n) {

@@ -6,9 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.acc4j.Acc;
+import org.acc4j.compiler.site.ClassRewriter;
+import org.acc4j.compiler.site.MethodPlan;
+import org.acc4j.compiler.site.PlanReport;
+import org.acc4j.compiler.site.Rewriter;
 import org.acc4j.runtime.AccRuntime;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -19,8 +24,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The tiled transpose and matmul kernels on the GPU against plain Java, every element bit for bit, at sizes that
  * are not multiples of a tile, single rows and columns, and large ones (many blocks, the grid striding); and a call
- * whose arrays are too short raises Java's exception (the checked kernel runs). Skips, saying why, where there is
- * no device.
+ * whose arrays are too short raises Java's exception (the checked kernel runs); the same through launch sites, as
+ * the agent runs them. Skips, saying why, where there is no device.
  */
 @Tag("gpu")
 class TilingGpuTest {
@@ -33,7 +38,7 @@ class TilingGpuTest {
 
     @BeforeEach
     void device() {
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
     }
 
@@ -45,6 +50,117 @@ class TilingGpuTest {
         Object[] args = c.copy();
         assertTrue(AccRuntime.offload(c.owner(), c.name(), c.descriptor(), null, args), c + " did not run on the device");
         TilingSamplesTest.assertSame(plain, args, c + " on the GPU");
+    }
+
+    /** The samples' classes rewritten into launch sites as the agent rewrites them, in a loader of their own. */
+    /** Whether {@code name} is a class of the samples themselves, not of their tests. */
+    static boolean sample(String name) {
+        if (!name.startsWith("org.acc4j.samples.")) {
+            return false;
+        }
+        java.net.URL u = TilingGpuTest.class.getClassLoader().getResource(name.replace('.', '/') + ".class");
+        return u != null && !u.toString().contains("test-classes");
+    }
+
+    static final class Rewritten extends ClassLoader {
+        Rewritten() {
+            super(TilingGpuTest.class.getClassLoader());
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            synchronized (getClassLoadingLock(name)) {
+                // every class of the samples (not of their tests) comes from this loader, rewritten where it has
+                // @Kernels methods: they reach each other's package-private members (Dgemm's variants are Jacobi's)
+                if (!sample(name)) {
+                    return super.loadClass(name, resolve);
+                }
+                Class<?> c = findLoadedClass(name);
+                if (c == null) {
+                    byte[] original = TilingSitesTest.bytes(name.replace('.', '/'));
+                    byte[] b;
+                    try {
+                        b = ClassRewriter.rewrite(original, TilingSitesTest::bytes, AccRuntime::register,
+                                Rewriter.RUNTIME, w -> {
+                                    throw new AssertionError(w);
+                                });
+                    } catch (Exception e) {
+                        throw new ClassNotFoundException(name, e);
+                    }
+                    b = b == null ? original : b;
+                    c = defineClass(name, b, 0, b.length);
+                }
+                return c;
+            }
+        }
+    }
+
+    static Stream<TilingCases.Case> siteCases() {
+        return Stream.concat(TilingCases.transposes(new int[][] {{33, 65}, {1000, 3001}, {2048, 2048}}).stream(),
+                TilingCases.matmuls(new int[][] {{65, 67, 33}, {500, 300, 701}, {1024, 1024, 1024}}).stream());
+    }
+
+    /**
+     * Through the agent's path: the nest outlined into a launch site (whose device prologue copies the scalar
+     * parameters) runs the tiled kernel on the device, and the result is Java's, every element bit for bit.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("siteCases")
+    void outlinedNestsRunTiledAndMatchPlainJava(TilingCases.Case c) throws Throwable {
+        MethodPlan p = TilingSitesTest.plan(c.owner(), c.name());
+        assertTrue(String.join("\n", PlanReport.lines(p)).contains("tiled for shared memory"), c::toString);
+        Object[] plain = c.copy();
+        c.method().invoke(null, plain);
+        Class<?> rewritten = Class.forName(c.owner().getName(), true, new Rewritten());
+        Object[] args = c.copy();
+        for (Method m : rewritten.getDeclaredMethods()) {
+            if (m.getName().equals(c.name())) {
+                m.setAccessible(true);
+                m.invoke(null, args);
+            }
+        }
+        long[] stats = AccRuntime.get().sites().stats(AccRuntime.get().sites().find(c.owner().getName(), c.name()));
+        assertTrue(stats[0] >= 1 && stats[1] == 0, () -> c + ": nests on the device, on the host: "
+                + java.util.Arrays.toString(stats));
+        TilingSamplesTest.assertSame(plain, args, c + " through its launch site on the GPU");
+    }
+
+    /**
+     * {@code @Kernels(relaxed = true)}: the FP64 tensor-core kernel, every element within
+     * {@code 2 (p + 1) 2^-53 sum_k |a_ik b_kj|} of plain Java's (see {@link DgemmTensor}).
+     */
+    @Test
+    void tensorCoreProductsLieWithinTheBound() throws Exception {
+        Random r = new Random(154);
+        for (int[] s : new int[][] {{1, 1, 1}, {65, 67, 33}, {500, 300, 701}, {1024, 1024, 1024}}) {
+            int m = s[0];
+            int n = s[1];
+            int p = s[2];
+            double[] a = TilingCases.doubles(r, m * p);
+            double[] b = TilingCases.doubles(r, p * n);
+            double[] c = new double[m * n];
+            java.util.Arrays.fill(c, Double.NaN);
+            assertTrue(AccRuntime.offload(DgemmTensor.class, "multiply", "([D[D[DIII)V", null,
+                    new Object[] {a, b, c, m, n, p}), "DgemmTensor.multiply did not run on the device");
+            double u = Math.ulp(1.0) / 2;
+            for (int i = 0; i < m; i++) {
+                for (int j = 0; j < n; j++) {
+                    double plain = 0.0;
+                    double mag = 0.0;
+                    for (int k = 0; k < p; k++) {
+                        plain += a[i * p + k] * b[k * n + j];
+                        mag += Math.abs(a[i * p + k] * b[k * n + j]);
+                    }
+                    double got = c[i * n + j];
+                    double bound = 2 * (p + 1) * u * mag;
+                    int ii = i;
+                    int jj = j;
+                    double pj = plain;
+                    assertTrue(Math.abs(got - plain) <= bound, () -> m + "x" + n + "x" + p + " element (" + ii + ", "
+                            + jj + "): " + got + " against Java's " + pj + ", bound " + bound);
+                }
+            }
+        }
     }
 
     @Test

@@ -37,21 +37,33 @@ class TilingSamplesTest {
             CompiledMethod m = SampleKernelsTest.compile(c, k[1], k[2]);
             String report = String.join("\n", m.report());
             assertTrue(report.contains(k[3]), report);
-            KernelPlan.Unchecked u = m.kernels().get(0).unchecked();
-            assertNotNull(u.tiled(), report);
-            Path ptxas = ptxas();
-            if (ptxas != null) {
-                Path dir = Files.createTempDirectory("acc4j-tiling");
-                Path in = dir.resolve(u.entry() + ".ptx");
-                Files.writeString(in, u.ptx());
-                Process p = new ProcessBuilder(ptxas.toString(), "-arch=sm_90", "-o", dir.resolve("k.cubin").toString(),
-                        in.toString()).redirectErrorStream(true).start();
-                String out = new String(p.getInputStream().readAllBytes());
-                assertTrue(p.waitFor() == 0, out);
+            assertNotNull(m.kernels().get(0).unchecked().tiled(), report);
+            for (CompiledMethod mt : TilingCases.everyTile(m)) {
+                KernelPlan.Unchecked u = mt.kernels().get(0).unchecked();
+                assemble(u.entry(), u.ptx());
             }
         }
         // copies stay streaming kernels
         assertNull(SampleKernelsTest.compile(Transpose.class, "copyNaive", "([D[DII)V").kernels().get(0).unchecked().tiled());
+    }
+
+    /**
+     * Assembles {@code ptx} with {@code ptxas -arch=sm_90 -v} when ptxas is on the PATH; a kernel that spills
+     * registers to local memory fails too (the tiled kernels are sized to keep their tiles in registers).
+     */
+    static void assemble(String entry, String ptx) throws Exception {
+        Path ptxas = ptxas();
+        if (ptxas == null) {
+            return;
+        }
+        Path dir = Files.createTempDirectory("acc4j-tiling");
+        Path in = dir.resolve(entry + ".ptx");
+        Files.writeString(in, ptx);
+        Process p = new ProcessBuilder(ptxas.toString(), "-arch=sm_90", "-v", "-o", dir.resolve("k.cubin").toString(),
+                in.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor() == 0, out);
+        assertTrue(out.lines().noneMatch(l -> l.matches(".*\\b[1-9][0-9]* bytes spill (stores|loads).*")), out);
     }
 
     private static Path ptxas() {
@@ -67,18 +79,20 @@ class TilingSamplesTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void theInterpretedTiledKernelMatchesJava(TilingCases.Case c) throws Exception {
-        CompiledMethod m = SampleKernelsTest.compile(c.owner(), c.name(), c.descriptor());
+        CompiledMethod compiled = SampleKernelsTest.compile(c.owner(), c.name(), c.descriptor());
         Object[] plain = c.copy();
         c.method().invoke(null, plain);
-        for (int maxBlocks : new int[] {2, 1000}) {
-            Object[] args = c.copy();
-            try {
-                KernelInterpreter.run(m, args, maxBlocks);
-            } catch (KernelInterpreter.HostInstead e) {
-                // an empty or single range: the check that the writes do not overlap may keep the call on the host
-                continue;
+        for (CompiledMethod m : TilingCases.everyTile(compiled)) {
+            for (int maxBlocks : new int[] {2, 1000}) {
+                Object[] args = c.copy();
+                try {
+                    KernelInterpreter.run(m, args, maxBlocks);
+                } catch (KernelInterpreter.HostInstead e) {
+                    // an empty or single range: the check that the writes do not overlap may keep the call on the host
+                    continue;
+                }
+                assertSame(plain, args, c.toString());
             }
-            assertSame(plain, args, c.toString());
         }
     }
 

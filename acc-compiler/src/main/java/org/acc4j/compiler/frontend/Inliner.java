@@ -134,7 +134,7 @@ public final class Inliner {
         if (op != Opcodes.INVOKESTATIC && op != Opcodes.INVOKESPECIAL && op != Opcodes.INVOKEVIRTUAL) {
             return false;
         }
-        if (call.name.equals("<init>") || MethodReader.isOnDevice(call)) {
+        if (call.name.equals("<init>") || Accesses.isOnDevice(call)) {
             return false;
         }
         String o = call.owner;

@@ -323,9 +323,29 @@ public final class KernelInterpreter {
     }
 
     private boolean statement(Stmt s, Region r, Thread t, Evaluator ev) {
-        if (s instanceof Stmt.Assign a) {
+        return s.accept(new Step(r, t, ev));
+    }
+
+    /** One statement run by one thread: one method per kind of statement; true when it breaks out of a loop. */
+    private final class Step implements Stmt.Visitor<Boolean> {
+        private final Region r;
+        private final Thread t;
+        private final Evaluator ev;
+
+        Step(Region r, Thread t, Evaluator ev) {
+            this.r = r;
+            this.t = t;
+            this.ev = ev;
+        }
+
+        @Override
+        public Boolean visit(Stmt.Assign a) {
             ev.set(a.var(), ev.eval(a.value()));
-        } else if (s instanceof Stmt.Store st) {
+            return false;
+        }
+
+        @Override
+        public Boolean visit(Stmt.Store st) {
             Object array = ev.array(st.array(), st.row());
             int index = (Integer) ev.eval(st.index());
             Object value = ev.eval(st.value());
@@ -340,7 +360,11 @@ public final class KernelInterpreter {
                         + " that another thread touched (line " + st.line() + ")");
             }
             touch.writer = t.id;
-        } else if (s instanceof Stmt.Atomic at) {
+            return false;
+        }
+
+        @Override
+        public Boolean visit(Stmt.Atomic at) {
             Object array = ev.array(at.array(), at.row());
             int index = (Integer) ev.eval(at.index());
             List<Object> operands = new java.util.ArrayList<>();
@@ -362,17 +386,31 @@ public final class KernelInterpreter {
             if (at.result() != null) {
                 ev.set(at.result(), old);
             }
-        } else if (s instanceof Stmt.If i) {
+            return false;
+        }
+
+        @Override
+        public Boolean visit(Stmt.If i) {
             return statements((Boolean) ev.eval(i.cond()) ? i.then() : i.otherwise(), r, t, ev);
-        } else if (s instanceof Stmt.Break) {
+        }
+
+        @Override
+        public Boolean visit(Stmt.Break x) {
             return true;
-        } else if (s instanceof Stmt.While w) {
+        }
+
+        @Override
+        public Boolean visit(Stmt.While w) {
             while ((Boolean) ev.eval(w.cond())) {
                 if (statements(w.body(), r, t, ev)) {
                     break;
                 }
             }
-        } else if (s instanceof Stmt.For f) {
+            return false;
+        }
+
+        @Override
+        public Boolean visit(Stmt.For f) {
             Mapping.Level level = r.mapping().levelOf(f);
             if (level != null && level.outer() == f) {
                 parallel(level, r, t, ev);
@@ -385,8 +423,14 @@ public final class KernelInterpreter {
                     ev.set(f.index(), v instanceof Integer x ? (Object) (int) (x + f.step()) : (Object) ((Long) v + f.step()));
                 }
             }
+            return false;
         }
-        return false;
+
+        @Override
+        public Boolean visit(Stmt.Return x) {
+            // the method's return runs on the host, after the last region
+            return false;
+        }
     }
 
     /** One level of the mapping, as the PTX runs it. */

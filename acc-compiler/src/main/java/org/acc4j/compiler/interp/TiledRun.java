@@ -40,12 +40,16 @@ final class TiledRun {
     }
 
     /**
-     * One launch of the matmul kernel: per block and C tile, per k tile, the staging phase (each thread's 4
-     * elements of A and of B into the shared buffer {@code kt & 1}, 0 outside the ranges) and the compute phase
-     * (each thread's 4×4 accumulators, {@code acc + a * b} for each k of the tile in order), a barrier between;
-     * then each thread stores its elements of C.
+     * One launch of the matmul kernel with its tile ({@link Tiling.MatmulTile}): per block and C tile, per k tile,
+     * the staging phase (each thread's elements of A and of B into the shared buffer {@code kt & 1}, 0 outside the
+     * ranges) and the compute phase (each thread's {@code microI × microJ} accumulators, {@code acc + a * b} for
+     * each k of the tile in order), a barrier between; then each thread stores its elements of C.
      */
     void matmul(Tiling.Matmul t, int[] grid) {
+        if (t.tensorCores()) {
+            tensor(t, grid);
+            return;
+        }
         Var vi = t.i().index();
         Var vj = t.j().index();
         Var vk = t.k().index();
@@ -57,12 +61,17 @@ final class TiledRun {
         Object c = sources.apply(t.c().array().source());
         distinct(a, c, t.a().array().name(), t.c().array().name());
         distinct(b, c, t.b().array().name(), t.c().array().name());
-        int bm = Tiling.BLOCK;
-        int bk = Tiling.DEPTH;
-        int th = Tiling.THREADS;
-        int micro = Tiling.MICRO;
-        long tilesI = (ri[1] + bm - 1) / bm;
-        long tilesJ = (rj[1] + bm - 1) / bm;
+        Tiling.MatmulTile tile = t.tile();
+        int bi = tile.blockI();
+        int bj = tile.blockJ();
+        int bk = tile.depth();
+        int tX = tile.threadsX();
+        int tY = tile.threadsY();
+        int mi = tile.microI();
+        int mj = tile.microJ();
+        int threads = tile.threads();
+        long tilesI = (ri[1] + bi - 1) / bi;
+        long tilesJ = (rj[1] + bj - 1) / bj;
         long tilesK = (rk[1] + bk - 1) / bk;
         double init = t.accumulate() ? 0 : Double.longBitsToDouble(t.init().bits());
         Map<Object, Map<Integer, Integer>> written = new IdentityHashMap<>();
@@ -71,22 +80,22 @@ final class TiledRun {
                 int block = by * grid[0] + bx;
                 for (long ti = by; ti < tilesI; ti += grid[1]) {
                     for (long tj = bx; tj < tilesJ; tj += grid[0]) {
-                        long i0 = ti * bm;
-                        long j0 = tj * bm;
-                        double[][] acc = new double[th * th][micro * micro];
+                        long i0 = ti * bi;
+                        long j0 = tj * bj;
+                        double[][] acc = new double[threads][mi * mj];
                         for (double[] x : acc) {
                             java.util.Arrays.fill(x, init);
                         }
                         if (t.accumulate()) {
                             // each thread's elements start at their values in c
-                            for (int ty = 0; ty < th; ty++) {
-                                for (int tx = 0; tx < th; tx++) {
-                                    for (int qi = 0; qi < micro; qi++) {
-                                        for (int qj = 0; qj < micro; qj++) {
-                                            long io = i0 + ty + th * qi;
-                                            long jo = j0 + tx + th * qj;
+                            for (int ty = 0; ty < tY; ty++) {
+                                for (int tx = 0; tx < tX; tx++) {
+                                    for (int qi = 0; qi < mi; qi++) {
+                                        for (int qj = 0; qj < mj; qj++) {
+                                            long io = i0 + 2 * ty + pair(qi, tY);
+                                            long jo = j0 + 2 * tx + pair(qj, tX);
                                             if (io < ri[1] && jo < rj[1]) {
-                                                acc[ty * th + tx][qi * micro + qj] = load(c, t.c(), Map.of(vi,
+                                                acc[ty * tX + tx][qi * mj + qj] = load(c, t.c(), Map.of(vi,
                                                         (int) (ri[0] + io), vj, (int) (rj[0] + jo)));
                                             }
                                         }
@@ -94,26 +103,29 @@ final class TiledRun {
                                 }
                             }
                         }
-                        double[][][] sa = new double[2][bk][bm];
-                        double[][][] sb = new double[2][bk][bm];
+                        double[][][] sa = new double[2][bk][bi];
+                        double[][][] sb = new double[2][bk][bj];
                         for (long kt = 0; kt < tilesK; kt++) {
                             int buf = (int) (kt & 1);
                             long k0 = kt * bk;
-                            boolean[][] setA = new boolean[bk][bm];
-                            boolean[][] setB = new boolean[bk][bm];
-                            // staging: thread tid loads A (m = tid / 16 + 16 q, k = tid % 16), B (k = tid / 64 + 4 q, n = tid % 64)
-                            for (int tid = 0; tid < th * th; tid++) {
-                                for (int q = 0; q < micro; q++) {
-                                    int m = tid / 16 + 16 * q;
-                                    int ka = tid % 16;
+                            boolean[][] setA = new boolean[bk][bi];
+                            boolean[][] setB = new boolean[bk][bj];
+                            // staging: thread tid loads A at (m = tid / depth + (threads / depth) q, k = tid % depth),
+                            // B at (k = tid / blockJ + (threads / blockJ) q, n = tid % blockJ)
+                            for (int tid = 0; tid < threads; tid++) {
+                                for (int q = 0; q < bi * bk / threads; q++) {
+                                    int m = tid / bk + threads / bk * q;
+                                    int ka = tid % bk;
                                     double va = 0;
                                     if (i0 + m < ri[1] && k0 + ka < rk[1]) {
                                         va = load(a, t.a(), Map.of(vi, (int) (ri[0] + i0 + m), vk, (int) (rk[0] + k0 + ka)));
                                     }
                                     shared(setA, ka, m, block);
                                     sa[buf][ka][m] = va;
-                                    int kb = tid / 64 + 4 * q;
-                                    int n = tid % 64;
+                                }
+                                for (int q = 0; q < bk * bj / threads; q++) {
+                                    int kb = tid / bj + threads / bj * q;
+                                    int n = tid % bj;
                                     double vb = 0;
                                     if (k0 + kb < rk[1] && j0 + n < rj[1]) {
                                         vb = load(b, t.b(), Map.of(vk, (int) (rk[0] + k0 + kb), vj, (int) (rj[0] + j0 + n)));
@@ -122,28 +134,39 @@ final class TiledRun {
                                     sb[buf][kb][n] = vb;
                                 }
                             }
+                            for (boolean[][] set : new boolean[][][] {setA, setB}) {
+                                for (boolean[] row : set) {
+                                    for (boolean v : row) {
+                                        if (!v) {
+                                            throw new AssertionError("acc4j compiler bug: the tiled matmul leaves a"
+                                                    + " shared slot unstaged");
+                                        }
+                                    }
+                                }
+                            }
                             // barrier; compute
                             long count = Math.min(bk, rk[1] - k0);
-                            for (int ty = 0; ty < th; ty++) {
-                                for (int tx = 0; tx < th; tx++) {
-                                    double[] x = acc[ty * th + tx];
+                            for (int ty = 0; ty < tY; ty++) {
+                                for (int tx = 0; tx < tX; tx++) {
+                                    double[] x = acc[ty * tX + tx];
                                     for (int kk = 0; kk < count; kk++) {
-                                        for (int qi = 0; qi < micro; qi++) {
-                                            for (int qj = 0; qj < micro; qj++) {
-                                                double prod = sa[buf][kk][ty + th * qi] * sb[buf][kk][tx + th * qj];
-                                                x[qi * micro + qj] = x[qi * micro + qj] + prod;
+                                        for (int qi = 0; qi < mi; qi++) {
+                                            for (int qj = 0; qj < mj; qj++) {
+                                                double prod = sa[buf][kk][2 * ty + pair(qi, tY)]
+                                                        * sb[buf][kk][2 * tx + pair(qj, tX)];
+                                                x[qi * mj + qj] = x[qi * mj + qj] + prod;
                                             }
                                         }
                                     }
                                 }
                             }
                         }
-                        for (int ty = 0; ty < th; ty++) {
-                            for (int tx = 0; tx < th; tx++) {
-                                for (int qi = 0; qi < micro; qi++) {
-                                    for (int qj = 0; qj < micro; qj++) {
-                                        long io = i0 + ty + th * qi;
-                                        long jo = j0 + tx + th * qj;
+                        for (int ty = 0; ty < tY; ty++) {
+                            for (int tx = 0; tx < tX; tx++) {
+                                for (int qi = 0; qi < mi; qi++) {
+                                    for (int qj = 0; qj < mj; qj++) {
+                                        long io = i0 + 2 * ty + pair(qi, tY);
+                                        long jo = j0 + 2 * tx + pair(qj, tX);
                                         if (io >= ri[1] || jo >= rj[1]) {
                                             continue;
                                         }
@@ -154,7 +177,7 @@ final class TiledRun {
                                             throw new KernelInterpreter.Race("tiled kernel: element " + index + " of "
                                                     + t.c().array().name() + " written twice");
                                         }
-                                        Evaluator.store(at[0], index, acc[ty * th + tx][qi * micro + qj]);
+                                        Evaluator.store(at[0], index, acc[ty * tX + tx][qi * mj + qj]);
                                     }
                                 }
                             }
@@ -163,6 +186,73 @@ final class TiledRun {
                 }
             }
         }
+    }
+
+    /**
+     * One launch of the tensor-core matmul kernel, each element as the instruction is taken to compute it: per
+     * block and tile of C, each element in the ranges starts at its start value and takes
+     * {@code fma(a, b, acc)} for every k of every k tile in order, with 0 for a k past the range (as the
+     * kernel stages 0 there). The device's tensor cores may round within a step of 4 differently; the tests hold
+     * both to the same bound around Java's result.
+     */
+    private void tensor(Tiling.Matmul t, int[] grid) {
+        Var vi = t.i().index();
+        Var vj = t.j().index();
+        Var vk = t.k().index();
+        long[] ri = range(t.i());
+        long[] rj = range(t.j());
+        long[] rk = range(t.k());
+        Object a = sources.apply(t.a().array().source());
+        Object b = sources.apply(t.b().array().source());
+        Object c = sources.apply(t.c().array().source());
+        distinct(a, c, t.a().array().name(), t.c().array().name());
+        distinct(b, c, t.b().array().name(), t.c().array().name());
+        int bi = t.tile().blockI();
+        int bj = t.tile().blockJ();
+        int depth = t.tile().tensorDepth();
+        long tilesI = (ri[1] + bi - 1) / bi;
+        long tilesJ = (rj[1] + bj - 1) / bj;
+        long kEnd = (rk[1] + depth - 1) / depth * depth;
+        double init = t.accumulate() ? 0 : Double.longBitsToDouble(t.init().bits());
+        Map<Object, Map<Integer, Integer>> written = new IdentityHashMap<>();
+        for (int by = 0; by < grid[1]; by++) {
+            for (int bx = 0; bx < grid[0]; bx++) {
+                int block = by * grid[0] + bx;
+                for (long ti = by; ti < tilesI; ti += grid[1]) {
+                    for (long tj = bx; tj < tilesJ; tj += grid[0]) {
+                        for (long io = ti * bi; io < Math.min(ri[1], ti * bi + bi); io++) {
+                            for (long jo = tj * bj; jo < Math.min(rj[1], tj * bj + bj); jo++) {
+                                int iv = (int) (ri[0] + io);
+                                int jv = (int) (rj[0] + jo);
+                                double acc = t.accumulate() ? load(c, t.c(), Map.of(vi, iv, vj, jv)) : init;
+                                for (long k = 0; k < kEnd; k++) {
+                                    double x = 0;
+                                    double y = 0;
+                                    if (k < rk[1]) {
+                                        int kv = (int) (rk[0] + k);
+                                        x = load(a, t.a(), Map.of(vi, iv, vk, kv));
+                                        y = load(b, t.b(), Map.of(vk, kv, vj, jv));
+                                    }
+                                    acc = Math.fma(x, y, acc);
+                                }
+                                Object[] at = element(c, t.c(), Map.of(vi, iv, vj, jv));
+                                int index = (Integer) at[1];
+                                if (written.computeIfAbsent(at[0], z -> new HashMap<>()).put(index, block) != null) {
+                                    throw new KernelInterpreter.Race("tiled kernel: element " + index + " of "
+                                            + t.c().array().name() + " written twice");
+                                }
+                                Evaluator.store(at[0], index, acc);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** The offset of a thread's {@code q}th element along an axis of {@code n} threads (pairs, as the kernel's). */
+    private static int pair(int q, int n) {
+        return 2 * n * (q / 2) + (q % 2);
     }
 
     /** One thread writes each shared slot in a phase. */

@@ -9,9 +9,10 @@ package org.acc4j.compiler.ir;
  * device address (u64 at offset 0) and its length (s32 at offset 8). Its {@link KernelParam.ArrayData} is the
  * table's address and its {@link KernelParam.ArrayLength} the number of rows. After the last row's entry (when there
  * is a row) a trailer of the same size says how the rows lie: when they are one block, row {@code i} at byte {@code i
- * * rowLength * elementBytes} from the block's start, the trailer holds that start (u64) and the row length (s32),
- * and a kernel computes a row's address as it indexes a flat array; otherwise it holds 0 and -1, and a kernel loads
- * each row's entry (preloaded before a loop that does not change the row).
+ * * rowLength * elementBytes} from the block's start, the trailer holds that start (u64) and the row length (s32);
+ * otherwise it holds 0 and -1. The kernel is given the same two values as parameters at each launch ({@link
+ * KernelParam.RowBlock}), so that it computes a row's address of a block as it indexes a flat array, with no load
+ * first; otherwise it loads each row's entry (preloaded before a loop that does not change the row).
  */
 public record ArrayRef(Source source, Elem elem, int dims) {
     /** Bytes per row-table entry. */

@@ -121,8 +121,15 @@ public class Evaluator {
         return ((Number) eval(e)).longValue();
     }
 
+    /** The value of {@code e}: a boxed Integer, Long, Float, Double or Boolean, as Java computes it. */
     public Object eval(Expr e) {
-        if (e instanceof Expr.Const k) {
+        return e.accept(values);
+    }
+
+    /** One method per kind of expression (checked exhaustive); each evaluates its operands through {@link #eval}. */
+    private final Expr.Visitor<Object> values = new Expr.Visitor<>() {
+        @Override
+        public Object visit(Expr.Const k) {
             return switch (k.type()) {
                 case I32 -> (int) k.bits();
                 case I64 -> k.bits();
@@ -131,26 +138,34 @@ public class Evaluator {
                 case PRED -> k.bits() != 0;
             };
         }
-        if (e instanceof Expr.Local l) {
+
+        @Override
+        public Object visit(Expr.Local l) {
             Object v = locals.get(l.var());
             if (v == null) {
                 throw new NotEvaluable("variable " + l.var().name());
             }
             return v;
         }
-        if (e instanceof Expr.FieldValue f) {
+
+        @Override
+        public Object visit(Expr.FieldValue f) {
             return sources.apply(f.field());
         }
-        if (e instanceof Expr.Length l) {
+
+        @Override
+        public Object visit(Expr.Length l) {
             Object array = sources.apply(l.array().source());
             if (l.row() != null) {
                 array = java.lang.reflect.Array.get(array, (Integer) eval(l.row()));
             }
             return java.lang.reflect.Array.getLength(array);
         }
-        if (e instanceof Expr.Load l) {
+
+        @Override
+        public Object visit(Expr.Load l) {
             if (!memory) {
-                throw new NotEvaluable("array load " + e);
+                throw new NotEvaluable("array load " + l);
             }
             Object array = array(l.array(), l.row());
             int index = (Integer) eval(l.index());
@@ -158,17 +173,23 @@ public class Evaluator {
             checkIndex(array, index);
             return element(array, index);
         }
-        if (e instanceof Expr.Call c) {
+
+        @Override
+        public Object visit(Expr.Call c) {
             Object[] a = new Object[c.args().size()];
             for (int k = 0; k < a.length; k++) {
                 a[k] = eval(c.args().get(k));
             }
             return MathCalls.call(c.fn(), c.type(), a);
         }
-        if (e instanceof Expr.Binary b) {
+
+        @Override
+        public Object visit(Expr.Binary b) {
             return binary(b.op(), eval(b.left()), eval(b.right()));
         }
-        if (e instanceof Expr.Unary u) {
+
+        @Override
+        public Object visit(Expr.Unary u) {
             Object v = eval(u.operand());
             return switch (u.op()) {
                 case NEG -> v instanceof Integer i ? (Object) (-i) : v instanceof Long l ? (Object) (-l)
@@ -179,7 +200,9 @@ public class Evaluator {
                 case NOT -> !(Boolean) v;
             };
         }
-        if (e instanceof Expr.Convert c) {
+
+        @Override
+        public Object visit(Expr.Convert c) {
             Number n = (Number) eval(c.operand());
             boolean fromFloat = n instanceof Float || n instanceof Double;
             return switch (c.type()) {
@@ -191,13 +214,19 @@ public class Evaluator {
                 case PRED -> throw new IllegalStateException("convert to pred");
             };
         }
-        if (e instanceof Expr.Compare c) {
+
+        @Override
+        public Object visit(Expr.Compare c) {
             return compare(c, eval(c.left()), eval(c.right()));
         }
-        if (e instanceof Expr.Select s) {
+
+        @Override
+        public Object visit(Expr.Select s) {
             return (Boolean) eval(s.cond()) ? eval(s.ifTrue()) : eval(s.ifFalse());
         }
-        if (e instanceof Expr.Cmp3 c) {
+
+        @Override
+        public Object visit(Expr.Cmp3 c) {
             Object l = eval(c.left());
             Object r = eval(c.right());
             if (l instanceof Long a) {
@@ -210,8 +239,7 @@ public class Evaluator {
             }
             return a < b ? -1 : a > b ? 1 : 0;
         }
-        throw new IllegalStateException("unknown expression " + e);
-    }
+    };
 
     /** Called for each array load in memory mode (the interpreter tracks which thread read what). */
     protected void loaded(Expr.Load l, Object array, int index) {

@@ -7,8 +7,42 @@ package org.acc4j.compiler.ir;
 public sealed interface Expr {
     Type type();
 
+    /** {@code v}'s method for this kind of expression: dispatch that the compiler checks is exhaustive. */
+    <R> R accept(Visitor<R> v);
+
+    /**
+     * One method per kind of expression. A back end implements it to handle every kind: a new kind of expression
+     * does not compile until each visitor has a method for it.
+     */
+    interface Visitor<R> {
+        R visit(Const e);
+
+        R visit(Local e);
+
+        R visit(FieldValue e);
+
+        R visit(Load e);
+
+        R visit(Length e);
+
+        R visit(Call e);
+
+        R visit(Binary e);
+
+        R visit(Unary e);
+
+        R visit(Convert e);
+
+        R visit(Compare e);
+
+        R visit(Select e);
+
+        R visit(Cmp3 e);
+    }
+
     /** A constant; floating-point constants hold their IEEE bits, predicates 0 or 1. */
     record Const(Type type, long bits) implements Expr {
+        @Override public <R> R accept(Visitor<R> v) { return v.visit(this); }
         public static Const i32(int v) { return new Const(Type.I32, v); }
         public static Const i64(long v) { return new Const(Type.I64, v); }
         public static Const f32(float v) { return new Const(Type.F32, Float.floatToRawIntBits(v) & 0xffffffffL); }
@@ -28,17 +62,20 @@ public sealed interface Expr {
 
     /** The current value of a local variable (a parameter when its slot is one and it is never assigned). */
     record Local(Var var) implements Expr {
+        @Override public <R> R accept(Visitor<R> v) { return v.visit(this); }
         public Type type() { return var.type(); }
         @Override public String toString() { return var.name(); }
     }
 
     /** A primitive field's value, read once at the call (the region must not write it). */
     record FieldValue(ArrayRef.Field field, Type type) implements Expr {
+        @Override public <R> R accept(Visitor<R> v) { return v.visit(this); }
         @Override public String toString() { return (field.isStatic() ? "" : "this.") + field.name(); }
     }
 
     /** {@code array[index]}, or {@code array[row][index]} for a two-dimensional array ({@code row} null otherwise). */
     record Load(ArrayRef array, Expr row, Expr index) implements Expr {
+        @Override public <R> R accept(Visitor<R> v) { return v.visit(this); }
         public Load(ArrayRef array, Expr index) {
             this(array, null, index);
         }
@@ -51,6 +88,7 @@ public sealed interface Expr {
 
     /** {@code array.length}, or {@code array[row].length} ({@code row} null for the array itself). */
     record Length(ArrayRef array, Expr row) implements Expr {
+        @Override public <R> R accept(Visitor<R> v) { return v.visit(this); }
         public Length(ArrayRef array) {
             this(array, null);
         }
@@ -63,6 +101,7 @@ public sealed interface Expr {
 
     /** A call of a {@link MathFn} with Java's semantics; the operands have the function's type. */
     record Call(MathFn fn, Type type, java.util.List<Expr> args) implements Expr {
+        @Override public <R> R accept(Visitor<R> v) { return v.visit(this); }
         public Call {
             args = java.util.List.copyOf(args);
         }
@@ -78,18 +117,21 @@ public sealed interface Expr {
 
     /** A binary operation with Java's semantics; shifts take an I32 count and the left operand's type. */
     record Binary(BinOp op, Expr left, Expr right) implements Expr {
+        @Override public <R> R accept(Visitor<R> v) { return v.visit(this); }
         public Type type() { return left.type(); }
         @Override public String toString() { return "(" + left + " " + op.symbol() + " " + right + ")"; }
     }
 
     /** A unary operation with Java's semantics. */
     record Unary(UnOp op, Expr operand) implements Expr {
+        @Override public <R> R accept(Visitor<R> v) { return v.visit(this); }
         public Type type() { return op == UnOp.NOT ? Type.PRED : operand.type(); }
         @Override public String toString() { return op.symbol() + operand; }
     }
 
     /** A primitive conversion with Java's semantics (i2l, d2i, ...). */
     record Convert(Type type, Expr operand) implements Expr {
+        @Override public <R> R accept(Visitor<R> v) { return v.visit(this); }
         @Override public String toString() { return "(" + type.javaName() + ") " + operand; }
     }
 
@@ -98,6 +140,7 @@ public sealed interface Expr {
      * (javac's fcmpg/fcmpl choice decides this).
      */
     record Compare(Cond cond, Expr left, Expr right, boolean unordered) implements Expr {
+        @Override public <R> R accept(Visitor<R> v) { return v.visit(this); }
         public Type type() { return Type.PRED; }
 
         /** The logical negation: the opposite condition with the opposite NaN behaviour. */
@@ -112,12 +155,14 @@ public sealed interface Expr {
 
     /** {@code cond ? ifTrue : ifFalse}. */
     record Select(Expr cond, Expr ifTrue, Expr ifFalse) implements Expr {
+        @Override public <R> R accept(Visitor<R> v) { return v.visit(this); }
         public Type type() { return ifTrue.type(); }
         @Override public String toString() { return "(" + cond + " ? " + ifTrue + " : " + ifFalse + ")"; }
     }
 
     /** The three-way result of lcmp, fcmpl/g or dcmpl/g (-1, 0, 1); NaN gives 1 when {@code nanIsOne}. */
     record Cmp3(Expr left, Expr right, boolean nanIsOne) implements Expr {
+        @Override public <R> R accept(Visitor<R> v) { return v.visit(this); }
         public Type type() { return Type.I32; }
         @Override public String toString() { return "cmp(" + left + ", " + right + ")"; }
     }

@@ -14,6 +14,16 @@ public sealed interface KernelParam {
     record ArrayLength(ArrayRef array) implements KernelParam {
     }
 
+    /**
+     * How a two-dimensional array's rows lie, given at each launch so that a kernel indexes rows that are one block
+     * as it indexes a flat array, with no load before its first element: the block's device address ({@code START},
+     * u64) and the row length ({@code LENGTH}, s32) when the row table lists one block's rows in order, else 0 and
+     * -1 (the kernel then loads each row's address from the table).
+     */
+    record RowBlock(ArrayRef array, Part part) implements KernelParam {
+        public enum Part { START, LENGTH }
+    }
+
     /** A scalar read at the call: a parameter of the method or a primitive field. */
     record Scalar(ArrayRef.Source source, Type type) implements KernelParam {
     }

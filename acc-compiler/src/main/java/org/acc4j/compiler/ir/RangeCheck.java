@@ -37,6 +37,28 @@ public record RangeCheck(Object node, ArrayRef array, Bound row, Bound index, in
      * the region's loop) and the arrays {@code arrays} gives; false when it may not, or cannot be told.
      */
     public boolean holds(Evaluator ev, Function<ArrayRef, Object> arrays) {
+        return holds(ev, arrays, NO_ROW_LENGTHS);
+    }
+
+    /**
+     * What the caller knows of a two-dimensional array's rows without looking at them: a length every row has at
+     * least (the shortest row's), or -1 when it does not know (the rows are then looked at one by one).
+     */
+    @FunctionalInterface
+    public interface RowLengths {
+        int least(Object rank2);
+    }
+
+    /** Knows nothing: every row is looked at. */
+    public static final RowLengths NO_ROW_LENGTHS = rows -> -1;
+
+    /**
+     * {@link #holds(Evaluator, Function)}, taking the shortest row's length from {@code rowLengths} where it knows it
+     * (a present array whose rows the runtime has checked are the device's) instead of reading each row the access
+     * may reach. The shortest of all rows stands for the shortest of those reached: the proof may fail where reading
+     * them would succeed (the kernel then checks its accesses), never the reverse.
+     */
+    public boolean holds(Evaluator ev, Function<ArrayRef, Object> arrays, RowLengths rowLengths) {
         try {
             Object a = arrays.apply(array);
             if (a == null) {
@@ -55,19 +77,28 @@ public record RangeCheck(Object node, ArrayRef array, Bound row, Bound index, in
                 if (r[0] < 0 || r[1] >= rows.length) {
                     return false;
                 }
-                length = Integer.MAX_VALUE;
-                for (long k = r[0]; k <= r[1]; k++) {
-                    Object rw = rows[(int) k];
-                    if (rw == null) {
-                        return false;
-                    }
-                    length = Math.min(length, java.lang.reflect.Array.getLength(rw));
+                length = rowLengths.least(a);
+                if (length < 0) {
+                    length = leastRowLength(rows, (int) r[0], (int) r[1]);
                 }
             }
             return c[0] >= 0 && c[1] < length;
         } catch (Evaluator.NotEvaluable | ArithmeticException | ClassCastException e) {
             return false;
         }
+    }
+
+    /** The least length of rows {@code from..to}, -1 when one of them is null. */
+    private static int leastRowLength(Object[] rows, int from, int to) {
+        int length = Integer.MAX_VALUE;
+        for (int k = from; k <= to; k++) {
+            Object rw = rows[k];
+            if (rw == null) {
+                return -1;
+            }
+            length = Math.min(length, java.lang.reflect.Array.getLength(rw));
+        }
+        return length;
     }
 
     /** The least and greatest value of {@code b}, or null when a loop of its terms runs no iteration. */

@@ -10,7 +10,8 @@ package org.acc4j.compiler.ir;
  * @param rows the parallel loop over the rows (the region's loop)
  * @param inner the loop over one row's elements
  * @param sum the local the inner loop accumulates into
- * @param offsets the row offsets, an {@code int[]} read at {@code r} and {@code r + 1}
+ * @param offsets the row offsets, an {@code int[]} read at {@code r} and {@code r + 1}; null for a dense row (the
+ *     inner loop's bounds are other expressions of the row), whose lanes the vector clause fixes
  * @param lanes lanes per row: {@link #AUTO} (chosen at each launch from the mean row length) or a power of two up to
  *     {@link #MAX_LANES}
  * @param reassociates whether the lanes reorder a {@code float} or {@code double} sum (which the user allowed with
@@ -43,6 +44,9 @@ public record RowGroup(Stmt.For rows, Stmt.For inner, Var sum, ArrayRef offsets,
      * @param monotonic whether {@code offsets[first..first + count]} were found non-decreasing (see {@link #monotonic})
      */
     public Choice choose(int[] offsets, long first, long count, boolean monotonic) {
+        if (offsets() == null) {
+            return new Choice(lanes, lanes + " lanes per row, a vector reduction per row as the vector clause asks");
+        }
         if (!monotonic) {
             return new Choice(1, "the row offsets " + offsets().name() + " are not monotonic over rows " + first
                     + ".." + (first + count) + ": one thread per row");

@@ -9,12 +9,46 @@ import java.util.List;
 public sealed interface Stmt {
     int line();
 
+    /** {@code v}'s method for this kind of statement: dispatch that the compiler checks is exhaustive. */
+    <R> R accept(Visitor<R> v);
+
+    /**
+     * One method per kind of statement. A back end implements it to handle every kind: a new kind of statement does
+     * not compile until each visitor has a method for it.
+     */
+    interface Visitor<R> {
+        R visit(Assign s);
+
+        R visit(Store s);
+
+        R visit(Atomic s);
+
+        R visit(If s);
+
+        R visit(For s);
+
+        R visit(While s);
+
+        R visit(Break s);
+
+        R visit(Return s);
+    }
+
     /** {@code var = value}. */
     record Assign(Var var, Expr value, int line) implements Stmt {
+        @Override
+        public <R> R accept(Visitor<R> v) {
+            return v.visit(this);
+        }
     }
 
     /** {@code array[index] = value}, or {@code array[row][index] = value} ({@code row} null for 1D arrays). */
     record Store(ArrayRef array, Expr row, Expr index, Expr value, int line) implements Stmt {
+        @Override
+        public <R> R accept(Visitor<R> v) {
+            return v.visit(this);
+        }
+
         public Store(ArrayRef array, Expr index, Expr value, int line) {
             this(array, null, index, value, line);
         }
@@ -28,6 +62,11 @@ public sealed interface Stmt {
      */
     record Atomic(AtomicOp op, ArrayRef array, Expr row, Expr index, List<Expr> operands, Var result, int line)
             implements Stmt {
+        @Override
+        public <R> R accept(Visitor<R> v) {
+            return v.visit(this);
+        }
+
         public Atomic {
             operands = List.copyOf(operands);
         }
@@ -35,6 +74,11 @@ public sealed interface Stmt {
 
     /** {@code if (cond) then else otherwise}. */
     record If(Expr cond, List<Stmt> then, List<Stmt> otherwise, int line) implements Stmt {
+        @Override
+        public <R> R accept(Visitor<R> v) {
+            return v.visit(this);
+        }
+
         public If {
             then = List.copyOf(then);
             otherwise = List.copyOf(otherwise);
@@ -54,6 +98,11 @@ public sealed interface Stmt {
      */
     record For(Var index, Expr lower, Cond cond, Expr bound, long step, LoopSpec spec, List<Stmt> body, int line,
                Stride stride) implements Stmt {
+        @Override
+        public <R> R accept(Visitor<R> v) {
+            return v.visit(this);
+        }
+
         public For {
             body = List.copyOf(body);
         }
@@ -153,6 +202,11 @@ public sealed interface Stmt {
      * becomes a {@link For} with a {@link Stride}); parallel levels are always {@link For} loops.
      */
     record While(Expr cond, List<Stmt> body, int line) implements Stmt {
+        @Override
+        public <R> R accept(Visitor<R> v) {
+            return v.visit(this);
+        }
+
         public While {
             body = List.copyOf(body);
         }
@@ -165,10 +219,19 @@ public sealed interface Stmt {
 
     /** Leaves the innermost enclosing {@link While} (never a {@link For}: a counted loop has no break). */
     record Break(int line) implements Stmt {
+        @Override
+        public <R> R accept(Visitor<R> v) {
+            return v.visit(this);
+        }
     }
 
     /** The end of the method, with its value ({@code null} for a void method). */
     record Return(Expr value, int line) implements Stmt {
+        @Override
+        public <R> R accept(Visitor<R> v) {
+            return v.visit(this);
+        }
+
         public Return(int line) {
             this(null, line);
         }

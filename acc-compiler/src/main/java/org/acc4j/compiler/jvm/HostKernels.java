@@ -32,9 +32,13 @@ import org.acc4j.templates.reduce.ReduceOrder;
  * level is cut into chunks that a {@link Pool} runs.
  *
  * <p><b>Chunks.</b> For a level of {@code trip} iterations (its collapsed loops in their linear order) and a pool of
- * {@code threads}, there are {@code min(trip, 4 * threads)} chunks; chunk {@code c} runs the iterations from
+ * {@code threads}, there are {@code min(trip, k * threads)} chunks, {@code k} the pool's
+ * {@linkplain Pool#chunksPerThread chunks per thread} ({@value #CHUNKS_PER_THREAD} by default); chunk {@code c} runs the
+ * iterations from
  * {@code c * (trip / chunks) + min(c, trip % chunks)} on, {@code trip / chunks} of them plus one for the first
- * {@code trip % chunks} chunks. The chunking depends on the trip count and the thread count only, never on timing.
+ * {@code trip % chunks} chunks. The chunking depends on the trip count, the thread count and {@code k} only, never on
+ * timing; idle threads take the remaining chunks (work stealing), so that {@code k} chunks per thread even out threads
+ * slowed by other work while each chunk stays long against its cost (a call and its bounds, a few microseconds).
  *
  * <p><b>Reductions.</b> Each chunk accumulates its iterations in order from the operator's identity; the chunks'
  * partial values are then combined left to right, chunk 0 first: {@code ((p0 op p1) op p2) ...}, with the device's
@@ -73,13 +77,21 @@ public final class HostKernels {
 
         /** Runs {@code chunk.accept(c)} for every {@code c} in {@code [0, chunks)}; returns when all are done. */
         void run(int chunks, IntConsumer chunk);
+
+        /** Chunks per thread (at least 1): {@link #CHUNKS_PER_THREAD} unless the pool says otherwise. */
+        default int chunksPerThread() {
+            return CHUNKS_PER_THREAD;
+        }
     }
 
     /** One nest's run, for the report and the profile: {@code inPlace} when it could not throw (nothing saved). */
     public record Launch(int kernel, int line, long trip, int chunks, int threads, boolean inPlace, long nanos) {
     }
 
-    /** Chunks per thread: enough that threads finishing early take more, few enough that each is long. */
+    /**
+     * Chunks per thread by default: enough that threads finishing early take more, few enough that each is long; the
+     * same count as a parallel stream's leaves (four per thread of the common pool).
+     */
     public static final int CHUNKS_PER_THREAD = 4;
 
     private static final ThreadLocal<Throwable> LAST = new ThreadLocal<>();
@@ -114,7 +126,7 @@ public final class HostKernels {
         for (KernelPlan k : m.kernels()) {
             Region r = k.region();
             JvmEmitter e = new JvmEmitter(r, params);
-            Set<Object> proven = JvmEmitter.identitySet();
+            Set<Object> proven = RegionUses.identitySet();
             if (k.unchecked() != null) {
                 for (RangeCheck c : k.unchecked().checks()) {
                     proven.add(c.node());
@@ -304,7 +316,7 @@ public final class HostKernels {
         int threads = Math.max(1, pool.threads());
         int chunks = 0;
         if (trip > 0) {
-            chunks = chunks(trip, threads);
+            chunks = chunks(trip, threads, pool.chunksPerThread());
             long[][] partials = new long[chunks][reds.size()];
             Throwable[] errors = new Throwable[chunks];
             AtomicInteger failed = new AtomicInteger(Integer.MAX_VALUE);
@@ -350,7 +362,12 @@ public final class HostKernels {
 
     /** The chunk count for a level of {@code trip} iterations on {@code threads} (see the class comment). */
     public static int chunks(long trip, int threads) {
-        long c = Math.min(trip, (long) CHUNKS_PER_THREAD * threads);
+        return chunks(trip, threads, CHUNKS_PER_THREAD);
+    }
+
+    /** The chunk count for a level of {@code trip} iterations on {@code threads}, {@code perThread} each. */
+    public static int chunks(long trip, int threads, int perThread) {
+        long c = Math.min(trip, (long) Math.max(1, perThread) * threads);
         // a chunk's iterations are counted in an int
         c = Math.max(c, (trip + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
         return (int) Math.max(1, c);

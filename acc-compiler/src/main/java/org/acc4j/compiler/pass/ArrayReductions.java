@@ -10,6 +10,7 @@ import org.acc4j.compiler.ir.ArrayRef;
 import org.acc4j.compiler.ir.AtomicOp;
 import org.acc4j.compiler.ir.Elem;
 import org.acc4j.compiler.ir.Expr;
+import org.acc4j.compiler.ir.LoopSpec;
 import org.acc4j.compiler.ir.Exprs;
 import org.acc4j.compiler.ir.MathFn;
 import org.acc4j.compiler.ir.MethodBody;
@@ -31,10 +32,13 @@ import org.acc4j.compiler.ir.Var;
  * (associative and commutative on integers, as the scalar reductions on integers are exact), and on {@code float}
  * and {@code double} elements {@code Math.max} and {@code Math.min} (whose atomic forms keep their NaN and signed
  * zero rules, which make them associative and commutative). The device copy of {@code c} is updated in place,
- * wherever it lives. A floating-point sum depends on the order of the updates; the scalar reductions keep that
- * order a function of the launch shape alone, which atomic updates do not, so such a nest stays on the host with a
- * diagnostic that names the array and suggests the scalar form. So does a product, and an array of {@code byte},
- * {@code short}, {@code char} or {@code boolean}.
+ * wherever it lives. A floating-point sum ({@code +=}, {@code -=}) depends on the order of the updates, which atomic
+ * adds do not fix: it becomes atomic adds only where the user allowed another order, with a {@code reduction} clause
+ * naming the array on a loop of the nest ({@code +:c}, or OpenACC's section {@code +:c[0:n]}; the item is taken off
+ * the loop, the atomics doing its work) or {@code @Kernels(relaxed = true)}; each element's result then lies within
+ * {@code (n - 1) u sum|x_i|} of the exact sum to first order (the bound of recursive summation in any order), which
+ * the report states. Otherwise such a nest stays on the host with a diagnostic that names the array and says what
+ * allows it. So does a product, and an array of {@code byte}, {@code short}, {@code char} or {@code boolean}.
  */
 public final class ArrayReductions {
     /** The most elements of one array a nest may reduce into: beyond it the nest is not an array reduction. */
@@ -47,14 +51,22 @@ public final class ArrayReductions {
     public record Result(MethodBody body, List<String> notes) {
     }
 
-    /** Rewrites every top-level loop nest of {@code m}. */
+    /** Rewrites every top-level loop nest of {@code m}, with floating-point sums only where a clause allows them. */
     public static Result rewrite(MethodBody m) {
+        return rewrite(m, false);
+    }
+
+    /**
+     * Rewrites every top-level loop nest of {@code m}; {@code relaxed} ({@code @Kernels(relaxed = true)}) allows
+     * floating-point sums into elements in every nest.
+     */
+    public static Result rewrite(MethodBody m, boolean relaxed) {
         List<Stmt> body = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         boolean changed = false;
         for (Stmt s : m.body()) {
             if (s instanceof Stmt.For f) {
-                Stmt.For g = rewrite(f, notes);
+                Stmt.For g = rewrite(f, notes, relaxed);
                 changed |= g != f;
                 body.add(g);
             } else {
@@ -73,7 +85,8 @@ public final class ArrayReductions {
     }
 
     /** The nest {@code top} with its array reductions rewritten (the same object when it has none). */
-    static Stmt.For rewrite(Stmt.For top, List<String> notes) {
+    static Stmt.For rewrite(Stmt.For top, List<String> notes, boolean relaxed) {
+        java.util.Set<String> named = new java.util.HashSet<>();
         Map<ArrayRef, List<Stmt.Store>> stores = new LinkedHashMap<>();
         collectStores(top.body(), stores);
         Map<Stmt.Store, Stmt> replace = new IdentityHashMap<>();
@@ -105,14 +118,23 @@ public final class ArrayReductions {
             }
             boolean integer = c.elem() == Elem.INT || c.elem() == Elem.LONG;
             boolean floating = c.elem() == Elem.FLOAT || c.elem() == Elem.DOUBLE;
+            boolean clause = names(List.of(top), c.name());
+            boolean sums = floating && (relaxed || clause);
             boolean fits = updates.stream().allMatch(u -> atomic(u.op()) != null
-                    && (integer || floating && (u.op() == Reduction.Op.MAX || u.op() == Reduction.Op.MIN)));
+                    && (integer || floating && (u.op() == Reduction.Op.MAX || u.op() == Reduction.Op.MIN
+                    || sums && u.op() == Reduction.Op.ADD)));
             if (!fits) {
                 throw new Unsupported(first.store().line(), "a reduction into elements of the " + c.elem().javaName()
                         + " array " + c.name() + " (" + what + "): array reductions are supported with + - max min & |"
                         + " ^ on int and long elements and with Math.max and Math.min on float and double elements"
-                        + (floating ? " (a floating-point sum into a local, such as s += x, is a reduction)" : ""));
+                        + (floating ? ", and with + and - on float and double elements where @Loop(reduction = \"+:"
+                        + c.name() + "\") on a loop of the nest or @Kernels(relaxed = true) allows the sum's order"
+                        + " to vary (a floating-point sum into a local, such as s += x, is a reduction)" : ""));
             }
+            if (clause) {
+                named.add(c.name());
+            }
+            boolean floatSum = floating && updates.stream().anyMatch(u -> u.op() == Reduction.Op.ADD);
             for (Update u : updates) {
                 Stmt.Store st = u.store();
                 replace.put(st, new Stmt.Atomic(atomic(u.op()), c, null, st.index(), List.of(u.operand()), null, st.line()));
@@ -121,12 +143,75 @@ public final class ArrayReductions {
                     .distinct().collect(java.util.stream.Collectors.joining(" ")) + ":" + c.name() + "[...]) into "
                     + (elements == 1 && updates.stream().map(u -> u.store().index()).distinct().count() == 1
                     ? "one element" : "at most " + elements * updates.size() + " elements") + " of " + c.name()
-                    + ": each update is atomic on the element, so the result is Java's in any order");
+                    + (floatSum ? ": each update is an atomic add on the element, in the order the device's threads"
+                    + " reach it (" + (clause ? "the reduction clause" : "relaxed = true") + " allows it): each"
+                    + " element's sum of n terms lies within (n - 1) * ulp(1) / 2 * (the sum of their magnitudes) of the"
+                    + " exact sum, and may differ from Java's and from run to run in its last bits"
+                    : ": each update is atomic on the element, so the result is Java's in any order"));
         }
         if (replace.isEmpty()) {
             return top;
         }
-        return (Stmt.For) replaceAll(List.of(top), replace).get(0);
+        Stmt.For rewritten = (Stmt.For) replaceAll(List.of(top), replace).get(0);
+        return named.isEmpty() ? rewritten : (Stmt.For) withoutClauses(List.of(rewritten), named).get(0);
+    }
+
+    /**
+     * Whether a loop of {@code stmts} has a {@code reduction} clause naming the array {@code c} ({@code +:c}, or an
+     * array section {@code +:c[0:n]} as OpenACC writes it).
+     */
+    private static boolean names(List<Stmt> stmts, String c) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.For f) {
+                for (String item : f.spec().reductionItems()) {
+                    if (arrayOf(item).equals(c)) {
+                        return true;
+                    }
+                }
+                if (names(f.body(), c)) {
+                    return true;
+                }
+            } else if (s instanceof Stmt.If i) {
+                if (names(i.then(), c) || names(i.otherwise(), c)) {
+                    return true;
+                }
+            } else if (s instanceof Stmt.While w && names(w.body(), c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The variable a clause item names: {@code c} of {@code +:c} and of {@code +:c[0:n]}. */
+    private static String arrayOf(String item) {
+        int colon = item.indexOf(':');
+        String name = colon < 0 ? item : item.substring(colon + 1).trim();
+        int bracket = name.indexOf('[');
+        return (bracket < 0 ? name : name.substring(0, bracket)).trim();
+    }
+
+    /** The statements with the clause items naming {@code arrays} taken off their loops (the atomics do their work). */
+    private static List<Stmt> withoutClauses(List<Stmt> stmts, java.util.Set<String> arrays) {
+        List<Stmt> out = new ArrayList<>();
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.For f) {
+                LoopSpec sp = f.spec();
+                String kept = sp.reductionItems().stream().filter(item -> !arrays.contains(arrayOf(item)))
+                        .collect(java.util.stream.Collectors.joining(", "));
+                LoopSpec spec = kept.equals(sp.reduction()) ? sp : new LoopSpec(sp.gang(), sp.worker(), sp.vector(),
+                        sp.seq(), sp.independent(), sp.collapse(), kept, sp.annotated(), sp.atomicIncrements());
+                out.add(new Stmt.For(f.index(), f.lower(), f.cond(), f.bound(), f.step(), spec,
+                        withoutClauses(f.body(), arrays), f.line(), f.stride()));
+            } else if (s instanceof Stmt.If i) {
+                out.add(new Stmt.If(i.cond(), withoutClauses(i.then(), arrays), withoutClauses(i.otherwise(), arrays),
+                        i.line()));
+            } else if (s instanceof Stmt.While w) {
+                out.add(new Stmt.While(w.cond(), withoutClauses(w.body(), arrays), w.line()));
+            } else {
+                out.add(s);
+            }
+        }
+        return out;
     }
 
     /** The atomic operation of a reduction operator, or null (a product has none). */

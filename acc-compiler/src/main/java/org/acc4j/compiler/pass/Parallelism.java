@@ -59,18 +59,19 @@ public final class Parallelism {
     /** Block extent of a {@code vector} without a size, per axis. */
     static final int[] AUTO_VECTOR = {128, 4, 2};
 
-    private final Region region;
-    private final Stmt.For top;
-    private final Set<Var> variant = new HashSet<>();
-    private final Set<Var> indices = new LinkedHashSet<>();
-    private final List<Access> accesses = new ArrayList<>();
+    private final GridMapping grid = new GridMapping(this);
+    final Region region;
+    final Stmt.For top;
+    final Set<Var> variant = new HashSet<>();
+    final Set<Var> indices = new LinkedHashSet<>();
+    final List<Access> accesses = new ArrayList<>();
     /** The atomic accesses ({@code Acc.atomic...}), which do not conflict with each other. */
-    private final List<Access> atomics = new ArrayList<>();
+    final List<Access> atomics = new ArrayList<>();
     /** Stores that add to the element they store to ({@code a[x] = a[x] + v}), with the {@code v}. */
-    private final Map<Access, Expr> increments = new IdentityHashMap<>();
-    private final Map<Stmt.For, String> notes = new IdentityHashMap<>();
+    final Map<Access, Expr> increments = new IdentityHashMap<>();
+    final Map<Stmt.For, String> notes = new IdentityHashMap<>();
     /** Locals the nest assigns from array elements (an index read from memory), with their definitions. */
-    private Map<Var, Expr> fromMemory = Map.of();
+    Map<Var, Expr> fromMemory = Map.of();
 
     /** One array access with its enclosing loops (outermost first) and linear forms (null when not linear). */
     record Access(ArrayRef array, Expr row, Expr index, Linear.Form rowForm, Linear.Form indexForm, boolean store,
@@ -142,7 +143,7 @@ public final class Parallelism {
         return out;
     }
 
-    private Region run() {
+    Region run() {
         Dataflow.assigned(List.of(top), variant);
         Dataflow.loopIndices(List.of(top), indices);
         collect(top.body(), new ArrayList<>(List.of(top)), new HashMap<>(), Dataflow.assignedOnce(List.of(top)), false);
@@ -150,7 +151,7 @@ public final class Parallelism {
         boolean user = hasClause(List.of(top));
         List<List<Stmt.For>> chain = user ? userChain() : autoChain();
         List<Disjointness> checks = user ? List.of() : checks(chain);
-        Mapping mapping = map(chain, user);
+        Mapping mapping = grid.map(chain, user);
         requireStridesParallel(List.of(top), mapping);
         List<String> lines = new ArrayList<>();
         report(List.of(top), mapping, lines);
@@ -169,7 +170,7 @@ public final class Parallelism {
      * The region on one device thread (OpenACC's {@code serial}): no parallel level, a grid and a block of one
      * thread, every loop sequential in Java's order, so any dependence between iterations is kept.
      */
-    private Region serial(String asked) {
+    Region serial(String asked) {
         Mapping mapping = new Mapping(List.of(), new int[] {1, 1, 1},
                 List.of(new Mapping.Unused(), new Mapping.Unused(), new Mapping.Unused()), "serial");
         requireStridesParallel(List.of(top), mapping);
@@ -186,7 +187,7 @@ public final class Parallelism {
      * The region as a device scan: one level over the loop, one block of {@link org.acc4j.templates.Scans#THREADS}
      * threads per tile of the scan, as many blocks as tiles.
      */
-    private Region scan(org.acc4j.compiler.ir.Scan scan) {
+    Region scan(org.acc4j.compiler.ir.Scan scan) {
         int tile = org.acc4j.templates.Scans.tileElements(scan.routine().kind());
         Mapping.Level level = new Mapping.Level(List.of(top), 0, 0, "a tile of " + tile + " elements a block");
         Mapping mapping = new Mapping(List.of(level), new int[] {org.acc4j.templates.Scans.THREADS, 1, 1},
@@ -202,7 +203,7 @@ public final class Parallelism {
     }
 
     /** A loop with a {@link Stmt.Stride} is Java's loop only as a checked parallel level: refuse it anywhere else. */
-    private static void requireStridesParallel(List<Stmt> stmts, Mapping mapping) {
+    static void requireStridesParallel(List<Stmt> stmts, Mapping mapping) {
         for (Stmt s : stmts) {
             if (s instanceof Stmt.For f) {
                 if (f.stride() != null && mapping.levelOf(f) == null) {
@@ -221,7 +222,7 @@ public final class Parallelism {
 
     // ---------------------------------------------------------------- facts
 
-    private void collect(List<Stmt> stmts, List<Stmt.For> loops, Map<Var, Expr> defs, Set<Var> once, boolean conditional) {
+    void collect(List<Stmt> stmts, List<Stmt.For> loops, Map<Var, Expr> defs, Set<Var> once, boolean conditional) {
         Map<Var, Expr> scope = new HashMap<>(defs);
         for (Stmt s : stmts) {
             Linear lin = new Linear(indices, variant, scope);
@@ -269,7 +270,7 @@ public final class Parallelism {
     }
 
     /** {@code v} when {@code st} is {@code a[x] = a[x] + v} (or {@code v + a[x]}) on a 1D array, else null. */
-    private static Expr increment(Stmt.Store st) {
+    static Expr increment(Stmt.Store st) {
         if (st.row() != null || !(st.value() instanceof Expr.Binary b) || b.op() != org.acc4j.compiler.ir.BinOp.ADD) {
             return null;
         }
@@ -282,11 +283,11 @@ public final class Parallelism {
      * {@code a[i] = c ? x : y}): set right before its one use, so its latest definition stands for it there even when
      * the loop sets it more than once.
      */
-    private static boolean stackTemp(Var v) {
+    static boolean stackTemp(Var v) {
         return v.name().matches("stack\\d+");
     }
 
-    private void loads(Expr e, Linear lin, List<Stmt.For> loops, int line, boolean conditional) {
+    void loads(Expr e, Linear lin, List<Stmt.For> loops, int line, boolean conditional) {
         Dataflow.forEach(e, x -> {
             if (x instanceof Expr.Load l) {
                 accesses.add(new Access(l.array(), l.row(), l.index(), l.row() == null ? null : lin.of(l.row()),
@@ -295,11 +296,11 @@ public final class Parallelism {
         });
     }
 
-    private static boolean parallelClause(LoopSpec s) {
+    static boolean parallelClause(LoopSpec s) {
         return s.hasParallelLevel() || s.independent() || s.collapse() > 1;
     }
 
-    private static boolean hasClause(List<Stmt> stmts) {
+    static boolean hasClause(List<Stmt> stmts) {
         for (Stmt s : stmts) {
             if (s instanceof Stmt.For f && (parallelClause(f.spec()) || hasClause(f.body()))) {
                 return true;
@@ -316,7 +317,7 @@ public final class Parallelism {
 
     // ---------------------------------------------------------------- the chain of parallel loops
 
-    private List<List<Stmt.For>> userChain() {
+    List<List<Stmt.For>> userChain() {
         List<List<Stmt.For>> chain = new ArrayList<>();
         Stmt.For cur = top;
         if (!parallelClause(top.spec())) {
@@ -363,6 +364,12 @@ public final class Parallelism {
                         throw new Unsupported(s.line(), "an array store or a loop beside the parallel loop over "
                                 + next.index().name() + " (it would run once per thread of the inner loop)");
                     }
+                    Var red = s == next ? null : reductionUpdated(s);
+                    if (red != null) {
+                        throw new Unsupported(s.line(), "an update of the reduction variable " + red.name() + " beside"
+                                + " the parallel loop over " + next.index().name() + " (it would be counted once per"
+                                + " thread of that loop): move it into that loop, or make that loop sequential");
+                    }
                 }
             }
             cur = next;
@@ -378,7 +385,7 @@ public final class Parallelism {
      * around it (a row's sum): a vector reduction per gang iteration is not supported, and the same loop without
      * its parallel clause gives Java's result, running sequentially in each thread.
      */
-    private void perGangReduction(Stmt.For f) {
+    void perGangReduction(Stmt.For f) {
         for (String item : f.spec().reductionItems()) {
             String name = item.substring(item.lastIndexOf(':') + 1).trim();
             if (region.reductions().stream().noneMatch(r -> r.var().name().equals(name))) {
@@ -390,7 +397,7 @@ public final class Parallelism {
         }
     }
 
-    private List<Stmt.For> collapse(Stmt.For f) {
+    List<Stmt.For> collapse(Stmt.For f) {
         List<Stmt.For> group = new ArrayList<>(List.of(f));
         Set<Var> outer = new HashSet<>(List.of(f.index()));
         for (int k = 1; k < f.spec().collapse(); k++) {
@@ -411,7 +418,7 @@ public final class Parallelism {
         return group;
     }
 
-    private void requireInvariantBounds(List<Stmt.For> group) {
+    void requireInvariantBounds(List<Stmt.For> group) {
         for (Stmt.For f : group) {
             Set<Var> inside = new HashSet<>();
             Dataflow.assigned(f.body(), inside);
@@ -424,7 +431,19 @@ public final class Parallelism {
         }
     }
 
-    private static boolean scalarOnly(Stmt s) {
+    /** A reduction variable of the nest that {@code s} assigns, or null. */
+    private Var reductionUpdated(Stmt s) {
+        Set<Var> assigned = new HashSet<>();
+        Dataflow.assigned(List.of(s), assigned);
+        for (var r : region.reductions()) {
+            if (assigned.contains(r.var())) {
+                return r.var();
+            }
+        }
+        return null;
+    }
+
+    static boolean scalarOnly(Stmt s) {
         if (s instanceof Stmt.Assign) {
             return true;
         }
@@ -435,7 +454,7 @@ public final class Parallelism {
         return false;
     }
 
-    private List<List<Stmt.For>> autoChain() {
+    List<List<Stmt.For>> autoChain() {
         List<List<Stmt.For>> chain = new ArrayList<>();
         Stmt.For cur = top;
         while (cur != null && chain.size() < 3) {
@@ -456,18 +475,22 @@ public final class Parallelism {
             Stmt.For next = null;
             int loops = 0;
             boolean scalar = true;
+            Var red = null;
             for (Stmt s : cur.body()) {
                 if (s instanceof Stmt.For f) {
                     next = f;
                     loops++;
                 } else if (!scalarOnly(s)) {
                     scalar = false;
+                } else if (red == null) {
+                    red = reductionUpdated(s);
                 }
             }
-            if (loops != 1 || !scalar) {
+            if (loops != 1 || !scalar || red != null) {
                 if (next != null) {
                     notes.put(next, "sequential in each thread: " + (loops > 1 ? "it has sibling loops"
-                            : "the loop around it also stores to memory outside it"));
+                            : !scalar ? "the loop around it also stores to memory outside it"
+                            : "the loop around it updates the reduction variable " + red.name() + " beside it"));
                 }
                 break;
             }
@@ -481,7 +504,7 @@ public final class Parallelism {
      * variable the nest assigns, such as an outer index), else why not. A parallel {@code !=} level runs only
      * after the runtime has checked that its index reaches the bound without wrapping around.
      */
-    private String uncheckedNotEqual(Stmt.For f) {
+    String uncheckedNotEqual(Stmt.For f) {
         if (f.cond() != org.acc4j.compiler.ir.Cond.NE) {
             return null;
         }
@@ -494,7 +517,7 @@ public final class Parallelism {
         return null;
     }
 
-    private Var firstVariant(Expr e) {
+    Var firstVariant(Expr e) {
         Var[] found = new Var[1];
         Dataflow.forEach(e, x -> {
             if (found[0] == null && x instanceof Expr.Local l && variant.contains(l.var())) {
@@ -508,7 +531,7 @@ public final class Parallelism {
      * Null when {@code f} has no {@link Stmt.Stride} or its start, bound and step use no variable the nest assigns
      * (they can be checked before the launch), else why not.
      */
-    private String uncheckedStride(Stmt.For f) {
+    String uncheckedStride(Stmt.For f) {
         if (f.stride() == null) {
             return null;
         }
@@ -534,7 +557,7 @@ public final class Parallelism {
     }
 
     /** Empty when {@code f} can run in parallel (given the checks made later), else every reason, the first first. */
-    private List<Problem> dependence(Stmt.For f) {
+    List<Problem> dependence(Stmt.For f) {
         if (f.spec().seq()) {
             return List.of(new Problem("marked seq", f.line(), false));
         }
@@ -645,7 +668,7 @@ public final class Parallelism {
      * same coefficients, the same row), not proven apart from it by {@link Ranges}: their offsets join the
      * disjointness condition.
      */
-    private List<Access> shifted(Access w) {
+    List<Access> shifted(Access w) {
         List<Access> out = new ArrayList<>();
         for (Access a : accesses) {
             if (a.array.equals(w.array) && !a.sameSubscript(w) && w.indexForm != null && a.indexForm != null
@@ -659,7 +682,7 @@ public final class Parallelism {
     }
 
     /** The disjointness conditions of every written array over the chain; constant ones are decided here. */
-    private List<Disjointness> checks(List<List<Stmt.For>> chain) {
+    List<Disjointness> checks(List<List<Stmt.For>> chain) {
         Set<Stmt.For> parallel = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         chain.forEach(parallel::addAll);
         List<Disjointness> checks = new ArrayList<>();
@@ -709,7 +732,7 @@ public final class Parallelism {
      * Whether the writes are disjoint whatever the bounds: in the row and in the column subscript at most one
      * int index appears, with a non-zero constant coefficient, and every parallel index appears.
      */
-    private static boolean proven(List<Disjointness.Term> terms) {
+    static boolean proven(List<Disjointness.Term> terms) {
         int rows = 0;
         int cols = 0;
         for (Disjointness.Term t : terms) {
@@ -732,155 +755,9 @@ public final class Parallelism {
         return rows <= 1 && cols <= 1;
     }
 
-    // ---------------------------------------------------------------- mapping
-
-    private Mapping map(List<List<Stmt.For>> chain, boolean user) {
-        int n = chain.size();
-        boolean[] gang = new boolean[n];
-        boolean[] vector = new boolean[n];
-        boolean anyVector = false;
-        for (int l = 0; l < n; l++) {
-            LoopSpec s = chain.get(l).get(0).spec();
-            gang[l] = !user || s.gang() != LoopSpec.OFF || !s.hasParallelLevel();
-            vector[l] = user && (s.vector() != LoopSpec.OFF || s.worker() != LoopSpec.OFF);
-            anyVector |= vector[l];
-        }
-        int x = coalescing(chain, user ? vector : null);
-        if (!user) {
-            // the coalescing level gets gang vector(128); the next one inwards (else outwards) gang vector(2):
-            // 256-thread blocks, measured faster than 128 x 1 on a memory-bound 2D stencil (Jacobi 8192^2)
-            vector[x] = true;
-            int second = x + 1 < n ? x + 1 : x - 1;
-            if (second >= 0) {
-                vector[second] = true;
-            }
-        } else if (!anyVector) {
-            // only gang or independent: the coalescing level also gets the vector
-            for (int l = 0; l < n; l++) {
-                LoopSpec s = chain.get(l).get(0).spec();
-                if (s.gang() == LoopSpec.OFF) {
-                    gang[l] = true;
-                }
-            }
-            vector[x] = true;
-        }
-        int[] blockAxis = new int[n];
-        int[] gridAxis = new int[n];
-        java.util.Arrays.fill(blockAxis, Mapping.NONE);
-        java.util.Arrays.fill(gridAxis, Mapping.NONE);
-        int next = 0;
-        if (vector[x]) {
-            blockAxis[x] = next++;
-        }
-        for (int l = n - 1; l >= 0; l--) {
-            if (vector[l] && l != x) {
-                blockAxis[l] = next++;
-            }
-        }
-        next = 0;
-        for (int l = n - 1; l >= 0; l--) {
-            if (gang[l]) {
-                gridAxis[l] = next++;
-            }
-        }
-        int[] block = {1, 1, 1};
-        for (int l = 0; l < n; l++) {
-            if (blockAxis[l] != Mapping.NONE) {
-                LoopSpec s = chain.get(l).get(0).spec();
-                int auto = user ? AUTO_VECTOR[blockAxis[l]] : blockAxis[l] == 0 ? 128 : 2;
-                int v = s.vector() > 0 ? s.vector() : s.vector() == LoopSpec.AUTO ? auto : 0;
-                int w = s.worker() > 0 ? s.worker() : s.worker() == LoopSpec.AUTO ? (v == 0 ? auto : 1) : 0;
-                int extent = v == 0 && w == 0 ? auto : Math.max(v, 1) * Math.max(w, 1);
-                block[blockAxis[l]] = extent;
-            }
-        }
-        long threads = (long) block[0] * block[1] * block[2];
-        if (threads > 1024 || block[2] > 64) {
-            throw new Unsupported(top.line(), "a block of " + block[0] + " x " + block[1] + " x " + block[2]
-                    + " threads (at most 1024 in all, and 64 on z)");
-        }
-        List<Mapping.GridDim> grid = new ArrayList<>(List.of(new Mapping.Unused(), new Mapping.Unused(), new Mapping.Unused()));
-        List<Mapping.Level> levels = new ArrayList<>();
-        for (int l = 0; l < n; l++) {
-            LoopSpec s = chain.get(l).get(0).spec();
-            if (gridAxis[l] != Mapping.NONE) {
-                int axis = gridAxis[l];
-                long max = axis == 0 ? Integer.MAX_VALUE : 65535;
-                if (s.gang() > 0) {
-                    if (s.gang() > max) {
-                        throw new Unsupported(chain.get(l).get(0).line(), "gang(" + s.gang() + ") on grid axis "
-                                + Mapping.AXES[axis] + " (at most " + max + ")");
-                    }
-                    grid.set(axis, new Mapping.Fixed(s.gang()));
-                } else {
-                    int perBlock = blockAxis[l] == Mapping.NONE ? 1 : block[blockAxis[l]];
-                    grid.set(axis, new Mapping.FromTrip(l, perBlock, n == 1 ? 0 : max, 0));
-                }
-            }
-            String why = (user ? "mapped by the user " + s : "parallelizable")
-                    + (l == x && blockAxis[l] == 0 && n > 1 ? "; on threadIdx.x for coalescing (stride-1 subscripts)" : "");
-            levels.add(new Mapping.Level(chain.get(l), gridAxis[l], blockAxis[l], why));
-        }
-        return new Mapping(levels, block, grid, name(gridAxis, blockAxis));
-    }
-
-    /** The level whose (innermost) index is the unit-stride subscript of most accesses; ties go inwards. */
-    private int coalescing(List<List<Stmt.For>> chain, boolean[] eligible) {
-        int best = -1;
-        int bestCount = -1;
-        for (int l = 0; l < chain.size(); l++) {
-            if (eligible != null && !eligible[l] && anyTrue(eligible)) {
-                continue;
-            }
-            Stmt.For f = chain.get(l).get(chain.get(l).size() - 1);
-            int count = 0;
-            for (Access a : accesses) {
-                if (a.loops.contains(f) && a.indexForm != null && a.indexForm.unit(f.index())) {
-                    count++;
-                }
-            }
-            if (count >= bestCount) {
-                best = l;
-                bestCount = count;
-            }
-        }
-        return best;
-    }
-
-    private static boolean anyTrue(boolean[] b) {
-        for (boolean v : b) {
-            if (v) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static String name(int[] grid, int[] block) {
-        int n = grid.length;
-        StringBuilder shape = new StringBuilder();
-        for (int l = 0; l < n; l++) {
-            boolean g = grid[l] != Mapping.NONE;
-            boolean v = block[l] != Mapping.NONE;
-            shape.append(g && v ? "GV" : g ? "G" : v ? "V" : "-").append(' ');
-        }
-        String s = shape.toString().trim();
-        return switch (s) {
-            case "GV" -> "Map1";
-            case "G V" -> "Map2_1";
-            case "GV V" -> "Map2_2";
-            case "G GV" -> "Map2_3";
-            case "GV GV" -> "Map2_4";
-            case "G GV V" -> "Map3_1";
-            case "V GV GV" -> "Map3_2";
-            case "V GV G" -> "Map3_3";
-            default -> "mapping " + s.replace("GV", "gang vector").replace("G", "gang").replace("V", "vector");
-        };
-    }
-
     // ---------------------------------------------------------------- report
 
-    private void report(List<Stmt> stmts, Mapping mapping, List<String> out) {
+    void report(List<Stmt> stmts, Mapping mapping, List<String> out) {
         for (Stmt s : stmts) {
             if (s instanceof Stmt.For f) {
                 Mapping.Level level = mapping.levelOf(f);

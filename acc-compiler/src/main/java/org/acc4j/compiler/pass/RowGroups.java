@@ -35,7 +35,13 @@ import org.acc4j.compiler.ir.Var;
  * <p>The lanes add in another order than Java. Integer sums are exact in any order, so those rows take lane groups
  * without a word from the user; a {@code float} or {@code double} sum keeps Java's order (one thread per row) unless
  * the inner loop has {@code @Loop(vector = Loop.AUTO)} (or a power of two up to 32), the same permission a reduction
- * gives to reorder a sum. Runs before {@link Parallelism} ({@link #prepare}, which takes the inner loop's
+ * gives to reorder a sum.
+ *
+ * <p>A dense row ({@code for (j = lo; j < hi; j++) s += e} with bounds that are other expressions of the row, {@code
+ * j < n}) takes a group of lanes only when the user mapped its inner loop to vector ({@code @Loop(vector = ...)}):
+ * OpenACC's gang loop around a vector reduction loop, a vector reduction per row, with the lanes the clause asks for
+ * (a power of two, at most a warp). Without the clause it stays one thread per row, in Java's order.
+ * Runs before {@link Parallelism} ({@link #prepare}, which takes the inner loop's
  * {@code vector} clause off, so the row loop is the nest's one parallel level) and after it ({@link #find}).
  */
 public final class RowGroups {
@@ -59,7 +65,13 @@ public final class RowGroups {
                 continue;
             }
             int v = spec.vector();
-            if (v != LoopSpec.AUTO && (v > RowGroup.MAX_LANES || Integer.bitCount(v) != 1)) {
+            if (sh.offsets() == null) {
+                // a dense row: the vector clause asks for a vector reduction per row; any vector length is taken
+                if (v != LoopSpec.AUTO && v < 1) {
+                    out.add(r);
+                    continue;
+                }
+            } else if (v != LoopSpec.AUTO && (v > RowGroup.MAX_LANES || Integer.bitCount(v) != 1)) {
                 throw new Unsupported(sh.inner().line(), "vector = " + v + " on the loop over a row's elements (lanes per "
                         + "row are a power of two up to " + RowGroup.MAX_LANES + ")");
             }
@@ -100,6 +112,9 @@ public final class RowGroups {
             return null;
         }
         boolean exact = !sh.sum().type().isFloat();
+        if (sh.offsets() == null) {
+            return asked == null ? null : dense(region, sh, asked.vector(), exact, where, notes);
+        }
         if (!exact && asked == null) {
             notes.add(where + "one thread per row, adding " + sh.sum().name() + " in Java's order; @Loop(vector = "
                     + "Loop.AUTO) on this loop lets a group of lanes share each row (the " + sh.sum().type().javaName()
@@ -116,7 +131,29 @@ public final class RowGroups {
         return g;
     }
 
-    /** The parts of the shape. */
+    /**
+     * A dense row ({@code for (j = lo; j < hi; j++) s += e}, bounds that are no row offsets) whose inner loop the user
+     * mapped to vector: a vector reduction per row, as OpenACC's {@code gang} loop around a {@code vector reduction}
+     * loop runs it, done by a group of lanes per row (a warp, or the power of two the clause asks for below one) that
+     * add their shares with warp shuffles. A vector length above a warp runs as a warp per row, and says so.
+     */
+    private static RowGroup dense(Region region, Shape sh, int vector, boolean exact, String where, List<String> notes) {
+        int lanes = RowGroup.MAX_LANES;
+        String asked = "";
+        if (vector != LoopSpec.AUTO && vector < RowGroup.MAX_LANES) {
+            lanes = Integer.highestOneBit(vector);
+            asked = lanes == vector ? "" : " (vector = " + vector + " asked: the power of two below it)";
+        } else if (vector != LoopSpec.AUTO && vector > RowGroup.MAX_LANES) {
+            asked = " (vector = " + vector + " asked: a row's group of lanes is at most a warp)";
+        }
+        RowGroup g = new RowGroup(region.loop(), sh.inner(), sh.sum(), null, lanes, !exact);
+        notes.add(where + "a vector reduction per row: " + lanes + " lanes per row" + asked + " add "
+                + sh.sum().name() + " with warp shuffles" + (exact ? " (an integer sum: exact in any order)"
+                : " (in another order than Java's, as the vector clause allows)"));
+        return g;
+    }
+
+    /** The parts of the shape; {@code offsets} is null for a dense row (bounds that are no row offsets). */
     private record Shape(Stmt.For inner, Var sum, ArrayRef offsets) {
     }
 
@@ -150,9 +187,6 @@ public final class RowGroups {
             return null;
         }
         ArrayRef offsets = offsets(resolve(inner.lower(), pre), resolve(inner.bound(), pre), rows.index());
-        if (offsets == null) {
-            return null;
-        }
         // the inner body: assignments, the last accumulating into s
         Var sum = null;
         for (Stmt s : inner.body()) {
@@ -201,7 +235,7 @@ public final class RowGroups {
             }
         }
         Map<ArrayRef, boolean[]> uses = Dataflow.arrayUses(List.of(rows));
-        if (!restarts || uses.get(offsets)[1]) {
+        if (!restarts || offsets != null && uses.get(offsets)[1]) {
             return null;
         }
         for (boolean[] u : Dataflow.arrayUses(inner.body()).values()) {

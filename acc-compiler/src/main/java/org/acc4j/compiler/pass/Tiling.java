@@ -141,9 +141,7 @@ public final class Tiling {
         if (src == null || dst == null) {
             return null;
         }
-        Set<Var> prologueSet = new HashSet<>();
-        Dataflow.assigned(region.devicePrologue(), prologueSet);
-        Scalars ok = new Scalars(body, params, prologueSet, variant);
+        Scalars ok = Scalars.of(body, params, region.devicePrologue(), variant);
         if (!ok.all(src) || !ok.all(dst) || !ok.test(outer.lower()) || !ok.test(outer.bound())
                 || !ok.test(inner.lower()) || !ok.test(inner.bound())) {
             return null;
@@ -158,24 +156,138 @@ public final class Tiling {
         Stmt.For readLoop = readVar.equals(i) ? outer : inner;
         Stmt.For writeLoop = readLoop == outer ? inner : outer;
         // levels: 0 the outer loop (a launch with no iteration of it does not happen), 1 the inner one
-        Mapping.Level lo = new Mapping.Level(List.of(outer), readLoop == outer ? 0 : 1, readLoop == outer ? 0 : 1,
+        Stmt.For o = ok.loop(outer);
+        Stmt.For n = ok.loop(inner);
+        Mapping.Level lo = new Mapping.Level(List.of(o), readLoop == outer ? 0 : 1, readLoop == outer ? 0 : 1,
                 "tile rows");
-        Mapping.Level li = new Mapping.Level(List.of(inner), readLoop == inner ? 0 : 1, readLoop == inner ? 0 : 1,
+        Mapping.Level li = new Mapping.Level(List.of(n), readLoop == inner ? 0 : 1, readLoop == inner ? 0 : 1,
                 "tile columns");
         int readLevel = readLoop == outer ? 0 : 1;
         Mapping launch = new Mapping(List.of(lo, li), new int[] {TILE, ROWS, 1},
                 List.of(new Mapping.FromTrip(readLevel, TILE, Integer.MAX_VALUE, 1),
                         new Mapping.FromTrip(1 - readLevel, TILE, 65535, 1), new Mapping.Unused()),
                 "shared-memory transpose tiles");
-        return new Transpose(outer, inner, readLoop, writeLoop, src, dst, launch);
+        return new Transpose(o, n, readLoop == outer ? o : n, readLoop == outer ? n : o, ok.access(src),
+                ok.access(dst), launch);
     }
 
-    /** Micro-tile of C per thread along i and j; threads per block along each (x is j). */
-    public static final int MICRO = 4;
-    public static final int THREADS = 16;
-    /** Block tile of C along i and j, and the depth of a k tile. */
-    public static final int BLOCK = MICRO * THREADS;
-    public static final int DEPTH = 16;
+    /**
+     * The shape of a register-tiled matmul kernel: {@code threadsX × threadsY} threads per block (x along j), each
+     * computing {@code microI × microJ} elements of C in registers, so that a block computes a
+     * {@code blockI × blockJ} tile of C; k is staged {@code depth} at a time in shared memory, in two buffers.
+     * Every size is a power of two; the micro-tile is even along both axes (a thread owns pairs of adjacent
+     * elements and reads them from shared memory with one 16-byte load). The FP64 tensor-core kernel takes the same
+     * C tile per block with {@code tensorWarpsI × tensorWarpsJ} warps, each computing its part as tiles of
+     * {@code mma.sync m16n8k4}, and k tiles {@code tensorDepth} deep.
+     *
+     * @param name the name {@link #configured} selects it by
+     * @param minBlocks the blocks per multiprocessor the kernel asks ptxas to fit ({@code .minnctapersm})
+     */
+    public record MatmulTile(String name, int threadsX, int threadsY, int microI, int microJ, int depth,
+                             int minBlocks, int tensorWarpsI, int tensorWarpsJ, int tensorDepth) {
+        /** The system property that selects the tile of every matmul kernel by name. */
+        public static final String PROPERTY = "acc4j.matmulTile";
+        /** The environment variable read when the property is not set. */
+        public static final String ENV = "ACC4J_MATMUL_TILE";
+
+        /** The candidates, the default first. */
+        public static final List<MatmulTile> CANDIDATES = List.of(
+                new MatmulTile("128x128", 16, 16, 8, 8, 8, 1, 2, 4, 8),
+                new MatmulTile("128x64", 16, 16, 8, 4, 8, 2, 2, 2, 8),
+                new MatmulTile("64x64", 16, 16, 4, 4, 16, 2, 2, 2, 16));
+
+        public MatmulTile {
+            for (int v : new int[] {threadsX, threadsY, microI, microJ, depth}) {
+                if (v <= 0 || Integer.bitCount(v) != 1) {
+                    throw new IllegalArgumentException("matmul tile " + name + ": " + v + " is not a power of two");
+                }
+            }
+            int t = threadsX * threadsY;
+            if (microI < 2 || microJ < 2 || t % depth != 0 || t % (threadsX * microJ) != 0
+                    || threadsY * microI * depth % t != 0 || depth * threadsX * microJ % t != 0) {
+                throw new IllegalArgumentException("matmul tile " + name + ": the threads do not stage the tiles evenly");
+            }
+            // the fields are not set yet: the sizes from the parameters
+            int tt = 32 * tensorWarpsI * tensorWarpsJ;
+            int bi = threadsY * microI;
+            int bj = threadsX * microJ;
+            if (tensorDepth % 4 != 0 || Integer.bitCount(tensorWarpsJ) != 1 || bi % (16 * tensorWarpsI) != 0
+                    || bj % (8 * tensorWarpsJ) != 0 || tt % tensorDepth != 0 || tt % bj != 0
+                    || bi * tensorDepth % tt != 0 || tensorDepth * bj % tt != 0) {
+                throw new IllegalArgumentException("matmul tile " + name + ": the warps do not cover the tensor tiles");
+            }
+        }
+
+        /** Threads of the tensor-core kernel's block: its warps. */
+        public int tensorThreads() {
+            return 32 * tensorWarpsI * tensorWarpsJ;
+        }
+
+        /** The tensor-core kernel's m16 tiles along i per warp. */
+        public int tensorTilesI() {
+            return blockI() / (16 * tensorWarpsI);
+        }
+
+        /** The tensor-core kernel's n8 tiles along j per warp. */
+        public int tensorTilesJ() {
+            return blockJ() / (8 * tensorWarpsJ);
+        }
+
+        /** Rows of C per block. */
+        public int blockI() {
+            return threadsY * microI;
+        }
+
+        /** Columns of C per block. */
+        public int blockJ() {
+            return threadsX * microJ;
+        }
+
+        /** Threads per block. */
+        public int threads() {
+            return threadsX * threadsY;
+        }
+
+        /** The row pitch of A's shared tile (A is stored transposed, k by i): two more than a row, even. */
+        public int pitchA() {
+            return blockI() + 2;
+        }
+
+        /** The candidate named {@code name}, or null. */
+        public static MatmulTile named(String name) {
+            for (MatmulTile t : CANDIDATES) {
+                if (t.name().equals(name)) {
+                    return t;
+                }
+            }
+            return null;
+        }
+
+        /**
+         * The tile the {@value #PROPERTY} system property names, else the {@value #ENV} environment variable, else
+         * the default; a name of no candidate gives the default too ({@link #configurationNote} says so).
+         */
+        public static MatmulTile configured() {
+            MatmulTile t = named(requested());
+            return t != null ? t : CANDIDATES.get(0);
+        }
+
+        /** What the report says of a requested name that matches no candidate, or null. */
+        public static String configurationNote() {
+            String r = requested();
+            return r == null || named(r) != null ? null : PROPERTY + " (or " + ENV + ") is " + r
+                    + ", which names no matmul tile (" + CANDIDATES.stream().map(MatmulTile::name).toList()
+                    + "); the default " + CANDIDATES.get(0).name() + " applies";
+        }
+
+        private static String requested() {
+            String r = System.getProperty(PROPERTY);
+            if (r == null || r.isBlank()) {
+                r = System.getenv(ENV);
+            }
+            return r == null || r.isBlank() ? null : r.trim();
+        }
+    }
 
     /**
      * A matmul-shaped nest {@code c[i][j] = init + Σ_k a(i, k) * b(k, j)}: {@code acc} starts at {@code init} (or,
@@ -183,19 +295,61 @@ public final class Tiling {
      * each k in Java's order, and is stored into {@code c}.
      *
      * @param init the start when not {@code accumulate}, else null
-     * @param launch x over tiles of j, y over tiles of i, blocks of 16×16 threads, each computing 4×4 elements
+     * @param tile the kernel's shape (unused with {@code tensorCores})
+     * @param tensorCores whether the kernel multiplies with FP64 tensor cores ({@code mma.sync m16n8k4}): allowed
+     *     by {@code @Kernels(relaxed = true)} on sm_90 and later; the products are fused with the sum, so the
+     *     result differs from Java's in the last bits; {@code tile} then gives its C tile per block, warps and k depth
      */
     public record Matmul(Stmt.For i, Stmt.For j, Stmt.For k, Access a, Access b, Access c, Expr.Const init,
-                         boolean accumulate, Mapping launch) implements Kernel {
+                         boolean accumulate, MatmulTile tile, boolean tensorCores) implements Kernel {
+        /** The same nest with the kernel shape {@code t} (and no tensor cores). */
+        public Matmul withTile(MatmulTile t) {
+            return new Matmul(i, j, k, a, b, c, init, accumulate, t, false);
+        }
+
+        /** The same nest multiplied with tensor cores or not. */
+        public Matmul withTensorCores(boolean on) {
+            return new Matmul(i, j, k, a, b, c, init, accumulate, tile, on);
+        }
+
+        /** x over tiles of j, y over tiles of i, blocks of the tile's threads. */
+        @Override
+        public Mapping launch() {
+            Mapping.Level li = new Mapping.Level(List.of(i), 1, 1, "rows of C tiles");
+            Mapping.Level lj = new Mapping.Level(List.of(j), 0, 0, "columns of C tiles");
+            int[] block = tensorCores ? new int[] {tile.tensorThreads(), 1, 1}
+                    : new int[] {tile.threadsX(), tile.threadsY(), 1};
+            int bi = tile.blockI();
+            int bj = tile.blockJ();
+            return new Mapping(List.of(li, lj), block, List.of(new Mapping.FromTrip(1, bj, Integer.MAX_VALUE, 1),
+                    new Mapping.FromTrip(0, bi, 65535, 1), new Mapping.Unused()),
+                    tensorCores ? "tensor-core matmul" : "register-tiled matmul");
+        }
+
         @Override
         public String note() {
-            return "tiled for shared memory and registers: " + c.array().name() + "[" + i.index().name() + ", "
-                    + j.index().name() + "] " + (accumulate ? "+=" : "=") + " sum over " + k.index().name() + " of " + a.array().name() + " * "
-                    + b.array().name() + " (" + BLOCK + "x" + BLOCK + " tiles of " + c.array().name() + " per block, "
-                    + DEPTH + "-deep k tiles of " + a.array().name() + " and " + b.array().name()
-                    + " staged in shared memory, " + MICRO + "x" + MICRO + " elements per thread in registers; each "
-                    + "element sums in Java's order with multiply and add rounded separately, so the result is "
-                    + "Java's bit for bit; launched when the bounds proofs hold, else the checked kernel runs)";
+            String an = a.array().name();
+            String bn = b.array().name();
+            String cn = c.array().name();
+            if (tensorCores) {
+                return "tiled for FP64 tensor cores (@Kernels(relaxed = true)): " + cn + "[" + i.index().name() + ", "
+                        + j.index().name() + "] " + (accumulate ? "+=" : "=") + " sum over " + k.index().name()
+                        + " of " + an + " * " + bn + " (tile " + tile.name() + ": " + tile.blockI() + "x"
+                        + tile.blockJ() + " tiles of " + cn + " per block of " + tile.tensorWarpsI()
+                        * tile.tensorWarpsJ() + " warps, each " + (16 * tile.tensorTilesI()) + "x"
+                        + (8 * tile.tensorTilesJ()) + " with mma.sync m16n8k4, " + tile.tensorDepth() + "-deep k tiles "
+                        + "double-buffered in shared memory; each product is fused with the running sum, so the "
+                        + "result differs from Java's in the last bits, within (p + 1) * 2^-53 * (|c| + sum |a| |b|)"
+                        + " for p terms; launched when the bounds proofs hold, else the checked kernel runs)";
+            }
+            return "tiled for shared memory and registers: " + cn + "[" + i.index().name() + ", " + j.index().name()
+                    + "] " + (accumulate ? "+=" : "=") + " sum over " + k.index().name() + " of " + an + " * " + bn
+                    + " (tile " + tile.name() + ": " + tile.blockI() + "x" + tile.blockJ() + " tiles of " + cn
+                    + " per block of " + tile.threadsX() + "x" + tile.threadsY() + " threads, " + tile.depth()
+                    + "-deep k tiles of " + an + " and " + bn + " double-buffered in shared memory, " + tile.microI()
+                    + "x" + tile.microJ() + " elements per thread in registers; each element sums in Java's order "
+                    + "with multiply and add rounded separately, so the result is Java's bit for bit; launched when "
+                    + "the bounds proofs hold, else the checked kernel runs)";
         }
     }
 
@@ -203,9 +357,12 @@ public final class Tiling {
      * The matmul shape of {@code region}, or null: loops i and j parallel and not annotated, the body of j a
      * constant {@code double} accumulator, a counted sequential k loop whose only statement is
      * {@code acc += a[..] * b[..]} (a independent of j, b of i), and the store of {@code acc} into c (independent
-     * of k); every access hoisted.
+     * of k); every access hoisted. {@code tile} is the kernel's shape ({@link MatmulTile#configured} in the
+     * compiler); {@code tensorCores} asks for the FP64 tensor-core kernel instead (the method's
+     * {@code @Kernels(relaxed = true)} on sm_90 or later).
      */
-    public static Matmul matmul(MethodBody body, Region region, List<RangeCheck> hoisted, List<KernelParam> params) {
+    public static Matmul matmul(MethodBody body, Region region, List<RangeCheck> hoisted, List<KernelParam> params,
+                                MatmulTile tile, boolean tensorCores) {
         Stmt.For outer = region.loop();
         Mapping m = region.mapping();
         if (!region.reductions().isEmpty() || !region.hostVars().isEmpty() || !quietPrologue(region.devicePrologue())
@@ -295,9 +452,7 @@ public final class Tiling {
         if (uses(ac, vk)) {
             return null;
         }
-        Set<Var> prologueSet = new HashSet<>();
-        Dataflow.assigned(region.devicePrologue(), prologueSet);
-        Scalars ok = new Scalars(body, params, prologueSet, variant);
+        Scalars ok = Scalars.of(body, params, region.devicePrologue(), variant);
         for (Stmt.For f : List.of(outer, inner, kl)) {
             if (!ok.test(f.lower()) || !ok.test(f.bound())) {
                 return null;
@@ -306,12 +461,8 @@ public final class Tiling {
         if (!ok.all(a) || !ok.all(b) || !ok.all(ac)) {
             return null;
         }
-        Mapping.Level li = new Mapping.Level(List.of(outer), 1, 1, "rows of C tiles");
-        Mapping.Level lj = new Mapping.Level(List.of(inner), 0, 0, "columns of C tiles");
-        Mapping launch = new Mapping(List.of(li, lj), new int[] {THREADS, THREADS, 1},
-                List.of(new Mapping.FromTrip(1, BLOCK, Integer.MAX_VALUE, 1), new Mapping.FromTrip(0, BLOCK, 65535, 1),
-                        new Mapping.Unused()), "register-tiled matmul");
-        return new Matmul(outer, inner, kl, a, b, ac, c0, own != null, launch);
+        return new Matmul(ok.loop(outer), ok.loop(inner), ok.loop(kl), ok.access(a), ok.access(b), ok.access(ac), c0,
+                own != null, tile, tensorCores);
     }
 
     private static boolean uses(Access a, Var v) {
@@ -378,18 +529,72 @@ public final class Tiling {
 
     /**
      * The invariant {@code int} expressions a tiled kernel computes itself: constants, the method's scalar
-     * parameters the plain kernel receives (never assigned), array lengths, and {@code + - * << neg} of them.
+     * parameters the plain kernel receives (never assigned), array lengths, and {@code + - * << neg} of them; and
+     * the locals of the region's device prologue that are copies of such expressions. A nest outlined into a
+     * method of its own reads its bounds through such copies ({@code int n = n;} in the prologue, the local in
+     * another slot than the parameter): each local assigned exactly once, at the prologue's top level, from an
+     * invariant expression (after its own copies are replaced) stands for that expression, so the tiled kernel
+     * computes it from the parameters and the shape does not depend on where the nest was cut out.
      */
     static final class Scalars {
         private final MethodBody body;
         private final List<KernelParam> params;
         private final Set<Var> assigned;
+        /** Prologue locals and the invariant expressions of parameters they hold. */
+        private final Map<Var, Expr> copies = new HashMap<>();
 
-        Scalars(MethodBody body, List<KernelParam> params, Set<Var> prologue, Set<Var> nest) {
+        private Scalars(MethodBody body, List<KernelParam> params, Set<Var> assigned) {
             this.body = body;
             this.params = params;
-            this.assigned = new HashSet<>(prologue);
-            this.assigned.addAll(nest);
+            this.assigned = assigned;
+        }
+
+        /** The scalars of a nest whose device prologue is {@code prologue} and which assigns {@code nest}. */
+        static Scalars of(MethodBody body, List<KernelParam> params, List<Stmt> prologue, Set<Var> nest) {
+            Set<Var> assigned = new HashSet<>(nest);
+            Dataflow.assigned(prologue, assigned);
+            Scalars s = new Scalars(body, params, assigned);
+            Set<Var> once = Dataflow.assignedOnce(prologue);
+            for (Stmt st : prologue) {
+                if (st instanceof Stmt.Assign a && once.contains(a.var()) && !nest.contains(a.var())) {
+                    Expr v = s.resolve(a.value());
+                    if (s.test(v)) {
+                        s.copies.put(a.var(), v);
+                    }
+                }
+            }
+            return s;
+        }
+
+        /** {@code e} with each prologue copy replaced by the expression it holds. */
+        Expr resolve(Expr e) {
+            if (e instanceof Expr.Local l) {
+                return copies.getOrDefault(l.var(), e);
+            }
+            if (e instanceof Expr.Binary b) {
+                return new Expr.Binary(b.op(), resolve(b.left()), resolve(b.right()));
+            }
+            if (e instanceof Expr.Unary u) {
+                return new Expr.Unary(u.op(), resolve(u.operand()));
+            }
+            return e;
+        }
+
+        /** {@code f} with its bounds resolved (the tiled kernel's loops: its body is not used). */
+        Stmt.For loop(Stmt.For f) {
+            return new Stmt.For(f.index(), resolve(f.lower()), f.cond(), resolve(f.bound()), f.step(), f.spec(),
+                    f.body(), f.line(), f.stride());
+        }
+
+        /** {@code a} with its coefficients and rests resolved. */
+        Access access(Access a) {
+            return new Access(a.array(), a.row() == null ? null : resolved(a.row()), resolved(a.index()));
+        }
+
+        private Linear.Form resolved(Linear.Form f) {
+            Map<Var, Expr> c = new java.util.LinkedHashMap<>();
+            f.coefficients().forEach((v, x) -> c.put(v, resolve(x)));
+            return new Linear.Form(c, resolve(f.rest()));
         }
 
         boolean all(Access a) {
@@ -413,7 +618,8 @@ public final class Tiling {
                 return true;
             }
             if (e instanceof Expr.Local l) {
-                return param(body, params, l.var()) >= 0 && !assigned.contains(l.var());
+                return copies.containsKey(l.var())
+                        || (param(body, params, l.var()) >= 0 && !assigned.contains(l.var()));
             }
             if (e instanceof Expr.Length l) {
                 return l.row() == null && params.contains(new KernelParam.ArrayLength(l.array()));

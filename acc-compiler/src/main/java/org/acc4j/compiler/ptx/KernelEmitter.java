@@ -24,7 +24,6 @@ import org.acc4j.compiler.ir.RowGroup;
 import org.acc4j.compiler.ir.Stmt;
 import org.acc4j.compiler.ir.Type;
 import org.acc4j.compiler.ir.Var;
-import org.acc4j.compiler.ir.Exprs;
 import org.acc4j.compiler.pass.Dataflow;
 
 /**
@@ -47,29 +46,35 @@ public final class KernelEmitter {
     }
 
     private final MethodBody method;
-    private final Region region;
+    final Region region;
     private final PtxWriter w = new PtxWriter();
+    private final Expressions exprs = new Expressions(this, w);
+    private final Statements lowering = new Statements(this, w);
+    final Addresses mem = new Addresses(this, w);
+
+    /** The source line of the statement being emitted, for the error sites and diagnostics it raises. */
+    int currentLine;
     private final Map<Var, Reg> vars = new HashMap<>();
-    private final Map<ArrayRef, Reg> bases = new LinkedHashMap<>();
-    private final Map<ArrayRef, Reg> lengths = new HashMap<>();
-    private final Map<ArrayRef.Field, Reg> fields = new LinkedHashMap<>();
-    private final Set<ArrayRef> written = new LinkedHashSet<>();
+    final Map<ArrayRef, Reg> bases = new LinkedHashMap<>();
+    final Map<ArrayRef, Reg> lengths = new HashMap<>();
+    final Map<ArrayRef.Field, Reg> fields = new LinkedHashMap<>();
+    final Set<ArrayRef> written = new LinkedHashSet<>();
     private final List<ErrorSite> sites = new ArrayList<>();
     private final StringBuilder stubs = new StringBuilder();
-    private final List<Runnable> stubWriters = new ArrayList<>();
-    private final Set<org.acc4j.templates.MathLibrary.Routine> mathUsed = new LinkedHashSet<>();
+    final List<Runnable> stubWriters = new ArrayList<>();
+    final Set<org.acc4j.templates.MathLibrary.Routine> mathUsed = new LinkedHashSet<>();
     private Reg errBase;
-    private Reg errCode;
-    private Reg errDetail;
+    Reg errCode;
+    Reg errDetail;
 
     /** The accesses (loads and stores, by identity) whose bounds checks were hoisted to the host. */
-    private final Set<Object> unchecked;
+    final Set<Object> unchecked;
 
     /** The region's row loop run with a group of lanes per row, or null. */
     private final RowGroup group;
 
     /** Where an error stub goes: {@code $L_raise}, or inside a row group's inner loop the lane's own exit. */
-    private String raiseTarget = "$L_raise";
+    String raiseTarget = "$L_raise";
 
     private KernelEmitter(MethodBody method, Region region, Set<Object> unchecked, RowGroup group) {
         this.method = method;
@@ -126,6 +131,12 @@ public final class KernelEmitter {
             params.add(new KernelParam.ArrayLength(a));
             decl.append(",\n\t.param .u64 p_").append(ident(a.name())).append(",\n\t.param .u32 p_")
                     .append(ident(a.name())).append("_len");
+            if (a.dims() == 2) {
+                params.add(new KernelParam.RowBlock(a, KernelParam.RowBlock.Part.START));
+                params.add(new KernelParam.RowBlock(a, KernelParam.RowBlock.Part.LENGTH));
+                decl.append(",\n\t.param .u64 p_").append(ident(a.name())).append("_block,\n\t.param .s32 p_")
+                        .append(ident(a.name())).append("_pitch");
+            }
         }
         Set<Var> liveIn = new LinkedHashSet<>();
         Dataflow.liveIn(all, liveIn);
@@ -192,7 +203,7 @@ public final class KernelEmitter {
             bases.put(a, base);
             lengths.put(a, len);
             if (a.dims() == 2) {
-                flatLayout(a, base, len);
+                mem.flatLayout(a);
             }
         }
         for (Var v : scalarParams) {
@@ -344,7 +355,7 @@ public final class KernelEmitter {
         List<Integer> lines = scan.inclusive() ? List.of(scan.line(), scan.output().line())
                 : List.of(scan.output().line(), scan.line());
         for (int k = 0; k < 2; k++) {
-            address(order.get(k), lo, lines.get(k), bytes, checked.get(k));
+            mem.address(order.get(k), lo, lines.get(k), bytes, checked.get(k));
         }
         if (checked.contains(true)) {
             // the first index past an array's end, if the loop reaches it: there the first access in order fails
@@ -367,13 +378,13 @@ public final class KernelEmitter {
             w.braIf(fits, true, ok);
             for (int k = 0; k < 2; k++) {
                 if (checked.get(k)) {
-                    address(order.get(k), first, lines.get(k), bytes, true);
+                    mem.address(order.get(k), first, lines.get(k), bytes, true);
                 }
             }
             w.label(ok);
         }
-        Reg inAddr = elementAddress(bases.get(in), lo, bytes);
-        Reg outAddr = elementAddress(bases.get(out), lo, bytes);
+        Reg inAddr = mem.elementAddress(bases.get(in), lo, bytes);
+        Reg outAddr = mem.elementAddress(bases.get(out), lo, bytes);
         Reg lo64 = w.reg(Type.I64);
         Reg n = w.reg(Type.I64);
         w.op("cvt.s64.s32", lo64, lo);
@@ -398,13 +409,25 @@ public final class KernelEmitter {
         w.block(call.toString());
     }
 
-    private Reg var(Var v) {
+    Reg var(Var v) {
         return vars.computeIfAbsent(v, k -> w.reg(k.type()));
     }
 
     // ------------------------------------------------------------------ statements
 
-    private void statements(List<Stmt> stmts) {
+    Reg expr(Expr e) {
+        return exprs.expr(e);
+    }
+
+    Reg predicate(Expr cond) {
+        return exprs.expr(cond);
+    }
+
+    private Reg constant(Type t, long value) {
+        return exprs.constant(t, value);
+    }
+
+    void statements(List<Stmt> stmts) {
         for (Stmt s : stmts) {
             statement(s);
         }
@@ -415,87 +438,38 @@ public final class KernelEmitter {
         if (!(s instanceof Stmt.For) && !(s instanceof Stmt.If) && !(s instanceof Stmt.While)) {
             w.comment(where(s.line()) + IrPrinter.print(List.of(s)).strip());
         }
-        if (s instanceof Stmt.Assign a) {
-            Reg v = expr(a.value());
-            w.mov(var(a.var()), v);
-            forget(a.var());
-        } else if (s instanceof Stmt.Store st) {
-            Reg index = expr(st.index());
-            Elem elem = st.array().elem();
-            Reg value = expr(stored(elem, st.value()));
-            boolean check = !unchecked.contains(st);
-            Reg addr = st.row() == null ? address(st.array(), index, s.line(), elem.bytes(), check)
-                    : address2(st.array(), st.row(), index, s.line(), check);
-            if (elem == Elem.BOOLEAN) {
-                // bastore into a boolean[] keeps the value's lowest bit
-                Reg bit = w.reg(Type.I32);
-                w.op("and.b32", bit, value, 1);
-                value = bit;
-            }
-            w.stGlobal(elem.ptxStore(), addr, 0, value);
-        } else if (s instanceof Stmt.Atomic at) {
-            atomic(at);
-        } else if (s instanceof Stmt.If i && i.otherwise().isEmpty() && i.then().size() == 1
-                && i.then().get(0) instanceof Stmt.Break) {
-            // if (c) break: one predicated branch
-            w.comment(where(s.line()) + "if " + i.cond() + " break");
-            w.braIf(predicate(i.cond()), true, breakTargets.get(breakTargets.size() - 1));
-        } else if (s instanceof Stmt.If i) {
-            w.comment(where(s.line()) + "if " + i.cond());
-            Reg p = predicate(i.cond());
-            String otherwise = w.newLabel("else");
-            String end = w.newLabel("endif");
-            w.braIf(p, false, otherwise);
-            statements(i.then());
-            w.bra(end);
-            label(otherwise);
-            statements(i.otherwise());
-            label(end);
-        } else if (s instanceof Stmt.While wl) {
-            whileLoop(wl);
-        } else if (s instanceof Stmt.Break) {
-            w.bra(breakTargets.get(breakTargets.size() - 1));
-        } else if (s instanceof Stmt.For f) {
-            Mapping.Level level = region.mapping() == null ? null : region.mapping().levelOf(f);
-            if (level != null && level.outer() == f) {
-                String end = w.newLabel("par_end");
-                parallelLevel(level, end);
-                label(end);
-            } else {
-                sequentialLoop(f);
-            }
-        }
+        s.accept(lowering);
     }
 
     /** An atomic operation: its operands in Java's order, the index checked in the kernel, then {@link Atomics}. */
-    private void atomic(Stmt.Atomic at) {
+    void atomic(Stmt.Atomic at) {
         Reg index = expr(at.index());
         List<Reg> operands = new ArrayList<>();
         for (Expr e : at.operands()) {
             operands.add(expr(e));
         }
         Elem elem = at.array().elem();
-        Reg addr = at.row() == null ? address(at.array(), index, at.line(), elem.bytes(), true)
-                : address2(at.array(), at.row(), index, at.line(), true);
+        Reg addr = at.row() == null ? mem.address(at.array(), index, at.line(), elem.bytes(), true)
+                : mem.address2(at.array(), at.row(), index, at.line(), true);
         Atomics.emit(w, at.op(), at.array().element(), elem, addr, operands, at.result() != null ? var(at.result()) : null);
         if (at.result() != null) {
-            forget(at.result());
+            mem.forget(at.result());
         }
     }
 
-    private String where(int line) {
+    String where(int line) {
         return line > 0 ? (method.sourceFile() != null ? method.sourceFile() : "line") + ":" + line + ": " : "";
     }
 
     /** The end labels of the {@link Stmt.While} loops being emitted, innermost last: where a break goes. */
-    private final List<String> breakTargets = new ArrayList<>();
+    final List<String> breakTargets = new ArrayList<>();
 
     /** A loop that is not counted, run by one thread as Java runs it: the test before each iteration. */
-    private void whileLoop(Stmt.While wl) {
+    void whileLoop(Stmt.While wl) {
         w.comment(where(wl.line()) + "while " + wl.cond() + " (sequential in each thread)");
         String head = w.newLabel("while");
         String end = w.newLabel("while_end");
-        label(head);
+        mem.label(head);
         if (!wl.endless()) {
             Reg p = predicate(wl.cond());
             w.braIf(p, false, end);
@@ -504,30 +478,30 @@ public final class KernelEmitter {
         statements(wl.body());
         breakTargets.remove(breakTargets.size() - 1);
         w.bra(head);
-        label(end);
+        mem.label(end);
     }
 
     /** A loop run by one thread, exactly as Java runs it: the bound is re-evaluated before each iteration. */
-    private void sequentialLoop(Stmt.For f) {
+    void sequentialLoop(Stmt.For f) {
         w.comment(where(f.line()) + "for " + f.index() + " (sequential in each thread)");
         Reg index = var(f.index());
         w.mov(index, expr(f.lower()));
-        forget(f.index());
+        mem.forget(f.index());
         String head = w.newLabel("seq");
         String end = w.newLabel("seq_end");
         Set<Var> varying = new HashSet<>();
         varying.add(f.index());
-        List<String> hoisted = hoistRows(f.body(), varying);
-        label(head);
+        List<String> hoisted = mem.hoistRows(f.body(), varying);
+        mem.label(head);
         Reg p = predicate(new Expr.Compare(f.cond(), new Expr.Local(f.index()), f.bound(), false));
         w.braIf(p, false, end);
         statements(f.body());
         Reg step = constant(f.index().type(), f.step());
         w.op("add." + f.index().type().ptx(), index, index, step);
-        forget(f.index());
+        mem.forget(f.index());
         w.bra(head);
-        label(end);
-        hoistedRows.keySet().removeAll(hoisted);
+        mem.label(end);
+        mem.hoistedRows.keySet().removeAll(hoisted);
     }
 
     /**
@@ -535,7 +509,7 @@ public final class KernelEmitter {
      * strides by {@code gridDim[g] * blockDim[b]} over the level's 64-bit trip count (the product of the trip
      * counts of collapsed loops, whose indices are recovered by division).
      */
-    private void parallelLevel(Mapping.Level level, String end) {
+    void parallelLevel(Mapping.Level level, String end) {
         if (group != null && level.outer() == group.rows()) {
             rowGroupLevel(level, end);
             return;
@@ -589,8 +563,8 @@ public final class KernelEmitter {
         String head = w.newLabel("par");
         Set<Var> varying = new HashSet<>();
         loops.forEach(f -> varying.add(f.index()));
-        List<String> hoisted = hoistRows(level.inner().body(), varying);
-        label(head);
+        List<String> hoisted = mem.hoistRows(level.inner().body(), varying);
+        mem.label(head);
         Reg done = w.reg(Type.PRED);
         w.setp("ge", "s64", done, t, total);
         w.braIf(done, true, end);
@@ -619,13 +593,13 @@ public final class KernelEmitter {
             } else {
                 w.mov(index, i64);
             }
-            forget(f.index());
+            mem.forget(f.index());
         }
         statements(level.inner().body());
         w.op("add.s64", t, t, stride);
         w.bra(head);
         // the caller places the end label; the preloaded rows hold up to it and are not used after
-        hoistedRows.keySet().removeAll(hoisted);
+        mem.hoistedRows.keySet().removeAll(hoisted);
     }
 
     /**
@@ -641,14 +615,14 @@ public final class KernelEmitter {
         RowLanes lanes = RowLanes.start(w, special("%ctaid.x"), special("%ntid.x"), special("%tid.x"),
                 special("%nctaid.x"), special("%laneid"));
         String head = w.newLabel("rows");
-        label(head);
+        mem.label(head);
         Reg done = w.reg(Type.PRED);
         w.setp("ge", "s64", done, lanes.row(), trips);
         w.braIf(done, true, end);
         Reg i64 = w.reg(Type.I64);
         w.op("add.s64", i64, lo, lanes.row());
         w.op("cvt.u32.u64", var(f.index()), i64);
-        forget(f.index());
+        mem.forget(f.index());
         List<Stmt> body = f.body();
         int at = body.indexOf(group.inner());
         statements(body.subList(0, at));
@@ -656,7 +630,7 @@ public final class KernelEmitter {
         String skip = w.newLabel("not_first_lane");
         w.braIf(lanes.notFirst(), true, skip);
         statements(body.subList(at + 1, body.size()));
-        label(skip);
+        mem.label(skip);
         lanes.next(w);
         w.bra(head);
     }
@@ -668,25 +642,25 @@ public final class KernelEmitter {
         Reg s = var(sum);
         Reg identity = constant(sum.type(), group.identityBits());
         w.op("selp." + sum.type().bits(), s, identity, s, lanes.notFirst());
-        forget(sum);
+        mem.forget(sum);
         Reg k64 = w.reg(Type.I64);
         w.op("add.s64", k64, wide(expr(inner.lower()), true), lanes.lane64());
         Reg hi = wide(expr(inner.bound()), true);
         String head = w.newLabel("lane_loop");
-        label(head);
+        mem.label(head);
         Reg done = w.reg(Type.PRED);
         w.setp("ge", "s64", done, k64, hi);
         w.braIf(done, true, RowLanes.REJOIN);
         w.op("cvt.u32.u64", var(inner.index()), k64);
-        forget(inner.index());
+        mem.forget(inner.index());
         raiseTarget = RowLanes.RAISE;
         statements(inner.body());
         raiseTarget = "$L_raise";
         w.op("add.s64", k64, k64, lanes.lanes64());
         w.bra(head);
-        label(RowLanes.REJOIN);
+        mem.label(RowLanes.REJOIN);
         lanes.addAcross(w, s);
-        forget(sum);
+        mem.forget(sum);
     }
 
     private Reg special(String name) {
@@ -764,537 +738,7 @@ public final class KernelEmitter {
         return d;
     }
 
-    // ------------------------------------------------------------------ expressions
-
-    private Reg constant(Type t, long value) {
-        Reg r = w.reg(t);
-        w.mov(r, literal(new Expr.Const(t, value)));
-        return r;
-    }
-
-    private static String literal(Expr.Const k) {
-        return switch (k.type()) {
-            case I32 -> Integer.toString((int) k.bits());
-            case I64 -> Long.toString(k.bits());
-            case F32 -> String.format("0f%08X", (int) k.bits());
-            case F64 -> String.format("0d%016X", k.bits());
-            case PRED -> k.bits() != 0 ? "1" : "0";
-        };
-    }
-
-    private Reg predicate(Expr cond) {
-        return expr(cond);
-    }
-
-    private Reg expr(Expr e) {
-        if (e instanceof Expr.Const k) {
-            if (k.type() == Type.PRED) {
-                Reg bit = w.reg(Type.I32);
-                Reg p = w.reg(Type.PRED);
-                w.mov(bit, k.bits() != 0 ? 1 : 0);
-                w.setp("ne", "s32", p, bit, 0);
-                return p;
-            }
-            Reg r = w.reg(k.type());
-            w.mov(r, literal(k));
-            return r;
-        }
-        if (e instanceof Expr.Local l) {
-            return var(l.var());
-        }
-        if (e instanceof Expr.FieldValue f) {
-            return fields.get(f.field());
-        }
-        if (e instanceof Expr.Length l) {
-            return l.row() == null ? lengths.get(l.array()) : row(l.array(), l.row(), currentLine, true)[1];
-        }
-        if (e instanceof Expr.Call c) {
-            return call(c);
-        }
-        if (e instanceof Expr.Load l) {
-            Reg index = expr(l.index());
-            boolean check = !unchecked.contains(l);
-            Reg addr = l.row() == null ? address(l.array(), index, currentLine, l.array().elem().bytes(), check)
-                    : address2(l.array(), l.row(), index, currentLine, check);
-            Reg d = w.reg(l.type());
-            // a narrow element widens as Java's baload/saload/caload: s8 and s16 sign-extend, u8 and u16 zero-extend
-            w.ldGlobal(!written.contains(l.array()), l.array().elem().ptxLoad(), d, addr);
-            return d;
-        }
-        if (e instanceof Expr.Binary b) {
-            return binary(b);
-        }
-        if (e instanceof Expr.Unary u) {
-            Reg a = expr(u.operand());
-            Reg d = w.reg(u.type());
-            switch (u.op()) {
-                case NEG -> w.op("neg." + u.type().ptx(), d, a);
-                case TO_BYTE -> w.op("cvt.s32.s8", d, a);
-                case TO_SHORT -> w.op("cvt.s32.s16", d, a);
-                case TO_CHAR -> w.op("and.b32", d, a, 0xffff);
-                case NOT -> w.op("not.pred", d, a);
-            }
-            return d;
-        }
-        if (e instanceof Expr.Convert c) {
-            return convert(c);
-        }
-        if (e instanceof Expr.Compare c) {
-            Reg a = expr(c.left());
-            Reg b = expr(c.right());
-            Reg p = w.reg(Type.PRED);
-            String cond = c.cond().name().toLowerCase() + (c.unordered() && c.left().type().isFloat() ? "u" : "");
-            w.setp(cond, c.left().type().ptx(), p, a, b);
-            return p;
-        }
-        if (e instanceof Expr.Select s) {
-            Reg p = expr(s.cond());
-            Reg a = expr(s.ifTrue());
-            Reg b = expr(s.ifFalse());
-            Reg d = w.reg(s.type());
-            w.op("selp." + s.type().bits(), d, a, b, p);
-            return d;
-        }
-        if (e instanceof Expr.Cmp3 c) {
-            Reg a = expr(c.left());
-            Reg b = expr(c.right());
-            String t = c.left().type().ptx();
-            Reg lt = w.reg(Type.PRED);
-            Reg gt = w.reg(Type.PRED);
-            Reg d = w.reg(Type.I32);
-            w.setp("lt", t, lt, a, b);
-            w.setp("gt", t, gt, a, b);
-            w.op("selp.b32", d, 1, 0, gt);
-            w.predicated(lt, true, "mov.b32 " + d + ", -1");
-            if (c.left().type().isFloat()) {
-                Reg nan = w.reg(Type.PRED);
-                w.setp("nan", t, nan, a, b);
-                w.predicated(nan, true, "mov.b32 " + d + ", " + (c.nanIsOne() ? 1 : -1));
-            }
-            return d;
-        }
-        throw new IllegalStateException("no PTX for " + e);
-    }
-
-    private int currentLine;
-
-    /** A {@code Math} call with Java's result: exact functions inline, the others through {@code ptx-templates}. */
-    private Reg call(Expr.Call c) {
-        Type t = c.type();
-        String ty = t.ptx();
-        List<Reg> a = new ArrayList<>();
-        for (Expr x : c.args()) {
-            a.add(expr(x));
-        }
-        Reg d = w.reg(t);
-        switch (c.fn()) {
-            case SQRT -> w.op("sqrt.rn." + ty, d, a.get(0));
-            case FMA -> w.op("fma.rn." + ty, d, a.get(0), a.get(1), a.get(2));
-            case FLOOR -> w.op("cvt.rmi." + ty + "." + ty, d, a.get(0));
-            case CEIL -> w.op("cvt.rpi." + ty + "." + ty, d, a.get(0));
-            case RINT -> w.op("cvt.rni." + ty + "." + ty, d, a.get(0));
-            case ABS -> {
-                if (t.isFloat()) {
-                    // clear the sign bit, as Math.abs does (NaN stays NaN)
-                    String b = t == Type.F64 ? "b64" : "b32";
-                    Reg bits = w.reg(t == Type.F64 ? Type.I64 : Type.I32);
-                    w.op("mov." + b, bits, a.get(0));
-                    w.op("and." + b, bits, bits, t == Type.F64 ? "0x7FFFFFFFFFFFFFFF" : "0x7FFFFFFF");
-                    w.op("mov." + b, d, bits);
-                } else {
-                    w.op("abs." + ty, d, a.get(0));
-                }
-            }
-            case MIN, MAX -> {
-                boolean min = c.fn() == org.acc4j.compiler.ir.MathFn.MIN;
-                if (!t.isFloat()) {
-                    w.op((min ? "min." : "max.") + ty, d, a.get(0), a.get(1));
-                } else {
-                    minMax(min, t, d, a.get(0), a.get(1));
-                }
-            }
-            default -> mathRoutine(c, d, a);
-        }
-        return d;
-    }
-
-    /** A call of a {@code ptx-templates} math routine: arguments and result pass through {@code .param} space. */
-    private void mathRoutine(Expr.Call c, Reg d, List<Reg> a) {
-        var routine = org.acc4j.templates.MathLibrary.routine(c.fn().javaName(), c.type() == Type.F64)
-                .orElseThrow(() -> new Unsupported(currentLine, "Math." + c.fn().javaName() + " on "
-                        + c.type().javaName() + " on the GPU (ptx-templates has no routine for it)"));
-        mathUsed.add(routine);
-        String ty = routine.ptxType();
-        StringBuilder call = new StringBuilder("{\n");
-        for (int k = 0; k < a.size(); k++) {
-            call.append("\t.param .").append(ty).append(" a").append(k).append(";\n");
-        }
-        call.append("\t.param .").append(ty).append(" r0;\n");
-        for (int k = 0; k < a.size(); k++) {
-            call.append("\tst.param.").append(ty).append(" [a").append(k).append("], ").append(a.get(k)).append(";\n");
-        }
-        call.append("\tcall.uni (r0), ").append(routine.symbol()).append(", (");
-        for (int k = 0; k < a.size(); k++) {
-            call.append(k > 0 ? ", " : "").append('a').append(k);
-        }
-        call.append(");\n\tld.param.").append(ty).append(' ').append(d).append(", [r0];\n\t}");
-        w.block(call.toString());
-    }
-
-    /**
-     * Math.min and Math.max on float or double: the first NaN operand if any; min(-0.0, 0.0) is -0.0 and
-     * max(-0.0, 0.0) is 0.0 (the OR and the AND of the two zeros' bits); otherwise the smaller or larger.
-     */
-    private void minMax(boolean min, Type t, Reg d, Reg a, Reg b) {
-        FloatMinMax.emit(w, min, t, d, a, b);
-    }
-
-    private Reg binary(Expr.Binary b) {
-        Type t = b.type();
-        Reg a = expr(b.left());
-        Reg c = expr(b.right());
-        Reg d = w.reg(t);
-        String ty = t.ptx();
-        if (t.isFloat()) {
-            switch (b.op()) {
-                case ADD -> w.op("add.rn." + ty, d, a, c);
-                case SUB -> w.op("sub.rn." + ty, d, a, c);
-                case MUL -> w.op("mul.rn." + ty, d, a, c);
-                case DIV -> w.op("div.rn." + ty, d, a, c);
-                default -> throw new Unsupported(currentLine, "the operator " + b.op().symbol() + " on " + t.javaName());
-            }
-            return d;
-        }
-        switch (b.op()) {
-            case ADD -> w.op("add." + ty, d, a, c);
-            case SUB -> w.op("sub." + ty, d, a, c);
-            case MUL -> w.op("mul.lo." + ty, d, a, c);
-            case AND -> w.op("and." + t.bits(), d, a, c);
-            case OR -> w.op("or." + t.bits(), d, a, c);
-            case XOR -> w.op("xor." + t.bits(), d, a, c);
-            case SHL, SHR, USHR -> {
-                Reg count = w.reg(Type.I32);
-                w.op("and.b32", count, c, t == Type.I64 ? 63 : 31);
-                String op = switch (b.op()) {
-                    case SHL -> "shl." + t.bits();
-                    case SHR -> "shr." + ty;
-                    default -> "shr.u" + (t == Type.I64 ? "64" : "32");
-                };
-                w.op(op, d, a, count);
-            }
-            case DIV, REM -> {
-                Reg zero = w.reg(Type.PRED);
-                w.setp("eq", ty, zero, c, 0);
-                int code = site(ErrorSite.Kind.DIVISION_BY_ZERO, null, currentLine);
-                String stub = "$L_div0_" + code;
-                w.braIf(zero, true, stub);
-                String raise = raiseTarget;
-                stubWriters.add(() -> {
-                    w.label(stub);
-                    w.mov(errCode, code);
-                    w.mov(errDetail, 0);
-                    w.bra(raise);
-                });
-                Reg minusOne = w.reg(Type.PRED);
-                w.setp("eq", ty, minusOne, c, -1);
-                if (b.op() == org.acc4j.compiler.ir.BinOp.DIV) {
-                    w.predicated(minusOne, true, "neg." + ty + " " + d + ", " + a);
-                    w.predicated(minusOne, false, "div." + ty + " " + d + ", " + a + ", " + c);
-                } else {
-                    w.predicated(minusOne, true, "mov." + t.bits() + " " + d + ", 0");
-                    w.predicated(minusOne, false, "rem." + ty + " " + d + ", " + a + ", " + c);
-                }
-            }
-        }
-        return d;
-    }
-
-    private Reg convert(Expr.Convert c) {
-        Type from = c.operand().type();
-        Type to = c.type();
-        Reg a = expr(c.operand());
-        if (from == to) {
-            return a;
-        }
-        Reg d = w.reg(to);
-        String op;
-        if (!from.isFloat() && !to.isFloat()) {
-            op = to == Type.I64 ? "cvt.s64.s32" : "cvt.u32.u64";
-        } else if (!from.isFloat()) {
-            op = "cvt.rn." + to.ptx() + "." + from.ptx();
-        } else if (!to.isFloat()) {
-            // Java: truncate, saturate, and NaN gives 0 (PTX saturates but gives a NaN no fixed value)
-            w.op("cvt.rzi." + to.ptx() + "." + from.ptx(), d, a);
-            Reg number = w.reg(Type.PRED);
-            w.setp("num", from.ptx(), number, a, a);
-            w.predicated(number, false, "mov." + to.bits() + " " + d + ", 0");
-            return d;
-        } else {
-            op = to == Type.F64 ? "cvt.f64.f32" : "cvt.rn.f32.f64";
-        }
-        w.op(op, d, a);
-        return d;
-    }
-
-    /** Row-table entries already loaded on this straight-line stretch: (array, row) to {address, length}. */
-    private final Map<String, Reg[]> rows = new HashMap<>();
-    private final Map<String, Set<Var>> rowVars = new HashMap<>();
-
-    /** Emits a label: control may join here, so nothing loaded before is known to hold. */
-    private void label(String name) {
-        w.label(name);
-        rows.clear();
-        rowVars.clear();
-    }
-
-    /** {@code v} changes: entries whose row subscript reads it no longer hold. */
-    private void forget(Var v) {
-        rowVars.entrySet().removeIf(e -> {
-            if (e.getValue().contains(v)) {
-                rows.remove(e.getKey());
-                return true;
-            }
-            return false;
-        });
-    }
-
-    /**
-     * The value a store into an array of {@code elem} computes: a narrowing conversion the store makes anyway (the
-     * {@code i2b} before a {@code bastore} into a {@code byte[]}, {@code i2s} or {@code i2c} before a 16-bit store)
-     * is left out, since the store keeps the same low bits.
-     */
-    private static Expr stored(Elem elem, Expr value) {
-        if (value instanceof Expr.Unary u && elem != Elem.BOOLEAN && elem.isNarrow()) {
-            int bits = switch (u.op()) {
-                case TO_BYTE -> 8;
-                case TO_SHORT, TO_CHAR -> 16;
-                default -> 0;
-            };
-            if (bits >= 8 * elem.bytes()) {
-                return u.operand();
-            }
-        }
-        return value;
-    }
-
-    /**
-     * A two-dimensional array's trailer, read once: {start, row length, row bytes, whether it is one block, whether it
-     * is not}.
-     */
-    private final Map<ArrayRef, Reg[]> flat = new HashMap<>();
-
-    /**
-     * Reads the trailer after the last row-table entry (see {@link ArrayRef}): when the rows are one block, the
-     * block's start and the row length, and a row's address is then computed rather than loaded.
-     */
-    private void flatLayout(ArrayRef a, Reg table, Reg rows) {
-        Reg trailer = w.reg(Type.I64);
-        Reg start = w.reg(Type.I64);
-        Reg pitch = w.reg(Type.I32);
-        Reg rowBytes = w.reg(Type.I64);
-        Reg block = w.reg(Type.PRED);
-        Reg some = w.reg(Type.PRED);
-        w.op("mul.wide.u32", trailer, rows, ArrayRef.ROW_ENTRY_BYTES);
-        w.op("add.s64", trailer, table, trailer);
-        w.mov(start, 0);
-        w.mov(pitch, -1);
-        // an array of no rows has no trailer
-        w.setp("ne", "u32", some, rows, 0);
-        w.predicated(some, true, "ld.global.nc.u64 " + start + ", [" + trailer + "]");
-        w.predicated(some, true, "ld.global.nc.u32 " + pitch + ", [" + trailer + "+8]");
-        Reg jagged = w.reg(Type.PRED);
-        w.setp("ge", "s32", block, pitch, 0);
-        w.op("not.pred", jagged, block);
-        w.op("mul.wide.s32", rowBytes, pitch, a.elem().bytes());
-        flat.put(a, new Reg[] {start, pitch, rowBytes, block, jagged});
-    }
-
-    /** Rows preloaded before the loops being emitted, valid all through them: (array, row) to {address, length}. */
-    private final Map<String, Reg[]> hoistedRows = new HashMap<>();
-
-    /**
-     * Preloads, before a loop whose body is {@code body} and whose own indices are {@code varying}, the rows of the
-     * two-dimensional accesses in it whose row subscript the loop does not change (a subscript that reads memory or
-     * divides is left in place): a jagged array's row-table loads then leave the inner loop. A row outside the table
-     * is not loaded (its access, if it runs, fails its bounds check first). Returns the keys added.
-     */
-    private List<String> hoistRows(List<Stmt> body, Set<Var> varying) {
-        Dataflow.assigned(body, varying);
-        Map<String, Object[]> wanted = new LinkedHashMap<>();
-        rowAccesses(body, wanted);
-        List<String> added = new ArrayList<>();
-        for (Map.Entry<String, Object[]> e : wanted.entrySet()) {
-            ArrayRef array = (ArrayRef) e.getValue()[0];
-            Expr rowExpr = (Expr) e.getValue()[1];
-            if (hoistedRows.containsKey(e.getKey()) || Exprs.readsMemory(rowExpr)
-                    || Exprs.any(rowExpr, x -> x instanceof Expr.Local l && varying.contains(l.var()))
-                    || Exprs.any(rowExpr, x -> x instanceof Expr.Binary b
-                            && (b.op() == org.acc4j.compiler.ir.BinOp.DIV || b.op() == org.acc4j.compiler.ir.BinOp.REM))) {
-                continue;
-            }
-            w.comment("row " + e.getKey() + " preloaded for the loop below");
-            Reg r = expr(rowExpr);
-            Reg[] layout = flat.get(array);
-            Reg load = w.reg(Type.PRED);
-            w.raw("setp.lt.and.u32 " + load + ", " + r + ", " + lengths.get(array) + ", " + layout[4]);
-            Reg entry = elementAddress(bases.get(array), r, ArrayRef.ROW_ENTRY_BYTES);
-            hoistedRows.put(e.getKey(), rowAt(array, r, entry, load));
-            added.add(e.getKey());
-        }
-        return added;
-    }
-
-    /** The (array, row) of every two-dimensional access in {@code stmts}, by key, each once. */
-    private static void rowAccesses(List<Stmt> stmts, Map<String, Object[]> out) {
-        for (Expr top : Dataflow.expressions(stmts)) {
-            Dataflow.forEach(top, x -> {
-                if (x instanceof Expr.Load l && l.row() != null) {
-                    out.putIfAbsent(l.array().name() + "[" + l.row() + "]", new Object[] {l.array(), l.row()});
-                }
-            });
-        }
-        for (Stmt s : stmts) {
-            if (s instanceof Stmt.Store st && st.row() != null) {
-                out.putIfAbsent(st.array().name() + "[" + st.row() + "]", new Object[] {st.array(), st.row()});
-            } else if (s instanceof Stmt.Atomic at && at.row() != null) {
-                out.putIfAbsent(at.array().name() + "[" + at.row() + "]", new Object[] {at.array(), at.row()});
-            } else if (s instanceof Stmt.If i) {
-                rowAccesses(i.then(), out);
-                rowAccesses(i.otherwise(), out);
-            } else if (s instanceof Stmt.For f) {
-                rowAccesses(f.body(), out);
-            } else if (s instanceof Stmt.While wl) {
-                rowAccesses(wl.body(), out);
-            }
-        }
-    }
-
-    /**
-     * Row {@code r}'s address and length: computed from the trailer when the rows are one block, else loaded from
-     * its table entry at {@code entry} where {@code load} holds.
-     */
-    private Reg[] rowAt(ArrayRef array, Reg r, Reg entry, Reg load) {
-        Reg data = w.reg(Type.I64);
-        Reg len = w.reg(Type.I32);
-        Reg[] layout = flat.get(array);
-        Reg r64 = w.reg(Type.I64);
-        w.op("cvt.s64.s32", r64, r);
-        w.op("mul.lo.s64", r64, r64, layout[2]);
-        w.op("add.s64", data, layout[0], r64);
-        w.mov(len, layout[1]);
-        w.predicated(load, true, "ld.global.nc.u64 " + data + ", [" + entry + "]");
-        w.predicated(load, true, "ld.global.nc.u32 " + len + ", [" + entry + "+8]");
-        return new Reg[] {data, len};
-    }
-
-    /**
-     * {@code array[row]}'s device address and length, after the row's bounds check: computed from the trailer when
-     * the rows are one block (as a flat array is indexed), else loaded from the row table.
-     */
-    private Reg[] row(ArrayRef array, Expr rowExpr, int line, boolean check) {
-        String key = array.name() + "[" + rowExpr + "]";
-        Reg[] known = rows.get(key);
-        if (known != null) {
-            return known;
-        }
-        Reg[] preloaded = hoistedRows.get(key);
-        if (preloaded != null) {
-            if (check) {
-                // the bounds check stays where the access is; its address is not needed
-                address(array, expr(rowExpr), line, ArrayRef.ROW_ENTRY_BYTES, true);
-            }
-            return preloaded;
-        }
-        Reg r = expr(rowExpr);
-        Reg entry = address(array, r, line, ArrayRef.ROW_ENTRY_BYTES, check);
-        Reg[] out = rowAt(array, r, entry, flat.get(array)[4]);
-        Set<Var> used = new HashSet<>();
-        Dataflow.forEach(rowExpr, x -> {
-            if (x instanceof Expr.Local l) {
-                used.add(l.var());
-            }
-        });
-        if (!Exprs.readsMemory(rowExpr)) {
-            rows.put(key, out);
-            rowVars.put(key, used);
-        }
-        return out;
-    }
-
-    /** The address of {@code array[row][index]} after both bounds checks. */
-    private Reg address2(ArrayRef array, Expr rowExpr, Reg index, int line, boolean check) {
-        Reg[] row = row(array, rowExpr, line, check);
-        if (!check) {
-            return elementAddress(row[0], index, array.elem().bytes());
-        }
-        Reg rowIndex = expr(rowExpr);
-        Reg bad = w.reg(Type.PRED);
-        w.setp("ge", "u32", bad, index, row[1]);
-        int code = site(ErrorSite.Kind.INDEX_OUT_OF_BOUNDS, array.name() + "[]", line);
-        String stub = "$L_oob_" + code;
-        w.braIf(bad, true, stub);
-        String raise = raiseTarget;
-        stubWriters.add(() -> {
-            w.label(stub);
-            w.mov(errCode, code);
-            Reg hi = w.reg(Type.I64);
-            Reg lo = w.reg(Type.I64);
-            w.op("cvt.u64.u32", hi, rowIndex);
-            w.op("shl.b64", hi, hi, 32);
-            w.op("cvt.u64.u32", lo, index);
-            w.op("or.b64", errDetail, hi, lo);
-            w.bra(raise);
-        });
-        Reg offset = w.reg(Type.I64);
-        Reg addr = w.reg(Type.I64);
-        byteOffset(offset, index, array.elem().bytes());
-        w.op("add.s64", addr, row[0], offset);
-        return addr;
-    }
-
-    /** {@code offset = index * bytes} in 64 bits (a sign extension for one-byte elements). */
-    private void byteOffset(Reg offset, Reg index, int bytes) {
-        if (bytes == 1) {
-            w.op("cvt.s64.s32", offset, index);
-        } else {
-            w.op("mul.wide.s32", offset, index, bytes);
-        }
-    }
-
-    /** {@code base + index * bytes}. */
-    private Reg elementAddress(Reg base, Reg index, int bytes) {
-        Reg offset = w.reg(Type.I64);
-        Reg addr = w.reg(Type.I64);
-        byteOffset(offset, index, bytes);
-        w.op("add.s64", addr, base, offset);
-        return addr;
-    }
-
-    /** The address of element {@code index} of {@code bytes} bytes, after Java's bounds check unless hoisted. */
-    private Reg address(ArrayRef array, Reg index, int line, int bytes, boolean check) {
-        if (!check) {
-            return elementAddress(bases.get(array), index, bytes);
-        }
-        Reg bad = w.reg(Type.PRED);
-        w.setp("ge", "u32", bad, index, lengths.get(array));
-        int code = site(ErrorSite.Kind.INDEX_OUT_OF_BOUNDS, array.name(), line);
-        String stub = "$L_oob_" + code;
-        w.braIf(bad, true, stub);
-        String raise = raiseTarget;
-        stubWriters.add(() -> {
-            w.label(stub);
-            w.mov(errCode, code);
-            w.op("cvt.s64.s32", errDetail, index);
-            w.bra(raise);
-        });
-        Reg offset = w.reg(Type.I64);
-        Reg addr = w.reg(Type.I64);
-        byteOffset(offset, index, bytes);
-        w.op("add.s64", addr, bases.get(array), offset);
-        return addr;
-    }
-
-    private int site(ErrorSite.Kind kind, String array, int line) {
+    int site(ErrorSite.Kind kind, String array, int line) {
         sites.add(new ErrorSite(kind, array, line));
         return sites.size();
     }

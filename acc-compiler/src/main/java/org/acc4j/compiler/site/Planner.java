@@ -75,6 +75,25 @@ public final class Planner {
     }
 
     /**
+     * Plans the first method named {@code method} in the class file {@code classFile}: the entry for callers that see
+     * no ASM types (the agent's jar relocates them).
+     *
+     * @throws AnalyzerException if the bytecode does not verify
+     * @throws IllegalArgumentException if the class has no method of that name
+     */
+    public static MethodPlan plan(byte[] classFile, String method, Inliner.ClassSource classes)
+            throws AnalyzerException {
+        ClassNode cn = new ClassNode();
+        new org.objectweb.asm.ClassReader(classFile).accept(cn, 0);
+        for (MethodNode mn : cn.methods) {
+            if (mn.name.equals(method)) {
+                return plan(cn, mn, classes);
+            }
+        }
+        throw new IllegalArgumentException("no method " + method + " in " + cn.name);
+    }
+
+    /**
      * Plans method {@code method} of class {@code owner}; neither is changed.
      *
      * @throws AnalyzerException if the bytecode does not verify

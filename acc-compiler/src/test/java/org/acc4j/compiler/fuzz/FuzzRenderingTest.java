@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.acc4j.compiler.CompiledMethod;
 import org.acc4j.compiler.Nvcc;
-import org.acc4j.compiler.cuda.CudaCRenderer;
+import org.acc4j.compiler.cudac.CudaCRenderer;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 

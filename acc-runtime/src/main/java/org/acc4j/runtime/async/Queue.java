@@ -3,7 +3,7 @@ package org.acc4j.runtime.async;
 import java.util.ArrayList;
 import java.util.List;
 import jcuda.driver.CUresult;
-import org.acc4j.runtime.cuda.CudaException;
+import org.acc4j.runtime.cuda.DriverException;
 import org.acc4j.runtime.cuda.DeviceBuffer;
 import org.acc4j.runtime.cuda.PinnedBuffer;
 import org.acc4j.runtime.cuda.Stream;
@@ -218,7 +218,7 @@ public final class Queue implements AutoCloseable {
                 PinnedBuffer b = PinnedBuffer.allocate(bytes, "staging on " + name(number));
                 pinned.add(b);
                 return b;
-            } catch (CudaException e) {
+            } catch (DriverException e) {
                 if (e.result() != CUresult.CUDA_ERROR_OUT_OF_MEMORY || attempt > 0) {
                     if (e.result() == CUresult.CUDA_ERROR_OUT_OF_MEMORY) {
                         return null;

@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.acc4j.runtime.cuda.CudaException;
+import org.acc4j.runtime.cuda.DriverException;
 import org.acc4j.runtime.cuda.Stream;
 
 /**
@@ -125,7 +125,7 @@ public final class Queues implements AutoCloseable {
         if (failure == null) {
             return e;
         }
-        if (e instanceof CudaException && !(failure instanceof CudaException)) {
+        if (e instanceof DriverException && !(failure instanceof DriverException)) {
             e.addSuppressed(failure);
             return e;
         }

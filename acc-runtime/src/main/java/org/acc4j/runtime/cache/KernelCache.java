@@ -6,15 +6,12 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
-import org.acc4j.compiler.Compiler;
 import org.acc4j.runtime.cuda.Module;
-import org.objectweb.asm.ClassWriter;
-import org.objectweb.asm.tree.MethodNode;
 
 /**
- * Loaded kernel modules, keyed by what determines the code: the method's bytecode (its instructions and
- * annotations, so the mapping too), its descriptor (the element types), the compiler's version and the device's
- * compute capability. Two classes with the same method body share a module. The cache owns its modules and
+ * Loaded kernel modules, keyed by what determines the code: the compiler's key of the method
+ * ({@link org.acc4j.compiler.plan.CacheKey}: every class file it read, its version, the device's compute capability)
+ * and the PTX text itself. The cache owns its modules and
  * unloads them on {@link #close()}. Thread-safe; loading needs the context current on the calling thread.
  */
 public final class KernelCache implements AutoCloseable {
@@ -50,22 +47,6 @@ public final class KernelCache implements AutoCloseable {
             return Module.loadImage(image, name);
         }
     };
-
-    /** The cache key of a method for a device of compute capability {@code sm}. */
-    public static String key(MethodNode method, int sm) {
-        ClassWriter w = new ClassWriter(0);
-        w.visit(org.objectweb.asm.Opcodes.V17, org.objectweb.asm.Opcodes.ACC_PUBLIC, "K", null, "java/lang/Object", null);
-        method.accept(w);
-        w.visitEnd();
-        try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            sha.update(w.toByteArray());
-            sha.update((method.name + method.desc + "|" + Compiler.VERSION + "|sm_" + sm).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(sha.digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-        }
-    }
 
     /** A key for a module from its PTX text alone. */
     public static String keyOf(String ptx) {

@@ -16,7 +16,7 @@ import jcuda.driver.JCudaDriver;
  * <p>Invariant: until {@link #close()} this object holds exactly one retain of the primary
  * context; {@code close()} releases it once, however often it is called. Thread-safe.
  */
-public final class Context implements AutoCloseable {
+public final class Context extends Handle {
 
     /** Free and total device memory in bytes, as {@code cuMemGetInfo} reports them. */
     public record MemInfo(long free, long total) {
@@ -26,7 +26,6 @@ public final class Context implements AutoCloseable {
     private final CUdevice handle;
     /** The retained primary context; replaced by {@link #reset}. */
     private volatile CUcontext context;
-    private boolean closed;
 
     private Context(Device device, CUdevice handle, CUcontext context) {
         this.device = device;
@@ -37,13 +36,13 @@ public final class Context implements AutoCloseable {
     /**
      * Retains the primary context of {@code device} and makes it current on this thread.
      *
-     * @throws CudaException when the driver refuses
+     * @throws DriverException when the driver refuses
      */
     public static Context open(Device device) {
-        Cuda.init();
+        Driver.init();
         CUdevice handle = device.handle();
         CUcontext context = new CUcontext();
-        Cuda.check(JCudaDriver.cuDevicePrimaryCtxRetain(context, handle), "cuDevicePrimaryCtxRetain",
+        Driver.check(JCudaDriver.cuDevicePrimaryCtxRetain(context, handle), "cuDevicePrimaryCtxRetain",
                 "retaining the primary context of device " + device.ordinal() + " (" + device.name() + ")");
         Context opened = new Context(device, handle, context);
         try {
@@ -66,7 +65,7 @@ public final class Context implements AutoCloseable {
         ensureOpen();
         int result = JCudaDriver.cuCtxSetCurrent(context);
         if (result != jcuda.driver.CUresult.CUDA_SUCCESS) {
-            Cuda.check(result, "cuCtxSetCurrent", "making the context of device " + device.ordinal() + " current");
+            Driver.check(result, "cuCtxSetCurrent", "making the context of device " + device.ordinal() + " current");
         }
     }
 
@@ -78,19 +77,21 @@ public final class Context implements AutoCloseable {
      * meanwhile. Still exactly one retain is held afterwards; if the fresh retain fails, none is, and this context
      * counts as closed.
      *
-     * @throws CudaException when the driver refuses the reset or the retain
+     * @throws DriverException when the driver refuses the reset or the retain
      */
     public synchronized void reset() {
         ensureOpen();
-        Cuda.check(JCudaDriver.cuDevicePrimaryCtxReset(handle), "cuDevicePrimaryCtxReset",
+        Driver.check(JCudaDriver.cuDevicePrimaryCtxReset(handle), "cuDevicePrimaryCtxReset",
                 "resetting the primary context of device " + device.ordinal() + " after a fault");
         // resetting does not release: give back the old retain, then take one on the fresh context
         int released = JCudaDriver.cuDevicePrimaryCtxRelease(handle);
         CUcontext fresh = new CUcontext();
         int retained = JCudaDriver.cuDevicePrimaryCtxRetain(fresh, handle);
         if (retained != jcuda.driver.CUresult.CUDA_SUCCESS) {
-            closed = released == jcuda.driver.CUresult.CUDA_SUCCESS;
-            Cuda.check(retained, "cuDevicePrimaryCtxRetain", "retaining the primary context of device "
+            if (released == jcuda.driver.CUresult.CUDA_SUCCESS) {
+                abandon();
+            }
+            Driver.check(retained, "cuDevicePrimaryCtxRetain", "retaining the primary context of device "
                     + device.ordinal() + " again after its reset");
         }
         if (released != jcuda.driver.CUresult.CUDA_SUCCESS) {
@@ -129,7 +130,7 @@ public final class Context implements AutoCloseable {
         ensureOpen();
         int result = JCudaDriver.cuCtxSynchronize();
         if (result != jcuda.driver.CUresult.CUDA_SUCCESS) {
-            Cuda.check(result, "cuCtxSynchronize", "waiting for " + waitingFor);
+            Driver.check(result, "cuCtxSynchronize", "waiting for " + waitingFor);
         }
     }
 
@@ -138,33 +139,21 @@ public final class Context implements AutoCloseable {
         ensureOpen();
         long[] free = new long[1];
         long[] total = new long[1];
-        Cuda.check(JCudaDriver.cuMemGetInfo(free, total), "cuMemGetInfo",
+        Driver.check(JCudaDriver.cuMemGetInfo(free, total), "cuMemGetInfo",
                 "reading memory use of device " + device.ordinal());
         return new MemInfo(free[0], total[0]);
     }
 
-    /** True once {@link #close()} has been called. */
-    public synchronized boolean isClosed() {
-        return closed;
-    }
-
-    /** Releases the primary context; later calls do nothing. */
+    /** Releases the primary context (once). */
     @Override
-    public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
-        Cuda.check(JCudaDriver.cuDevicePrimaryCtxRelease(handle), "cuDevicePrimaryCtxRelease",
+    protected void release() {
+        Driver.check(JCudaDriver.cuDevicePrimaryCtxRelease(handle), "cuDevicePrimaryCtxRelease",
                 "releasing the primary context of device " + device.ordinal());
     }
 
-    private synchronized void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("the CUDA context of device " + device.ordinal() + " is closed");
-        }
+    @Override
+    protected String closedMessage() {
+        return "the CUDA context of device " + device.ordinal() + " is closed";
     }
 
     @Override

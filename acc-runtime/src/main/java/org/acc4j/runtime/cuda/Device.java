@@ -32,12 +32,12 @@ public record Device(int ordinal, String name, int computeMajor, int computeMino
      * @throws UnsatisfiedLinkError when the JCuda native library or {@code libcuda.so.1} is
      *                              missing; callers that must run without a GPU catch it
      * @throws NoClassDefFoundError when JCuda failed to load earlier in this JVM
-     * @throws CudaException        when a driver query fails
+     * @throws DriverException        when a driver query fails
      */
     public static List<Device> all() {
         try {
-            Cuda.init();
-        } catch (CudaException e) {
+            Driver.init();
+        } catch (DriverException e) {
             // a machine with a driver but no device answers cuInit with NO_DEVICE
             if (e.result() == jcuda.driver.CUresult.CUDA_ERROR_NO_DEVICE) {
                 return List.of();
@@ -45,7 +45,7 @@ public record Device(int ordinal, String name, int computeMajor, int computeMino
             throw e;
         }
         int[] count = new int[1];
-        Cuda.check(JCudaDriver.cuDeviceGetCount(count), "cuDeviceGetCount", "counting CUDA devices");
+        Driver.check(JCudaDriver.cuDeviceGetCount(count), "cuDeviceGetCount", "counting CUDA devices");
         List<Device> devices = new ArrayList<>(count[0]);
         for (int i = 0; i < count[0]; i++) {
             devices.add(query(i));
@@ -55,7 +55,7 @@ public record Device(int ordinal, String name, int computeMajor, int computeMino
 
     /** The device at {@code ordinal}; same failures as {@link #all()}. */
     public static Device get(int ordinal) {
-        Cuda.init();
+        Driver.init();
         return query(ordinal);
     }
 
@@ -73,7 +73,7 @@ public record Device(int ordinal, String name, int computeMajor, int computeMino
             CUdevice d = lookup(ordinal);
             return attribute(d, ordinal, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY) != 0
                     && attribute(d, ordinal, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING) != 0;
-        } catch (CudaException e) {
+        } catch (DriverException e) {
             return false;
         }
     }
@@ -91,17 +91,17 @@ public record Device(int ordinal, String name, int computeMajor, int computeMino
 
     private static CUdevice lookup(int ordinal) {
         CUdevice device = new CUdevice();
-        Cuda.check(JCudaDriver.cuDeviceGet(device, ordinal), "cuDeviceGet", "looking up device " + ordinal);
+        Driver.check(JCudaDriver.cuDeviceGet(device, ordinal), "cuDeviceGet", "looking up device " + ordinal);
         return device;
     }
 
     private static Device query(int ordinal) {
         CUdevice device = lookup(ordinal);
         byte[] raw = new byte[256];
-        Cuda.check(JCudaDriver.cuDeviceGetName(raw, raw.length, device), "cuDeviceGetName",
+        Driver.check(JCudaDriver.cuDeviceGetName(raw, raw.length, device), "cuDeviceGetName",
                 "reading the name of device " + ordinal);
         long[] total = new long[1];
-        Cuda.check(JCudaDriver.cuDeviceTotalMem(total, device), "cuDeviceTotalMem",
+        Driver.check(JCudaDriver.cuDeviceTotalMem(total, device), "cuDeviceTotalMem",
                 "reading the memory size of device " + ordinal);
         return new Device(ordinal, cString(raw),
                 attribute(device, ordinal, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
@@ -114,7 +114,7 @@ public record Device(int ordinal, String name, int computeMajor, int computeMino
 
     private static int attribute(CUdevice device, int ordinal, int attribute) {
         int[] value = new int[1];
-        Cuda.check(JCudaDriver.cuDeviceGetAttribute(value, attribute, device), "cuDeviceGetAttribute",
+        Driver.check(JCudaDriver.cuDeviceGetAttribute(value, attribute, device), "cuDeviceGetAttribute",
                 "reading " + CUdevice_attribute.stringFor(attribute) + " of device " + ordinal);
         return value[0];
     }

@@ -23,7 +23,7 @@ import jcuda.driver.JCudaDriver;
  * current on the calling thread. Thread-safe, though concurrent copies into one buffer race
  * like any shared memory.
  */
-public final class DeviceBuffer implements AutoCloseable {
+public final class DeviceBuffer extends Handle {
 
     /** A {@code CUdeviceptr} whose native address can be read. */
     private static final class AddressablePointer extends CUdeviceptr {
@@ -51,7 +51,6 @@ public final class DeviceBuffer implements AutoCloseable {
     private final AddressablePointer pointer;
     private final long bytes;
     private final String what;
-    private boolean closed;
 
     private DeviceBuffer(AddressablePointer pointer, long bytes, String what) {
         this.pointer = pointer;
@@ -64,7 +63,7 @@ public final class DeviceBuffer implements AutoCloseable {
      *
      * @param bytes size in bytes, 0 or more
      * @param what  what the memory is for, for messages, e.g. {@code double[1048576]}
-     * @throws CudaException e.g. {@code CUDA_ERROR_OUT_OF_MEMORY}
+     * @throws DriverException e.g. {@code CUDA_ERROR_OUT_OF_MEMORY}
      */
     public static DeviceBuffer allocate(long bytes, String what) {
         if (bytes < 0) {
@@ -72,7 +71,7 @@ public final class DeviceBuffer implements AutoCloseable {
         }
         AddressablePointer pointer = new AddressablePointer();
         if (bytes > 0) {
-            Cuda.check(JCudaDriver.cuMemAlloc(pointer, bytes), "cuMemAlloc",
+            Driver.check(JCudaDriver.cuMemAlloc(pointer, bytes), "cuMemAlloc",
                     "allocating " + bytes + " bytes for " + what);
         }
         return new DeviceBuffer(pointer, bytes, what);
@@ -103,7 +102,7 @@ public final class DeviceBuffer implements AutoCloseable {
         Pointer host = hostPointer(hostArray);
         ensureOpen();
         if (bytes > 0) {
-            Cuda.check(JCudaDriver.cuMemcpyHtoD(pointer, host, bytes), "cuMemcpyHtoD",
+            Driver.check(JCudaDriver.cuMemcpyHtoD(pointer, host, bytes), "cuMemcpyHtoD",
                     "copying " + bytes + " bytes to the device for " + what);
         }
     }
@@ -117,7 +116,7 @@ public final class DeviceBuffer implements AutoCloseable {
         Pointer host = hostPointer(hostArray);
         ensureOpen();
         if (bytes > 0) {
-            Cuda.check(JCudaDriver.cuMemcpyDtoH(host, pointer, bytes), "cuMemcpyDtoH",
+            Driver.check(JCudaDriver.cuMemcpyDtoH(host, pointer, bytes), "cuMemcpyDtoH",
                     "copying " + bytes + " bytes to the host for " + what);
         }
     }
@@ -130,7 +129,7 @@ public final class DeviceBuffer implements AutoCloseable {
         long n = sliceBytes(offset, hostArray);
         Pointer host = hostPointer(hostArray, false);
         if (n > 0) {
-            Cuda.check(JCudaDriver.cuMemcpyHtoD(pointer.withByteOffset(offset), host, n), "cuMemcpyHtoD",
+            Driver.check(JCudaDriver.cuMemcpyHtoD(pointer.withByteOffset(offset), host, n), "cuMemcpyHtoD",
                     "copying " + n + " bytes at byte " + offset + " to the device for " + what);
         }
     }
@@ -140,7 +139,7 @@ public final class DeviceBuffer implements AutoCloseable {
         long n = sliceBytes(offset, hostArray);
         Pointer host = hostPointer(hostArray, false);
         if (n > 0) {
-            Cuda.check(JCudaDriver.cuMemcpyDtoH(host, pointer.withByteOffset(offset), n), "cuMemcpyDtoH",
+            Driver.check(JCudaDriver.cuMemcpyDtoH(host, pointer.withByteOffset(offset), n), "cuMemcpyDtoH",
                     "copying " + n + " bytes at byte " + offset + " to the host for " + what);
         }
     }
@@ -175,10 +174,10 @@ public final class DeviceBuffer implements AutoCloseable {
                 for (int i = 0; i < n; i++) {
                     piece[i] = z[from + i] ? (byte) 1 : 0;
                 }
-                Cuda.check(JCudaDriver.cuMemcpyHtoD(at, Pointer.to(piece), n), "cuMemcpyHtoD",
+                Driver.check(JCudaDriver.cuMemcpyHtoD(at, Pointer.to(piece), n), "cuMemcpyHtoD",
                         "copying " + n + " bytes of a boolean[] to the device for " + what);
             } else {
-                Cuda.check(JCudaDriver.cuMemcpyDtoH(Pointer.to(piece), at, n), "cuMemcpyDtoH",
+                Driver.check(JCudaDriver.cuMemcpyDtoH(Pointer.to(piece), at, n), "cuMemcpyDtoH",
                         "copying " + n + " bytes of a boolean[] to the host for " + what);
                 for (int i = 0; i < n; i++) {
                     z[from + i] = piece[i] != 0;
@@ -195,7 +194,7 @@ public final class DeviceBuffer implements AutoCloseable {
             throw new IllegalArgumentException(count + " longs at " + offset + " from " + bytes + " bytes of " + what);
         }
         if (n > 0) {
-            Cuda.check(JCudaDriver.cuMemcpyDtoH(Pointer.to(into), pointer.withByteOffset(offset), n), "cuMemcpyDtoH",
+            Driver.check(JCudaDriver.cuMemcpyDtoH(Pointer.to(into), pointer.withByteOffset(offset), n), "cuMemcpyDtoH",
                     "copying " + n + " bytes to the host for " + what);
         }
     }
@@ -208,7 +207,7 @@ public final class DeviceBuffer implements AutoCloseable {
         ensureOpen();
         requireCapacity(from);
         if (bytes > 0) {
-            Cuda.check(JCudaDriver.cuMemcpyHtoDAsync(pointer, from.pointer(), bytes, stream.handle()),
+            Driver.check(JCudaDriver.cuMemcpyHtoDAsync(pointer, from.pointer(), bytes, stream.handle()),
                     "cuMemcpyHtoDAsync", "queueing a copy of " + bytes + " bytes to the device for " + what + " on "
                             + stream.what());
         }
@@ -222,7 +221,7 @@ public final class DeviceBuffer implements AutoCloseable {
         ensureOpen();
         requireCapacity(into);
         if (bytes > 0) {
-            Cuda.check(JCudaDriver.cuMemcpyDtoHAsync(into.pointer(), pointer, bytes, stream.handle()),
+            Driver.check(JCudaDriver.cuMemcpyDtoHAsync(into.pointer(), pointer, bytes, stream.handle()),
                     "cuMemcpyDtoHAsync", "queueing a copy of " + bytes + " bytes to the host for " + what + " on "
                             + stream.what());
         }
@@ -237,7 +236,7 @@ public final class DeviceBuffer implements AutoCloseable {
         ensureOpen();
         requireRange(offset, count, from);
         if (count > 0) {
-            Cuda.check(JCudaDriver.cuMemcpyHtoDAsync(pointer.withByteOffset(offset), from.pointer(), count,
+            Driver.check(JCudaDriver.cuMemcpyHtoDAsync(pointer.withByteOffset(offset), from.pointer(), count,
                     stream.handle()), "cuMemcpyHtoDAsync", "queueing a copy of " + count + " bytes to byte " + offset
                     + " of the device buffer for " + what + " on " + stream.what());
         }
@@ -252,7 +251,7 @@ public final class DeviceBuffer implements AutoCloseable {
         ensureOpen();
         requireRange(offset, count, into);
         if (count > 0) {
-            Cuda.check(JCudaDriver.cuMemcpyDtoHAsync(into.pointer(), pointer.withByteOffset(offset), count,
+            Driver.check(JCudaDriver.cuMemcpyDtoHAsync(into.pointer(), pointer.withByteOffset(offset), count,
                     stream.handle()), "cuMemcpyDtoHAsync", "queueing a copy of " + count + " bytes from byte " + offset
                     + " of the device buffer for " + what + " on " + stream.what());
         }
@@ -269,7 +268,7 @@ public final class DeviceBuffer implements AutoCloseable {
     public void zeroAsync(Stream stream) {
         ensureOpen();
         if (bytes > 0) {
-            Cuda.check(JCudaDriver.cuMemsetD8Async(pointer, (byte) 0, bytes, stream.handle()), "cuMemsetD8Async",
+            Driver.check(JCudaDriver.cuMemsetD8Async(pointer, (byte) 0, bytes, stream.handle()), "cuMemsetD8Async",
                     "queueing a zero-fill of " + bytes + " bytes for " + what + " on " + stream.what());
         }
     }
@@ -292,7 +291,7 @@ public final class DeviceBuffer implements AutoCloseable {
                     + "-byte device buffer for " + what);
         }
         if (count > 0) {
-            Cuda.check(JCudaDriver.cuMemsetD8Async(pointer.withByteOffset(offset), (byte) 0, count,
+            Driver.check(JCudaDriver.cuMemsetD8Async(pointer.withByteOffset(offset), (byte) 0, count,
                     stream == null ? null : stream.handle()), "cuMemsetD8Async", "queueing a zero-fill of " + count
                     + " bytes at byte " + offset + " of " + what);
         }
@@ -302,44 +301,22 @@ public final class DeviceBuffer implements AutoCloseable {
     public void zero() {
         ensureOpen();
         if (bytes > 0) {
-            Cuda.check(JCudaDriver.cuMemsetD8(pointer, (byte) 0, bytes), "cuMemsetD8",
+            Driver.check(JCudaDriver.cuMemsetD8(pointer, (byte) 0, bytes), "cuMemsetD8",
                     "zero-filling " + bytes + " bytes for " + what);
         }
     }
 
-    /** True once {@link #close()} has been called. */
-    public synchronized boolean isClosed() {
-        return closed;
-    }
-
-    /**
-     * Forgets the memory without freeing it, because the context that held it was destroyed ({@link
-     * Context#reset()}): {@code cuMemFree} would fail. Afterwards the buffer is closed.
-     */
-    public void abandon() {
-        synchronized (this) {
-            closed = true;
-        }
-    }
-
-    /** Frees the memory ({@code cuMemFree}); later calls do nothing. */
+    /** Frees the memory ({@code cuMemFree}), once. */
     @Override
-    public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
+    protected void release() {
         if (bytes > 0) {
-            Cuda.check(JCudaDriver.cuMemFree(pointer), "cuMemFree", "freeing " + bytes + " bytes of " + what);
+            Driver.check(JCudaDriver.cuMemFree(pointer), "cuMemFree", "freeing " + bytes + " bytes of " + what);
         }
     }
 
-    private synchronized void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("device buffer for " + what + " is closed");
-        }
+    @Override
+    protected String closedMessage() {
+        return "device buffer for " + what + " is closed";
     }
 
     /** A JCuda pointer to the array, after checking its type and that its size matches. */

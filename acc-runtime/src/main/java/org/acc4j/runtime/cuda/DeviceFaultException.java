@@ -16,7 +16,7 @@ import jcuda.driver.CUresult;
  * stale host copies: the runtime refuses them with a {@link DeviceLostException} until {@code Acc.delete} is called
  * on them. This call's results did not reach the host.
  *
- * <p>The message names what was running, the CUDA error (the {@link CudaException} is the cause) and what
+ * <p>The message names what was running, the CUDA error (the {@link DriverException} is the cause) and what
  * followed.
  */
 public final class DeviceFaultException extends RuntimeException {
@@ -35,7 +35,7 @@ public final class DeviceFaultException extends RuntimeException {
      * @param rebuild    why the rebuild failed (the device is lost), null when it succeeded
      * @param lostArrays arrays whose device-side changes were lost, described
      */
-    public DeviceFaultException(String what, CudaException fault, int restored, RuntimeException rebuild,
+    public DeviceFaultException(String what, DriverException fault, int restored, RuntimeException rebuild,
                                 java.util.List<String> lostArrays) {
         super(message(what, fault, restored, rebuild, lostArrays), fault);
         this.what = what;
@@ -82,7 +82,7 @@ public final class DeviceFaultException extends RuntimeException {
         };
     }
 
-    private static String message(String what, CudaException fault, int restored, RuntimeException rebuild,
+    private static String message(String what, DriverException fault, int restored, RuntimeException rebuild,
                                   java.util.List<String> lostArrays) {
         String head = "acc4j: the device faulted in " + what + ": " + fault.getMessage().lines().findFirst().orElse("");
         String body;

@@ -11,10 +11,9 @@ import jcuda.driver.JCudaDriver;
  * <p>{@link #create} gives default flags (timing enabled, no blocking sync). Needs its context current on the calling
  * thread for every call. {@link #close()} is idempotent; other calls after it throw {@link IllegalStateException}.
  */
-public final class Event implements AutoCloseable {
+public final class Event extends Handle {
     private final CUevent event = new CUevent();
     private final String what;
-    private boolean closed;
 
     private Event(String what) {
         this.what = what;
@@ -27,7 +26,7 @@ public final class Event implements AutoCloseable {
      */
     public static Event create(String what) {
         Event e = new Event(what);
-        Cuda.check(JCudaDriver.cuEventCreate(e.event, CUevent_flags.CU_EVENT_DEFAULT), "cuEventCreate",
+        Driver.check(JCudaDriver.cuEventCreate(e.event, CUevent_flags.CU_EVENT_DEFAULT), "cuEventCreate",
                 "creating the event " + what);
         return e;
     }
@@ -40,7 +39,7 @@ public final class Event implements AutoCloseable {
      */
     public static Event fence(String what) {
         Event e = new Event(what);
-        Cuda.check(JCudaDriver.cuEventCreate(e.event, CUevent_flags.CU_EVENT_DISABLE_TIMING), "cuEventCreate",
+        Driver.check(JCudaDriver.cuEventCreate(e.event, CUevent_flags.CU_EVENT_DISABLE_TIMING), "cuEventCreate",
                 "creating the event " + what);
         return e;
     }
@@ -48,14 +47,14 @@ public final class Event implements AutoCloseable {
     /** Records the event on {@code stream}, after the work queued there so far; does not wait. */
     public void record(Stream stream) {
         ensureOpen();
-        Cuda.check(JCudaDriver.cuEventRecord(event, stream.handle()), "cuEventRecord",
+        Driver.check(JCudaDriver.cuEventRecord(event, stream.handle()), "cuEventRecord",
                 "recording the event " + what + " on " + stream.what());
     }
 
     /** Waits until the work before the event's last record has completed; returns at once if it was never recorded. */
     public void synchronize() {
         ensureOpen();
-        Cuda.check(JCudaDriver.cuEventSynchronize(event), "cuEventSynchronize", "waiting for the event " + what);
+        Driver.check(JCudaDriver.cuEventSynchronize(event), "cuEventSynchronize", "waiting for the event " + what);
     }
 
     /** What the event marks, for messages. */
@@ -69,15 +68,10 @@ public final class Event implements AutoCloseable {
         return event;
     }
 
-    /** Forgets the event without destroying it: its context was destroyed (after a fault). */
-    public synchronized void abandon() {
-        closed = true;
-    }
-
     /** Records the event on the default stream, after the work queued there so far; does not wait. */
     public void record() {
         ensureOpen();
-        Cuda.check(JCudaDriver.cuEventRecord(event, null), "cuEventRecord", "recording the event " + what);
+        Driver.check(JCudaDriver.cuEventRecord(event, null), "cuEventRecord", "recording the event " + what);
     }
 
     /**
@@ -88,25 +82,18 @@ public final class Event implements AutoCloseable {
         ensureOpen();
         start.ensureOpen();
         float[] ms = new float[1];
-        Cuda.check(JCudaDriver.cuEventElapsedTime(ms, start.event, event), "cuEventElapsedTime",
+        Driver.check(JCudaDriver.cuEventElapsedTime(ms, start.event, event), "cuEventElapsedTime",
                 "timing from the event " + start.what + " to " + what);
         return ms[0];
     }
 
-    private synchronized void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("the event " + what + " is destroyed");
-        }
+    @Override
+    protected String closedMessage() {
+        return "the event " + what + " is destroyed";
     }
 
     @Override
-    public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
-        Cuda.check(JCudaDriver.cuEventDestroy(event), "cuEventDestroy", "destroying the event " + what);
+    protected void release() {
+        Driver.check(JCudaDriver.cuEventDestroy(event), "cuEventDestroy", "destroying the event " + what);
     }
 }

@@ -42,7 +42,7 @@ public final class Function {
     public int attribute(int attribute) {
         module.ensureOpen();
         int[] value = new int[1];
-        Cuda.check(JCudaDriver.cuFuncGetAttribute(value, attribute, function), "cuFuncGetAttribute",
+        Driver.check(JCudaDriver.cuFuncGetAttribute(value, attribute, function), "cuFuncGetAttribute",
                 "reading " + CUfunction_attribute.stringFor(attribute) + " of kernel " + name);
         return value[0];
     }
@@ -84,7 +84,7 @@ public final class Function {
      * @param sharedBytes dynamic shared memory per block
      * @param args        the kernel parameters, in the order of the PTX {@code .param}s
      * @param what        describes the launch for messages
-     * @throws CudaException when the driver rejects the launch (bad configuration, missing
+     * @throws DriverException when the driver rejects the launch (bad configuration, missing
      *                       context, an earlier sticky fault)
      */
     public void launch(int gridX, int blockX, int sharedBytes, KernelArgs args, String what) {
@@ -95,7 +95,7 @@ public final class Function {
         module.ensureOpen();
         int result = JCudaDriver.cuLaunchKernel(function, gridX, 1, 1, blockX, 1, 1, sharedBytes,
                 null, args.toPointer(), null);
-        Cuda.check(result, "cuLaunchKernel", "launching kernel " + name + " (" + what + ") with grid "
+        Driver.check(result, "cuLaunchKernel", "launching kernel " + name + " (" + what + ") with grid "
                 + gridX + " x block " + blockX + " and " + args.count() + " parameters");
     }
 
@@ -115,7 +115,7 @@ public final class Function {
         module.ensureOpen();
         int result = JCudaDriver.cuLaunchKernel(function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
                 0, null, args.toPointer(), null);
-        Cuda.check(result, "cuLaunchKernel", "launching kernel " + name + " (" + what + ") with grid "
+        Driver.check(result, "cuLaunchKernel", "launching kernel " + name + " (" + what + ") with grid "
                 + grid[0] + " x " + grid[1] + " x " + grid[2] + " of blocks " + block[0] + " x " + block[1] + " x "
                 + block[2] + " and " + args.count() + " parameters");
     }
@@ -138,7 +138,7 @@ public final class Function {
         module.ensureOpen();
         int result = JCudaDriver.cuLaunchKernel(function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
                 0, stream.handle(), args.toPointer(), null);
-        Cuda.check(result, "cuLaunchKernel", "launching kernel " + name + " (" + what + ") on " + stream.what()
+        Driver.check(result, "cuLaunchKernel", "launching kernel " + name + " (" + what + ") on " + stream.what()
                 + " with grid " + grid[0] + " x " + grid[1] + " x " + grid[2] + " of blocks " + block[0] + " x "
                 + block[1] + " x " + block[2] + " and " + args.count() + " parameters");
     }
@@ -158,7 +158,7 @@ public final class Function {
         int result = JCudaDriver.cuLaunchKernel(function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
                 0, stream == null ? null : stream.handle(), args.table(), null);
         if (result != jcuda.driver.CUresult.CUDA_SUCCESS) {
-            Cuda.check(result, "cuLaunchKernel", "launching kernel " + name + " (" + what + ")"
+            Driver.check(result, "cuLaunchKernel", "launching kernel " + name + " (" + what + ")"
                     + (stream == null ? "" : " on " + stream.what()) + " with grid " + grid[0] + " x " + grid[1]
                     + " x " + grid[2] + " of blocks " + block[0] + " x " + block[1] + " x " + block[2] + " and "
                     + args.count() + " parameters");

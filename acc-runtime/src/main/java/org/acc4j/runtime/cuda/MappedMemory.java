@@ -16,7 +16,7 @@ import jcuda.driver.JCudaDriver;
  * <p>Needs its context current on the calling thread for {@link #allocate} and {@link #close()}; {@link #close()}
  * is idempotent; {@link #abandon()} forgets the memory after its context was destroyed.
  */
-public final class MappedMemory implements AutoCloseable {
+public final class MappedMemory extends Handle {
     /** A pointer whose address can be read back: {@code cuMemHostAlloc} fills in its native address. */
     private static final class Addressed extends Pointer {
         long address() {
@@ -29,7 +29,6 @@ public final class MappedMemory implements AutoCloseable {
     private final long deviceAddress;
     private final ByteBuffer view;
     private final long bytes;
-    private boolean closed;
 
     private MappedMemory(Addressed pointer, long deviceAddress, long bytes) {
         this.pointer = pointer;
@@ -42,20 +41,20 @@ public final class MappedMemory implements AutoCloseable {
     /**
      * Allocates {@code bytes} (1 to 1 MiB) of mapped pinned memory, zeroed.
      *
-     * @throws CudaException when the host cannot pin it or the device cannot map it
+     * @throws DriverException when the host cannot pin it or the device cannot map it
      */
     public static MappedMemory allocate(long bytes, String what) {
         if (bytes < 1 || bytes > 1 << 20) {
             throw new IllegalArgumentException("mapped memory takes 1 byte to 1 MiB, not " + bytes + ", for " + what);
         }
         Addressed p = new Addressed();
-        Cuda.check(JCudaDriver.cuMemHostAlloc(p, bytes, jcuda.driver.JCudaDriver.CU_MEMHOSTALLOC_DEVICEMAP),
+        Driver.check(JCudaDriver.cuMemHostAlloc(p, bytes, jcuda.driver.JCudaDriver.CU_MEMHOSTALLOC_DEVICEMAP),
                 "cuMemHostAlloc", "pinning and mapping " + bytes + " bytes of host memory for " + what);
         CUdeviceptr d = new CUdeviceptr();
         int r = JCudaDriver.cuMemHostGetDevicePointer(d, p, 0);
         if (r != 0) {
             JCudaDriver.cuMemFreeHost(p);
-            Cuda.check(r, "cuMemHostGetDevicePointer", "mapping " + bytes + " pinned bytes into the device for " + what);
+            Driver.check(r, "cuMemHostGetDevicePointer", "mapping " + bytes + " pinned bytes into the device for " + what);
         }
         MappedMemory m = new MappedMemory(p, DeviceBuffer.addressOf(d), bytes);
         for (int i = 0; i < bytes; i++) {
@@ -88,18 +87,14 @@ public final class MappedMemory implements AutoCloseable {
         return bytes;
     }
 
-    /** Frees the memory ({@code cuMemFreeHost}); later calls do nothing. */
+    /** Frees the memory ({@code cuMemFreeHost}), once. */
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        Cuda.check(JCudaDriver.cuMemFreeHost(pointer), "cuMemFreeHost", "freeing " + bytes + " mapped pinned bytes");
+    protected void release() {
+        Driver.check(JCudaDriver.cuMemFreeHost(pointer), "cuMemFreeHost", "freeing " + bytes + " mapped pinned bytes");
     }
 
-    /** Forgets the memory without freeing it: its context was destroyed. */
-    public synchronized void abandon() {
-        closed = true;
+    @Override
+    protected String closedMessage() {
+        return "mapped memory of " + bytes + " bytes is freed";
     }
 }

@@ -14,7 +14,7 @@ import jcuda.driver.JITOptions;
  *
  * <p>Loading goes through {@code cuModuleLoadDataEx} (JCuda's {@code cuModuleLoadDataJIT})
  * with error and info log buffers, so a PTX that does not assemble fails with a
- * {@link CudaException} whose message carries the JIT error log. The info log of a successful
+ * {@link DriverException} whose message carries the JIT error log. The info log of a successful
  * load (warnings, register spills) is kept in {@link #infoLog()}.
  *
  * <p>Invariant: the {@code CUmodule} is unloaded exactly once, by the first {@link #close()};
@@ -23,7 +23,7 @@ import jcuda.driver.JITOptions;
  * name clashes with {@code java.lang.Module}: import this class by its full name rather than
  * with {@code org.acc4j.runtime.cuda.*}.
  */
-public final class Module implements AutoCloseable {
+public final class Module extends Handle {
 
     /** Size of each JIT log buffer in bytes. */
     private static final int LOG_BYTES = 64 * 1024;
@@ -31,7 +31,6 @@ public final class Module implements AutoCloseable {
     private final CUmodule module;
     private final String name;
     private final String infoLog;
-    private boolean closed;
 
     private Module(CUmodule module, String name, String infoLog) {
         this.module = module;
@@ -44,10 +43,10 @@ public final class Module implements AutoCloseable {
      *
      * @param ptx  the PTX text (a NUL terminator is added here)
      * @param name a name for messages, e.g. the Java class and method the PTX came from
-     * @throws CudaException with the JIT error log appended when loading fails
+     * @throws DriverException with the JIT error log appended when loading fails
      */
     public static Module load(String ptx, String name) {
-        Cuda.init();
+        Driver.init();
         byte[] text = ptx.getBytes(StandardCharsets.UTF_8);
         byte[] image = new byte[text.length + 1];
         // the driver reads PTX as a C string: the last byte stays 0
@@ -66,7 +65,7 @@ public final class Module implements AutoCloseable {
             if (!infoLog.isEmpty()) {
                 detail += "\nJIT info log:\n" + infoLog;
             }
-            throw new CudaException(result, "cuModuleLoadDataEx",
+            throw new DriverException(result, "cuModuleLoadDataEx",
                     "loading module " + name + " (" + text.length + " bytes of PTX)", detail);
         }
         return new Module(module, name, infoLog);
@@ -77,10 +76,10 @@ public final class Module implements AutoCloseable {
      * ({@code cuLinkCreate}, {@code cuLinkAddData}, {@code cuLinkComplete}): the image {@link #loadImage} loads
      * without compiling, in this run or a later one.
      *
-     * @throws CudaException with the JIT error log when the PTX does not assemble
+     * @throws DriverException with the JIT error log when the PTX does not assemble
      */
     public static byte[] compile(String ptx, String name) {
-        Cuda.init();
+        Driver.init();
         byte[] text = ptx.getBytes(StandardCharsets.UTF_8);
         byte[] image = new byte[text.length + 1];
         System.arraycopy(text, 0, image, 0, text.length);
@@ -89,7 +88,7 @@ public final class Module implements AutoCloseable {
         // log buffer here is written after it was freed (heap corruption). The error log of PTX that does not
         // assemble comes from loading it with cuModuleLoadDataEx instead, whose options live for that one call.
         jcuda.driver.CUlinkState state = new jcuda.driver.CUlinkState();
-        Cuda.check(JCudaDriver.cuLinkCreate(new JITOptions(), state), "cuLinkCreate", "compiling module " + name);
+        Driver.check(JCudaDriver.cuLinkCreate(new JITOptions(), state), "cuLinkCreate", "compiling module " + name);
         try {
             int result = JCudaDriver.cuLinkAddData(state, jcuda.driver.CUjitInputType.CU_JIT_INPUT_PTX,
                     Pointer.to(image), image.length, name, new JITOptions());
@@ -107,7 +106,7 @@ public final class Module implements AutoCloseable {
         // the linker refused it: loading the PTX gives the same refusal with the JIT's error log (or, should it load,
         // the linker's own error with no log)
         try (Module m = load(ptx, name)) {
-            throw new CudaException(CUresult.CUDA_ERROR_INVALID_PTX, "cuLinkAddData/cuLinkComplete",
+            throw new DriverException(CUresult.CUDA_ERROR_INVALID_PTX, "cuLinkAddData/cuLinkComplete",
                     "compiling module " + name + " (" + text.length + " bytes of PTX)",
                     "the driver's linker refused PTX that cuModuleLoadDataEx accepts");
         }
@@ -121,10 +120,10 @@ public final class Module implements AutoCloseable {
     private static byte[] copyOut(Pointer image, long bytes, String name) {
         byte[] out = new byte[Math.toIntExact(bytes)];
         jcuda.driver.CUdeviceptr d = new jcuda.driver.CUdeviceptr();
-        Cuda.check(JCudaDriver.cuMemAlloc(d, Math.max(1, bytes)), "cuMemAlloc", "a buffer for the cubin of " + name);
+        Driver.check(JCudaDriver.cuMemAlloc(d, Math.max(1, bytes)), "cuMemAlloc", "a buffer for the cubin of " + name);
         try {
-            Cuda.check(JCudaDriver.cuMemcpyHtoD(d, image, bytes), "cuMemcpyHtoD", "the cubin of " + name);
-            Cuda.check(JCudaDriver.cuMemcpyDtoH(Pointer.to(out), d, bytes), "cuMemcpyDtoH", "the cubin of " + name);
+            Driver.check(JCudaDriver.cuMemcpyHtoD(d, image, bytes), "cuMemcpyHtoD", "the cubin of " + name);
+            Driver.check(JCudaDriver.cuMemcpyDtoH(Pointer.to(out), d, bytes), "cuMemcpyDtoH", "the cubin of " + name);
         } finally {
             JCudaDriver.cuMemFree(d);
         }
@@ -134,12 +133,12 @@ public final class Module implements AutoCloseable {
     /**
      * Loads a cubin image made by {@link #compile} into the current context ({@code cuModuleLoadData}): no compiling.
      *
-     * @throws CudaException when the driver refuses the image (another architecture's, or not an image)
+     * @throws DriverException when the driver refuses the image (another architecture's, or not an image)
      */
     public static Module loadImage(byte[] image, String name) {
-        Cuda.init();
+        Driver.init();
         CUmodule module = new CUmodule();
-        Cuda.check(JCudaDriver.cuModuleLoadData(module, image), "cuModuleLoadData",
+        Driver.check(JCudaDriver.cuModuleLoadData(module, image), "cuModuleLoadData",
                 "loading module " + name + " (" + image.length + " bytes of cubin)");
         return new Module(module, name, "");
     }
@@ -158,46 +157,25 @@ public final class Module implements AutoCloseable {
      * Looks up a kernel entry point.
      *
      * @param entryName the {@code .entry} name in the PTX
-     * @throws CudaException {@code CUDA_ERROR_NOT_FOUND} when there is no such entry
+     * @throws DriverException {@code CUDA_ERROR_NOT_FOUND} when there is no such entry
      */
     public Function function(String entryName) {
         ensureOpen();
         CUfunction function = new CUfunction();
-        Cuda.check(JCudaDriver.cuModuleGetFunction(function, module, entryName), "cuModuleGetFunction",
+        Driver.check(JCudaDriver.cuModuleGetFunction(function, module, entryName), "cuModuleGetFunction",
                 "looking up kernel " + entryName + " in module " + name);
         return new Function(this, function, entryName);
     }
 
-    /** True once {@link #close()} has been called. */
-    public synchronized boolean isClosed() {
-        return closed;
-    }
-
-    /** Unloads the module; later calls do nothing. */
+    /** Unloads the module, once. */
     @Override
-    public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
-        Cuda.check(JCudaDriver.cuModuleUnload(module), "cuModuleUnload", "unloading module " + name);
+    protected void release() {
+        Driver.check(JCudaDriver.cuModuleUnload(module), "cuModuleUnload", "unloading module " + name);
     }
 
-    /**
-     * Forgets the module without unloading it, because the context that held it was destroyed ({@link
-     * Context#reset()}). Afterwards it is closed: its functions must be looked up in a module loaded again.
-     */
-    public synchronized void abandon() {
-        closed = true;
-    }
-
-    /** Throws when closed; used by {@link Function} too. */
-    synchronized void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("module " + name + " is closed");
-        }
+    @Override
+    protected String closedMessage() {
+        return "module " + name + " is closed";
     }
 
     private static String log(JITOptions options, int key) {

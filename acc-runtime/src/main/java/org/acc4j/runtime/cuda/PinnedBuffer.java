@@ -15,7 +15,7 @@ import jcuda.driver.JCudaDriver;
  * Needs its context current on the calling thread for {@link #allocate} and {@link #close()}. {@link #close()} is
  * idempotent; other calls after it (or {@link #abandon()}) throw {@link IllegalStateException}.
  */
-public final class PinnedBuffer implements AutoCloseable {
+public final class PinnedBuffer extends Handle {
     /** The largest slice viewed as one {@link ByteBuffer} (whose size is an int). */
     private static final long SLICE = 1L << 30;
     /** Arrays of at least this many bytes are copied in {@link #PIECE}s on several cores. */
@@ -27,7 +27,6 @@ public final class PinnedBuffer implements AutoCloseable {
 
     private final Pointer pointer;
     private final long capacity;
-    private boolean closed;
 
     private PinnedBuffer(Pointer pointer, long capacity) {
         this.pointer = pointer;
@@ -37,7 +36,7 @@ public final class PinnedBuffer implements AutoCloseable {
     /**
      * Allocates {@code bytes} of pinned host memory (at least 1 byte is allocated).
      *
-     * @throws CudaException e.g. {@code CUDA_ERROR_OUT_OF_MEMORY} when the host cannot pin that much
+     * @throws DriverException e.g. {@code CUDA_ERROR_OUT_OF_MEMORY} when the host cannot pin that much
      */
     public static PinnedBuffer allocate(long bytes, String what) {
         if (bytes < 0 || bytes > MAX_BYTES) {
@@ -46,7 +45,7 @@ public final class PinnedBuffer implements AutoCloseable {
         }
         Pointer p = new Pointer();
         long size = Math.max(1, bytes);
-        Cuda.check(JCudaDriver.cuMemHostAlloc(p, size, 0), "cuMemHostAlloc",
+        Driver.check(JCudaDriver.cuMemHostAlloc(p, size, 0), "cuMemHostAlloc",
                 "pinning " + size + " bytes of host memory for " + what);
         return new PinnedBuffer(p, size);
     }
@@ -179,26 +178,14 @@ public final class PinnedBuffer implements AutoCloseable {
                 + (array == null ? "null" : array.getClass().getTypeName()));
     }
 
-    /** Forgets the memory without freeing it: its context was destroyed (after a fault). */
-    public synchronized void abandon() {
-        closed = true;
-    }
-
-    private synchronized void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("pinned buffer of " + capacity + " bytes is freed");
-        }
-    }
-
-    /** Frees the memory ({@code cuMemFreeHost}); later calls do nothing. */
     @Override
-    public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
-        Cuda.check(JCudaDriver.cuMemFreeHost(pointer), "cuMemFreeHost", "freeing " + capacity + " pinned bytes");
+    protected String closedMessage() {
+        return "pinned buffer of " + capacity + " bytes is freed";
+    }
+
+    /** Frees the memory ({@code cuMemFreeHost}), once. */
+    @Override
+    protected void release() {
+        Driver.check(JCudaDriver.cuMemFreeHost(pointer), "cuMemFreeHost", "freeing " + capacity + " pinned bytes");
     }
 }

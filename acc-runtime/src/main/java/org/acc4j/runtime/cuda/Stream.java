@@ -14,10 +14,9 @@ import jcuda.driver.JCudaDriver;
  * other. Needs its context current on the calling thread. {@link #close()} is idempotent; other calls after it (or
  * after {@link #abandon()}) throw {@link IllegalStateException}.
  */
-public final class Stream implements AutoCloseable {
+public final class Stream extends Handle {
     private final CUstream stream = new CUstream();
     private final String what;
-    private boolean closed;
 
     private Stream(String what) {
         this.what = what;
@@ -30,7 +29,7 @@ public final class Stream implements AutoCloseable {
      */
     public static Stream create(String what) {
         Stream s = new Stream(what);
-        Cuda.check(JCudaDriver.cuStreamCreate(s.stream, CUstream_flags.CU_STREAM_DEFAULT), "cuStreamCreate",
+        Driver.check(JCudaDriver.cuStreamCreate(s.stream, CUstream_flags.CU_STREAM_DEFAULT), "cuStreamCreate",
                 "creating the stream of " + what);
         return s;
     }
@@ -45,7 +44,7 @@ public final class Stream implements AutoCloseable {
      * ({@code cuStreamWaitEvent}); the host does not wait. The event may be destroyed at once afterwards.
      */
     public void waitFor(Event event) {
-        Cuda.check(JCudaDriver.cuStreamWaitEvent(handle(), event.handle(), 0), "cuStreamWaitEvent",
+        Driver.check(JCudaDriver.cuStreamWaitEvent(handle(), event.handle(), 0), "cuStreamWaitEvent",
                 "making " + what() + " wait for the event " + event.what());
     }
 
@@ -57,7 +56,7 @@ public final class Stream implements AutoCloseable {
 
     /** Waits until everything queued on the stream has completed ({@code cuStreamSynchronize}). */
     public void synchronize(String waitingFor) {
-        Cuda.check(JCudaDriver.cuStreamSynchronize(handle()), "cuStreamSynchronize",
+        Driver.check(JCudaDriver.cuStreamSynchronize(handle()), "cuStreamSynchronize",
                 "waiting for " + waitingFor + " on " + what);
     }
 
@@ -67,30 +66,18 @@ public final class Stream implements AutoCloseable {
         if (r == CUresult.CUDA_ERROR_NOT_READY) {
             return false;
         }
-        Cuda.check(r, "cuStreamQuery", "asking whether " + what + " has completed");
+        Driver.check(r, "cuStreamQuery", "asking whether " + what + " has completed");
         return true;
     }
 
-    /** Forgets the stream without destroying it: its context was destroyed (after a fault). */
-    public synchronized void abandon() {
-        closed = true;
-    }
-
-    private synchronized void ensureOpen() {
-        if (closed) {
-            throw new IllegalStateException("the stream of " + what + " is destroyed");
-        }
+    @Override
+    protected String closedMessage() {
+        return "the stream of " + what + " is destroyed";
     }
 
     @Override
-    public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
-        Cuda.check(JCudaDriver.cuStreamDestroy(stream), "cuStreamDestroy", "destroying the stream of " + what);
+    protected void release() {
+        Driver.check(JCudaDriver.cuStreamDestroy(stream), "cuStreamDestroy", "destroying the stream of " + what);
     }
 
     @Override

@@ -40,6 +40,40 @@ public final class Aliasing {
      * one-dimensional names, {@code the same array is both x and y, and the region writes it}.
      */
     public static String problem(List<Use> uses) {
+        return problem(uses, null);
+    }
+
+    /** What the present table knows of bound arrays, so that a call on present rows need not visit them. */
+    public interface Known {
+        /**
+         * Whether this two-dimensional array's rows are known distinct, none null, and each listed by its own
+         * present table alone ({@link PresentTable#ownRows}).
+         */
+        boolean ownRows(Object rank2);
+
+        /** Whether this one-dimensional array may be a row of a bound two-dimensional array. */
+        boolean mayBeRow(Object rank1);
+    }
+
+    /**
+     * {@link #problem(List)}, visiting no row when {@code known} (null for none) vouches for every two-dimensional
+     * array and clears every one-dimensional one: the rows then cannot meet each other or another bound array, and
+     * only the bound arrays themselves are compared. Otherwise every row is visited, as {@link #problem(List)} does.
+     */
+    public static String problem(List<Use> uses, Known known) {
+        if (known != null && vouched(uses, known)) {
+            IdentityHashMap<Object, Place> seen = new IdentityHashMap<>();
+            for (Use use : uses) {
+                if (use.array() == null) {
+                    return "the array " + use.name() + " is null";
+                }
+                String clash = place(seen, use.array(), new Place(use, -1));
+                if (clash != null) {
+                    return clash;
+                }
+            }
+            return null;
+        }
         IdentityHashMap<Object, Place> seen = new IdentityHashMap<>();
         for (Use use : uses) {
             if (use.array() == null) {
@@ -63,6 +97,19 @@ public final class Aliasing {
             }
         }
         return null;
+    }
+
+    private static boolean vouched(List<Use> uses, Known known) {
+        for (Use use : uses) {
+            Object a = use.array();
+            if (a == null) {
+                continue;
+            }
+            if (HostArrays.isRank2(a) ? !known.ownRows(a) : known.mayBeRow(a)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Records {@code here} for {@code array}; the reason when an earlier place holds it and either is written. */

@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import jcuda.driver.CUresult;
 import org.acc4j.runtime.cuda.Context;
-import org.acc4j.runtime.cuda.CudaException;
+import org.acc4j.runtime.cuda.DriverException;
 import org.acc4j.runtime.cuda.DeviceBuffer;
 import org.acc4j.runtime.transfer.CudaLane;
 import org.acc4j.runtime.transfer.StagedCopy;
@@ -247,7 +247,7 @@ public final class CudaMemory implements DeviceMemory {
     private synchronized DeviceBuffer reuse(long bytes) {
         for (int i = spare.size() - 1; i >= 0; i--) {
             if (spare.get(i).bytes() == bytes) {
-                org.acc4j.runtime.cuda.Cuda.check(jcuda.driver.JCudaDriver.cuCtxSynchronize(), "cuCtxSynchronize",
+                org.acc4j.runtime.cuda.Driver.check(jcuda.driver.JCudaDriver.cuCtxSynchronize(), "cuCtxSynchronize",
                         "before reusing " + bytes + " bytes of device memory");
                 spareBytes -= bytes;
                 return spare.remove(i);
@@ -287,7 +287,7 @@ public final class CudaMemory implements DeviceMemory {
     public static DeviceBuffer allocateBuffer(long bytes, String what) {
         try {
             return DeviceBuffer.allocate(bytes, what);
-        } catch (CudaException e) {
+        } catch (DriverException e) {
             if (e.result() != CUresult.CUDA_ERROR_OUT_OF_MEMORY) {
                 throw e;
             }

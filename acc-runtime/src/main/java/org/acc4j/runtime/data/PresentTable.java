@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import org.acc4j.compiler.ir.ArrayRef;
+import org.acc4j.compiler.plan.Abi;
 
 /**
  * Which host arrays have device copies, with OpenACC 2.5+ reference counting.
@@ -75,11 +75,21 @@ public final class PresentTable implements AutoCloseable {
         private final Entry[] rowEntries;
         /** For a two-dimensional array laid out as one block, that block (this entry holds it); else null. */
         private Block block;
+        /** Whether the table as last written lists {@link #block}'s rows in order (see {@link #isContiguous()}). */
+        private boolean listsBlock;
+        /** As the table was last written: whether it lists each row object once, and its shortest row's length. */
+        private boolean rowsDistinct;
+        private int leastRowLength;
         private int structured;
         private int dynamic;
         private int rowReferences;
         /** A kernel may have changed the device copy since host and device were last made equal (a copy either way). */
         private boolean deviceNewer;
+        /**
+         * For a two-dimensional array: every row it lists is device-newer, recorded here in one store rather than
+         * in each row; {@link PresentTable#settle} moves it into the rows before anything looks at them one by one.
+         */
+        private boolean rowsNewer;
 
         private Entry(PresentTable table, Key key, Buffer buffer, String array, Object[] rows, Entry[] rowEntries) {
             this.table = table;
@@ -140,7 +150,21 @@ public final class PresentTable implements AutoCloseable {
          */
         public boolean isContiguous() {
             synchronized (table) {
-                return contiguous(this);
+                return listsBlock;
+            }
+        }
+
+        /** The device address of the block when {@link #isContiguous()}, else 0. */
+        public long blockAddress() {
+            synchronized (table) {
+                return listsBlock ? block.buffer.address() : 0;
+            }
+        }
+
+        /** The length of every row when {@link #isContiguous()}, else -1. */
+        public int blockRowLength() {
+            synchronized (table) {
+                return listsBlock ? HostArrays.length(rows[0]) : -1;
             }
         }
 
@@ -158,7 +182,7 @@ public final class PresentTable implements AutoCloseable {
     }
 
     /** Bytes per row-table entry: u64 device address, s32 length, 4 bytes padding. */
-    public static final int ROW_ENTRY_BYTES = ArrayRef.ROW_ENTRY_BYTES;
+    public static final int ROW_ENTRY_BYTES = Abi.ROW_ENTRY_BYTES;
 
     /**
      * One device buffer holding every row of a rectangular two-dimensional array, row {@code i} at byte {@code i *
@@ -434,6 +458,7 @@ public final class PresentTable implements AutoCloseable {
             uploadBlock(entry);
             return;
         }
+        settle(entry);
         for (int i : distinctRows(entry)) {
             upload(entry.rowEntries[i], entry.rows[i]);
         }
@@ -454,6 +479,7 @@ public final class PresentTable implements AutoCloseable {
             downloadBlock(entry);
             return;
         }
+        settle(entry);
         for (int i : distinctRows(entry)) {
             download(entry.rowEntries[i], entry.rows[i]);
         }
@@ -538,6 +564,87 @@ public final class PresentTable implements AutoCloseable {
             transfers.add(new Transfer(entry.rowEntries[i].buffer, entry.rows[i]));
         }
         return transfers;
+    }
+
+    /**
+     * The shortest row's length of {@code array} when it is a present two-dimensional array whose rows are, right
+     * now, the very row objects its table lists; else -1. Java arrays never change length, so the length found when
+     * the table was written holds: a launch needs to read no row. The test compares the host's outer array with the
+     * table's copy of it by identity and touches no row object; a row replaced since gives -1, and the caller looks
+     * at the rows themselves.
+     */
+    public synchronized int leastRowLength(Object array) {
+        Entry entry = unchanged(array);
+        return entry == null ? -1 : entry.leastRowLength;
+    }
+
+    /**
+     * Whether {@code array} is a present two-dimensional array whose rows are, right now, its table's (see {@link
+     * #leastRowLength}), each listed once and by no other present table, none present on its own: its rows then
+     * cannot be one another or another bound array's row, unless that array is one {@link #listedAsRow} finds. For
+     * one block this holds by construction; for other layouts each row's entry is looked at (not the row itself).
+     */
+    public synchronized boolean ownRows(Object array) {
+        Entry entry = unchanged(array);
+        if (entry == null || !entry.rowsDistinct) {
+            return false;
+        }
+        if (contiguous(entry)) {
+            return true;
+        }
+        for (Entry row : entry.rowEntries) {
+            if (row.rowReferences != 1 || row.structured != 0 || row.dynamic != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The entry of a present two-dimensional array whose host rows are its table's, or null. */
+    private Entry unchanged(Object array) {
+        if (closed || !HostArrays.isRank2(array)) {
+            return null;
+        }
+        Entry entry = find(array);
+        return entry == null || entry.rows == null || !sameRows((Object[]) array, entry.rows) ? null : entry;
+    }
+
+    /** Records what {@link #ownRows} and {@link #leastRowLength} need of the rows {@code entry}'s table now lists. */
+    private static void noteRows(Entry entry) {
+        IdentityHashMap<Object, Boolean> seen = new IdentityHashMap<>();
+        int least = entry.rows.length == 0 ? 0 : Integer.MAX_VALUE;
+        boolean distinct = true;
+        for (Object row : entry.rows) {
+            least = Math.min(least, HostArrays.length(row));
+            distinct &= seen.put(row, Boolean.TRUE) == null;
+        }
+        entry.rowsDistinct = distinct;
+        entry.leastRowLength = least;
+    }
+
+    /**
+     * Whether {@code array}, a one-dimensional array, is listed as a row by a present row table. One that is not
+     * cannot be a row of an array {@link #ownRows} vouches for, since such an array's rows are all listed.
+     */
+    public synchronized boolean listedAsRow(Object array) {
+        if (closed) {
+            return false;
+        }
+        Entry entry = find(array);
+        return entry != null && entry.rowReferences > 0;
+    }
+
+    /** Whether {@code now} holds exactly {@code listed}'s row objects, in order (identity, no row touched). */
+    private static boolean sameRows(Object[] now, Object[] listed) {
+        if (now.length != listed.length) {
+            return false;
+        }
+        for (int i = 0; i < now.length; i++) {
+            if (now[i] != listed[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether {@code array} has a device copy. */
@@ -677,6 +784,7 @@ public final class PresentTable implements AutoCloseable {
                 entry.block.buffer.abandon();
                 entry.block = null;
             }
+            entry.listsBlock = false;
         }
         while (collected.poll() != null) {
             // reclaimed arrays are found by their cleared keys below
@@ -718,7 +826,7 @@ public final class PresentTable implements AutoCloseable {
                 if (entry.rows != null) {
                     entry.buffer = allocateTable(entry.rows.length, entry.array);
                     restored.add(entry);
-                    writeRowTable(entry.buffer, entry.rows, entry.rowEntries, null);
+                    entry.listsBlock = writeRowTable(entry.buffer, entry.rows, entry.rowEntries, null);
                 }
             }
         } catch (RuntimeException e) {
@@ -752,6 +860,14 @@ public final class PresentTable implements AutoCloseable {
         if (entry.rows == null) {
             entry.deviceNewer = true;
         } else {
+            entry.rowsNewer = true;
+        }
+    }
+
+    /** Moves a two-dimensional array's {@link Entry#rowsNewer} into its rows' own flags. */
+    private static void settle(Entry entry) {
+        if (entry.rowsNewer) {
+            entry.rowsNewer = false;
             for (Entry row : entry.rowEntries) {
                 row.deviceNewer = true;
             }
@@ -767,6 +883,11 @@ public final class PresentTable implements AutoCloseable {
      */
     public synchronized List<String> markLost() {
         List<String> names = new ArrayList<>();
+        for (Entry entry : entries.values()) {
+            if (entry.rows != null) {
+                settle(entry);
+            }
+        }
         for (Entry entry : entries.values()) {
             Object array = entry.key.get();
             if (entry.deviceNewer && array != null) {
@@ -956,7 +1077,9 @@ public final class PresentTable implements AutoCloseable {
         } catch (RuntimeException e) {
             throw unholding(held, 0, rows.length, freeing(table, e));
         }
-        return record(array, table, rows, held);
+        Entry entry = record(array, table, rows, held);
+        noteRows(entry);
+        return entry;
     }
 
     /** A row table of {@code rows} entries and its trailer (see {@link #writeRowTable}); no bytes for no rows. */
@@ -1025,20 +1148,23 @@ public final class PresentTable implements AutoCloseable {
             block.release();
             throw unholding(held, 0, rows.length, e);
         }
+        boolean listed;
         try {
-            writeRowTable(table, rows, held, block);
+            listed = writeRowTable(table, rows, held, block);
         } catch (RuntimeException e) {
             block.release();
             throw unholding(held, 0, rows.length, freeing(table, e));
         }
         Entry entry = record(array, table, rows, held);
         entry.block = block;
+        entry.listsBlock = listed;
+        noteRows(entry);
         return entry;
     }
 
     /** Whether {@code entry}'s table lists its block's rows in order (see {@link Entry#isContiguous()}). */
     private static boolean contiguous(Entry entry) {
-        return entry.block != null && listsBlock(entry.rowEntries, entry.block);
+        return entry.block != null && entry.listsBlock;
     }
 
     private static boolean listsBlock(Entry[] rowEntries, Block block) {
@@ -1058,6 +1184,7 @@ public final class PresentTable implements AutoCloseable {
     private void uploadBlock(Entry entry) {
         long t0 = System.nanoTime();
         entry.block.buffer.uploadRows(entry.rows);
+        entry.rowsNewer = false;
         for (Entry row : entry.rowEntries) {
             row.deviceNewer = false;
         }
@@ -1068,6 +1195,7 @@ public final class PresentTable implements AutoCloseable {
     private void downloadBlock(Entry entry) {
         long t0 = System.nanoTime();
         entry.block.buffer.downloadRows(entry.rows);
+        entry.rowsNewer = false;
         for (Entry row : entry.rowEntries) {
             row.deviceNewer = false;
         }
@@ -1127,9 +1255,10 @@ public final class PresentTable implements AutoCloseable {
      * row changed; on failure the entry is left as it was.
      */
     private void refreshRows(Entry entry, Object array, Clause clause) {
-        if (entry.rows == null) {
+        if (entry.rows == null || sameRows((Object[]) array, entry.rows)) {
             return;
         }
+        settle(entry);
         Object[] now = currentRows(array);
         List<Integer> changed = new ArrayList<>();
         for (int i = 0; i < now.length; i++) {
@@ -1142,12 +1271,13 @@ public final class PresentTable implements AutoCloseable {
         }
         Entry[] fresh = entry.rowEntries.clone();
         int taken = 0;
+        boolean listed;
         try {
             for (; taken < changed.size(); taken++) {
                 int i = changed.get(taken);
                 fresh[i] = hold(now[i], clause, array, i);
             }
-            writeRowTable(entry.buffer, now, fresh, entry.block);
+            listed = writeRowTable(entry.buffer, now, fresh, entry.block);
         } catch (RuntimeException e) {
             RuntimeException failure = e;
             for (int t = taken - 1; t >= 0; t--) {
@@ -1160,6 +1290,8 @@ public final class PresentTable implements AutoCloseable {
         Object[] oldRows = entry.rows.clone();
         System.arraycopy(now, 0, entry.rows, 0, now.length);
         System.arraycopy(fresh, 0, entry.rowEntries, 0, fresh.length);
+        entry.listsBlock = listed;
+        noteRows(entry);
         RuntimeException failure = null;
         for (int i : changed) {
             try {
@@ -1177,13 +1309,13 @@ public final class PresentTable implements AutoCloseable {
      * Fills {@code table} with each row's device address and length, then the trailer, and uploads it (one
      * transfer). The trailer (one more entry, after the last row's) says whether the rows are {@code block}'s in
      * order: its start address and the row length then, else 0 and -1. A kernel indexes a contiguous array as a flat
-     * one from it. An array of no rows has an empty table and no trailer.
+     * one from it. An array of no rows has an empty table and no trailer. Returns whether the rows are the block's.
      */
-    private void writeRowTable(Buffer table, Object[] rows, Entry[] rowEntries, Block block) {
+    private boolean writeRowTable(Buffer table, Object[] rows, Entry[] rowEntries, Block block) {
         int words = ROW_ENTRY_BYTES / Long.BYTES;
         long[] values = new long[rows.length == 0 ? 0 : (rows.length + 1) * words];
+        boolean contiguous = rows.length > 0 && listsBlock(rowEntries, block);
         if (rows.length > 0) {
-            boolean contiguous = listsBlock(rowEntries, block);
             values[rows.length * words] = contiguous ? block.buffer.address() : 0;
             values[rows.length * words + 1] = contiguous ? HostArrays.length(rows[0]) : 0xFFFF_FFFFL;
         }
@@ -1195,6 +1327,7 @@ public final class PresentTable implements AutoCloseable {
         long t0 = System.nanoTime();
         table.writeLongs(values);
         uploaded(table.bytes(), System.nanoTime() - t0);
+        return contiguous;
     }
 
     /** The indices of a row table's rows, each row object once. */
@@ -1246,6 +1379,10 @@ public final class PresentTable implements AutoCloseable {
      * table listed unless {@code downloadTo} is null.
      */
     private void release(Entry entry, Object downloadTo) {
+        if (entry.rows != null) {
+            // rows that stay present (listed elsewhere, or present on their own) keep their state
+            settle(entry);
+        }
         entries.remove(entry.key);
         // a cleared reference is not queued, so the GC will not report this array again
         entry.key.clear();

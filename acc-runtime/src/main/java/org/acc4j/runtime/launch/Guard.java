@@ -3,7 +3,7 @@ package org.acc4j.runtime.launch;
 import java.util.List;
 import org.acc4j.runtime.cache.KernelCache;
 import org.acc4j.runtime.cuda.Context;
-import org.acc4j.runtime.cuda.CudaException;
+import org.acc4j.runtime.cuda.DriverException;
 import org.acc4j.runtime.cuda.DeviceFaultException;
 import org.acc4j.runtime.cuda.DeviceLostException;
 import org.acc4j.runtime.data.PresentTable;
@@ -99,7 +99,7 @@ public final class Guard {
             try {
                 target.makeCurrent();
                 return work.run();
-            } catch (CudaException e) {
+            } catch (DriverException e) {
                 if (!DeviceFaultException.sticky(e.result())) {
                     throw e;
                 }
@@ -132,7 +132,7 @@ public final class Guard {
     }
 
     /** Rebuilds the device after {@code fault}, or loses it; called under the device lock. */
-    private DeviceFaultException rebuild(String what, CudaException fault) {
+    private DeviceFaultException rebuild(String what, DriverException fault) {
         List<String> gone = table.markLost();
         try {
             target.rebuild();

@@ -2,7 +2,6 @@ package org.acc4j.runtime.launch;
 
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.LinkedHashMap;
@@ -10,10 +9,10 @@ import java.util.List;
 import java.util.Map;
 import org.acc4j.compiler.HostProgram;
 import org.acc4j.compiler.KernelPlan;
+import org.acc4j.compiler.plan.AsyncClause;
 import org.acc4j.compiler.ir.Reduction;
 import org.acc4j.compiler.ir.ArrayRef;
 import org.acc4j.compiler.ir.DataClause;
-import org.acc4j.compiler.ir.ErrorSite;
 import org.acc4j.compiler.ir.Evaluator;
 import org.acc4j.compiler.ir.KernelParam;
 import org.acc4j.compiler.ir.RowGroup;
@@ -23,20 +22,16 @@ import org.acc4j.compiler.ir.Type;
 import org.acc4j.compiler.ir.Var;
 import org.acc4j.runtime.cuda.Context;
 import org.acc4j.runtime.cuda.Device;
-import org.acc4j.runtime.cuda.DeviceBuffer;
 import org.acc4j.runtime.cuda.Event;
 import org.acc4j.runtime.cuda.Function;
-import org.acc4j.runtime.cuda.KernelArgs;
-import org.acc4j.runtime.cuda.LaunchArgs;
-import org.acc4j.runtime.cuda.MappedMemory;
 import org.acc4j.runtime.data.Aliasing;
 import org.acc4j.runtime.data.Clause;
-import org.acc4j.runtime.data.CudaMemory;
 import org.acc4j.runtime.data.OutOfDeviceMemoryException;
 import org.acc4j.runtime.data.PresentTable;
+import org.acc4j.runtime.data.QueuedHolds;
 import org.acc4j.runtime.async.Queue;
 import org.acc4j.runtime.async.Queues;
-import org.acc4j.runtime.profile.Profile;
+import org.acc4j.runtime.profile.Profiler;
 
 /**
  * Runs one call of an offloaded method: binds its arrays and scalars, enters its data clauses, launches its
@@ -47,7 +42,7 @@ import org.acc4j.runtime.profile.Profile;
  * one reduction scratch serve every kernel, whatever thread calls. Data that does not fit on the device sends the
  * call to the host ({@link HostInstead}) when no kernel of it has run yet; nothing allocated for the call is kept.
  *
- * <p><b>Async calls</b> ({@code @Kernels(async = ...)}, see {@link AsyncQueue}): the call enters its data clauses
+ * <p><b>Async calls</b> ({@code @Kernels(async = ...)}, see {@link AsyncClause}): the call enters its data clauses
  * now (data not present yet is allocated and copied in synchronously), queues its kernels on the queue's stream,
  * each with an error record of its own whose words are copied to pinned memory after it, and returns. At the wait
  * ({@link Queues}) the records are read: a kernel's error becomes its Java exception, thrown by the wait, and then
@@ -81,29 +76,11 @@ public final class Launcher implements AutoCloseable {
     private final Device device;
     private final Context context;
     private final PresentTable table;
-    /**
-     * The error record in device memory, read back with a copy after each launch; null while {@link #mapped} holds
-     * it instead.
-     */
-    private DeviceBuffer errorRecord;
-    /**
-     * Mapped pinned memory ({@link MappedMemory}): the error record in its first 16 bytes, which the host reads after
-     * the launch's synchronisation with no copy, then the launch parameters of each kernel variant. Null when the
-     * device cannot map host memory or {@code acc4j.mapped} is off: then {@link #errorRecord} is used, and each
-     * launch builds its parameters anew.
-     */
-    private final List<MappedMemory> mapped = new ArrayList<>();
-    private final boolean useMapped;
-    /** Bytes of the last mapped block taken so far. */
-    private int mappedUsed;
-    /** Each loaded kernel variant's launch parameters and messages, laid out on its first launch. */
-    private final Map<Function, LaunchPlan> plans = new IdentityHashMap<>();
+    /** The error record and the launch parameters in mapped memory. */
+    private final LaunchMemory memory;
     private final ReductionScratch scratch = new ReductionScratch();
-    private final long[] errorHost = new long[2];
-    /** Whether the error record may hold a code: it is read after every launch and zeroed only when it did. */
-    private boolean errorRecordDirty = true;
     /** The time profile and its two events around each launch; all null when profiling is off. */
-    private final Profile profile;
+    private final Profiler profile;
     private final Event started;
     private final Event finished;
     /** Takes the report's line on a kernel's first launch whose grid depends on run-time values; null when off. */
@@ -116,6 +93,8 @@ public final class Launcher implements AutoCloseable {
     private boolean abandoned;
     /** The async queues, and the methods already told that their async clause is not followed. */
     private final Queues queues = new Queues();
+    /** The references async calls in flight hold, released at their waits. */
+    private final QueuedHolds holds = new QueuedHolds();
     private final Set<String> saidSync = new HashSet<>();
     /** The last Java exception a kernel raised, to tell it from a failure of the runtime itself. */
     private volatile Throwable lastKernelException;
@@ -129,7 +108,7 @@ public final class Launcher implements AutoCloseable {
      * @param report takes the report's line on the first launch of a kernel whose grid is computed at launch
      *               (null when the report is off)
      */
-    public Launcher(Device device, Context context, PresentTable table, Profile profile, Consumer<String> report) {
+    public Launcher(Device device, Context context, PresentTable table, Profiler profile, Consumer<String> report) {
         this(device, context, table, profile, report, true);
     }
 
@@ -137,15 +116,14 @@ public final class Launcher implements AutoCloseable {
      * @param mapped whether the error record and the launch parameters live in mapped pinned memory (when the device
      *               can map it): no copy after a launch, nothing allocated per launch
      */
-    public Launcher(Device device, Context context, PresentTable table, Profile profile, Consumer<String> report,
+    public Launcher(Device device, Context context, PresentTable table, Profiler profile, Consumer<String> report,
                     boolean mapped) {
         this.device = device;
         this.context = context;
         this.table = table;
         this.profile = profile;
         this.report = report;
-        this.useMapped = mapped;
-        allocateErrorRecord();
+        this.memory = new LaunchMemory(device, mapped);
         this.rowLanes = new RowLaneChooser(report);
         Event start = null;
         Event end = null;
@@ -157,7 +135,7 @@ public final class Launcher implements AutoCloseable {
                 if (start != null) {
                     start.close();
                 }
-                freeErrorRecord();
+                memory.close();
                 throw e;
             }
         }
@@ -268,11 +246,6 @@ public final class Launcher implements AutoCloseable {
                 ""), "out of device memory");
     }
 
-    /** The access site behind error code {@code code} of the variant that ran (with or without proven checks). */
-    private static ErrorSite site(KernelPlan plan, boolean proven, int code) {
-        return (proven ? plan.unchecked().sites() : plan.sites()).get(code - 1);
-    }
-
     /**
      * Tells the present table which arrays the call's kernels may write: a fault from here on loses what they write
      * into arrays that stay present after the call.
@@ -306,7 +279,7 @@ public final class Launcher implements AutoCloseable {
      * be followed (said once per method and reason, as a warning).
      */
     private int queueOf(OffloadedMethod m, Object[] args) {
-        AsyncQueue a = m.async();
+        AsyncClause a = m.async();
         if (a.synchronous() && a.problem() == null) {
             return org.acc4j.Acc.ASYNC_SYNC;
         }
@@ -363,8 +336,13 @@ public final class Launcher implements AutoCloseable {
         List<Object> entered = new ArrayList<>();
         List<Clause> clauses = new ArrayList<>();
         List<Queued> queued = new ArrayList<>();
+        boolean held = false;
         try {
             enterClauses(m, arrays, evaluators, trips, lowers, entered, clauses);
+            for (int i = 0; i < entered.size(); i++) {
+                holds.entered(entered.get(i), clauses.get(i));
+            }
+            held = true;
             HostProgram.run(m.plan(), evaluator(m, self, args), (k, ev) -> launch(m, k, ev, arrays, self, args, q,
                     queued));
         } catch (Throwable t) {
@@ -377,7 +355,11 @@ public final class Launcher implements AutoCloseable {
             for (Queued k : queued) {
                 q.recycle(k.slot());
             }
-            exitAll(entered, clauses, false, t);
+            if (held) {
+                exitQueued(entered, clauses, false, t);
+            } else {
+                exitAll(entered, clauses, false, t);
+            }
             if (t instanceof OutOfDeviceMemoryException oom && queued.isEmpty()) {
                 throw hostInstead(oom);
             }
@@ -390,12 +372,12 @@ public final class Launcher implements AutoCloseable {
                 q.recycle(k.slot());
                 int code = (int) record[0];
                 if (code != 0 && error == null) {
-                    error = javaException(site(k.plan(), k.proven(), code), record[1], arrays);
+                    error = KernelErrors.javaException(k.plan(), k.proven(), code, record[1], arrays);
                 }
             }
             try {
                 // after a kernel's error, here or earlier on the queue, nothing goes back to the host
-                exitAll(entered, clauses, error == null && !failed, error);
+                exitQueued(entered, clauses, error == null && !failed, error);
             } catch (RuntimeException e) {
                 return e;
             }
@@ -431,103 +413,72 @@ public final class Launcher implements AutoCloseable {
         }
     }
 
-    /**
-     * Forgets the error record and the reduction scratch without freeing them, after their context was destroyed
-     * (a sticky fault), and allocates a new error record in the fresh context, current on this thread.
-     */
-    public synchronized void deviceLost() {
-        queues.abandon();
-        abandonErrorRecord();
-        scratch.abandon();
-        allocateErrorRecord();
-        errorRecordDirty = true;
-    }
-
-    /**
-     * The error record: in mapped pinned memory where the device maps host memory (and that is not switched off), else
-     * in device memory.
-     */
-    private void allocateErrorRecord() {
-        errorRecord = null;
-        if (useMapped && device.canMapHostMemory()) {
-            try {
-                mapped.add(MappedMemory.allocate(MAPPED_BYTES, "the kernel error record and launch parameters"));
-                mappedUsed = ERROR_RECORD_BYTES;
-                return;
-            } catch (org.acc4j.runtime.cuda.CudaException e) {
-                org.acc4j.runtime.Log.debug("no mapped memory for the error record (" + e.getMessage()
-                        + "): it is copied back after each launch");
-            }
-        }
-        errorRecord = CudaMemory.allocateBuffer(16, "the kernel error record");
-    }
-
-    private void abandonErrorRecord() {
-        if (errorRecord != null) {
-            errorRecord.abandon();
-        }
-        for (MappedMemory m : mapped) {
-            m.abandon();
-        }
-        mapped.clear();
-        plans.clear();
-    }
-
-    private void freeErrorRecord() {
+    /** {@link #exitAll} for an async call at its wait, through {@link QueuedHolds} (see there). */
+    private void exitQueued(List<Object> entered, List<Clause> clauses, boolean ok, Throwable pending) {
         RuntimeException failure = null;
-        for (MappedMemory m : mapped) {
+        for (int i = entered.size() - 1; i >= 0; i--) {
             try {
-                m.close();
+                if (ok) {
+                    holds.exit(table, entered.get(i), clauses.get(i));
+                } else {
+                    holds.discard(table, entered.get(i), clauses.get(i));
+                }
             } catch (RuntimeException e) {
-                failure = failure == null ? e : failure;
+                if (pending != null) {
+                    pending.addSuppressed(e);
+                } else if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
             }
-        }
-        mapped.clear();
-        plans.clear();
-        if (errorRecord != null) {
-            errorRecord.close();
         }
         if (failure != null) {
             throw failure;
         }
     }
 
-    /** Bytes of each mapped block, and of the error record at the start of the first. */
-    private static final int MAPPED_BYTES = 64 << 10;
-    private static final int ERROR_RECORD_BYTES = 64;
-
     /**
-     * A kernel variant's launch: its parameters in mapped memory (null when there is none: they are built per launch),
-     * and its messages, made once.
+     * Forgets the error record and the reduction scratch without freeing them, after their context was destroyed
+     * (a sticky fault), and allocates a new error record in the fresh context, current on this thread.
      */
-    private record LaunchPlan(LaunchArgs args, String waitingFor) {
+    public synchronized void deviceLost() {
+        queues.abandon();
+        holds.clear();
+        memory.renew();
+        scratch.abandon();
     }
 
-    /** The launch plan of {@code f}, laid out on its first launch. */
-    private LaunchPlan plan(Function f, int params, OffloadedMethod m) {
-        LaunchPlan p = plans.get(f);
-        if (p == null) {
-            LaunchArgs args = null;
-            if (!mapped.isEmpty()) {
-                long bytes = LaunchArgs.bytes(params);
-                if (bytes <= MAPPED_BYTES) {
-                    try {
-                        if (mappedUsed + bytes > MAPPED_BYTES) {
-                            mapped.add(MappedMemory.allocate(MAPPED_BYTES, "launch parameters"));
-                            mappedUsed = 0;
-                        }
-                        args = new LaunchArgs(mapped.get(mapped.size() - 1), mappedUsed, params);
-                        mappedUsed += (int) bytes;
-                    } catch (org.acc4j.runtime.cuda.CudaException e) {
-                        // no more mapped memory: this kernel builds its parameters per launch
-                        args = null;
-                    }
-                }
-            }
-            p = new LaunchPlan(args, "kernel " + f.name() + " of " + m.displayName());
-            plans.put(f, p);
+    /** What the present table knows of bound arrays' rows (see {@link Aliasing.Known}). */
+    private final Aliasing.Known knownRows = new Aliasing.Known() {
+        @Override
+        public boolean ownRows(Object rank2) {
+            return table.ownRows(rank2);
         }
-        return p;
+
+        @Override
+        public boolean mayBeRow(Object rank1) {
+            return table.listedAsRow(rank1);
+        }
+    };
+
+    /**
+     * The row lengths of one launch's proofs: for a present array whose rows are its table's, the shortest row's
+     * length the table noted (asked once per array and launch), so no row is read; for any other the proof reads them.
+     */
+    private org.acc4j.compiler.ir.RangeCheck.RowLengths rowLengths() {
+        return new org.acc4j.compiler.ir.RangeCheck.RowLengths() {
+            /** Made at the first two-dimensional array: a launch of one-dimensional arrays allocates no map. */
+            private Map<Object, Integer> known;
+
+            @Override
+            public int least(Object rows) {
+                if (known == null) {
+                    known = new java.util.IdentityHashMap<>(4);
+                }
+                return known.computeIfAbsent(rows, table::leastRowLength);
+            }
+        };
     }
 
     private Map<ArrayRef, Object> bind(OffloadedMethod m, Object self, Object[] args) throws HostInstead {
@@ -547,7 +498,8 @@ public final class Launcher implements AutoCloseable {
             }
         }
         // null arrays and rows; arrays (rank-2 rows included) reachable twice where the region writes one
-        String problem = Aliasing.problem(uses);
+        // rows present as one block and unchanged since are known distinct: no row is visited
+        String problem = Aliasing.problem(uses, knownRows);
         if (problem != null) {
             throw new HostInstead(problem);
         }
@@ -557,7 +509,7 @@ public final class Launcher implements AutoCloseable {
     /**
      * The host's side of every region before anything is launched: its evaluator (after its prologue), its outer
      * loop's trip count and lower bound (-1 and 0 when unknown), and the checks the compiler left to the launch
-     * ({@link Geometry#check}); a failed check throws {@link HostInstead}, and the call runs on the host.
+     * ({@link LaunchChecks#check}); a failed check throws {@link HostInstead}, and the call runs on the host.
      */
     static Evaluator[] checkBeforeLaunch(OffloadedMethod m, Object self, Object[] args, long[] trips, long[] lowers)
             throws HostInstead {
@@ -565,7 +517,7 @@ public final class Launcher implements AutoCloseable {
         for (int k = 0; k < evaluators.length; k++) {
             evaluators[k] = evaluator(m, self, args);
             trips[k] = tripCount(m.kernel(k).region(), evaluators[k], lowers, k);
-            Geometry.check(m.kernel(k).region(), evaluators[k]);
+            LaunchChecks.check(m.kernel(k).region(), evaluators[k]);
         }
         return evaluators;
     }
@@ -657,7 +609,7 @@ public final class Launcher implements AutoCloseable {
         }
         // the variant without the checks the host proves for this call's values, else the one checking all; a tiled
         // variant has its own geometry
-        boolean proven = m.hasUnchecked(k) && plan.provenInBounds(ev, arrays::get);
+        boolean proven = m.hasUnchecked(k) && plan.provenInBounds(ev, arrays::get, rowLengths());
         org.acc4j.compiler.ir.Mapping geometry = plan.launchMapping(proven);
         int[] block = geometry.block();
         int[] grid = geometry.grid(ev, defaultGangs(geometry.threads()), Integer.MAX_VALUE);
@@ -680,88 +632,55 @@ public final class Launcher implements AutoCloseable {
         }
         String entry = proven ? plan.unchecked().entry() : plan.entry();
         Function f = m.function(k, proven);
-        LaunchPlan lp = plan(f, plan.params().size(), m);
-        LaunchArgs la = lp.args();
-        KernelArgs ka = la == null ? new KernelArgs() : null;
+        LaunchMemory.Plan lp = memory.plan(f, plan.params().size(), m.displayName());
+        Parameters pa = lp.parameters();
         List<KernelParam> params = plan.params();
         for (int i = 0; i < params.size(); i++) {
             KernelParam p = params.get(i);
             if (p instanceof KernelParam.ErrorRecord) {
-                long record = slot != null ? slot.device().address() : errorRecordAddress();
-                if (la != null) {
-                    la.putPointer(i, record);
-                } else {
-                    ka.addPointer(record);
-                }
+                pa.pointer(i, slot != null ? slot.device().address() : memory.errorRecordAddress());
             } else if (p instanceof KernelParam.ArrayData d) {
                 // for a rank-2 array the present table's buffer is its row table, and its length the row count
-                long address = table.lookup(arrays.get(d.array())).address();
-                if (la != null) {
-                    la.putPointer(i, address);
+                pa.pointer(i, table.lookup(arrays.get(d.array())).address());
+            } else if (p instanceof KernelParam.RowBlock b) {
+                // how the table lists the rows now: one block (indexed as a flat array) or not
+                PresentTable.Entry e = table.entry(arrays.get(b.array()));
+                if (b.part() == KernelParam.RowBlock.Part.START) {
+                    pa.pointer(i, e.blockAddress());
                 } else {
-                    ka.addPointer(address);
+                    pa.putInt(i, e.blockRowLength());
                 }
             } else if (p instanceof KernelParam.ArrayLength l) {
-                int length = java.lang.reflect.Array.getLength(arrays.get(l.array()));
-                if (la != null) {
-                    la.putInt(i, length);
-                } else {
-                    ka.addInt(length);
-                }
+                pa.putInt(i, java.lang.reflect.Array.getLength(arrays.get(l.array())));
             } else if (p instanceof KernelParam.Scalar sc) {
-                addScalar(la, ka, i, sc.type(), Sources.scalar(m.sources().value(sc.source(), self, args)));
+                pa.scalar(i, sc.type(), Sources.scalar(m.sources().value(sc.source(), self, args)));
             } else if (p instanceof KernelParam.HostValue h) {
-                addScalar(la, ka, i, h.var().type(), ev.get(h.var()));
+                pa.scalar(i, h.var().type(), ev.get(h.var()));
             } else if (p instanceof KernelParam.RowLanes) {
-                if (la != null) {
-                    la.putInt(i, lanes.log2());
-                } else {
-                    ka.addInt(lanes.log2());
-                }
+                pa.putInt(i, lanes.log2());
             } else if (p instanceof KernelParam.ReductionSlot r) {
                 long offset = switch (r.part()) {
                     case COUNTER -> ReductionScratch.counter(r.index());
                     case RESULT -> ReductionScratch.result(r.index());
                     case PARTIALS -> ReductionScratch.partials(r.index(), blocks);
                 };
-                if (la != null) {
-                    la.putLong(i, scratch.address() + offset);
-                } else {
-                    ka.addLong(scratch.address() + offset);
-                }
+                pa.putLong(i, scratch.address() + offset);
             } else if (p instanceof KernelParam.ScanSlot part) {
-                long address = scratch.address() + ReductionScratch.scan(part.part(), blocks);
-                if (la != null) {
-                    la.putLong(i, address);
-                } else {
-                    ka.addLong(address);
-                }
+                pa.putLong(i, scratch.address() + ReductionScratch.scan(part.part(), blocks));
             }
         }
         if (queue != null) {
             queued.set(queued.size() - 1, new Queued(plan, proven, slot));
-            if (la != null) {
-                f.launch(grid, block, la, queue.stream(), entry);
-            } else {
-                f.launch(grid, block, ka, entry, queue.stream());
-            }
+            pa.launch(f, grid, block, queue.stream(), entry);
             slot.device().copyToPinnedAsync(slot.host(), queue.stream());
             reportFirstLaunch(m, plan, grid, block);
             return results;
         }
-        if (errorRecordDirty) {
-            zeroErrorRecord();
-            errorRecordDirty = false;
-        }
-        errorRecordDirty = true;
+        memory.beforeLaunch();
         if (started != null) {
             started.record();
         }
-        if (la != null) {
-            f.launch(grid, block, la, null, entry);
-        } else {
-            f.launch(grid, block, ka, entry);
-        }
+        pa.launch(f, grid, block, null, entry);
         if (finished != null) {
             finished.record();
         }
@@ -771,21 +690,10 @@ public final class Launcher implements AutoCloseable {
             profile.kernel(plan.entry(), Math.round(finished.millisSince(started) * 1e6), grid, block);
         }
         reportFirstLaunch(m, plan, grid, block);
-        int code;
-        long detail;
-        if (errorRecord == null) {
-            // mapped: the kernel's stores reached host memory before the synchronisation returned
-            java.nio.ByteBuffer record = mapped.get(0).view();
-            code = record.getInt(0);
-            detail = record.getLong(8);
-        } else {
-            errorRecord.copyToHost(errorHost);
-            code = (int) errorHost[0];
-            detail = errorHost[1];
-        }
-        errorRecordDirty = code != 0;
+        long[] record = memory.afterLaunch();
+        int code = (int) record[0];
         if (code != 0) {
-            RuntimeException thrown = javaException(site(plan, proven, code), detail, arrays);
+            RuntimeException thrown = KernelErrors.javaException(plan, proven, code, record[1], arrays);
             lastKernelException = thrown;
             throw thrown;
         }
@@ -793,22 +701,6 @@ public final class Launcher implements AutoCloseable {
             scratch.copyToHost(results, reductions.size());
         }
         return results;
-    }
-
-    /** The device address of the error record synchronous launches use. */
-    private long errorRecordAddress() {
-        return errorRecord == null ? mapped.get(0).deviceAddress() : errorRecord.address();
-    }
-
-    /** Clears the error record before a launch: a plain store when it is mapped, else a memset on the device. */
-    private void zeroErrorRecord() {
-        if (errorRecord == null) {
-            java.nio.ByteBuffer record = mapped.get(0).view();
-            record.putLong(0, 0L);
-            record.putLong(8, 0L);
-        } else {
-            errorRecord.zero();
-        }
     }
 
     private void reportFirstLaunch(OffloadedMethod m, KernelPlan plan, int[] grid, int[] block) {
@@ -819,27 +711,6 @@ public final class Launcher implements AutoCloseable {
         }
     }
 
-    private static void addScalar(LaunchArgs la, KernelArgs ka, int index, org.acc4j.compiler.ir.Type type, Object v) {
-        if (la != null) {
-            switch (type) {
-                case I32 -> la.putInt(index, (Integer) v);
-                case I64 -> la.putLong(index, (Long) v);
-                case F32 -> la.putFloat(index, (Float) v);
-                case F64 -> la.putDouble(index, (Double) v);
-                default -> throw new IllegalStateException("scalar of type " + type);
-            }
-            return;
-        }
-        switch (type) {
-            case I32 -> ka.addInt((Integer) v);
-            case I64 -> ka.addLong((Long) v);
-            case F32 -> ka.addFloat((Float) v);
-            case F64 -> ka.addDouble((Double) v);
-            default -> throw new IllegalStateException("scalar of type " + type);
-        }
-    }
-
-    /** Blocks to keep every SM full: the SM count times the blocks of this size one SM holds. */
     /**
      * The lanes per row of a row-group kernel's launch (null for other kernels), with the grid's blocks scaled up
      * for the lanes when the trip count sized them, up to a full device.
@@ -872,35 +743,10 @@ public final class Launcher implements AutoCloseable {
         return c;
     }
 
+    /** Blocks to keep every SM full: the SM count times the blocks of this size one SM holds. */
     int defaultGangs(int vector) {
         int perSm = Math.max(1, Math.min(32, device.maxThreadsPerMultiprocessor() / vector));
         return device.multiprocessors() * perSm;
-    }
-
-    private static RuntimeException javaException(ErrorSite site, long detail, Map<ArrayRef, Object> arrays) {
-        if (site.kind() == ErrorSite.Kind.DIVISION_BY_ZERO) {
-            return new ArithmeticException("/ by zero");
-        }
-        // "a[]" names a row of the rank-2 array a: the detail holds the row index high, the column index low
-        boolean row = site.array().endsWith("[]");
-        String name = row ? site.array().substring(0, site.array().length() - 2) : site.array();
-        long index = row ? (int) detail : detail;
-        int length = -1;
-        for (Map.Entry<ArrayRef, Object> e : arrays.entrySet()) {
-            if (e.getKey().name().equals(name)) {
-                length = row ? rowLength(e.getValue(), (int) (detail >>> 32))
-                        : java.lang.reflect.Array.getLength(e.getValue());
-            }
-        }
-        return new ArrayIndexOutOfBoundsException("Index " + index + " out of bounds for length " + length);
-    }
-
-    /** The length of row {@code row} of a rank-2 array, -1 when there is no such row. */
-    private static int rowLength(Object array, int row) {
-        if (array instanceof Object[] rows && row >= 0 && row < rows.length && rows[row] != null) {
-            return java.lang.reflect.Array.getLength(rows[row]);
-        }
-        return -1;
     }
 
     /**
@@ -910,7 +756,7 @@ public final class Launcher implements AutoCloseable {
      */
     public synchronized void abandon() {
         queues.abandon();
-        abandonErrorRecord();
+        memory.abandon();
         scratch.abandon();
         abandoned = true;
     }
@@ -932,7 +778,7 @@ public final class Launcher implements AutoCloseable {
         try {
             scratch.close();
         } finally {
-            freeErrorRecord();
+            memory.close();
             if (started != null) {
                 started.close();
                 finished.close();

@@ -14,7 +14,7 @@ import org.acc4j.compiler.ir.ArrayRef;
 import org.acc4j.compiler.jvm.HostKernels;
 import org.acc4j.compiler.site.MethodPlan;
 import org.acc4j.runtime.data.Aliasing;
-import org.acc4j.runtime.profile.Profile;
+import org.acc4j.runtime.profile.Profiler;
 
 /**
  * The multicore target: with no GPU, each launch site's nest runs as JVM bytecode generated from its kernel IR
@@ -24,8 +24,9 @@ import org.acc4j.runtime.profile.Profile;
  */
 public final class Multicore implements HostKernels.Pool, AutoCloseable {
     private final int threads;
+    private final int chunksPerThread;
     private final ForkJoinPool pool;
-    private final Profile profile;
+    private final Profiler profile;
     private final Consumer<String> report;
     /** Per site ("plan:site"): its {@link HostKernels}, or the reason it runs as plain Java. */
     private final ConcurrentHashMap<String, Object> sites = new ConcurrentHashMap<>();
@@ -36,13 +37,25 @@ public final class Multicore implements HostKernels.Pool, AutoCloseable {
      * @param profile the time profile, or null
      * @param report takes the report's lines (a nest's target, threads, chunks and time, on its first run), or null
      */
-    public Multicore(int threads, Profile profile, Consumer<String> report) {
+    public Multicore(int threads, Profiler profile, Consumer<String> report) {
+        this(threads, HostKernels.CHUNKS_PER_THREAD, profile, report);
+    }
+
+    /**
+     * @param threads the threads that run chunks (at least 1)
+     * @param chunksPerThread chunks per thread of each nest's outermost parallel level (at least 1)
+     * @param profile the time profile, or null
+     * @param report takes the report's lines, or null
+     */
+    public Multicore(int threads, int chunksPerThread, Profiler profile, Consumer<String> report) {
         this.threads = Math.max(1, threads);
+        this.chunksPerThread = Math.max(1, chunksPerThread);
         this.profile = profile;
         this.report = report;
+        java.util.concurrent.atomic.AtomicInteger workers = new java.util.concurrent.atomic.AtomicInteger();
         this.pool = this.threads > 1 ? new ForkJoinPool(this.threads, p -> {
             ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
-            t.setName("acc4j-multicore-" + t.getPoolIndex());
+            t.setName("acc4j-multicore-" + workers.getAndIncrement());
             t.setDaemon(true);
             return t;
         }, null, false) : null;
@@ -51,6 +64,11 @@ public final class Multicore implements HostKernels.Pool, AutoCloseable {
     @Override
     public int threads() {
         return threads;
+    }
+
+    @Override
+    public int chunksPerThread() {
+        return chunksPerThread;
     }
 
     /** Runs the chunks on the pool (on the calling thread for a single chunk or a single thread). */
@@ -121,7 +139,7 @@ public final class Multicore implements HostKernels.Pool, AutoCloseable {
             throw new Launcher.HostInstead(problem);
         }
         String where = plan.displayName() + " (" + plan.source() + ":" + plan.sites().get(site).line() + ")";
-        Profile.Scope scope = profile == null ? null : profile.enter(Profile.Kind.KERNELS, owner, plan.name(),
+        Profiler.Scope scope = profile == null ? null : profile.enter(Profiler.Kind.KERNELS, owner, plan.name(),
                 plan.descriptor());
         try {
             Object out = hk.run(s -> sources.value(s, self, values), values, this, l -> launched(where, key, l));

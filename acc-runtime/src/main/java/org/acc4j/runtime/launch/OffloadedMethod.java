@@ -3,6 +3,7 @@ package org.acc4j.runtime.launch;
 import java.util.List;
 import org.acc4j.compiler.CompiledMethod;
 import org.acc4j.compiler.KernelPlan;
+import org.acc4j.compiler.plan.AsyncClause;
 import org.acc4j.runtime.cuda.Function;
 
 /**
@@ -10,7 +11,7 @@ import org.acc4j.runtime.cuda.Function;
  * variant without the bounds checks the host proves ({@link KernelPlan#unchecked()}); each variant is loaded on its
  * first launch, so a method whose proofs always hold never loads its checked kernels, and the other way round.
  * Loading happens under the device lock (the {@link Launcher} runs under the {@link Guard}). It also knows the async
- * queue its calls go on ({@link AsyncQueue}).
+ * queue its calls go on ({@link AsyncClause}).
  */
 final class OffloadedMethod {
     /** Loads one kernel variant into the device's context. */
@@ -27,7 +28,7 @@ final class OffloadedMethod {
     /** The variants without proven checks; a kernel without one stays null for good. */
     private final Function[] unchecked;
     private final boolean[] hasUnchecked;
-    private final AsyncQueue async;
+    private final AsyncClause async;
 
     /**
      * A method whose variants are loaded on first need by {@code loader}.
@@ -35,7 +36,7 @@ final class OffloadedMethod {
      * @param hoist whether kernels with proven checks launch their variant without them when the proofs hold
      */
     OffloadedMethod(String displayName, CompiledMethod plan, Loader loader, boolean hoist, Sources sources,
-                    AsyncQueue async) {
+                    AsyncClause async) {
         this.displayName = displayName;
         this.async = async;
         this.plan = plan;
@@ -58,7 +59,7 @@ final class OffloadedMethod {
                     Sources sources) {
         this(displayName, plan, (k, u) -> {
             throw new IllegalStateException("kernel " + k.entry() + " was not loaded");
-        }, true, sources, AsyncQueue.SYNC);
+        }, true, sources, AsyncClause.SYNC);
         for (int k = 0; k < checked.length; k++) {
             checked[k] = k < functions.size() ? functions.get(k) : null;
             this.unchecked[k] = k < unchecked.size() ? unchecked.get(k) : null;
@@ -104,8 +105,8 @@ final class OffloadedMethod {
         return sources;
     }
 
-    /** The queue its calls go on ({@link AsyncQueue#SYNC} for none). */
-    AsyncQueue async() {
+    /** The queue its calls go on ({@link AsyncClause#SYNC} for none). */
+    AsyncClause async() {
         return async;
     }
 

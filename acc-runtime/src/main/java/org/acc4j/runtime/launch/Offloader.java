@@ -10,15 +10,14 @@ import org.acc4j.compiler.Compiler;
 import org.acc4j.compiler.Diagnostic;
 import org.acc4j.compiler.KernelPlan;
 import org.acc4j.compiler.ir.DataClause;
+import org.acc4j.compiler.plan.AsyncClause;
+import org.acc4j.compiler.plan.CacheKey;
 import org.acc4j.compiler.site.MethodPlan;
 import org.acc4j.runtime.cache.KernelCache;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.Function;
 import org.acc4j.runtime.cuda.Module;
-import org.acc4j.runtime.profile.Profile;
-import org.objectweb.asm.ClassReader;
-import org.objectweb.asm.tree.ClassNode;
-import org.objectweb.asm.tree.MethodNode;
+import org.acc4j.runtime.profile.Profiler;
 
 /**
  * Compiles {@code @Kernels} methods on their first call, loads their kernels through the cache, and runs
@@ -40,7 +39,7 @@ public final class Offloader {
     private final Launcher launcher;
     private final Guard guard;
     private final java.util.function.Consumer<String> report;
-    private final Profile profile;
+    private final Profiler profile;
     private final boolean hoistChecks;
     private final ConcurrentHashMap<String, Object> methods = new ConcurrentHashMap<>();
     /** The launch sites' nests, by plan number (high 32 bits) and site index. */
@@ -57,7 +56,7 @@ public final class Offloader {
      * @param profile the time profile, or null when profiling is off
      */
     public Offloader(Device device, KernelCache cache, Launcher launcher, Guard guard,
-                     java.util.function.Consumer<String> report, Profile profile) {
+                     java.util.function.Consumer<String> report, Profiler profile) {
         this(device, cache, launcher, guard, report, profile, null, null, true);
     }
 
@@ -67,13 +66,13 @@ public final class Offloader {
      * @param report takes the compile report's lines (the compiler's decisions, then each kernel's resources)
      * @param profile the time profile, or null when profiling is off
      * @param dump a directory to write each compiled method's kernels into, as PTX with the Java source lines and as
-     *     CUDA C ({@link org.acc4j.compiler.cuda.KernelDump}); null for none
+     *     CUDA C ({@link org.acc4j.compiler.cudac.KernelDump}); null for none
      * @param sourcePath where the dump looks for the Java sources ({@code dir1:dir2}); null for none
      * @param hoistChecks whether kernels whose bounds checks the host can prove get a variant without them (launched
      *     when the proofs hold); false keeps every check in the kernel
      */
     public Offloader(Device device, KernelCache cache, Launcher launcher, Guard guard,
-                     java.util.function.Consumer<String> report, Profile profile, java.nio.file.Path dump,
+                     java.util.function.Consumer<String> report, Profiler profile, java.nio.file.Path dump,
                      String sourcePath, boolean hoistChecks) {
         this.device = device;
         this.hoistChecks = hoistChecks;
@@ -82,7 +81,7 @@ public final class Offloader {
         this.guard = guard;
         this.report = report;
         this.dump = dump;
-        this.sourcePath = org.acc4j.compiler.cuda.KernelDump.sourcePath(sourcePath);
+        this.sourcePath = org.acc4j.compiler.cudac.KernelDump.sourcePath(sourcePath);
         this.profile = profile;
     }
 
@@ -96,7 +95,7 @@ public final class Offloader {
         if (profile == null) {
             return runCall(owner, name, desc, self, args);
         }
-        try (Profile.Scope scope = profile.enter(Profile.Kind.KERNELS, owner, name, desc)) {
+        try (Profiler.Scope scope = profile.enter(Profiler.Kind.KERNELS, owner, name, desc)) {
             Outcome o = runCall(owner, name, desc, self, args);
             if (!o.onDevice()) {
                 scope.ranOnHost();
@@ -200,7 +199,7 @@ public final class Offloader {
             }
             return f;
         };
-        return new OffloadedMethod(simple, compiled, loader, hoistChecks, new Sources(owner), AsyncQueue.SYNC);
+        return new OffloadedMethod(simple, compiled, loader, hoistChecks, new Sources(owner), AsyncClause.SYNC);
     }
 
     /** The evaluator's value as the method's return type gives it (booleans, bytes, shorts and chars compute as int). */
@@ -245,7 +244,7 @@ public final class Offloader {
      */
     public Object enterRegion(Class<?> owner, String name, String desc, Object self, Object[] args,
                               org.acc4j.runtime.data.PresentTable table) {
-        Profile.Scope scope = profile == null ? null : profile.enter(Profile.Kind.DATA, owner, name, desc);
+        Profiler.Scope scope = profile == null ? null : profile.enter(Profiler.Kind.DATA, owner, name, desc);
         List<Object[]> entered = new ArrayList<>();
         try {
             List<DataClause> clauses = dataClauses(owner, name, desc);
@@ -284,7 +283,7 @@ public final class Offloader {
     }
 
     /** What {@link #enterRegion} hands to {@link #exitRegion}: the arrays entered with their clauses, the profile's scope. */
-    private record RegionToken(List<Object[]> entered, Profile.Scope scope) {
+    private record RegionToken(List<Object[]> entered, Profiler.Scope scope) {
     }
 
     /** Exits a data region entered by {@link #enterRegion}, in reverse order. */
@@ -314,7 +313,10 @@ public final class Offloader {
         }
         int sm = device.computeMajor() * 10 + device.computeMinor();
         long t0 = System.nanoTime();
-        Compiler.Result r = Compiler.compile(bytes, name, desc, sm, internalName -> classFile(owner.getClassLoader(), internalName));
+        ClassLoader classLoader = owner.getClassLoader();
+        CacheKey cacheKey = new CacheKey(owner.getName().replace('.', '/'), bytes,
+                internalName -> classFile(classLoader, internalName));
+        Compiler.Result r = Compiler.compile(bytes, name, desc, sm, cacheKey::classFile);
         long compiled = System.nanoTime();
         if (r instanceof Compiler.Host h) {
             if (profile != null) {
@@ -332,11 +334,7 @@ public final class Offloader {
         if (dump != null) {
             dump(plan);
         }
-        ClassNode cn = new ClassNode();
-        new ClassReader(bytes).accept(cn, 0);
-        MethodNode mn = cn.methods.stream().filter(x -> x.name.equals(name) && x.desc.equals(desc)).findFirst()
-                .orElseThrow();
-        String key = KernelCache.key(mn, sm);
+        String key = cacheKey.of(name, desc, sm, "");
         String simple = owner.getSimpleName() + "." + name;
         if (profile != null) {
             profile.compiled(compiled - t0, 0);
@@ -354,7 +352,8 @@ public final class Offloader {
             }
             return f;
         };
-        return new OffloadedMethod(simple, plan, loader, hoistChecks, new Sources(owner), AsyncQueue.of(mn));
+        return new OffloadedMethod(simple, plan, loader, hoistChecks, new Sources(owner),
+                AsyncClause.of(bytes, name, desc));
     }
 
     /**
@@ -381,7 +380,7 @@ public final class Offloader {
     /** Writes the method's kernels to the dump directory; a failure is said on stderr and changes nothing else. */
     private void dump(CompiledMethod plan) {
         try {
-            for (java.nio.file.Path file : org.acc4j.compiler.cuda.KernelDump.write(dump, plan, sourcePath)) {
+            for (java.nio.file.Path file : org.acc4j.compiler.cudac.KernelDump.write(dump, plan, sourcePath)) {
                 report.accept("dumped " + file);
             }
         } catch (java.io.IOException | RuntimeException e) {

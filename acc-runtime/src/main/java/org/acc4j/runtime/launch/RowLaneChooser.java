@@ -27,7 +27,7 @@ final class RowLaneChooser {
 
     /** The choice for rows {@code [first, first + count)} of {@code group}'s kernel {@code entry}. */
     RowGroup.Choice choose(String where, String entry, RowGroup group, int[] offsets, long first, long count) {
-        boolean ok = monotonic.computeIfAbsent(offsets, k -> new java.util.HashMap<>())
+        boolean ok = offsets == null || monotonic.computeIfAbsent(offsets, k -> new java.util.HashMap<>())
                 .computeIfAbsent(new Range(first, count), r -> RowGroup.monotonic(offsets, first, count));
         RowGroup.Choice c = group.choose(offsets, first, count, ok);
         if (report != null && said.add(entry + " " + c.lanes() + " " + ok)) {

@@ -2,10 +2,10 @@ package org.acc4j.runtime.profile;
 
 import java.util.List;
 import java.util.Locale;
-import org.acc4j.runtime.profile.Profile.KernelStats;
-import org.acc4j.runtime.profile.Profile.RegionStats;
-import org.acc4j.runtime.profile.Profile.Snapshot;
-import org.acc4j.runtime.profile.Profile.Traffic;
+import org.acc4j.runtime.profile.Profiler.KernelStats;
+import org.acc4j.runtime.profile.Profiler.RegionStats;
+import org.acc4j.runtime.profile.Profiler.Snapshot;
+import org.acc4j.runtime.profile.Profiler.Traffic;
 
 /**
  * Writes a {@link Snapshot} as text for people (in the style of PGI's {@code -Minfo=time}, times in microseconds)
@@ -41,14 +41,14 @@ public final class ProfileFormat {
             b.append("    no region has run on the device\n");
         }
         for (RegionStats r : s.regions()) {
-            b.append('\n').append(r.displayName()).append(r.kind() == Profile.Kind.KERNELS ? "  kernels region" : "  data region")
+            b.append('\n').append(r.displayName()).append(r.kind() == Profiler.Kind.KERNELS ? "  kernels region" : "  data region")
                     .append("  ").append(r.descriptor()).append('\n');
             b.append("    reached ").append(times(r.entries()));
             if (r.hostRuns() > 0) {
                 b.append(", ").append(r.hostRuns()).append(" of them on the host (not timed)");
             }
             b.append("; time(us): ").append(us(r.wallNanos()));
-            if (r.kind() == Profile.Kind.KERNELS) {
+            if (r.kind() == Profiler.Kind.KERNELS) {
                 b.append(", of which compile ").append(us(r.compileNanos())).append(" and load ").append(us(r.loadNanos()));
             }
             b.append('\n');

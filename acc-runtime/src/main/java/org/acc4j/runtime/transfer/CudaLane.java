@@ -35,7 +35,7 @@ public final class CudaLane implements Lane<DeviceBuffer> {
      * Creates the stream, pins {@code slots} buffers of {@code slotBytes} and creates their events; on failure frees
      * what it made and throws.
      *
-     * @throws org.acc4j.runtime.cuda.CudaException e.g. when the host cannot pin the memory
+     * @throws org.acc4j.runtime.cuda.DriverException e.g. when the host cannot pin the memory
      */
     public static CudaLane open(long slotBytes, int slots) {
         Stream stream = null;

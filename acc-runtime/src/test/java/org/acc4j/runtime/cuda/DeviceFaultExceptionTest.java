@@ -30,7 +30,7 @@ class DeviceFaultExceptionTest {
 
     @Test
     void messageNamesWhatRanTheErrorAndWhatWasLost() {
-        CudaException fault = new CudaException(CUresult.CUDA_ERROR_ILLEGAL_ADDRESS, "cuCtxSynchronize",
+        DriverException fault = new DriverException(CUresult.CUDA_ERROR_ILLEGAL_ADDRESS, "cuCtxSynchronize",
                 "waiting for kernel saxpy_loop_12 of Saxpy.run");
         DeviceFaultException e = new DeviceFaultException("Saxpy.run", fault, 3, null, java.util.List.of("double[10]"));
         assertEquals("acc4j: the device faulted in Saxpy.run: cuCtxSynchronize failed: CUDA_ERROR_ILLEGAL_ADDRESS (700)"
@@ -48,7 +48,7 @@ class DeviceFaultExceptionTest {
 
     @Test
     void aFailedRebuildLosesTheDeviceAndSaysSo() {
-        CudaException fault = new CudaException(CUresult.CUDA_ERROR_LAUNCH_FAILED, "cuCtxSynchronize", "waiting");
+        DriverException fault = new DriverException(CUresult.CUDA_ERROR_LAUNCH_FAILED, "cuCtxSynchronize", "waiting");
         IllegalStateException why = new IllegalStateException("cuDevicePrimaryCtxRetain failed: CUDA_ERROR_LAUNCH_FAILED");
         DeviceFaultException e = new DeviceFaultException("Acc.waitAll", fault, -1, why, java.util.List.of());
         assertFalse(e.rebuilt());
@@ -61,7 +61,7 @@ class DeviceFaultExceptionTest {
 
     @Test
     void manyLostArraysAreShortened() {
-        CudaException fault = new CudaException(CUresult.CUDA_ERROR_LAUNCH_FAILED, "cuCtxSynchronize", "waiting");
+        DriverException fault = new DriverException(CUresult.CUDA_ERROR_LAUNCH_FAILED, "cuCtxSynchronize", "waiting");
         java.util.List<String> lost = java.util.stream.IntStream.range(0, 10).mapToObj(i -> "int[" + i + "]").toList();
         DeviceFaultException e = new DeviceFaultException("K.run", fault, -1, new IllegalStateException("x"), lost);
         assertTrue(e.getMessage().contains("to 10 arrays not yet copied back (int[0], int[1], int[2], int[3], int[4],"

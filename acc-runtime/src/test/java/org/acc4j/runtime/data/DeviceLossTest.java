@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import jcuda.driver.CUresult;
-import org.acc4j.runtime.cuda.CudaException;
+import org.acc4j.runtime.cuda.DriverException;
 import org.acc4j.runtime.cuda.DeviceFaultException;
 import org.acc4j.runtime.cuda.DeviceLostException;
 import org.acc4j.runtime.launch.Guard;
@@ -41,7 +41,7 @@ class DeviceLossTest {
         public void rebuild() {
             calls.add("rebuild");
             if (refuseRebuild) {
-                throw new CudaException(CUresult.CUDA_ERROR_LAUNCH_FAILED, "cuDevicePrimaryCtxRetain", "retaining again");
+                throw new DriverException(CUresult.CUDA_ERROR_LAUNCH_FAILED, "cuDevicePrimaryCtxRetain", "retaining again");
             }
         }
 
@@ -70,7 +70,7 @@ class DeviceLossTest {
     private DeviceFaultException fault(String what) {
         return assertThrows(DeviceFaultException.class, () -> guard.run(what, () -> {
             memory.loseContext();
-            throw new CudaException(CUresult.CUDA_ERROR_ILLEGAL_ADDRESS, "cuCtxSynchronize", "waiting for a kernel");
+            throw new DriverException(CUresult.CUDA_ERROR_ILLEGAL_ADDRESS, "cuCtxSynchronize", "waiting for a kernel");
         }));
     }
 
@@ -158,8 +158,8 @@ class DeviceLossTest {
 
     @Test
     void otherCudaErrorsPassThroughUnchanged() {
-        CudaException bad = new CudaException(CUresult.CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel", "launching");
-        CudaException e = assertThrows(CudaException.class, () -> guard.run("K.run", () -> {
+        DriverException bad = new DriverException(CUresult.CUDA_ERROR_INVALID_VALUE, "cuLaunchKernel", "launching");
+        DriverException e = assertThrows(DriverException.class, () -> guard.run("K.run", () -> {
             throw bad;
         }));
         assertSame(bad, e);

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.acc4j.runtime.profile.Profile;
+import org.acc4j.runtime.profile.Profiler;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -55,14 +55,14 @@ class PresentTableProfileTest {
 
     @Test
     void theProfileGivesEachRegionItsOwnCopies() {
-        Profile profile = new Profile(System::nanoTime);
+        Profiler profile = new Profiler(System::nanoTime);
         table.listener(profile);
         float[] x = new float[10];
         float[] y = new float[20];
         table.enterDynamic(x, Clause.COPYIN);
-        try (Profile.Scope data = profile.enter(Profile.Kind.DATA, Host.class, "outer", "()V")) {
+        try (Profiler.Scope data = profile.enter(Profiler.Kind.DATA, Host.class, "outer", "()V")) {
             table.enter(y, Clause.COPYOUT);
-            try (Profile.Scope k = profile.enter(Profile.Kind.KERNELS, Host.class, "inner", "()V")) {
+            try (Profiler.Scope k = profile.enter(Profiler.Kind.KERNELS, Host.class, "inner", "()V")) {
                 table.enter(x, Clause.COPYIN);
                 table.updateDevice(x);
                 table.exit(x, Clause.COPYIN);
@@ -71,8 +71,8 @@ class PresentTableProfileTest {
         }
         table.listener(null);
         table.exitDynamic(x, Clause.COPYOUT, false);
-        Profile.Snapshot s = profile.snapshot();
-        assertEquals(new Profile.Traffic(0, 0, 0), s.regions().get(0).toDevice(), "copyout zero-fills, copies nothing in");
+        Profiler.Snapshot s = profile.snapshot();
+        assertEquals(new Profiler.Traffic(0, 0, 0), s.regions().get(0).toDevice(), "copyout zero-fills, copies nothing in");
         assertEquals(1, s.regions().get(0).toHost().copies());
         assertEquals(80, s.regions().get(0).toHost().bytes());
         assertEquals(1, s.regions().get(1).toDevice().copies(), "x was present: only the update copies");

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.List;
 import org.acc4j.runtime.cuda.Context;
-import org.acc4j.runtime.cuda.CudaException;
+import org.acc4j.runtime.cuda.DriverException;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.DeviceBuffer;
 import org.junit.jupiter.api.AfterAll;
@@ -32,7 +32,7 @@ class RowTableGpuTest {
             if (!devices.isEmpty()) {
                 context = Context.open(devices.get(0));
             }
-        } catch (LinkageError | CudaException e) {
+        } catch (LinkageError | DriverException e) {
             // no driver: every test skips
         }
     }

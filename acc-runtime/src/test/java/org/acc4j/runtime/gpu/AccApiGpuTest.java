@@ -35,7 +35,7 @@ class AccApiGpuTest {
 
     @BeforeEach
     void device() {
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         Acc.shutdown();
         assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
         // a reference of the test's own to the primary context the runtime uses, to read device memory directly
@@ -145,11 +145,11 @@ class AccApiGpuTest {
         assertTrue(AccRuntime.offload(SafetyFixtures.class, "scale", SafetyFixtures.descriptor("scale"), null,
                 new Object[] {out, in, 3.0, n}));
         Acc.copyoutFinalize(out);
-        assertFalse(AccRuntime.get().isPresent(out), "two creates, one copyout with finalize");
+        assertFalse(AccRuntime.get().backend().isPresent(out), "two creates, one copyout with finalize");
         double[] expected = new double[n];
         SafetyFixtures.scale(expected, in, 3.0, n);
         assertArrayEquals(expected, out);
         Acc.deleteFinalize(in);
-        assertFalse(AccRuntime.get().isPresent(in), "three copyins, one delete with finalize");
+        assertFalse(AccRuntime.get().backend().isPresent(in), "three copyins, one delete with finalize");
     }
 }

@@ -39,7 +39,7 @@ class CubinCacheGpuTest {
 
     @Test
     void storedModulesLoadAgainAndBadEntriesAreReplaced(@TempDir Path dir) throws Exception {
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
         Device device = Device.all().get(0);
         Context context = Context.open(device);

@@ -76,7 +76,7 @@ class MappedLaunchGpuTest {
 
     @Test
     void parametersAndErrorRecordGoThroughMappedMemory() {
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
         assumeTrue(Device.all().get(0).canMapHostMemory(), "this device cannot map host memory");
         Context context = Context.open(Device.all().get(0));

@@ -22,7 +22,7 @@ import org.acc4j.Acc;
 import org.acc4j.runtime.AccRuntime;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.profile.Json;
-import org.acc4j.runtime.profile.Profile;
+import org.acc4j.runtime.profile.Profiler;
 import org.acc4j.runtime.profile.ProfileAssertions;
 import org.acc4j.runtime.profile.ProfileFormat;
 import org.junit.jupiter.api.AfterEach;
@@ -52,7 +52,7 @@ class ProfileGpuTest {
 
     @BeforeEach
     void profilingOn() {
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         json = dir.resolve("profile.json");
         restart("acc4j.profile", "true", "acc4j.profile.json", json.toString());
         assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
@@ -101,7 +101,7 @@ class ProfileGpuTest {
         }
     }
 
-    private static Profile.RegionStats region(Profile.Snapshot s, String method) {
+    private static Profiler.RegionStats region(Profiler.Snapshot s, String method) {
         return s.regions().stream().filter(r -> r.method().equals(method)).findFirst()
                 .orElseThrow(() -> new AssertionError("no region " + method + " in " + s));
     }
@@ -114,20 +114,20 @@ class ProfileGpuTest {
         for (int call = 0; call < 3; call++) {
             add(a, b, new double[N]);
         }
-        Profile profile = AccRuntime.get().profile();
+        Profiler profile = AccRuntime.get().profile();
         assertNotNull(profile, "profiling is on");
-        Profile.RegionStats add = region(profile.snapshot(), "add");
-        assertEquals(Profile.Kind.KERNELS, add.kind());
+        Profiler.RegionStats add = region(profile.snapshot(), "add");
+        assertEquals(Profiler.Kind.KERNELS, add.kind());
         assertEquals(3, add.entries());
         assertEquals(0, add.hostRuns());
         assertEquals(1, add.kernels().size());
-        Profile.KernelStats k = add.kernels().get(0);
+        Profiler.KernelStats k = add.kernels().get(0);
         assertEquals("acc_ProfileFixtures_add_r0", k.name());
         assertEquals(3, k.launches());
         assertTrue(k.minNanos() > 0 && k.minNanos() <= k.maxNanos(), k::toString);
         // a and b copy in, c copies out (every element written), on each call
-        assertEquals(new Profile.Traffic(6, 6L * 8 * N, add.toDevice().nanos()), add.toDevice());
-        assertEquals(new Profile.Traffic(3, 3L * 8 * N, add.toHost().nanos()), add.toHost());
+        assertEquals(new Profiler.Traffic(6, 6L * 8 * N, add.toDevice().nanos()), add.toDevice());
+        assertEquals(new Profiler.Traffic(3, 3L * 8 * N, add.toHost().nanos()), add.toHost());
         assertTrue(add.toDevice().nanos() > 0 && add.toHost().nanos() > 0, add::toString);
         assertTrue(add.compileNanos() > 0 && add.loadNanos() > 0, "compiled and loaded on the first call: " + add);
         assertTrue(add.kernelNanos() + add.transferNanos() <= add.wallNanos(), add::toString);
@@ -164,22 +164,22 @@ class ProfileGpuTest {
         double expected = ProfileFixtures.dot(a, b, N);
         assertEquals(expected, (Double) value[0], 1e-9 * N, "dot");
 
-        Profile.Snapshot s = AccRuntime.get().profile().snapshot();
-        Profile.RegionStats data = region(s, "region");
-        assertEquals(Profile.Kind.DATA, data.kind());
+        Profiler.Snapshot s = AccRuntime.get().profile().snapshot();
+        Profiler.RegionStats data = region(s, "region");
+        assertEquals(Profiler.Kind.DATA, data.kind());
         assertEquals(1, data.entries());
         assertEquals(2, data.toDevice().copies());
         assertEquals(2L * 8 * N, data.toDevice().bytes());
         assertEquals(1, data.toHost().copies());
         assertEquals(8L * N, data.toHost().bytes());
         assertTrue(data.kernels().isEmpty());
-        Profile.RegionStats add = region(s, "add");
+        Profiler.RegionStats add = region(s, "add");
         assertEquals(0, add.toDevice().copies(), "a and b are present");
         assertEquals(1, add.toHost().copies(), "c copies out");
         assertEquals(8L * N, add.toHost().bytes());
         assertEquals(1, add.kernels().get(0).launches());
         assertTrue(add.wallNanos() <= data.wallNanos(), "the data region's wall time includes the call inside it");
-        Profile.RegionStats dot = region(s, "dot");
+        Profiler.RegionStats dot = region(s, "dot");
         assertEquals(1, dot.kernels().get(0).launches());
         assertEquals(2, dot.toDevice().copies());
         assertEquals(0, dot.toHost().copies(), "only the reduction's result comes back, not counted as data");

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import org.acc4j.runtime.cuda.Context;
-import org.acc4j.runtime.cuda.CudaException;
+import org.acc4j.runtime.cuda.DriverException;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.DeviceBuffer;
 import org.acc4j.runtime.cuda.Function;
@@ -63,7 +63,7 @@ class ReductionTemplatesGpuTest {
                 context = Context.open(devices.get(0));
                 module = org.acc4j.runtime.cuda.Module.load(module(target(devices.get(0))), "reduction tests");
             }
-        } catch (LinkageError | CudaException e) {
+        } catch (LinkageError | DriverException e) {
             // no driver: every test skips
         }
     }

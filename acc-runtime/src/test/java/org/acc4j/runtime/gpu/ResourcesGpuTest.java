@@ -11,7 +11,7 @@ import java.util.Random;
 import org.acc4j.Acc;
 import org.acc4j.runtime.AccRuntime;
 import org.acc4j.runtime.cuda.Context;
-import org.acc4j.runtime.cuda.CudaException;
+import org.acc4j.runtime.cuda.DriverException;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.DeviceBuffer;
 import org.acc4j.runtime.data.CudaMemory;
@@ -40,7 +40,7 @@ class ResourcesGpuTest {
 
     @BeforeEach
     void device() {
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
         context = Context.open(Device.all().get(0));
     }
@@ -68,7 +68,7 @@ class ResourcesGpuTest {
         while (hog == null) {
             try {
                 hog = DeviceBuffer.allocate(take, "the test's hog");
-            } catch (CudaException e) {
+            } catch (DriverException e) {
                 // fragmentation: take a little less
                 take -= 64 * MIB;
                 assertTrue(take > 0, "cannot fill device memory: " + e.getMessage());

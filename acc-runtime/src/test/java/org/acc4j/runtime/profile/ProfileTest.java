@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import org.acc4j.runtime.profile.Profile.Kind;
-import org.acc4j.runtime.profile.Profile.RegionStats;
-import org.acc4j.runtime.profile.Profile.Snapshot;
+import org.acc4j.runtime.profile.Profiler.Kind;
+import org.acc4j.runtime.profile.Profiler.RegionStats;
+import org.acc4j.runtime.profile.Profiler.Snapshot;
 import org.junit.jupiter.api.Test;
 
 /** The profile's bookkeeping, text and JSON, on a fake clock with recorded synthetic timings. */
@@ -19,7 +19,7 @@ class ProfileTest {
     }
 
     private final AtomicLong now = new AtomicLong(1_000_000);
-    private final Profile profile = new Profile(now::get);
+    private final Profiler profile = new Profiler(now::get);
 
     private void tick(long nanos) {
         now.addAndGet(nanos);
@@ -32,12 +32,12 @@ class ProfileTest {
     private Snapshot solve() {
         profile.device("Fake GPU (device 0, sm_90)");
         profile.transferred(true, 64, 10);
-        try (Profile.Scope data = profile.enter(Kind.DATA, Solver.class, "solve", "([D[DI)V")) {
+        try (Profiler.Scope data = profile.enter(Kind.DATA, Solver.class, "solve", "([D[DI)V")) {
             tick(100);
             profile.transferred(true, 8000, 700);
             tick(700);
             for (int call = 0; call < 2; call++) {
-                try (Profile.Scope k = profile.enter(Kind.KERNELS, Solver.class, "step", "([D[DI)V")) {
+                try (Profiler.Scope k = profile.enter(Kind.KERNELS, Solver.class, "step", "([D[DI)V")) {
                     if (call == 0) {
                         tick(5000);
                         profile.compiled(4000, 900);
@@ -70,8 +70,8 @@ class ProfileTest {
         // wall time is inclusive of the nested region
         assertEquals(100 + 700 + 5000 + 2 * (3 + 400 + 60 + 5 + 20) + 650, data.wallNanos());
         // copies are exclusive: only the data region's own
-        assertEquals(new Profile.Traffic(1, 8000, 700), data.toDevice());
-        assertEquals(new Profile.Traffic(1, 8000, 650), data.toHost());
+        assertEquals(new Profiler.Traffic(1, 8000, 700), data.toDevice());
+        assertEquals(new Profiler.Traffic(1, 8000, 650), data.toHost());
         assertTrue(data.kernels().isEmpty());
 
         RegionStats step = s.regions().get(1);
@@ -81,10 +81,10 @@ class ProfileTest {
         assertEquals(5000 + 2 * (3 + 400 + 60 + 5), step.wallNanos());
         assertEquals(4000, step.compileNanos());
         assertEquals(900, step.loadNanos());
-        assertEquals(new Profile.Traffic(2, 8, 6), step.toDevice());
-        assertEquals(new Profile.Traffic(2, 16, 10), step.toHost());
+        assertEquals(new Profiler.Traffic(2, 8, 6), step.toDevice());
+        assertEquals(new Profiler.Traffic(2, 16, 10), step.toHost());
         assertEquals(2, step.kernels().size());
-        Profile.KernelStats r0 = step.kernels().get(0);
+        Profiler.KernelStats r0 = step.kernels().get(0);
         assertEquals("acc_Solver_step_r0", r0.name());
         assertEquals(2, r0.launches());
         assertEquals(700, r0.totalNanos());
@@ -96,8 +96,8 @@ class ProfileTest {
         assertEquals(700 + 100, step.kernelNanos());
         assertEquals(16, step.transferNanos());
 
-        assertEquals(new Profile.Traffic(1, 64, 10), s.outside().toDevice());
-        assertEquals(Profile.Traffic.NONE, s.outside().toHost());
+        assertEquals(new Profiler.Traffic(1, 64, 10), s.outside().toDevice());
+        assertEquals(Profiler.Traffic.NONE, s.outside().toHost());
     }
 
     @Test
@@ -127,7 +127,7 @@ class ProfileTest {
 
     @Test
     void theCheckCatchesAProfileThatDoesNotAddUp() {
-        try (Profile.Scope k = profile.enter(Kind.KERNELS, Solver.class, "step", "()V")) {
+        try (Profiler.Scope k = profile.enter(Kind.KERNELS, Solver.class, "step", "()V")) {
             // a kernel longer than the region around it: impossible with one clock, caught by the check
             profile.kernel("acc_Solver_step_r0", 500, new int[] {1, 1, 1}, new int[] {32, 1, 1});
             tick(100);
@@ -173,10 +173,10 @@ class ProfileTest {
 
     @Test
     void hostRunsAreCounted() {
-        try (Profile.Scope k = profile.enter(Kind.KERNELS, Solver.class, "step", "()V")) {
+        try (Profiler.Scope k = profile.enter(Kind.KERNELS, Solver.class, "step", "()V")) {
             k.ranOnHost();
         }
-        try (Profile.Scope k = profile.enter(Kind.KERNELS, Solver.class, "step", "()V")) {
+        try (Profiler.Scope k = profile.enter(Kind.KERNELS, Solver.class, "step", "()V")) {
             tick(10);
         }
         RegionStats r = profile.snapshot().regions().get(0);
@@ -196,20 +196,20 @@ class ProfileTest {
 
     @Test
     void copiesOnAnotherThreadGoToThatThreadsRegion() throws Exception {
-        try (Profile.Scope k = profile.enter(Kind.KERNELS, Solver.class, "step", "()V")) {
+        try (Profiler.Scope k = profile.enter(Kind.KERNELS, Solver.class, "step", "()V")) {
             Thread other = new Thread(() -> profile.transferred(true, 100, 1));
             other.start();
             other.join();
             profile.transferred(true, 8, 1);
         }
         Snapshot s = profile.snapshot();
-        assertEquals(new Profile.Traffic(1, 8, 1), s.regions().get(0).toDevice());
-        assertEquals(new Profile.Traffic(1, 100, 1), s.outside().toDevice());
+        assertEquals(new Profiler.Traffic(1, 8, 1), s.regions().get(0).toDevice());
+        assertEquals(new Profiler.Traffic(1, 100, 1), s.outside().toDevice());
     }
 
     @Test
     void closingTwiceCountsOnce() {
-        Profile.Scope k = profile.enter(Kind.KERNELS, Solver.class, "step", "()V");
+        Profiler.Scope k = profile.enter(Kind.KERNELS, Solver.class, "step", "()V");
         tick(5);
         k.close();
         tick(5);

@@ -10,7 +10,7 @@ import jcuda.driver.JCudaDriver;
 import org.acc4j.Acc;
 import org.acc4j.runtime.AccRuntime;
 import org.acc4j.runtime.cuda.Context;
-import org.acc4j.runtime.cuda.Cuda;
+import org.acc4j.runtime.cuda.Driver;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.DeviceBuffer;
 import org.acc4j.runtime.transfer.StagedCopy.Settings;
@@ -61,7 +61,7 @@ public final class TransferBench {
                         + " [--threads 0,8,16 (0: the common pool)]");
             }
         }
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         Acc.init();
         if (!AccRuntime.get().onDevice()) {
             System.out.println("no CUDA device: nothing to measure");
@@ -223,6 +223,6 @@ public final class TransferBench {
     }
 
     private static void check(int result, String call) {
-        Cuda.check(result, call, "the transfer benchmark");
+        Driver.check(result, call, "the transfer benchmark");
     }
 }

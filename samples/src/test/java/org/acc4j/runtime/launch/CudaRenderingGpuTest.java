@@ -15,8 +15,8 @@ import java.util.Random;
 import org.acc4j.Acc;
 import org.acc4j.compiler.CompiledMethod;
 import org.acc4j.compiler.KernelPlan;
-import org.acc4j.compiler.cuda.CudaCRenderer;
-import org.acc4j.compiler.cuda.SourceText;
+import org.acc4j.compiler.cudac.CudaCRenderer;
+import org.acc4j.compiler.cudac.SourceText;
 import org.acc4j.runtime.AccRuntime;
 import org.acc4j.runtime.cuda.Context;
 import org.acc4j.runtime.cuda.Device;
@@ -48,7 +48,7 @@ class CudaRenderingGpuTest {
 
     @BeforeAll
     static void device() {
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
         Device d = Device.all().get(0);
         context = Context.open(d);

@@ -14,7 +14,7 @@ import org.acc4j.runtime.AccRuntime;
 import org.acc4j.runtime.cache.CubinCache;
 import org.acc4j.runtime.cache.KernelCache;
 import org.acc4j.runtime.cuda.Context;
-import org.acc4j.runtime.cuda.Cuda;
+import org.acc4j.runtime.cuda.Driver;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.Module;
 
@@ -87,7 +87,7 @@ public final class FirstCallBench {
             }
         }
         long t0 = System.nanoTime();
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         Acc.init();
         long started = System.nanoTime() - t0;
         if (!AccRuntime.get().onDevice()) {
@@ -208,6 +208,6 @@ public final class FirstCallBench {
     }
 
     private static void check(int result, String call) {
-        Cuda.check(result, call, "the first-call benchmark");
+        Driver.check(result, call, "the first-call benchmark");
     }
 }

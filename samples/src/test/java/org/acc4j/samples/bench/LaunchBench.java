@@ -12,7 +12,7 @@ import org.acc4j.Acc;
 import org.acc4j.Kernels;
 import org.acc4j.runtime.AccRuntime;
 import org.acc4j.runtime.cuda.Context;
-import org.acc4j.runtime.cuda.Cuda;
+import org.acc4j.runtime.cuda.Driver;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.LaunchArgs;
 import org.acc4j.runtime.cuda.MappedMemory;
@@ -84,7 +84,7 @@ public final class LaunchBench {
                 throw new IllegalArgumentException("usage: LaunchBench [--calls 20000]");
             }
         }
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         Acc.init();
         if (!AccRuntime.get().onDevice()) {
             System.out.println("no CUDA device: nothing to measure");
@@ -220,6 +220,6 @@ public final class LaunchBench {
     }
 
     private static void check(int result, String call) {
-        Cuda.check(result, call, "the launch benchmark");
+        Driver.check(result, call, "the launch benchmark");
     }
 }

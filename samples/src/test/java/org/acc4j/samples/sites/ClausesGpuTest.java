@@ -32,7 +32,7 @@ class ClausesGpuTest {
 
     @BeforeAll
     static void device() throws ClassNotFoundException {
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
         ClassLoader loader = new ClassLoader(ClausesGpuTest.class.getClassLoader()) {
             @Override

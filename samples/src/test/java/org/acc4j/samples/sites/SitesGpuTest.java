@@ -31,7 +31,7 @@ class SitesGpuTest {
 
     @BeforeAll
     static void device() {
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
         loader = new Rewritten();
     }

@@ -1,4 +1,4 @@
-package org.acc4j.runtime.launch;
+package org.acc4j.compiler.plan;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,7 +17,7 @@ import org.objectweb.asm.tree.MethodNode;
 import org.junit.jupiter.api.Test;
 
 /** Reading {@code @Kernels(async, asyncParam)} from compiled methods, as the offloader does. */
-class AsyncQueueTest {
+class AsyncClauseTest {
     @Kernels static void plain(double[] a) { }
     @Kernels(async = 2) static void two(double[] a) { }
     @Kernels(async = Acc.ASYNC_NOVAL) static void noval(double[] a) { }
@@ -34,7 +34,7 @@ class AsyncQueueTest {
     @Kernels(async = 0, waitOn = {-4}) static void waitsBad(double[] a) { }
 
     private static MethodNode method(String name) throws IOException {
-        try (InputStream in = AsyncQueueTest.class.getResourceAsStream("AsyncQueueTest.class")) {
+        try (InputStream in = AsyncClauseTest.class.getResourceAsStream("AsyncClauseTest.class")) {
             ClassNode cn = new ClassNode();
             new ClassReader(in.readAllBytes()).accept(cn, 0);
             return cn.methods.stream().filter(m -> m.name.equals(name)).findFirst().orElseThrow();
@@ -43,20 +43,20 @@ class AsyncQueueTest {
 
     @Test
     void constants() throws IOException {
-        assertSame(AsyncQueue.SYNC, AsyncQueue.of(method("plain")));
-        assertSame(AsyncQueue.SYNC, AsyncQueue.of(method("sync")));
-        AsyncQueue two = AsyncQueue.of(method("two"));
-        assertEquals(new AsyncQueue(2, -1, "async = 2", null), two);
+        assertSame(AsyncClause.SYNC, AsyncClause.of(method("plain")));
+        assertSame(AsyncClause.SYNC, AsyncClause.of(method("sync")));
+        AsyncClause two = AsyncClause.of(method("two"));
+        assertEquals(new AsyncClause(2, -1, "async = 2", null), two);
         assertEquals(2, two.queue(new Object[] {new double[1]}));
-        assertEquals(Acc.ASYNC_NOVAL, AsyncQueue.of(method("noval")).queue(new Object[1]));
-        AsyncQueue bad = AsyncQueue.of(method("bad"));
+        assertEquals(Acc.ASYNC_NOVAL, AsyncClause.of(method("noval")).queue(new Object[1]));
+        AsyncClause bad = AsyncClause.of(method("bad"));
         assertEquals("-7 is not a queue: use 0 or more, Acc.ASYNC_NOVAL or Acc.ASYNC_SYNC", bad.problem());
         assertEquals("async = -7", bad.clause());
     }
 
     @Test
     void namedParameters() throws IOException {
-        AsyncQueue p = AsyncQueue.of(method("param"));
+        AsyncClause p = AsyncClause.of(method("param"));
         assertNull(p.problem());
         assertEquals(2, p.param(), "the argument index, past a two-slot long");
         assertEquals(5, p.queue(new Object[] {null, 1L, 5}));
@@ -64,32 +64,46 @@ class AsyncQueueTest {
         assertEquals(Acc.ASYNC_NOVAL, p.queue(new Object[] {null, 1L, Acc.ASYNC_NOVAL}));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> p.queue(new Object[] {null, 1L, -3}));
         assertEquals("-3 is not a queue: use 0 or more, Acc.ASYNC_NOVAL or Acc.ASYNC_SYNC", e.getMessage());
-        assertEquals(1, AsyncQueue.of(method("instanceParam")).param(), "slot 0 is this, the double takes two");
+        assertEquals(1, AsyncClause.of(method("instanceParam")).param(), "slot 0 is this, the double takes two");
     }
 
     @Test
     void problemsAreNamed() throws IOException {
-        assertTrue(AsyncQueue.of(method("missing")).problem().startsWith("the method has no parameter named queue"));
-        assertEquals("the parameter x is a long, not an int", AsyncQueue.of(method("notInt")).problem());
-        AsyncQueue both = AsyncQueue.of(method("both"));
+        assertTrue(AsyncClause.of(method("missing")).problem().startsWith("the method has no parameter named queue"));
+        assertEquals("the parameter x is a long, not an int", AsyncClause.of(method("notInt")).problem());
+        AsyncClause both = AsyncClause.of(method("both"));
         assertEquals("set async or asyncParam, not both", both.problem());
         assertTrue(both.synchronous());
     }
 
     @Test
     void waitOnIsRead() throws IOException {
-        AsyncQueue w = AsyncQueue.of(method("waits"));
+        AsyncClause w = AsyncClause.of(method("waits"));
         assertNull(w.problem());
         assertEquals(3, w.queue(new Object[1]));
         assertArrayEquals(new int[] {1, 2}, w.waitOn());
         assertEquals("async = 3, waitOn = {1, 2}", w.clause());
-        AsyncQueue p = AsyncQueue.of(method("waitsParam"));
+        AsyncClause p = AsyncClause.of(method("waitsParam"));
         assertEquals(1, p.param());
         assertArrayEquals(new int[] {Acc.ASYNC_NOVAL}, p.waitOn());
-        AsyncQueue s = AsyncQueue.of(method("waitsSync"));
+        AsyncClause s = AsyncClause.of(method("waitsSync"));
         assertEquals("waitOn needs async or asyncParam (a synchronous call waits for every queue already)", s.problem());
         assertEquals("waitOn = {1}", s.clause());
-        assertEquals("waitOn: -4 is not a queue: use 0 or more or Acc.ASYNC_NOVAL", AsyncQueue.of(method("waitsBad")).problem());
-        assertEquals(0, AsyncQueue.of(method("two")).waitOn().length);
+        assertEquals("waitOn: -4 is not a queue: use 0 or more or Acc.ASYNC_NOVAL", AsyncClause.of(method("waitsBad")).problem());
+        assertEquals(0, AsyncClause.of(method("two")).waitOn().length);
+    }
+
+    @Test
+    void readFromTheClassFileByNameAndDescriptor() throws IOException {
+        byte[] bytes;
+        try (InputStream in = AsyncClauseTest.class.getResourceAsStream("AsyncClauseTest.class")) {
+            bytes = in.readAllBytes();
+        }
+        assertEquals(new AsyncClause(2, -1, "async = 2", null), AsyncClause.of(bytes, "two", "([D)V"));
+        assertEquals(AsyncClause.of(method("param")), AsyncClause.of(bytes, "param", "([DJI)V"));
+        assertSame(AsyncClause.SYNC, AsyncClause.of(bytes, "plain", "([D)V"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> AsyncClause.of(bytes, "two", "([F)V"));
+        assertTrue(e.getMessage().contains("two([F)V"), e.getMessage());
     }
 }

@@ -1,4 +1,4 @@
-package org.acc4j.compiler.cuda;
+package org.acc4j.compiler.cudac;
 
 import org.acc4j.compiler.ir.Elem;
 import org.acc4j.compiler.ir.Reduction;

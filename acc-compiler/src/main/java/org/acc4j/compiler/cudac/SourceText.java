@@ -1,4 +1,4 @@
-package org.acc4j.compiler.cuda;
+package org.acc4j.compiler.cudac;
 
 /** The text of a Java source file's lines, for comments in readable kernels; {@link #NONE} when it was not found. */
 @FunctionalInterface

@@ -1,4 +1,4 @@
-package org.acc4j.compiler.cuda;
+package org.acc4j.compiler.cudac;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -70,19 +70,20 @@ public final class CudaCRenderer {
             "exp", "log", "pow", "sin", "cos", "tan", "tanh", "floor", "ceil", "rint", "fma", "floorf", "ceilf",
             "rintf", "fmaf", "NULL", "INFINITY", "NAN");
 
+    private final Expressions exprs = new Expressions(this);
     private final MethodBody method;
     private final KernelPlan kernel;
     private final SourceText source;
     private final StringBuilder out = new StringBuilder(4096);
-    private final Set<CudaHelpers> helpers = EnumSet.noneOf(CudaHelpers.class);
+    final Set<CudaHelpers> helpers = EnumSet.noneOf(CudaHelpers.class);
     private final List<ErrorSite> sites = new ArrayList<>();
     private final Set<String> taken = new HashSet<>();
-    private final Map<Var, String> varNames = new LinkedHashMap<>();
-    private final Map<ArrayRef, String> arrayNames = new HashMap<>();
-    private final Map<ArrayRef, String> lengthNames = new HashMap<>();
-    private final Map<ArrayRef.Field, String> fieldNames = new HashMap<>();
+    final Map<Var, String> varNames = new LinkedHashMap<>();
+    final Map<ArrayRef, String> arrayNames = new HashMap<>();
+    final Map<ArrayRef, String> lengthNames = new HashMap<>();
+    final Map<ArrayRef.Field, String> fieldNames = new HashMap<>();
     private final Map<String, Type> declared = new LinkedHashMap<>();
-    private final Set<String> mathCalls = new LinkedHashSet<>();
+    final Set<String> mathCalls = new LinkedHashSet<>();
     private String err;
     private String fail;
     private int depth;
@@ -195,6 +196,12 @@ public final class CudaCRenderer {
                 String n = unique(arrayNames.get(l.array()) + "_len");
                 lengthNames.put(l.array(), n);
                 params.add("int " + n + (l.array().dims() == 2 ? "  /* rows */" : ""));
+            } else if (p instanceof KernelParam.RowBlock b) {
+                String n = arrayNames.get(b.array());
+                params.add(b.part() == KernelParam.RowBlock.Part.START
+                        ? "unsigned long long " + n + "_block  /* the rows' block when they are one, else 0; this"
+                        + " rendering reads every row from the table */"
+                        : "int " + n + "_pitch  /* the row length when the rows are one block, else -1 */");
             } else if (p instanceof KernelParam.HostValue h) {
                 Var v = scalarVars.get(scalar++);
                 params.add(cType(h.var().type()) + " " + varNames.get(v) + "  /* computed on the host */");
@@ -209,7 +216,8 @@ public final class CudaCRenderer {
                         + f.name() + " */");
             } else if (p instanceof KernelParam.RowLanes g) {
                 params.add("unsigned int lanes_log  /* the PTX runs a group of 2^lanes_log lanes per row of "
-                        + g.group().offsets().name() + "; this rendering shows one thread per row */");
+                        + (g.group().offsets() == null ? "the matrix" : g.group().offsets().name())
+                        + "; this rendering shows one thread per row */");
             } else if (p instanceof KernelParam.ReductionSlot r) {
                 String base = varNames.get(r.reduction().var());
                 String n = unique(base + "_" + r.part().name().toLowerCase());
@@ -240,7 +248,7 @@ public final class CudaCRenderer {
         for (Reduction r : region.reductions()) {
             line("/* " + where(r.line()) + r + ": this thread's private accumulator starts at the identity; the host");
             line("   combines the grid's value with " + r.var().name() + "'s value before the loop */");
-            line(varNames.get(r.var()) + " = " + identity(r) + ";");
+            line(varNames.get(r.var()) + " = " + Expressions.identity(r) + ";");
         }
         statement(region.loop());
         if (!region.reductions().isEmpty()) {
@@ -343,7 +351,7 @@ public final class CudaCRenderer {
 
     // ------------------------------------------------------------------ names
 
-    /** A C identifier for {@code wanted}, unused so far. */
+    /** A Expressions.C identifier for {@code wanted}, unused so far. */
     private String name(String wanted) {
         String base = wanted.replaceAll("[^A-Za-z0-9_]", "_");
         if (base.isEmpty() || Character.isDigit(base.charAt(0)) || RESERVED.contains(base) || base.startsWith("acc_")
@@ -400,7 +408,7 @@ public final class CudaCRenderer {
         if (s instanceof Stmt.Assign a) {
             mark(s.line(), null);
             checks(a.value(), s.line());
-            line(varNames.get(a.var()) + " = " + expr(a.value()).text + ";");
+            line(varNames.get(a.var()) + " = " + expr(a.value()).text() + ";");
         } else if (s instanceof Stmt.Store st) {
             mark(s.line(), null);
             checks(st.index(), s.line());
@@ -408,22 +416,22 @@ public final class CudaCRenderer {
             String target;
             if (st.row() == null) {
                 boundsCheck(st.array(), st.index(), s.line());
-                target = arrayNames.get(st.array()) + "[" + expr(st.index()).text + "]";
+                target = arrayNames.get(st.array()) + "[" + expr(st.index()).text() + "]";
             } else {
                 checks(st.row(), s.line());
                 rowCheck(st.array(), st.row(), s.line());
                 columnCheck(st.array(), st.row(), st.index(), s.line());
-                target = arrayNames.get(st.array()) + "[" + expr(st.row()).text + "].data[" + expr(st.index()).text + "]";
+                target = arrayNames.get(st.array()) + "[" + expr(st.row()).text() + "].data[" + expr(st.index()).text() + "]";
             }
             // a store keeps the value's low bits (C's conversion to the narrow type), a boolean[] its lowest bit
-            line(target + " = " + (st.array().elem() == Elem.BOOLEAN ? expr(st.value(), Prec.AND).text + " & 1"
-                    : expr(st.value()).text) + ";");
+            line(target + " = " + (st.array().elem() == Elem.BOOLEAN ? expr(st.value(), Expressions.Prec.AND).text() + " & 1"
+                    : expr(st.value()).text()) + ";");
         } else if (s instanceof Stmt.Atomic at) {
             atomic(at);
         } else if (s instanceof Stmt.If i) {
             mark(s.line(), null);
             checks(i.cond(), s.line());
-            line("if (" + expr(i.cond()).text + ") {");
+            line("if (" + expr(i.cond()).text() + ") {");
             block(i.then());
             if (!i.otherwise().isEmpty()) {
                 line("} else {");
@@ -457,7 +465,7 @@ public final class CudaCRenderer {
     private void whileLoop(Stmt.While w) {
         mark(w.line(), "sequential in each thread");
         if (!hasChecks(w.cond())) {
-            line("while (" + expr(w.cond()).text + ") {");
+            line("while (" + expr(w.cond()).text() + ") {");
             block(w.body());
             line("}");
             return;
@@ -465,7 +473,7 @@ public final class CudaCRenderer {
         line("for (;;) {");
         depth++;
         checks(w.cond(), w.line());
-        line("if (!(" + expr(w.cond()).text + ")) break;");
+        line("if (!(" + expr(w.cond()).text() + ")) break;");
         statements(w.body());
         depth--;
         line("}");
@@ -480,16 +488,16 @@ public final class CudaCRenderer {
         checks(f.lower(), f.line());
         Expr test = new Expr.Compare(f.cond(), new Expr.Local(f.index()), f.bound(), false);
         if (!hasChecks(f.bound())) {
-            line("for (" + i + " = " + expr(f.lower()).text + "; " + expr(test).text + "; " + step + ") {");
+            line("for (" + i + " = " + expr(f.lower()).text() + "; " + expr(test).text() + "; " + step + ") {");
             block(f.body());
             line("}");
             return;
         }
-        line(i + " = " + expr(f.lower()).text + ";");
+        line(i + " = " + expr(f.lower()).text() + ";");
         line("for (;;) {");
         depth++;
         checks(f.bound(), f.line());
-        line("if (!(" + expr(test).text + ")) break;");
+        line("if (!(" + expr(test).text() + ")) break;");
         statements(f.body());
         line(step + ";");
         depth--;
@@ -515,11 +523,11 @@ public final class CudaCRenderer {
             checks(f.lower(), f.line());
             checks(f.bound(), f.line());
             if (f.lower() instanceof Expr.Const) {
-                lo[q] = expr(f.lower()).text;
+                lo[q] = expr(f.lower()).text();
             } else {
                 lo[q] = unique("lo_" + index);
                 declared.put(lo[q], Type.I64);
-                line(lo[q] + " = " + expr(f.lower()).text + ";");
+                line(lo[q] + " = " + expr(f.lower()).text() + ";");
             }
             trip[q] = unique("trip_" + index);
             declared.put(trip[q], Type.I64);
@@ -534,7 +542,7 @@ public final class CudaCRenderer {
             helpers.add(tripHelper);
             String fn = "acc_trip_" + f.cond().name().toLowerCase();
             long step = f.cond() == org.acc4j.compiler.ir.Cond.NE ? f.step() : Math.abs(f.step());
-            line(trip[q] + " = " + fn + "(" + lo[q] + ", " + expr(f.bound()).text + ", " + step + ");");
+            line(trip[q] + " = " + fn + "(" + lo[q] + ", " + expr(f.bound()).text() + ", " + step + ");");
         }
         String total = trip[0];
         if (loops.size() > 1) {
@@ -611,15 +619,15 @@ public final class CudaCRenderer {
         String element;
         if (at.row() == null) {
             boundsCheck(at.array(), at.index(), at.line());
-            element = arrayNames.get(at.array()) + "[" + expr(at.index()).text + "]";
+            element = arrayNames.get(at.array()) + "[" + expr(at.index()).text() + "]";
         } else {
             rowCheck(at.array(), at.row(), at.line());
             columnCheck(at.array(), at.row(), at.index(), at.line());
-            element = arrayNames.get(at.array()) + "[" + expr(at.row()).text + "].data[" + expr(at.index()).text + "]";
+            element = arrayNames.get(at.array()) + "[" + expr(at.row()).text() + "].data[" + expr(at.index()).text() + "]";
         }
         Type t = at.array().element();
         String p = "&" + element;
-        List<String> ops = at.operands().stream().map(e -> expr(e).text).toList();
+        List<String> ops = at.operands().stream().map(e -> expr(e).text()).toList();
         String v = ops.isEmpty() ? null : ops.get(ops.size() - 1);
         String ull = "(unsigned long long*) " + p;
         String call = switch (at.op()) {
@@ -691,14 +699,14 @@ public final class CudaCRenderer {
         }
         if (e instanceof Expr.Binary b && !b.type().isFloat() && (b.op() == BinOp.DIV || b.op() == BinOp.REM)) {
             int code = site(ErrorSite.Kind.DIVISION_BY_ZERO, null, line);
-            line("if (" + expr(b.right(), Prec.EQUALITY + 1).text + " == 0) { acc_raise(" + err + ", " + code
+            line("if (" + expr(b.right(), Expressions.Prec.EQUALITY + 1).text() + " == 0) { acc_raise(" + err + ", " + code
                     + ", 0); " + fail + " }  /* ArithmeticException: / by zero */");
         }
     }
 
     private void boundsCheck(ArrayRef a, Expr index, int line) {
         int code = site(ErrorSite.Kind.INDEX_OUT_OF_BOUNDS, a.name(), line);
-        String i = expr(index).text;
+        String i = expr(index).text();
         line("if ((unsigned int) " + paren(index) + " >= (unsigned int) " + lengthNames.get(a) + ") { acc_raise(" + err
                 + ", " + code + ", " + i + "); " + fail + " }");
     }
@@ -710,13 +718,13 @@ public final class CudaCRenderer {
     private void columnCheck(ArrayRef a, Expr row, Expr index, int line) {
         helpers.add(CudaHelpers.AT);
         int code = site(ErrorSite.Kind.INDEX_OUT_OF_BOUNDS, a.name() + "[]", line);
-        String r = expr(row).text;
+        String r = expr(row).text();
         line("if ((unsigned int) " + paren(index) + " >= (unsigned int) " + arrayNames.get(a) + "[" + r + "].length) { acc_raise("
-                + err + ", " + code + ", acc_at(" + r + ", " + expr(index).text + ")); " + fail + " }");
+                + err + ", " + code + ", acc_at(" + r + ", " + expr(index).text() + ")); " + fail + " }");
     }
 
     private String paren(Expr e) {
-        return expr(e, Prec.UNARY).text;
+        return expr(e, Expressions.Prec.UNARY).text();
     }
 
     private int site(ErrorSite.Kind kind, String array, int line) {
@@ -724,240 +732,11 @@ public final class CudaCRenderer {
         return sites.size();
     }
 
-    // ------------------------------------------------------------------ expressions
-
-    /** C operator precedences, higher binds tighter. */
-    private static final class Prec {
-        static final int CONDITIONAL = 3;
-        static final int OR = 6;
-        static final int XOR = 7;
-        static final int AND = 8;
-        static final int EQUALITY = 9;
-        static final int RELATIONAL = 10;
-        static final int SHIFT = 11;
-        static final int ADDITIVE = 12;
-        static final int MULTIPLICATIVE = 13;
-        static final int UNARY = 15;
-        static final int PRIMARY = 16;
+    private Expressions.C expr(Expr e) {
+        return exprs.expr(e);
     }
 
-    /** C text and the precedence of its outermost operator. */
-    private record C(String text, int prec) {
-        C within(int min) {
-            return prec >= min ? this : new C("(" + text + ")", Prec.PRIMARY);
-        }
-    }
-
-    private C expr(Expr e, int min) {
-        return expr(e).within(min);
-    }
-
-    private C expr(Expr e) {
-        if (e instanceof Expr.Const k) {
-            return constant(k);
-        }
-        if (e instanceof Expr.Local l) {
-            return new C(varNames.get(l.var()), Prec.PRIMARY);
-        }
-        if (e instanceof Expr.FieldValue f) {
-            return new C(fieldNames.get(f.field()), Prec.PRIMARY);
-        }
-        if (e instanceof Expr.Length l) {
-            return new C(l.row() == null ? lengthNames.get(l.array())
-                    : arrayNames.get(l.array()) + "[" + expr(l.row()).text + "].length", Prec.PRIMARY);
-        }
-        if (e instanceof Expr.Load l) {
-            return new C(arrayNames.get(l.array()) + (l.row() != null ? "[" + expr(l.row()).text + "].data" : "") + "["
-                    + expr(l.index()).text + "]", Prec.PRIMARY);
-        }
-        if (e instanceof Expr.Call c) {
-            return call(c);
-        }
-        if (e instanceof Expr.Binary b) {
-            return binary(b);
-        }
-        if (e instanceof Expr.Unary u) {
-            return switch (u.op()) {
-                case NEG -> {
-                    String x = expr(u.operand(), Prec.UNARY).text;
-                    yield new C("-" + (x.startsWith("-") ? "(" + x + ")" : x), Prec.UNARY);
-                }
-                case NOT -> new C("!" + expr(u.operand(), Prec.UNARY).text, Prec.UNARY);
-                case TO_BYTE -> new C("(signed char) " + expr(u.operand(), Prec.UNARY).text, Prec.UNARY);
-                case TO_SHORT -> new C("(short) " + expr(u.operand(), Prec.UNARY).text, Prec.UNARY);
-                case TO_CHAR -> new C(expr(u.operand(), Prec.AND).text + " & 0xffff", Prec.AND);
-            };
-        }
-        if (e instanceof Expr.Convert c) {
-            return convert(c);
-        }
-        if (e instanceof Expr.Compare c) {
-            return compare(c);
-        }
-        if (e instanceof Expr.Select s) {
-            return new C(expr(s.cond(), Prec.CONDITIONAL + 1).text + " ? " + expr(s.ifTrue(), Prec.CONDITIONAL + 1).text
-                    + " : " + expr(s.ifFalse(), Prec.CONDITIONAL).text, Prec.CONDITIONAL);
-        }
-        if (e instanceof Expr.Cmp3 c) {
-            helpers.add(CudaHelpers.CMP);
-            String fn = !c.left().type().isFloat() ? "acc_cmp" : c.nanIsOne() ? "acc_cmpg" : "acc_cmpl";
-            return new C(fn + "(" + expr(c.left()).text + ", " + expr(c.right()).text + ")", Prec.PRIMARY);
-        }
-        throw new IllegalStateException("no CUDA C for " + e);
-    }
-
-    private static C constant(Expr.Const k) {
-        String s = switch (k.type()) {
-            case I32 -> (int) k.bits() == Integer.MIN_VALUE ? "(-2147483647 - 1)" : Integer.toString((int) k.bits());
-            case I64 -> k.bits() == Long.MIN_VALUE ? "(-9223372036854775807LL - 1)" : k.bits() + "LL";
-            case F32 -> floatLiteral(Float.intBitsToFloat((int) k.bits()));
-            case F64 -> doubleLiteral(Double.longBitsToDouble(k.bits()));
-            case PRED -> k.bits() != 0 ? "true" : "false";
-        };
-        // a negative literal gets parentheses after a unary operator or a cast: -(-1), (long long) (-1)
-        return new C(s, s.startsWith("-") ? Prec.UNARY - 1 : Prec.PRIMARY);
-    }
-
-    private static String doubleLiteral(double v) {
-        if (Double.isNaN(v)) {
-            return String.format("__longlong_as_double(0x%016xLL) /* NaN */", Double.doubleToRawLongBits(v));
-        }
-        if (Double.isInfinite(v)) {
-            return v > 0 ? "__longlong_as_double(0x7ff0000000000000LL) /* Infinity */"
-                    : "__longlong_as_double(0xfff0000000000000LL) /* -Infinity */";
-        }
-        String s = Double.toString(v);
-        if (Double.doubleToRawLongBits(Double.parseDouble(s)) != Double.doubleToRawLongBits(v)) {
-            return String.format("__longlong_as_double(0x%016xLL)", Double.doubleToRawLongBits(v));
-        }
-        return s;
-    }
-
-    private static String floatLiteral(float v) {
-        if (Float.isNaN(v) || Float.isInfinite(v)) {
-            return String.format("__int_as_float(0x%08x) /* %s */", Float.floatToRawIntBits(v), v);
-        }
-        String s = Float.toString(v);
-        if (Float.floatToRawIntBits(Float.parseFloat(s)) != Float.floatToRawIntBits(v)) {
-            return String.format("__int_as_float(0x%08x)", Float.floatToRawIntBits(v));
-        }
-        return s + "f";
-    }
-
-    private C call(Expr.Call c) {
-        List<String> args = new ArrayList<>();
-        for (Expr a : c.args()) {
-            args.add(expr(a).text);
-        }
-        boolean f32 = c.type() == Type.F32;
-        boolean isFloat = c.type().isFloat();
-        String fn = switch (c.fn()) {
-            case SQRT -> f32 ? "__fsqrt_rn" : "__dsqrt_rn";
-            case FMA -> f32 ? "__fmaf_rn" : "__fma_rn";
-            case FLOOR -> f32 ? "floorf" : "floor";
-            case CEIL -> f32 ? "ceilf" : "ceil";
-            case RINT -> f32 ? "rintf" : "rint";
-            case ABS -> {
-                if (isFloat) {
-                    yield f32 ? "fabsf" : "fabs";
-                }
-                helpers.add(CudaHelpers.ABS);
-                yield "acc_abs";
-            }
-            case MIN, MAX -> {
-                if (isFloat) {
-                    helpers.add(CudaHelpers.MIN_MAX);
-                    yield "acc_" + c.fn().javaName();
-                }
-                yield c.fn().javaName();
-            }
-            default -> {
-                mathCalls.add(c.fn().javaName());
-                yield f32 ? c.fn().javaName() + "f" : c.fn().javaName();
-            }
-        };
-        return new C(fn + "(" + String.join(", ", args) + ")", Prec.PRIMARY);
-    }
-
-    private C binary(Expr.Binary b) {
-        Type t = b.type();
-        BinOp op = b.op();
-        if (!t.isFloat() && (op == BinOp.DIV || op == BinOp.REM)) {
-            helpers.add(CudaHelpers.DIV);
-            return new C((op == BinOp.DIV ? "acc_div(" : "acc_rem(") + expr(b.left()).text + ", " + expr(b.right()).text
-                    + ")", Prec.PRIMARY);
-        }
-        if (op.isShift()) {
-            if (op == BinOp.SHR && b.right() instanceof Expr.Const k && (int) k.bits() >= 0
-                    && (int) k.bits() < (t == Type.I64 ? 64 : 32)) {
-                return new C(expr(b.left(), Prec.SHIFT).text + " >> " + (int) k.bits(), Prec.SHIFT);
-            }
-            helpers.add(CudaHelpers.SHIFT);
-            String fn = switch (op) {
-                case SHL -> "acc_shl";
-                case SHR -> "acc_shr";
-                default -> "acc_ushr";
-            };
-            return new C(fn + "(" + expr(b.left()).text + ", " + expr(b.right()).text + ")", Prec.PRIMARY);
-        }
-        int prec = switch (op) {
-            case ADD, SUB -> Prec.ADDITIVE;
-            case MUL, DIV, REM -> Prec.MULTIPLICATIVE;
-            case AND -> Prec.AND;
-            case XOR -> Prec.XOR;
-            case OR -> Prec.OR;
-            default -> throw new IllegalStateException(op.name());
-        };
-        C left = expr(b.left());
-        C right = expr(b.right());
-        boolean bitwise = op == BinOp.AND || op == BinOp.OR || op == BinOp.XOR;
-        // left-associative: the left operand may share the precedence, the right one may not; bitwise operators
-        // get parentheses around any other operator, as a reader expects
-        String l = bitwise && left.prec < Prec.PRIMARY && left.prec != Prec.UNARY && !sameOp(b.left(), op)
-                ? "(" + left.text + ")" : left.within(prec).text;
-        String r = bitwise && right.prec < Prec.PRIMARY && right.prec != Prec.UNARY ? "(" + right.text + ")"
-                : right.within(prec + 1).text;
-        return new C(l + " " + op.symbol() + " " + r, prec);
-    }
-
-    private static boolean sameOp(Expr e, BinOp op) {
-        return e instanceof Expr.Binary b && b.op() == op;
-    }
-
-    private C convert(Expr.Convert c) {
-        Type from = c.operand().type();
-        Type to = c.type();
-        if (from == to) {
-            return expr(c.operand());
-        }
-        if (from.isFloat() && !to.isFloat() && to != Type.PRED) {
-            helpers.add(CudaHelpers.TO_INT);
-            String fn = "acc_" + (from == Type.F64 ? "d" : "f") + "2" + (to == Type.I64 ? "l" : "i");
-            return new C(fn + "(" + expr(c.operand()).text + ")", Prec.PRIMARY);
-        }
-        return new C("(" + cType(to) + ") " + expr(c.operand(), Prec.UNARY).text, Prec.UNARY);
-    }
-
-    private C compare(Expr.Compare c) {
-        boolean isFloat = c.left().type().isFloat();
-        Cond cond = c.cond();
-        if (isFloat && (c.unordered() ? cond != Cond.NE : cond == Cond.NE)) {
-            helpers.add(CudaHelpers.NAN_COMPARE);
-            String fn = c.unordered() ? "acc_" + cond.name().toLowerCase() + "_or_nan" : "acc_ne_ordered";
-            return new C(fn + "(" + expr(c.left()).text + ", " + expr(c.right()).text + ")", Prec.PRIMARY);
-        }
-        int prec = cond == Cond.EQ || cond == Cond.NE ? Prec.EQUALITY : Prec.RELATIONAL;
-        return new C(expr(c.left(), prec).text + " " + cond.symbol() + " " + expr(c.right(), prec + 1).text, prec);
-    }
-
-    private static String identity(Reduction r) {
-        long bits = r.identityBits();
-        return switch (r.type()) {
-            case I32 -> constant(Expr.Const.i32((int) bits)).text;
-            case I64 -> constant(Expr.Const.i64(bits)).text;
-            case F32 -> constant(new Expr.Const(Type.F32, bits)).text;
-            case F64 -> constant(new Expr.Const(Type.F64, bits)).text;
-            case PRED -> throw new IllegalStateException("a reduction over a predicate");
-        };
+    private Expressions.C expr(Expr e, int min) {
+        return exprs.expr(e, min);
     }
 }

@@ -1,4 +1,4 @@
-package org.acc4j.compiler.cuda;
+package org.acc4j.compiler.cudac;
 
 import java.io.File;
 import java.io.IOException;

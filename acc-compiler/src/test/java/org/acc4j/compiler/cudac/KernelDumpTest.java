@@ -1,4 +1,4 @@
-package org.acc4j.compiler.cuda;
+package org.acc4j.compiler.cudac;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,21 +1,13 @@
-package org.acc4j.compiler;
+package org.acc4j.compiler.frontend;
 
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.acc4j.compiler.ir.ArrayRef;
 import org.acc4j.compiler.ir.DataClause;
 import org.acc4j.compiler.ir.Elem;
-import org.acc4j.compiler.ir.Expr;
-import org.acc4j.compiler.ir.Region;
-import org.acc4j.compiler.ir.Stmt;
-import org.acc4j.compiler.ir.Var;
-import org.acc4j.compiler.pass.Affine;
-import org.acc4j.compiler.pass.Dataflow;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AnnotationNode;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.FieldNode;
@@ -23,93 +15,61 @@ import org.objectweb.asm.tree.LocalVariableNode;
 import org.objectweb.asm.tree.MethodNode;
 
 /**
- * The data clauses of a region: the explicit ones of {@code @Data}, with names resolved to parameters and
- * fields, and implicit ones for every other array the kernels use. Implicit clauses follow the UseSet/DefSet
- * rule of the OpenMP-to-GPGPU work: read only is {@code copyin}; written is {@code copy}, or {@code copyout}
- * when the array is never read and one unit-stride store per iteration may cover it (checked at launch).
+ * A method's directives as its annotations give them: the {@code @Kernels} flags and the explicit {@code @Data}
+ * clauses, their names resolved to parameters and fields. This is the only place the compiler reads method
+ * annotations (the loops' {@code @Loop} aside, which {@link MethodReader} reads with the loops); the passes
+ * after the frontend see these values and never the class file.
+ *
+ * @param serial  {@code @Kernels(serial = true)}: each nest runs on one device thread
+ * @param relaxed {@code @Kernels(relaxed = true)}: float scans may be regrouped
+ * @param data    the explicit clauses in the order written, when every name resolves
+ * @param dataError why a name of {@code @Data} does not resolve, or null; the data phase reports it
  */
-final class DataClauses {
+public record Directives(boolean serial, boolean relaxed, List<DataClause> data, String dataError) {
+    private static final String KERNELS_DESC = "Lorg/acc4j/Kernels;";
     private static final String DATA_DESC = "Lorg/acc4j/Data;";
 
-    private DataClauses() {
+    public Directives {
+        data = List.copyOf(data);
     }
 
-    static List<DataClause> resolve(ClassNode cn, MethodNode mn, org.acc4j.compiler.ir.MethodBody body,
-                                    List<Region> regions) {
-        List<DataClause> clauses = new ArrayList<>(explicit(cn, mn));
-        Set<ArrayRef> named = new HashSet<>();
-        for (DataClause c : clauses) {
-            named.add(c.array());
+    /** The directives of method {@code mn} of class {@code cn}. */
+    public static Directives read(ClassNode cn, MethodNode mn) {
+        List<DataClause> data = List.of();
+        String error = null;
+        try {
+            data = explicitData(cn, mn);
+        } catch (IllegalArgumentException e) {
+            error = e.getMessage();
         }
-        Map<ArrayRef, boolean[]> uses = new LinkedHashMap<>();
-        for (Region r : regions) {
-            List<Stmt> all = new ArrayList<>(r.prologue());
-            all.add(r.loop());
-            Dataflow.arrayUses(all).forEach((a, u) -> {
-                boolean[] acc = uses.computeIfAbsent(a, k -> new boolean[2]);
-                acc[0] |= u[0];
-                acc[1] |= u[1];
-            });
-        }
-        for (Map.Entry<ArrayRef, boolean[]> e : uses.entrySet()) {
-            ArrayRef a = e.getKey();
-            if (named.contains(a)) {
-                continue;
-            }
-            boolean read = e.getValue()[0];
-            boolean written = e.getValue()[1];
-            if (!written) {
-                clauses.add(new DataClause(a, DataClause.Kind.COPYIN, false, null));
-            } else if (read) {
-                clauses.add(new DataClause(a, DataClause.Kind.COPY, false, null));
-            } else {
-                DataClause.Coverage coverage = coverage(a, regions);
-                clauses.add(new DataClause(a, coverage != null ? DataClause.Kind.COPYOUT : DataClause.Kind.COPY,
-                        false, coverage));
-            }
-        }
-        return clauses;
+        return new Directives(flag(mn, "serial"), flag(mn, "relaxed"), data, error);
     }
 
-    /** The only store to {@code a}: unconditional, once per iteration of a unit-step loop, at {@code i + c}. */
-    private static DataClause.Coverage coverage(ArrayRef a, List<Region> regions) {
-        DataClause.Coverage found = null;
-        int stores = 0;
-        for (Region r : regions) {
-            stores += countStores(r.loop().body(), a);
-            Stmt.For loop = r.loop();
-            for (Stmt s : loop.body()) {
-                if (s instanceof Stmt.Store st && st.array().equals(a) && st.row() == null && loop.step() == 1) {
-                    Expr offset = Affine.offsetOfUnit(st.index(), loop.index());
-                    Set<Var> variant = new HashSet<>();
-                    Dataflow.assigned(loop.body(), variant);
-                    if (offset != null && Affine.restInvariant(offset, loop.index(), variant)) {
-                        found = new DataClause.Coverage(r.ordinal(), offset);
+    /**
+     * Whether {@code mn} sets the boolean element {@code name} of its {@code @Kernels} to true: {@code serial} (each
+     * nest on one device thread), {@code relaxed} (float scans may be regrouped).
+     */
+    public static boolean flag(MethodNode mn, String name) {
+        for (List<AnnotationNode> list : Arrays.asList(mn.visibleAnnotations, mn.invisibleAnnotations)) {
+            for (AnnotationNode a : list == null ? List.<AnnotationNode>of() : list) {
+                if (KERNELS_DESC.equals(a.desc) && a.values != null) {
+                    for (int i = 0; i + 1 < a.values.size(); i += 2) {
+                        if (name.equals(a.values.get(i)) && Boolean.TRUE.equals(a.values.get(i + 1))) {
+                            return true;
+                        }
                     }
                 }
             }
         }
-        return stores == 1 ? found : null;
+        return false;
     }
 
-    private static int countStores(List<Stmt> stmts, ArrayRef a) {
-        int n = 0;
-        for (Stmt s : stmts) {
-            if (s instanceof Stmt.Store st && st.array().equals(a)) {
-                n++;
-            } else if (s instanceof Stmt.If i) {
-                n += countStores(i.then(), a) + countStores(i.otherwise(), a);
-            } else if (s instanceof Stmt.For f) {
-                n += countStores(f.body(), a);
-            } else if (s instanceof Stmt.While w) {
-                n += countStores(w.body(), a);
-            }
-        }
-        return n;
-    }
-
-    /** The clauses written in {@code @Data}, or none; an unresolvable name is an error that says how to fix it. */
-    static List<DataClause> explicit(ClassNode cn, MethodNode mn) {
+    /**
+     * The clauses written in {@code @Data}, or none.
+     *
+     * @throws IllegalArgumentException for a name that resolves to no array parameter or field, saying how to fix it
+     */
+    public static List<DataClause> explicitData(ClassNode cn, MethodNode mn) {
         List<DataClause> out = new ArrayList<>();
         if (mn.visibleAnnotations == null) {
             return out;
@@ -132,7 +92,7 @@ final class DataClauses {
 
     private static ArrayRef resolveName(ClassNode cn, MethodNode mn, String name) {
         boolean isStatic = (mn.access & Opcodes.ACC_STATIC) != 0;
-        org.objectweb.asm.Type[] args = org.objectweb.asm.Type.getArgumentTypes(mn.desc);
+        Type[] args = Type.getArgumentTypes(mn.desc);
         List<String> names = new ArrayList<>();
         int slot = isStatic ? 0 : 1;
         for (int i = 0; i < args.length; i++) {

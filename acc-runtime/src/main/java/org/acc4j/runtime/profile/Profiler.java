@@ -25,7 +25,7 @@ import org.acc4j.runtime.data.TransferListener;
  * present table. Thread-safe. The runtime creates one only when profiling is on; otherwise nothing is recorded and
  * no CUDA event exists.
  */
-public final class Profile implements TransferListener {
+public final class Profiler implements TransferListener {
     /** What a region is. */
     public enum Kind {
         /** A {@code @Kernels} method. */
@@ -122,7 +122,7 @@ public final class Profile implements TransferListener {
 
         /** This entry ran on the host instead of the device. */
         public void ranOnHost() {
-            synchronized (Profile.this) {
+            synchronized (Profiler.this) {
                 region.hostRuns++;
             }
         }
@@ -136,7 +136,7 @@ public final class Profile implements TransferListener {
             closed = true;
             long now = clock.getAsLong();
             stack.remove(this);
-            synchronized (Profile.this) {
+            synchronized (Profiler.this) {
                 region.wall += now - start;
             }
         }
@@ -194,7 +194,7 @@ public final class Profile implements TransferListener {
     private volatile String device = "none";
 
     /** A profile whose wall times come from {@code clock} (nanoseconds). */
-    public Profile(LongSupplier clock) {
+    public Profiler(LongSupplier clock) {
         this.clock = clock;
     }
 

@@ -6,8 +6,8 @@ import org.acc4j.compiler.ir.Evaluator;
 import org.acc4j.compiler.ir.Region;
 
 /** The checks the compiler left to the launch. Stateless. */
-final class Geometry {
-    private Geometry() {
+final class LaunchChecks {
+    private LaunchChecks() {
     }
 
     /**

@@ -7,15 +7,15 @@ import jcuda.driver.JCudaDriver;
  * Result checking and one-time driver set-up shared by the classes of this package.
  *
  * <p>acc4j turns JCuda's own exceptions off and checks every {@code CUresult} itself, so
- * that a failure names the call and what it was doing (see {@link CudaException}).
+ * that a failure names the call and what it was doing (see {@link DriverException}).
  */
-public final class Cuda {
+public final class Driver {
 
-    private Cuda() {
+    private Driver() {
     }
 
     /**
-     * Throws a {@link CudaException} when {@code result} is not {@code CUDA_SUCCESS}.
+     * Throws a {@link DriverException} when {@code result} is not {@code CUDA_SUCCESS}.
      *
      * @param result  the code a driver call returned
      * @param call    the driver call's name
@@ -23,7 +23,7 @@ public final class Cuda {
      */
     public static void check(int result, String call, String context) {
         if (result != CUresult.CUDA_SUCCESS) {
-            throw new CudaException(result, call, context);
+            throw new DriverException(result, call, context);
         }
     }
 
@@ -33,7 +33,7 @@ public final class Cuda {
      * @throws UnsatisfiedLinkError  when the JCuda native library or {@code libcuda.so.1}
      *                               cannot be loaded (no driver installed)
      * @throws NoClassDefFoundError  when an earlier attempt to load JCuda failed
-     * @throws CudaException         when {@code cuInit} fails, e.g. {@code CUDA_ERROR_NO_DEVICE}
+     * @throws DriverException         when {@code cuInit} fails, e.g. {@code CUDA_ERROR_NO_DEVICE}
      */
     static void init() {
         JCudaDriver.setExceptionsEnabled(false);

@@ -9,7 +9,7 @@ import jcuda.driver.CUresult;
  * for example {@code cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY (2) while allocating
  * 8388608 bytes for double[1048576]}. Instances are immutable.
  */
-public final class CudaException extends RuntimeException {
+public final class DriverException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
@@ -22,17 +22,17 @@ public final class CudaException extends RuntimeException {
      * @param context what the caller was doing, phrased to follow "while", e.g.
      *                {@code allocating 80 bytes for double[10]}
      */
-    public CudaException(int result, String call, String context) {
+    public DriverException(int result, String call, String context) {
         super(message(result, call, context));
         this.result = result;
         this.call = call;
     }
 
     /**
-     * As {@link #CudaException(int, String, String)}, with extra detail (such as a JIT error
+     * As {@link #DriverException(int, String, String)}, with extra detail (such as a JIT error
      * log) appended on its own lines.
      */
-    public CudaException(int result, String call, String context, String detail) {
+    public DriverException(int result, String call, String context, String detail) {
         super(message(result, call, context)
                 + (detail == null || detail.isBlank() ? "" : System.lineSeparator() + detail.strip()));
         this.result = result;

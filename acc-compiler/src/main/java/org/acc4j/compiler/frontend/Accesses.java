@@ -1,0 +1,302 @@
+package org.acc4j.compiler.frontend;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.acc4j.compiler.Unsupported;
+import org.acc4j.compiler.ir.ArrayRef;
+import org.acc4j.compiler.ir.AtomicOp;
+import org.acc4j.compiler.ir.Elem;
+import org.acc4j.compiler.ir.Expr;
+import org.acc4j.compiler.ir.MethodBody;
+import org.acc4j.compiler.ir.Stmt;
+import org.acc4j.compiler.ir.Type;
+import org.acc4j.compiler.ir.Var;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.IntInsnNode;
+import org.objectweb.asm.tree.LocalVariableNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.VarInsnNode;
+
+/**
+ * What {@link MethodReader} reads of arrays, fields and calls: array references and rows held in locals, private
+ * arrays allocated in a loop body, primitive fields, the {@code Acc} atomics and the {@code Math} functions the
+ * device runs.
+ */
+final class Accesses {
+    private final MethodReader reader;
+
+    Accesses(MethodReader reader) {
+        this.reader = reader;
+    }
+
+    String localName(int slot, AbstractInsnNode at) {
+        MethodBody.Param p = paramAt(slot);
+        if (p != null) {
+            return p.name();
+        }
+        if (reader.method.localVariables != null && at != null) {
+            int pos = reader.method.instructions.indexOf(at);
+            for (LocalVariableNode lv : reader.method.localVariables) {
+                if (lv.index == slot && pos >= reader.method.instructions.indexOf(lv.start) - 1
+                        && pos < reader.method.instructions.indexOf(lv.end)) {
+                    return lv.name;
+                }
+            }
+        }
+        return "v" + slot;
+    }
+
+    MethodBody.Param paramAt(int slot) {
+        for (MethodBody.Param p : reader.params) {
+            if (p.slot() == slot) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    Object reference(int slot, int line) {
+        if ((slot == 0 && !reader.isStatic()) || reader.thisSlots.contains(slot)) {
+            return MethodReader.THIS;
+        }
+        ArrayRef bound = reader.arraySlots.get(slot);
+        if (bound != null) {
+            return bound;
+        }
+        if (reader.rowSlots.containsKey(slot)) {
+            return new MethodReader.Row(reader.rowArrays.get(slot), new Expr.Local(reader.rowSlots.get(slot)));
+        }
+        MethodBody.Param p = paramAt(slot);
+        if (p != null) {
+            Elem element = Elem.ofArray(p.descriptor());
+            if (element == null) {
+                throw new Unsupported(line, "the parameter " + p.name() + " of type "
+                        + org.objectweb.asm.Type.getType(p.descriptor()).getClassName());
+            }
+            return new ArrayRef(new ArrayRef.Parameter(p.index(), p.name()), element, Elem.arrayDims(p.descriptor()));
+        }
+        throw new Unsupported(line, "a local variable holding a reference that is not an array from a parameter or field");
+    }
+
+    void bindArray(int slot, Object value, List<Stmt> out, int line) {
+        if (value instanceof MethodReader.Row r) {
+            if (paramAt(slot) != null) {
+                throw new Unsupported(line, "an assignment to the array parameter " + paramAt(slot).name());
+            }
+            ArrayRef old = reader.rowArrays.putIfAbsent(slot, r.array());
+            if (old != null && !old.equals(r.array())) {
+                throw new Unsupported(line, "an array variable that refers to rows of different arrays");
+            }
+            Var v = reader.rowSlots.computeIfAbsent(slot, k -> new Var(reader.method.maxLocals + 4096 + k, Type.I32, localName(k, null) + "_row"));
+            out.add(new Stmt.Assign(v, r.row(), line));
+            return;
+        }
+        if (!(value instanceof ArrayRef a)) {
+            throw new Unsupported(line, "a local variable holding a reference that is not an array from a parameter or field");
+        }
+        if (a.source() instanceof ArrayRef.Private) {
+            // a new array each time the allocation runs: the variable refers to the latest
+            if (paramAt(slot) != null) {
+                throw new Unsupported(line, "an assignment to the array parameter " + paramAt(slot).name());
+            }
+            ArrayRef old = reader.arraySlots.get(slot);
+            if (old != null && !(old.source() instanceof ArrayRef.Private)) {
+                throw new Unsupported(line, "an array variable that refers to different arrays");
+            }
+            reader.arraySlots.put(slot, a);
+            return;
+        }
+        if (paramAt(slot) != null) {
+            throw new Unsupported(line, "an assignment to the array parameter " + paramAt(slot).name());
+        }
+        ArrayRef old = reader.arraySlots.putIfAbsent(slot, a);
+        if (old != null && !old.equals(a)) {
+            throw new Unsupported(line, "an array variable that refers to different arrays");
+        }
+    }
+
+    /**
+     * {@code new T[n]} in the method: a private array when {@code n} is a constant up to {@link MethodReader#MAX_PRIVATE} and
+     * {@code T} is {@code int}, {@code long}, {@code float} or {@code double}; its elements are set to zero where it
+     * is allocated, as Java's are.
+     */
+    void newArray(IntInsnNode insn, List<Object> stack, List<Stmt> out, int line) {
+        Expr size = OperandStack.popExpr(stack, line);
+        Elem elem = switch (insn.operand) {
+            case Opcodes.T_INT -> Elem.INT;
+            case Opcodes.T_LONG -> Elem.LONG;
+            case Opcodes.T_FLOAT -> Elem.FLOAT;
+            case Opcodes.T_DOUBLE -> Elem.DOUBLE;
+            default -> null;
+        };
+        String name = allocatedName(insn);
+        String what = "an allocation (new) of " + name;
+        if (elem == null) {
+            throw new Unsupported(line, what + ": a private array of a type other than int, long, float or double");
+        }
+        if (!(size instanceof Expr.Const k) || (int) k.bits() < 0 || (int) k.bits() > MethodReader.MAX_PRIVATE) {
+            throw new Unsupported(line, what + " = new " + elem.javaName() + "[" + size + "]: its size is not a"
+                    + " constant from 0 to " + MethodReader.MAX_PRIVATE + " (a private array in a loop body needs a size known at"
+                    + " compile time)");
+        }
+        ArrayRef a = privateArray(name, elem, (int) k.bits());
+        Expr zero = elem.type() == Type.I64 ? Expr.Const.i64(0) : elem.type() == Type.F32 ? Expr.Const.f32(0)
+                : elem.type() == Type.F64 ? Expr.Const.f64(0) : Expr.Const.i32(0);
+        for (int i = 0; i < ((ArrayRef.Private) a.source()).length(); i++) {
+            out.add(new Stmt.Store(a, Expr.Const.i32(i), zero, line));
+        }
+        stack.add(a);
+    }
+
+    /** {@code c.clone()}: a private copy of a private array (whose length is known); any other array is refused. */
+    void cloneArray(MethodInsnNode m, List<Object> stack, List<Stmt> out, int line) {
+        Object receiver = OperandStack.pop(stack, line);
+        String name = allocatedName(m);
+        if (!(receiver instanceof ArrayRef c) || !(c.source() instanceof ArrayRef.Private p)) {
+            throw new Unsupported(line, "an allocation (new) of " + name + " = " + (receiver instanceof ArrayRef c
+                    ? c.name() : "an array") + ".clone(): its length is not known at compile time (only a clone of"
+                    + " an array allocated in the loop body with a constant size is private)");
+        }
+        ArrayRef a = privateArray(name, c.elem(), p.length());
+        for (int i = 0; i < ((ArrayRef.Private) a.source()).length(); i++) {
+            out.add(new Stmt.Store(a, Expr.Const.i32(i), new Expr.Load(c, Expr.Const.i32(i)), line));
+        }
+        stack.add(a);
+    }
+
+    ArrayRef privateArray(String name, Elem elem, int length) {
+        int id = reader.privates++;
+        return new ArrayRef(new ArrayRef.Private(name, id, length, reader.method.maxLocals + 16384 + id * (MethodReader.MAX_PRIVATE + 2)),
+                elem, 1);
+    }
+
+    /** The name of the local an allocation is stored into (the next instruction's), else "an array". */
+    String allocatedName(AbstractInsnNode insn) {
+        AbstractInsnNode next = insn.getNext();
+        while (next != null && (next.getOpcode() < 0 || next.getOpcode() == Opcodes.CHECKCAST)) {
+            next = next.getNext();
+        }
+        if (next != null && next.getOpcode() == Opcodes.ASTORE) {
+            int slot = ((VarInsnNode) next).var;
+            String n = localName(slot, next.getNext());
+            return n == null ? "the array in local " + slot : n;
+        }
+        return "an array";
+    }
+
+    void field(FieldInsnNode f, boolean isStatic, List<Object> stack, int line) {
+        if (!isStatic) {
+            Object target = OperandStack.pop(stack, line);
+            if (target != MethodReader.THIS) {
+                throw new Unsupported(line, "the field " + f.name + " of an object other than this");
+            }
+        }
+        ArrayRef.Field source = new ArrayRef.Field(f.owner, f.name, f.desc, isStatic);
+        Elem element = Elem.ofArray(f.desc);
+        if (element != null) {
+            stack.add(new ArrayRef(source, element, Elem.arrayDims(f.desc)));
+            return;
+        }
+        Type scalar = Type.ofDescriptor(f.desc);
+        if (scalar == null) {
+            throw new Unsupported(line, "the field " + f.name + " of type " + org.objectweb.asm.Type.getType(f.desc).getClassName());
+        }
+        stack.add(new Expr.FieldValue(source, scalar));
+    }
+
+    /** {@code load} is the access's xALOAD opcode (a store's xASTORE mapped onto it); baload serves byte and boolean. */
+    static void checkElement(ArrayRef a, int load, int line) {
+        boolean matches = switch (load) {
+            case Opcodes.IALOAD -> a.elem() == Elem.INT;
+            case Opcodes.LALOAD -> a.elem() == Elem.LONG;
+            case Opcodes.FALOAD -> a.elem() == Elem.FLOAT;
+            case Opcodes.DALOAD -> a.elem() == Elem.DOUBLE;
+            case Opcodes.BALOAD -> a.elem() == Elem.BYTE || a.elem() == Elem.BOOLEAN;
+            case Opcodes.CALOAD -> a.elem() == Elem.CHAR;
+            default -> a.elem() == Elem.SHORT;
+        };
+        if (!matches) {
+            throw new Unsupported(line, "an access to " + a.name() + " (" + a.javaType()
+                    + ") with the wrong element type");
+        }
+    }
+
+    /** Whether {@code m} calls {@code org.acc4j.Acc.onDevice()}, which a kernel answers with the constant true. */
+    static boolean isOnDevice(MethodInsnNode m) {
+        return m.getOpcode() == Opcodes.INVOKESTATIC && m.owner.equals("org/acc4j/Acc") && m.name.equals("onDevice")
+                && m.desc.equals("()Z");
+    }
+
+    /**
+     * A call of {@code Acc.atomic...}: an {@link Stmt.Atomic}, whose old value is a new local pushed on the stack, or
+     * a constant placeholder when the next instruction discards it (the update form).
+     */
+    void atomic(MethodInsnNode m, List<Object> stack, List<Stmt> out, int line) {
+        AtomicOp op = AtomicOp.named(m.name);
+        List<Expr> operands = new ArrayList<>();
+        for (int k = 0; k < op.operands(); k++) {
+            operands.add(0, OperandStack.popExpr(stack, line));
+        }
+        Expr index = OperandStack.popExpr(stack, line);
+        Object arr = OperandStack.pop(stack, line);
+        ArrayRef a = arr instanceof MethodReader.Row r ? r.array() : OperandStack.asArray(arr, line, 1);
+        Expr row = arr instanceof MethodReader.Row r ? r.row() : null;
+        if (!op.accepts(a.element()) || index.type() != Type.I32) {
+            throw new Unsupported(line, "Acc." + m.name + m.desc);
+        }
+        reader.ops.spill(stack, out, line, null, true);
+        org.objectweb.asm.Type ret = org.objectweb.asm.Type.getReturnType(m.desc);
+        if (ret.getSort() == org.objectweb.asm.Type.VOID) {
+            out.add(new Stmt.Atomic(op, a, row, index, operands, null, line));
+            return;
+        }
+        Type t = op == AtomicOp.CAS ? Type.I32 : a.element();
+        AbstractInsnNode next = m.getNext();
+        while (next != null && next.getOpcode() < 0) {
+            next = next.getNext();
+        }
+        if (next != null && (next.getOpcode() == Opcodes.POP || next.getOpcode() == Opcodes.POP2)) {
+            out.add(new Stmt.Atomic(op, a, row, index, operands, null, line));
+            stack.add(new Expr.Const(t, 0));
+            return;
+        }
+        Var result = new Var(reader.method.maxLocals + reader.temps, t, "old" + reader.temps);
+        reader.temps++;
+        out.add(new Stmt.Atomic(op, a, row, index, operands, result, line));
+        stack.add(new Expr.Local(result));
+    }
+
+    /**
+     * A call of a {@code java.lang.Math} method the kernel compiler knows, or {@code Acc.onDevice()} (true: the kernel
+     * runs on the device); anything else is unsupported.
+     */
+    Expr call(MethodInsnNode m, List<Object> stack, int line) {
+        if (isOnDevice(m)) {
+            return Expr.Const.i32(1);
+        }
+        boolean math = m.owner.equals("java/lang/Math");
+        boolean strict = m.owner.equals("java/lang/StrictMath");
+        org.acc4j.compiler.ir.MathFn fn = org.acc4j.compiler.ir.MathFn.named(m.name);
+        org.objectweb.asm.Type[] argTypes = org.objectweb.asm.Type.getArgumentTypes(m.desc);
+        Type result = Type.ofDescriptor(org.objectweb.asm.Type.getReturnType(m.desc).getDescriptor());
+        if ((!math && !strict) || fn == null || fn.arity() != argTypes.length || result == null) {
+            throw new Unsupported(line, "a call to " + m.owner.replace('/', '.') + "." + m.name);
+        }
+        if (strict && !fn.exact()) {
+            throw new Unsupported(line, "StrictMath." + m.name + " (its fdlibm result is not reproduced on the GPU; use Math."
+                    + m.name + ", which allows 1 ulp)");
+        }
+        for (org.objectweb.asm.Type t : argTypes) {
+            if (Type.ofDescriptor(t.getDescriptor()) != result) {
+                throw new Unsupported(line, "a call to Math." + m.name + m.desc);
+            }
+        }
+        List<Expr> args = new ArrayList<>();
+        for (int k = 0; k < argTypes.length; k++) {
+            args.add(0, OperandStack.popExpr(stack, line));
+        }
+        return new Expr.Call(fn, result, args);
+    }
+}
