@@ -27,7 +27,7 @@ class ReorderedReduceGpuTest {
 
     @BeforeEach
     void device() {
-        Acc.install(AccRuntime.get());
+        Acc.install(AccRuntime.get().backend());
         assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
     }
 
