@@ -146,7 +146,7 @@ class MarchingTest {
 
     @Test
     void nestsOutsideTheShapeAreNotMarched() {
-        for (String name : new String[] {"inPlace", "variableOffset", "annotated"}) {
+        for (String name : new String[] {"inPlace", "variableOffset", "noReuse", "annotated"}) {
             Compiler.Result r = CompilerTest.compile(MarchingKernels.class, name);
             if (r instanceof Compiler.Offload o) {
                 assertNull(marched(o.method()), name);

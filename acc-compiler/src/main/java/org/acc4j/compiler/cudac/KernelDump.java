@@ -111,6 +111,13 @@ public final class KernelDump {
                 Files.writeString(tiled, k.unchecked().ptx(), StandardCharsets.UTF_8);
                 written.add(tiled);
             }
+            if (k.unchecked() != null && k.unchecked().marched() != null) {
+                // the marched stencil launched when the bounds proofs hold
+                Path marched = dir.resolve(k.unchecked().entry() + ".ptx");
+                Files.writeString(marched, annotate(k.unchecked().ptx(), body.sourceFile(), source),
+                        StandardCharsets.UTF_8);
+                written.add(marched);
+            }
         }
         return written;
     }

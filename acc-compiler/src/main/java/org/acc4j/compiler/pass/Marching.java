@@ -78,7 +78,9 @@ public final class Marching {
     }
 
     /**
-     * The marched form of {@code region}, or null when it has not the shape or no column to reuse. {@code hoisted}
+     * The marched form of {@code region}, or null when it has not the shape or no column whose values a step can
+     * take from the step before (offsets {@code d} and {@code d + 1}: {@code a[c - n] + a[c + n]} alone is not
+     * marched). {@code hoisted}
      * are the region's hoisted bounds checks: every access of the nest must be among them.
      */
     public static Kernel march(MethodBody body, Region region, List<RangeCheck> hoisted) {
@@ -224,7 +226,8 @@ public final class Marching {
                 columns.add(col);
             }
         }
-        columns.removeIf(c -> c.members.size() < 2);
+        // a column is worth its registers when some step reuses a value of the step before
+        columns.removeIf(c -> c.members.keySet().stream().noneMatch(d -> c.members.containsKey(d + 1)));
         if (columns.isEmpty()) {
             return null;
         }
