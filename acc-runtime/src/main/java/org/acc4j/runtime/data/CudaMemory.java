@@ -15,10 +15,10 @@ import org.acc4j.runtime.transfer.StagedCopy;
  * <p>Every call (allocation, transfers, close) needs the CUDA context current on the calling
  * thread; the runtime makes it current on entry. Arrays of every primitive type are taken; a
  * boolean[] is one byte per element on the device, 0 or 1. The launcher reaches the device address of a buffer
- * through {@link #deviceBuffer(Buffer)}. Array copies of a megabyte or more go through a {@link StagedCopy}
- * (pinned staging, pipelined), the others and those it declines straight from the Java array; the staging memory
- * is freed by {@link #close()}. A few raw buffers closed lately are kept for reuse at the same size (see {@link
- * #spareBytes()}), also freed by {@link #close()}. Thread-safe.
+ * through {@link #deviceBuffer(Buffer)}. Array copies of 8 MiB or more (rows of 1 MiB or more) go through a
+ * {@link StagedCopy} (pinned staging, pipelined), the others and those it declines straight from the Java array;
+ * the staging memory is freed by {@link #close()}. A few raw buffers closed lately are kept for reuse at the same
+ * size (see {@link #spareBytes()}), also freed by {@link #close()}. Thread-safe.
  */
 public final class CudaMemory implements DeviceMemory {
 
