@@ -206,7 +206,7 @@ public final class Pipeline {
         KernelPlan.Unchecked unchecked = null;
         if (!hoisted.isEmpty()) {
             KernelEmitter.Result u = KernelEmitter.emit(body, r, entry + "_nc", sm,
-                    hoisted.stream().map(RangeCheck::node).toList(), group);
+                    hoisted.stream().map(RangeCheck::access).toList(), group);
             if (!u.params().equals(k.params())) {
                 throw new IllegalStateException("the unchecked variant of " + entry + " has other parameters");
             }

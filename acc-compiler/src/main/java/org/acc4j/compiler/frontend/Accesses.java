@@ -145,7 +145,7 @@ final class Accesses {
         Expr zero = elem.type() == Type.I64 ? Expr.Const.i64(0) : elem.type() == Type.F32 ? Expr.Const.f32(0)
                 : elem.type() == Type.F64 ? Expr.Const.f64(0) : Expr.Const.i32(0);
         for (int i = 0; i < ((ArrayRef.Private) a.source()).length(); i++) {
-            out.add(new Stmt.Store(a, Expr.Const.i32(i), zero, line));
+            out.add(new Stmt.Store(a, null, Expr.Const.i32(i), zero, line, reader.nextAccess()));
         }
         stack.add(a);
     }
@@ -161,7 +161,8 @@ final class Accesses {
         }
         ArrayRef a = privateArray(name, c.elem(), p.length());
         for (int i = 0; i < ((ArrayRef.Private) a.source()).length(); i++) {
-            out.add(new Stmt.Store(a, Expr.Const.i32(i), new Expr.Load(c, Expr.Const.i32(i)), line));
+            out.add(new Stmt.Store(a, null, Expr.Const.i32(i), new Expr.Load(c, null, Expr.Const.i32(i),
+                    reader.nextAccess()), line, reader.nextAccess()));
         }
         stack.add(a);
     }

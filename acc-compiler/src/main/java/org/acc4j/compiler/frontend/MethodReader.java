@@ -634,11 +634,11 @@ public final class MethodReader {
                 Object arr = OperandStack.pop(stack, line);
                 if (arr instanceof Row r) {
                     Accesses.checkElement(r.array(), op, line);
-                    stack.add(new Expr.Load(r.array(), r.row(), index));
+                    stack.add(new Expr.Load(r.array(), r.row(), index, nextAccess()));
                 } else {
                     ArrayRef a = OperandStack.asArray(arr, line, 1);
                     Accesses.checkElement(a, op, line);
-                    stack.add(new Expr.Load(a, index));
+                    stack.add(new Expr.Load(a, null, index, nextAccess()));
                 }
             }
             case Opcodes.IASTORE, Opcodes.LASTORE, Opcodes.FASTORE, Opcodes.DASTORE, Opcodes.BASTORE, Opcodes.CASTORE,
@@ -649,11 +649,11 @@ public final class MethodReader {
                 ops.spill(stack, out, line, null, true);
                 if (arr instanceof Row r) {
                     Accesses.checkElement(r.array(), op - (Opcodes.IASTORE - Opcodes.IALOAD), line);
-                    out.add(new Stmt.Store(r.array(), r.row(), index, value, line));
+                    out.add(new Stmt.Store(r.array(), r.row(), index, value, line, nextAccess()));
                 } else {
                     ArrayRef a = OperandStack.asArray(arr, line, 1);
                     Accesses.checkElement(a, op - (Opcodes.IASTORE - Opcodes.IALOAD), line);
-                    out.add(new Stmt.Store(a, index, value, line));
+                    out.add(new Stmt.Store(a, null, index, value, line, nextAccess()));
                 }
             }
             case Opcodes.AALOAD -> {
@@ -775,5 +775,12 @@ public final class MethodReader {
     public static final int MAX_PRIVATE = 32;
 
     int privates;
+    /** The last access id given: each load and store the method reads is an access of its own, numbered from 1. */
+    private int accesses;
+
+    /** A new access id for a load or store. */
+    int nextAccess() {
+        return ++accesses;
+    }
 
 }
