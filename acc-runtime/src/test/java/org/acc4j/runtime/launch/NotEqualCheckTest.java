@@ -37,9 +37,7 @@ class NotEqualCheckTest {
     }
 
     private static long trips(OffloadedMethod m, Object... args) throws Launcher.HostInstead {
-        long[] trips = new long[1];
-        Launcher.checkBeforeLaunch(m, null, args, trips, new long[1]);
-        return trips[0];
+        return Launcher.checkBeforeLaunch(m, null, args).trip(0);
     }
 
     @Test
@@ -107,7 +105,7 @@ class NotEqualCheckTest {
         }
         java.util.Arrays.stream(NotEqualFixtures.class.getMethods()).filter(x -> x.getName().equals(name)).findFirst()
                 .orElseThrow().invoke(null, plain);
-        KernelInterpreter.run(m.plan(), interp, 3);
+        KernelInterpreter.run(m.plan().compiled(), interp, 3);
         for (int i = 0; i < args.length; i++) {
             if (plain[i] instanceof double[] d) {
                 assertArrayEquals(d, (double[]) interp[i], name + " argument " + i);
