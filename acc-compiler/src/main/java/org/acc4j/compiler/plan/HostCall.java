@@ -59,7 +59,10 @@ public final class HostCall {
         return refusal;
     }
 
-    /** Region {@code k}'s trip count evaluated before anything is launched, or -1 when it depends on device data. */
+    /**
+     * Region {@code k}'s trip count evaluated before anything is launched, or -1 when it depends on device data or
+     * the region is evaluated only at its launch (it has no launch checks and no implicit copyout needs its coverage).
+     */
     public long trip(int k) {
         return trips[k];
     }

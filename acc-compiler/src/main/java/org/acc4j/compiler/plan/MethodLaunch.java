@@ -34,6 +34,11 @@ public final class MethodLaunch {
     /** Per data clause: the implicit copyout's coverage, or null. */
     private final DataClause.Coverage[] coverage;
     private final List<LaunchPlan> kernels;
+    /**
+     * Per region: whether a call evaluates it before anything is launched (it has launch checks, or an implicit
+     * copyout's coverage needs its trip count); the others are evaluated only at their launch.
+     */
+    private final boolean[] before;
     private final Var[] argumentVars;
     private final int[] argumentIndex;
     private final Map<ArrayRef.Source, ValueSource> fields = new ConcurrentHashMap<>();
@@ -84,6 +89,16 @@ public final class MethodLaunch {
             plans.add(new LaunchPlan(k, plans.size(), arrays, this::arrayIndex));
         }
         this.kernels = List.copyOf(plans);
+        this.before = new boolean[plans.size()];
+        for (int k = 0; k < before.length; k++) {
+            Region r = method.kernels().get(k).region();
+            before[k] = !r.checks().isEmpty() || r.mapping() != null && !r.mapping().checkedLoops().isEmpty();
+        }
+        for (DataClause.Coverage c : coverage) {
+            if (c != null) {
+                before[c.region()] = true;
+            }
+        }
         List<Var> vars = new ArrayList<>();
         List<Integer> at = new ArrayList<>();
         for (MethodBody.Param p : method.body().params()) {
@@ -174,6 +189,10 @@ public final class MethodLaunch {
     public HostCall begin(ValueReader reader, Object self, Object[] args) {
         HostCall call = new HostCall(this, reader, self, args);
         for (int k = 0; k < kernels.size(); k++) {
+            if (!before[k]) {
+                call.trips[k] = -1;
+                continue;
+            }
             Region r = method.kernels().get(k).region();
             Evaluator ev = call.evaluator();
             call.before[k] = ev;

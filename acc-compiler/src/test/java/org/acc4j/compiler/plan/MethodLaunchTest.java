@@ -60,6 +60,13 @@ class MethodLaunchTest {
         }
     }
 
+    @Kernels
+    static void addOne(double[] a, int n) {
+        for (int i = 0; i < n; i++) {
+            a[i] += 1;
+        }
+    }
+
     static final int[] FIELD = new int[5];
 
     @Kernels
@@ -278,6 +285,31 @@ class MethodLaunchTest {
         HostCall refused = plan.begin(MethodLaunchTest::read, null, new Object[] {new int[32], 0, 31});
         assertNotNull(refused.refusal());
         assertTrue(refused.refusal().contains("is not run in parallel for these arguments"), refused.refusal());
+    }
+
+    @Test
+    void aLoopWithNothingToCheckIsEvaluatedOnlyAtItsLaunch() throws IOException {
+        MethodLaunch plan = plan("addOne");
+        Random r = new Random(SEED);
+        double[] a = random(r, 300);
+        double[] expected = a.clone();
+        addOne(expected, 200);
+        Object[] args = {a, 200};
+        Object[] arrays = bind(plan, args);
+        HostCall call = plan.begin(MethodLaunchTest::read, null, args);
+        assertNull(call.refusal());
+        // a read and written array is a copy: no coverage, no check, so the call evaluates no bound before the launch
+        assertEquals(-1, call.trip(0));
+        plan.run(call, (k, c) -> {
+            long n = plan.kernel(k).trip(c);
+            assertEquals(200, n);
+            double[] in = (double[]) fill(plan.kernel(k), c, arrays, args).arrays().get(0);
+            for (int i = 0; i < n; i++) {
+                in[i] += 1;
+            }
+            return new long[0];
+        });
+        assertArrayEquals(expected, a);
     }
 
     @Test
