@@ -13,7 +13,7 @@ public record DataUse(int array, String name, ValueSource source, int dims, Kind
     public enum Kind { COPYIN, COPYOUT, COPY, CREATE, PRESENT }
 
     static DataUse of(DataClause c, int array) {
-        return new DataUse(array, c.array().name(), ValueSource.of(c.array().source()), c.array().dims(),
+        return new DataUse(array, c.array().name(), Sources.of(c.array().source()), c.array().dims(),
                 Kind.valueOf(c.kind().name()), c.explicit());
     }
 

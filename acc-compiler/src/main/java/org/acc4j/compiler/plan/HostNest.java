@@ -85,7 +85,7 @@ public final class HostNest {
         List<ArrayUse> uses = new ArrayList<>();
         for (Map.Entry<ArrayRef, Boolean> e : written.entrySet()) {
             ArrayRef a = e.getKey();
-            uses.add(new ArrayUse(uses.size(), a.name(), ValueSource.of(a.source()), a.dims(), e.getValue()));
+            uses.add(new ArrayUse(uses.size(), a.name(), Sources.of(a.source()), a.dims(), e.getValue()));
         }
         return new HostNest(k, List.copyOf(uses));
     }
@@ -117,7 +117,7 @@ public final class HostNest {
         }
         try {
             return kernels.run(s -> s instanceof ArrayRef.Parameter p ? args[p.index()]
-                    : reader.value(fields.computeIfAbsent(s, ValueSource::of), self, args), args, v,
+                    : reader.value(fields.computeIfAbsent(s, Sources::of), self, args), args, v,
                     runs == null ? null : l -> runs.accept(new Run(l.kernel(), l.line(), l.trip(), l.chunks(),
                             l.threads(), l.inPlace(), l.nanos())));
         } catch (HostKernels.HostInstead h) {

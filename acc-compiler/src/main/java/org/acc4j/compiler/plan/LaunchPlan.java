@@ -56,7 +56,7 @@ public final class LaunchPlan {
             } else if (p instanceof KernelParam.RowBlock b) {
                 s.add(new Slot.RowBlock(arrayIndex.applyAsInt(b.array()), b.part() == KernelParam.RowBlock.Part.START));
             } else if (p instanceof KernelParam.Scalar sc) {
-                s.add(new Slot.Scalar(ValueSource.of(sc.source()), ScalarType.of(sc.type())));
+                s.add(new Slot.Scalar(Sources.of(sc.source()), ScalarType.of(sc.type())));
             } else if (p instanceof KernelParam.HostValue h) {
                 vars.add(h.var());
                 s.add(new Slot.HostValue(vars.size() - 1, ScalarType.of(h.var().type())));
@@ -83,11 +83,6 @@ public final class LaunchPlan {
 
     private static List<Fault> faults(List<ErrorSite> sites, List<ArrayUse> arrays) {
         return sites.stream().map(site -> Fault.of(site, arrays)).toList();
-    }
-
-    /** The compiler's kernel this plan launches (for tools that render or dump it). */
-    public KernelPlan kernel() {
-        return kernel;
     }
 
     /** Its position among the method's kernels, in program order. */

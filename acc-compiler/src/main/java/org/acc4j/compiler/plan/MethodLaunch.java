@@ -73,7 +73,7 @@ public final class MethodLaunch {
         for (Map.Entry<ArrayRef, Boolean> e : written.entrySet()) {
             ArrayRef a = e.getKey();
             index.put(a, uses.size());
-            uses.add(new ArrayUse(uses.size(), a.name(), ValueSource.of(a.source()), a.dims(), e.getValue()));
+            uses.add(new ArrayUse(uses.size(), a.name(), Sources.of(a.source()), a.dims(), e.getValue()));
         }
         this.arrays = List.copyOf(uses);
         this.arrayIndex = Map.copyOf(index);
@@ -125,11 +125,6 @@ public final class MethodLaunch {
         return Compiler.dataRegion(classFile, name, descriptor).stream().map(c -> DataUse.of(c, -1)).toList();
     }
 
-    /** The compiled method (for tools that dump or render its kernels). */
-    public CompiledMethod compiled() {
-        return method;
-    }
-
     /** {@code Owner.name}. */
     public String displayName() {
         return method.body().displayName();
@@ -170,7 +165,7 @@ public final class MethodLaunch {
     }
 
     ValueSource field(ArrayRef.Source s) {
-        return fields.computeIfAbsent(s, ValueSource::of);
+        return fields.computeIfAbsent(s, Sources::of);
     }
 
     void bindArguments(Evaluator ev, Object[] args) {

@@ -1,7 +1,5 @@
 package org.acc4j.compiler.plan;
 
-import org.acc4j.compiler.ir.ArrayRef;
-
 /** Where the runtime finds a value of a call: an argument of the method, or a field read by reflection. */
 public sealed interface ValueSource {
     /** Its name for messages. */
@@ -16,16 +14,5 @@ public sealed interface ValueSource {
      * isStatic} is false, of its class otherwise.
      */
     record Field(String owner, String name, boolean isStatic) implements ValueSource {
-    }
-
-    /** The plan's form of the compiler's source; a private array has none (it never leaves the kernel). */
-    static ValueSource of(ArrayRef.Source s) {
-        if (s instanceof ArrayRef.Parameter p) {
-            return new Argument(p.index(), p.name());
-        }
-        if (s instanceof ArrayRef.Field f) {
-            return new Field(f.owner(), f.name(), f.isStatic());
-        }
-        throw new IllegalStateException("the private array " + s.name() + " is not read at a call");
     }
 }
