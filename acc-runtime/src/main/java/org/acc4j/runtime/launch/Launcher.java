@@ -88,6 +88,7 @@ public final class Launcher implements AutoCloseable {
 
     /** Lanes per row for row-group kernels. */
     private final RowLaneChooser rowLanes;
+    private final ColourLaunch colourings;
     private final Set<String> launched = new HashSet<>();
     /** Set by {@link #abandon}: the device is lost, and nothing here may touch it again. */
     private boolean abandoned;
@@ -125,6 +126,7 @@ public final class Launcher implements AutoCloseable {
         this.report = report;
         this.memory = new LaunchMemory(device, mapped);
         this.rowLanes = new RowLaneChooser(report);
+        this.colourings = new ColourLaunch(table, report);
         Event start = null;
         Event end = null;
         if (profile != null) {
@@ -186,6 +188,7 @@ public final class Launcher implements AutoCloseable {
         long[] trips = new long[m.plan().kernels().size()];
         long[] lowers = new long[trips.length];
         Evaluator[] evaluators = checkBeforeLaunch(m, self, args, trips, lowers);
+        org.acc4j.Colouring[] colours = colour(m, evaluators, arrays);
         List<Object> entered = new ArrayList<>();
         List<Clause> clauses = new ArrayList<>();
         boolean[] launched = {false};
@@ -199,7 +202,8 @@ public final class Launcher implements AutoCloseable {
             }
             enterClauses(m, arrays, evaluators, trips, lowers, entered, clauses);
             value = HostProgram.run(m.plan(), evaluator(m, self, args), (k, ev) -> {
-                long[] results = launch(m, k, ev, arrays, self, args, null, null);
+                long[] results = colours[k] != null ? launchColours(m, k, ev, arrays, self, args, colours[k], null, null)
+                        : launch(m, k, ev, arrays, self, args, null, null);
                 launched[0] = true;
                 return results;
             });
@@ -333,6 +337,7 @@ public final class Launcher implements AutoCloseable {
         long[] trips = new long[m.plan().kernels().size()];
         long[] lowers = new long[trips.length];
         Evaluator[] evaluators = checkBeforeLaunch(m, self, args, trips, lowers);
+        org.acc4j.Colouring[] colours = colour(m, evaluators, arrays);
         List<Object> entered = new ArrayList<>();
         List<Clause> clauses = new ArrayList<>();
         List<Queued> queued = new ArrayList<>();
@@ -343,8 +348,9 @@ public final class Launcher implements AutoCloseable {
                 holds.entered(entered.get(i), clauses.get(i));
             }
             held = true;
-            HostProgram.run(m.plan(), evaluator(m, self, args), (k, ev) -> launch(m, k, ev, arrays, self, args, q,
-                    queued));
+            HostProgram.run(m.plan(), evaluator(m, self, args), (k, ev) -> colours[k] != null
+                    ? launchColours(m, k, ev, arrays, self, args, colours[k], q, queued)
+                    : launch(m, k, ev, arrays, self, args, q, queued));
         } catch (Throwable t) {
             // kernels already queued may still use the buffers: let them end before the call's data is dropped
             try {
@@ -486,6 +492,10 @@ public final class Launcher implements AutoCloseable {
         Map<ArrayRef, Boolean> written = m.arraysWritten();
         List<Aliasing.Use> uses = new ArrayList<>(written.size());
         for (Map.Entry<ArrayRef, Boolean> e : written.entrySet()) {
+            if (e.getKey().source() instanceof ArrayRef.ColourOrder) {
+                // made at the launch ({@link #colour})
+                continue;
+            }
             Object value = m.sources().value(e.getKey().source(), self, args);
             uses.add(new Aliasing.Use(e.getKey().name(), value, e.getValue()));
             arrays.put(e.getKey(), value);
@@ -582,6 +592,67 @@ public final class Launcher implements AutoCloseable {
         } catch (Evaluator.NotEvaluable | ArithmeticException e) {
             return Clause.COPY;
         }
+    }
+
+    /**
+     * The colouring of each coloured region's iterations (null for the others), its order bound in {@code arrays}; a
+     * loop whose bounds the host cannot evaluate, or whose iterations need more colours than supported, runs on the
+     * host, with the reason.
+     */
+    private org.acc4j.Colouring[] colour(OffloadedMethod m, Evaluator[] evs, Map<ArrayRef, Object> arrays)
+            throws HostInstead {
+        org.acc4j.Colouring[] out = new org.acc4j.Colouring[evs.length];
+        for (int k = 0; k < evs.length; k++) {
+            KernelPlan plan = m.kernel(k);
+            org.acc4j.compiler.ir.ColourPlan c = plan.region().colour();
+            if (c == null) {
+                continue;
+            }
+            String where = m.plan().body().sourceFile() + ":" + plan.region().loop().line() + ": kernel " + plan.entry();
+            int lo;
+            int hi;
+            try {
+                lo = Math.toIntExact(evs[k].evalLong(c.lower()));
+                hi = Math.toIntExact(evs[k].evalLong(c.bound()) + (c.inclusive() ? 1 : 0));
+            } catch (Evaluator.NotEvaluable | ArithmeticException e) {
+                throw new HostInstead(where + ": the coloured loop's bounds cannot be evaluated before the launch ("
+                        + e.getMessage() + ")", "colouring");
+            }
+            int[][] maps = new int[c.maps().size()][];
+            for (int j = 0; j < maps.length; j++) {
+                maps[j] = (int[]) arrays.get(c.maps().get(j));
+                if (maps[j] == null) {
+                    throw new HostInstead(where + ": the index array " + c.maps().get(j).name() + " is null");
+                }
+            }
+            int[] lengths = new int[c.targets().size()];
+            for (int j = 0; j < lengths.length; j++) {
+                Object a = arrays.get(c.targets().get(j).array());
+                lengths[j] = a == null ? 0 : java.lang.reflect.Array.getLength(a);
+            }
+            try {
+                out[k] = colourings.colouring(plan.entry(), where + " (" + c.why() + ")", lo, hi, c.limit(lengths), maps);
+            } catch (IllegalArgumentException e) {
+                throw new HostInstead(where + ": " + e.getMessage() + " (at most " + org.acc4j.Colouring.MAX_COLOURS
+                        + "; use increments = ATOMIC for this loop)", "colouring");
+            }
+            // no iteration: a placeholder, never launched over
+            arrays.put(c.order(), out[k].order().length > 0 ? out[k].order() : new int[1]);
+        }
+        return out;
+    }
+
+    /** Launches coloured region {@code k} once per colour, each over that colour's range of the colour order. */
+    private long[] launchColours(OffloadedMethod m, int k, Evaluator ev, Map<ArrayRef, Object> arrays, Object self,
+                                 Object[] args, org.acc4j.Colouring colours, Queue queue, List<Queued> queued) {
+        org.acc4j.compiler.ir.ColourPlan c = m.kernel(k).region().colour();
+        long[] results = new long[0];
+        for (int colour = 0; colour < colours.colours(); colour++) {
+            ev.set(c.start(), colours.start(colour));
+            ev.set(c.end(), colours.end(colour));
+            results = launch(m, k, ev, arrays, self, args, queue, queued);
+        }
+        return results;
     }
 
     /**
