@@ -88,7 +88,7 @@ final class ColourLaunch {
 
     private void release(int[] order) {
         if (order.length > 0 && table.isPresent(order)) {
-            table.exitDynamic(order, Clause.COPYIN, false);
+            table.exitDynamic(order, Clause.DELETE, false);
         }
     }
 }
