@@ -234,6 +234,11 @@ class ColourIncrementsTest {
         assertTrue(writes.contains("the loop writes its index array c1"), writes);
         String inner = CompilerTest.host(ColourKernels.class, "inner").toString();
         assertTrue(inner.contains("only the outer loop of a nest is coloured"), inner);
+        String direct = CompilerTest.host(ColourKernels.class, "alsoDirect").toString();
+        assertTrue(direct.contains("res is also written at line") && direct.contains("not by an increment through an "
+                + "index array"), direct);
+        String branch = CompilerTest.host(ColourKernels.class, "branchSetsTheCell").toString();
+        assertTrue(branch.contains("the subscript of res at line"), branch);
         String read = CompilerTest.host(ColourKernels.class, "colourAndRead").toString();
         assertTrue(read.contains("res is written and also accessed at another subscript"), read);
     }

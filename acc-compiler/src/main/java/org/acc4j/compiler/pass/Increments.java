@@ -13,6 +13,7 @@ import org.acc4j.compiler.ir.LoopSpec;
 import org.acc4j.compiler.ir.Type;
 import org.acc4j.compiler.ir.Elem;
 import org.acc4j.compiler.ir.Expr;
+import org.acc4j.compiler.ir.Exprs;
 import org.acc4j.compiler.ir.AtomicOp;
 import org.acc4j.compiler.ir.Region;
 import org.acc4j.compiler.ir.Stmt;
@@ -56,7 +57,9 @@ public final class Increments {
             LoopSpec.Increments kind = r.loop().spec().increments();
             if (kind == LoopSpec.Increments.AUTO || kind == LoopSpec.Increments.COLOUR) {
                 List<Found> found = new ArrayList<>();
-                find(r.loop().body(), new HashMap<>(), new HashMap<>(), found);
+                java.util.Set<Var> setInLoop = new java.util.HashSet<>();
+                Dataflow.assigned(r.loop().body(), setInLoop);
+                find(r.loop().body(), new HashMap<>(), new HashMap<>(), setInLoop, found);
                 if (found.isEmpty()) {
                     notes.add("line " + r.loop().line() + ": @Loop(increments = " + kind + ") on the loop over "
                             + r.loop().index().name() + ", which has no increment at a subscript read from memory");
@@ -115,7 +118,8 @@ public final class Increments {
     }
 
     /** The indirect increments of {@code stmts}, in order, each with the locals' definitions where it stands. */
-    private static void find(List<Stmt> stmts, Map<Var, Expr> defs, Map<Var, long[]> ranges, List<Found> found) {
+    private static void find(List<Stmt> stmts, Map<Var, Expr> defs, Map<Var, long[]> ranges, java.util.Set<Var> setInLoop,
+                             List<Found> found) {
         for (Stmt s : stmts) {
             if (s instanceof Stmt.Assign a) {
                 defs.put(a.var(), a.value());
@@ -132,17 +136,32 @@ public final class Increments {
                         inner.put(f.index(), new long[] {lo.bits(), last});
                     }
                 }
-                find(f.body(), new HashMap<>(defs), inner, found);
+                find(f.body(), new HashMap<>(defs), inner, setInLoop, found);
+                forget(f.body(), defs, ranges);
             } else if (s instanceof Stmt.If i) {
-                find(i.then(), new HashMap<>(defs), ranges, found);
-                find(i.otherwise(), new HashMap<>(defs), ranges, found);
+                find(i.then(), new HashMap<>(defs), ranges, setInLoop, found);
+                find(i.otherwise(), new HashMap<>(defs), ranges, setInLoop, found);
+                forget(i.then(), defs, ranges);
+                forget(i.otherwise(), defs, ranges);
             } else if (s instanceof Stmt.While w) {
-                find(w.body(), new HashMap<>(defs), ranges, found);
+                find(w.body(), new HashMap<>(defs), ranges, setInLoop, found);
+                forget(w.body(), defs, ranges);
             } else if (s instanceof Stmt.Store st && increment(st) != null
-                    && (readsMemory(st.index(), defs, 0) || (st.row() != null && readsMemory(st.row(), defs, 0)))) {
+                    && (readsMemory(st.index(), defs, 0) || (st.row() != null && readsMemory(st.row(), defs, 0))
+                    || Exprs.any(st.index(), x -> x instanceof Expr.Local l && !defs.containsKey(l.var())
+                    && !ranges.containsKey(l.var()) && setInLoop.contains(l.var())))) {
+                // read from memory, or through a local with no one definition here: colouring must account for it
                 found.add(new Found(st, st.index(), new HashMap<>(defs), ranges));
             }
         }
+    }
+
+    /** A local a nested block may set has no one definition after it. */
+    private static void forget(List<Stmt> block, Map<Var, Expr> defs, Map<Var, long[]> ranges) {
+        java.util.Set<Var> set = new java.util.HashSet<>();
+        Dataflow.assigned(block, set);
+        defs.keySet().removeAll(set);
+        ranges.keySet().removeAll(set);
     }
 
     private static boolean assigns(List<Stmt> body, Var v) {
@@ -213,6 +232,16 @@ public final class Increments {
             if (line >= 0) {
                 throw new Unsupported(line, at + "the loop writes its index array " + m.name() + " (line " + line
                         + "), so a colouring made before the launch would not hold");
+            }
+        }
+        java.util.Set<Stmt.Store> coloured = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        found.forEach(f -> coloured.add(f.store()));
+        for (ArrayRef a : scales.keySet()) {
+            Stmt.Store other = otherStore(loop.body(), a, coloured);
+            if (other != null) {
+                throw new Unsupported(other.line(), at + a.name() + " is also written at line " + other.line() + " ("
+                        + a.name() + "[" + other.index() + "]), not by an increment through an index array: iterations "
+                        + "of one colour could meet there");
             }
         }
         List<ColourPlan.Target> targets = new ArrayList<>();
@@ -295,6 +324,27 @@ public final class Increments {
         }
         if (x instanceof Expr.Local l && depth < 8 && defs.containsKey(l.var())) {
             return constant(defs.get(l.var()), defs, depth + 1);
+        }
+        return null;
+    }
+
+    /** The first store to {@code a} in {@code stmts} that is not one of {@code coloured}, or null. */
+    private static Stmt.Store otherStore(List<Stmt> stmts, ArrayRef a, java.util.Set<Stmt.Store> coloured) {
+        for (Stmt s : stmts) {
+            Stmt.Store out = null;
+            if (s instanceof Stmt.Store st && st.array().equals(a) && !coloured.contains(st)) {
+                return st;
+            } else if (s instanceof Stmt.For f) {
+                out = otherStore(f.body(), a, coloured);
+            } else if (s instanceof Stmt.If i) {
+                out = otherStore(i.then(), a, coloured);
+                out = out != null ? out : otherStore(i.otherwise(), a, coloured);
+            } else if (s instanceof Stmt.While w) {
+                out = otherStore(w.body(), a, coloured);
+            }
+            if (out != null) {
+                return out;
+            }
         }
         return null;
     }
