@@ -11,8 +11,11 @@ import org.acc4j.runtime.data.PresentTable;
 /**
  * The colourings of the coloured loops ({@code @Loop(increments = COLOUR)}), one per kernel: made at a launch with
  * {@link Colouring#ofRange} (greedy, in iteration order) and kept, with copies of the index arrays' ranges it was
- * made from, while the loop's bounds, the index arrays (by identity) and their contents (compared element by element,
- * far cheaper than colouring again) are unchanged; any change colours again, so a colouring is never stale. Each
+ * made from, while the loop's bounds, the index arrays (by identity) and their contents (compared element by element at
+ * every call, in parallel chunks for long arrays: far cheaper than colouring again, but a pass over the maps) are
+ * unchanged; any change colours again, so a colouring is never stale. The comparison is with the host's arrays: index
+ * arrays kept present on the device must be changed on both sides together (an update after a change on the host),
+ * as any data the kernels read. Each
  * colouring's order stays present on the device while it is kept (a dynamic reference, released when it is
  * replaced), so a call on unchanged maps copies nothing for it.
  */
@@ -20,6 +23,8 @@ final class ColourLaunch {
     private final PresentTable table;
     private final Consumer<String> report;
     private final Map<String, Cached> cached = new HashMap<>();
+    /** Elements per chunk of the parallel comparison of an index array with its copy. */
+    private static final int CHUNK = 1 << 20;
 
     /** One kernel's colouring and what it was made from. */
     private record Cached(int lo, int hi, int limit, int[][] maps, int[][] copies, Colouring colouring) {
@@ -28,13 +33,27 @@ final class ColourLaunch {
                 return false;
             }
             for (int k = 0; k < now.length; k++) {
-                int[] range = copies[k];
-                int from = Math.max(0, lo);
-                if (now[k] != maps[k] || !Arrays.equals(now[k], from, from + range.length, range, 0, range.length)) {
+                if (now[k] != maps[k] || !same(now[k], Math.max(0, lo), copies[k])) {
                     return false;
                 }
             }
             return true;
+        }
+
+        /** Whether {@code a} from {@code from} holds {@code copy}: compared in parallel chunks when it is long. */
+        private static boolean same(int[] a, int from, int[] copy) {
+            if (from + copy.length > a.length) {
+                return false;
+            }
+            int chunks = (copy.length + CHUNK - 1) / CHUNK;
+            if (chunks <= 1) {
+                return Arrays.equals(a, from, from + copy.length, copy, 0, copy.length);
+            }
+            return java.util.stream.IntStream.range(0, chunks).parallel().allMatch(c -> {
+                int lo = c * CHUNK;
+                int hi = Math.min(copy.length, lo + CHUNK);
+                return Arrays.equals(a, from + lo, from + hi, copy, lo, hi);
+            });
         }
     }
 

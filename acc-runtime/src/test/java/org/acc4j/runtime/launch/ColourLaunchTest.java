@@ -152,6 +152,25 @@ class ColourLaunchTest {
     }
 
     @Test
+    void aChangeAnywhereInALongMapIsSeen() {
+        ColourLaunch launch = new ColourLaunch(new PresentTable(new HeapMemory()), null);
+        int n = 3 * (1 << 20) + 17;
+        int[] c1 = new int[n];
+        for (int i = 0; i < n; i++) {
+            c1[i] = i / 2;
+        }
+        Colouring a = launch.colouring("k", "here", 0, n, n, new int[][] {c1});
+        assertEquals(2, a.colours());
+        assertSame(a, launch.colouring("k", "here", 0, n, n, new int[][] {c1}));
+        c1[n - 1] = 0;
+        Colouring b = launch.colouring("k", "here", 0, n, n, new int[][] {c1});
+        assertNotSame(a, b);
+        valid(b, 0, n, c1);
+        c1[5] = 7;
+        assertNotSame(b, launch.colouring("k", "here", 0, n, n, new int[][] {c1}));
+    }
+
+    @Test
     void tooManyColoursAreNamed() {
         ColourLaunch launch = new ColourLaunch(new PresentTable(new HeapMemory()), null);
         int[] star = new int[100];
