@@ -11,29 +11,65 @@ import org.acc4j.runtime.data.PresentTable;
 /**
  * The colourings of the coloured loops ({@code @Loop(increments = COLOUR)}), one per kernel: made at a launch with
  * {@link Colouring#ofRange} (greedy, in iteration order) and kept, with copies of the index arrays' ranges it was
- * made from, while the loop's bounds, the index arrays (by identity) and their contents (compared element by element at
- * every call, in parallel chunks for long arrays: far cheaper than colouring again, but a pass over the maps) are
- * unchanged; any change colours again, so a colouring is never stale. The comparison is with the host's arrays: index
- * arrays kept present on the device must be changed on both sides together (an update after a change on the host),
- * as any data the kernels read. Each
- * colouring's order stays present on the device while it is kept (a dynamic reference, released when it is
- * replaced), so a call on unchanged maps copies nothing for it.
+ * made from, while the loop's bounds, the index arrays (by identity) and their contents are unchanged; any change
+ * colours again, so a colouring is never stale. How a call knows the contents are unchanged:
+ * <ul>
+ *   <li>when every index array has stayed present on the device since the colouring was last checked (the same
+ *       present-table entry), nothing was copied to the device since (the table's upload count), and no data routine
+ *       was queued for it ({@link #queued}) and no kernel wrote it ({@link #written}) since, the device copies the
+ *       kernels read are the ones coloured: no comparison;
+ *   <li>otherwise the host's arrays, which this call copies in or which the device copies mirror, are compared element
+ *       by element with the copies (in parallel chunks for long arrays: far cheaper than colouring again, but a pass
+ *       over the maps).
+ * </ul>
+ * An index array a kernel wrote while present differs from the host's: a loop coloured through it runs on the host
+ * until it leaves the device. Each colouring's order stays present on the device while it is kept (a dynamic reference,
+ * released when it is replaced), so a call on unchanged maps copies nothing for it.
  */
 final class ColourLaunch {
     private final PresentTable table;
     private final Consumer<String> report;
     private final Map<String, Cached> cached = new HashMap<>();
+    /** Arrays a kernel wrote on the device, with the entry they were written in (weak: arrays compare by identity). */
+    private final Map<Object, PresentTable.Entry> deviceWritten = new java.util.WeakHashMap<>();
     /** Elements per chunk of the parallel comparison of an index array with its copy. */
     private static final int CHUNK = 1 << 20;
 
-    /** One kernel's colouring and what it was made from. */
-    private record Cached(int lo, int hi, int limit, int[][] maps, int[][] copies, Colouring colouring) {
-        boolean holds(int lo, int hi, int limit, int[][] now) {
+    /** One kernel's colouring, what it was made from, and the device's state when it was last checked. */
+    private static final class Cached {
+        final int lo;
+        final int hi;
+        final int limit;
+        final int[][] maps;
+        final int[][] copies;
+        final Colouring colouring;
+        PresentTable.Entry[] entries;
+        long uploads;
+
+        Cached(int lo, int hi, int limit, int[][] maps, int[][] copies, Colouring colouring) {
+            this.lo = lo;
+            this.hi = hi;
+            this.limit = limit;
+            this.maps = maps;
+            this.copies = copies;
+            this.colouring = colouring;
+        }
+
+        boolean sameShape(int lo, int hi, int limit, int[][] now) {
             if (lo != this.lo || hi != this.hi || limit != this.limit || now.length != maps.length) {
                 return false;
             }
             for (int k = 0; k < now.length; k++) {
-                if (now[k] != maps[k] || !same(now[k], Math.max(0, lo), copies[k])) {
+                if (now[k] != maps[k]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        boolean sameContents(int[][] now) {
+            for (int k = 0; k < now.length; k++) {
+                if (!same(now[k], Math.max(0, lo), copies[k])) {
                     return false;
                 }
             }
@@ -63,6 +99,46 @@ final class ColourLaunch {
     }
 
     /**
+     * A kernel may have written {@code array} on the device: a colouring through it is checked again, and while it
+     * stays present in this entry a loop coloured through it runs on the host.
+     */
+    synchronized void written(Object array) {
+        PresentTable.Entry e = array == null ? null : table.entry(array);
+        if (e != null) {
+            deviceWritten.put(array, e);
+        }
+        queued(array);
+    }
+
+    /** A data routine on an async queue may change {@code array}'s device copy: colourings through it are checked. */
+    synchronized void queued(Object array) {
+        for (Cached c : cached.values()) {
+            for (int[] m : c.maps) {
+                if (m == array) {
+                    c.entries = null;
+                }
+            }
+        }
+    }
+
+    /**
+     * Why index array {@code map} cannot be coloured from the host now (a kernel wrote its device copy, which
+     * differs from the host's), or null.
+     */
+    synchronized String deviceOnly(int[] map) {
+        PresentTable.Entry e = deviceWritten.get(map);
+        if (e == null) {
+            return null;
+        }
+        if (table.entry(map) != e) {
+            deviceWritten.remove(map);
+            return null;
+        }
+        return "a kernel wrote it on the device, where it is still present, so its host copy is not what the kernels "
+                + "read";
+    }
+
+    /**
      * The colouring of kernel {@code key}'s iterations {@code lo..hi-1} through {@code maps}, whose values name
      * elements {@code 0..limit-1}: the kept one when nothing changed, else a new one (reported as {@code where} says).
      *
@@ -70,9 +146,22 @@ final class ColourLaunch {
      */
     synchronized Colouring colouring(String key, String where, int lo, int hi, int limit, int[][] maps) {
         Cached c = cached.get(key);
-        if (c != null && c.holds(lo, hi, limit, maps)) {
-            hold(c.colouring().order());
-            return c.colouring();
+        long uploads = table.transferStats().copiesToDevice();
+        PresentTable.Entry[] entries = new PresentTable.Entry[maps.length];
+        boolean resident = true;
+        for (int k = 0; k < maps.length; k++) {
+            entries[k] = table.entry(maps[k]);
+            resident &= entries[k] != null;
+        }
+        if (c != null && c.sameShape(lo, hi, limit, maps)) {
+            boolean unchanged = resident && c.entries != null && uploads == c.uploads
+                    && Arrays.equals(entries, c.entries);
+            if (unchanged || c.sameContents(maps)) {
+                c.entries = resident ? entries : null;
+                c.uploads = uploads;
+                hold(c.colouring.order());
+                return c.colouring;
+            }
         }
         long t0 = System.nanoTime();
         Colouring col = Colouring.ofRange(lo, hi, limit, maps);
@@ -84,9 +173,12 @@ final class ColourLaunch {
             copies[k] = Arrays.copyOfRange(maps[k], from, to);
         }
         if (c != null) {
-            release(c.colouring().order());
+            release(c.colouring.order());
         }
-        cached.put(key, new Cached(lo, hi, limit, maps.clone(), copies, col));
+        Cached now = new Cached(lo, hi, limit, maps.clone(), copies, col);
+        now.entries = resident ? entries : null;
+        now.uploads = uploads;
+        cached.put(key, now);
         hold(col.order());
         if (report != null) {
             report.accept(where + ": colour by colour: " + col.colours() + " colour" + (col.colours() == 1 ? "" : "s")

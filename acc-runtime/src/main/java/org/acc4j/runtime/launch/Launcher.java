@@ -259,9 +259,15 @@ public final class Launcher implements AutoCloseable {
             for (KernelParam p : k.params()) {
                 if (p instanceof KernelParam.ArrayData d && d.written()) {
                     table.markWritten(arrays.get(d.array()));
+                    colourings.written(arrays.get(d.array()));
                 }
             }
         }
+    }
+
+    /** A data routine was queued for {@code array}: its device copy may change (the colourings check it again). */
+    public void dataQueued(Object array) {
+        colourings.queued(array);
     }
 
     /** Whether {@code t} is the Java exception a kernel raised (Java's semantics), not a failure of the runtime. */
@@ -621,8 +627,10 @@ public final class Launcher implements AutoCloseable {
             int[][] maps = new int[c.maps().size()][];
             for (int j = 0; j < maps.length; j++) {
                 maps[j] = (int[]) arrays.get(c.maps().get(j));
-                if (maps[j] == null) {
-                    throw new HostInstead(where + ": the index array " + c.maps().get(j).name() + " is null");
+                String deviceOnly = maps[j] == null ? "it is null" : colourings.deviceOnly(maps[j]);
+                if (deviceOnly != null) {
+                    throw new HostInstead(where + ": the index array " + c.maps().get(j).name() + " cannot be coloured: "
+                            + deviceOnly, "colouring");
                 }
             }
             int[] lengths = new int[c.targets().size()];

@@ -152,6 +152,39 @@ class ColourLaunchTest {
     }
 
     @Test
+    void presentMapsAreTrustedUntilTheirDeviceCopyMayChange() {
+        HeapMemory memory = new HeapMemory();
+        PresentTable table = new PresentTable(memory);
+        ColourLaunch launch = new ColourLaunch(table, null);
+        int[] c1 = {0, 1, 2, 3, 0, 1};
+        table.enter(c1, org.acc4j.runtime.data.Clause.COPYIN);
+        Colouring a = launch.colouring("k", "here", 0, 6, 4, new int[][] {c1});
+        assertEquals(2, a.colours());
+        assertSame(a, launch.colouring("k", "here", 0, 6, 4, new int[][] {c1}));
+        // changed on the host only: the kernels read the device copy, which the colouring still fits
+        c1[4] = 3;
+        assertSame(a, launch.colouring("k", "here", 0, 6, 4, new int[][] {c1}));
+        // an update of the device: compared, and coloured again
+        table.updateDevice(c1);
+        Colouring b = launch.colouring("k", "here", 0, 6, 4, new int[][] {c1});
+        assertNotSame(a, b);
+        valid(b, 0, 6, c1);
+        assertSame(b, launch.colouring("k", "here", 0, 6, 4, new int[][] {c1}));
+        // a queued routine: compared again
+        c1[0] = 2;
+        launch.queued(c1);
+        Colouring d = launch.colouring("k", "here", 0, 6, 4, new int[][] {c1});
+        assertNotSame(b, d);
+        valid(d, 0, 6, c1);
+        // a kernel wrote it while present: no colouring from the host until it leaves the device
+        launch.written(c1);
+        assertTrue(launch.deviceOnly(c1).startsWith("a kernel wrote it on the device"), launch.deviceOnly(c1));
+        table.exit(c1, org.acc4j.runtime.data.Clause.COPYIN);
+        assertEquals(null, launch.deviceOnly(c1));
+        assertSame(d, launch.colouring("k", "here", 0, 6, 4, new int[][] {c1}));
+    }
+
+    @Test
     void aChangeAnywhereInALongMapIsSeen() {
         ColourLaunch launch = new ColourLaunch(new PresentTable(new HeapMemory()), null);
         int n = 3 * (1 << 20) + 17;
