@@ -93,6 +93,13 @@ final class ColourLaunch {
         }
     }
 
+    /** A loop that cannot be coloured for this call, with the reason: it runs on the host when nothing ran yet. */
+    static final class Refused extends RuntimeException {
+        Refused(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+
     ColourLaunch(PresentTable table, Consumer<String> report) {
         this.table = table;
         this.report = report;
