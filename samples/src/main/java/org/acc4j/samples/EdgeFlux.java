@@ -316,8 +316,8 @@ public final class EdgeFlux {
         Check.row("user colouring (Colouring), " + col.colours() + " launches", userMs, bytes);
         Check.row("runtime colouring (increments = COLOUR), " + col.colours() + " launches", runtimeMs, bytes);
         System.out.println("  (median of " + reps + " calls on resident data; GB/s counts each edge's reads and "
-                + "read-modify-writes, not what the caches save; the runtime's colouring compares c1 and c2 with its "
-                + "copies at each call, the user's is checked outside the timed calls)");
+                + "read-modify-writes, not what the caches save; the runtime checks its colouring at each call, here "
+                + "with c1 and c2 present and unchanged on the device, the user's is checked outside the timed calls)");
         System.out.printf("  speed-up over plain Java: atomics %.1fx, user colouring %.1fx, runtime colouring %.1fx%n",
                 plainMs / atomicMs, plainMs / userMs, plainMs / runtimeMs);
         System.out.printf("  runtime colouring / user colouring: %.2f of the time; atomics / runtime colouring: %.2f%n",
