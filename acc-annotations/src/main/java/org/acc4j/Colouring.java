@@ -85,6 +85,53 @@ public final class Colouring {
         return new Colouring(order, starts);
     }
 
+    /**
+     * Colours the iterations {@code lo..hi-1} of a loop, as the runtime does for {@code @Loop(increments = COLOUR)}:
+     * iteration {@code e} reaches element {@code m[e]} of each map {@code m}, and {@link #order()} lists the
+     * iterations themselves. A map value outside {@code [0, limit)}, or an iteration past a map's end, reaches nothing
+     * here: the loop's own bounds check fails there, as Java's would.
+     *
+     * @throws IllegalArgumentException when an iteration would need more than {@link #MAX_COLOURS} colours (naming it)
+     */
+    public static Colouring ofRange(int lo, int hi, int limit, int[]... maps) {
+        int items = Math.max(0, hi - lo);
+        long[] used = new long[Math.max(0, limit)];
+        byte[] colour = new byte[items];
+        int[] count = new int[MAX_COLOURS];
+        int colours = 0;
+        for (int i = 0; i < items; i++) {
+            int e = lo + i;
+            long taken = 0;
+            for (int[] m : maps) {
+                if (e >= 0 && e < m.length && m[e] >= 0 && m[e] < limit) {
+                    taken |= used[m[e]];
+                }
+            }
+            if (taken == -1L) {
+                throw new IllegalArgumentException("iteration " + e + " needs more than " + MAX_COLOURS + " colours");
+            }
+            int c = Long.numberOfTrailingZeros(~taken);
+            for (int[] m : maps) {
+                if (e >= 0 && e < m.length && m[e] >= 0 && m[e] < limit) {
+                    used[m[e]] |= 1L << c;
+                }
+            }
+            colour[i] = (byte) c;
+            count[c]++;
+            colours = Math.max(colours, c + 1);
+        }
+        int[] starts = new int[colours + 1];
+        for (int c = 0; c < colours; c++) {
+            starts[c + 1] = starts[c] + count[c];
+        }
+        int[] next = Arrays.copyOf(starts, colours);
+        int[] order = new int[items];
+        for (int i = 0; i < items; i++) {
+            order[next[colour[i]]++] = lo + i;
+        }
+        return new Colouring(order, starts);
+    }
+
     /** How many colours. */
     public int colours() {
         return starts.length - 1;

@@ -66,7 +66,24 @@ public @interface Loop {
          * {@code long}, {@code float} or {@code double} element whose subscript is read from memory becomes an atomic
          * add, as {@link Acc#atomicAdd} would do. Float sums then come out in the device's order.
          */
-        ATOMIC
+        ATOMIC,
+        /**
+         * Colouring: the runtime colours the iterations so that no two iterations of a colour reach the same element
+         * through the index arrays ({@link Colouring}, greedy, at most {@link Colouring#MAX_COLOURS} colours), and
+         * launches colour by colour, each launch over that colour's iterations with plain adds. The subscript of each
+         * increment is {@code m[i]} or {@code a*m[i] + k} ({@code 0 <= k < a}, one {@code a} per array) for an index
+         * array {@code m} read at the loop's index {@code i}; the colouring is kept while the index arrays are the same
+         * arrays with the same contents. Float sums come out in another order than Java's, the same in every run.
+         * Only on the outer loop of a nest.
+         */
+        COLOUR,
+        /**
+         * The runtime's choice between {@link #ATOMIC} and {@link #COLOUR}, given in the compile report with its
+         * reason: atomics where every increment is of an {@code int}, {@code long}, {@code float} or {@code double}
+         * (which the device adds atomically in one instruction); colouring otherwise, or where the loop's increments do
+         * not fit atomics.
+         */
+        AUTO
     }
 
     /** The strategy for indirect increments in this loop; {@link Increments#NONE} by default. */

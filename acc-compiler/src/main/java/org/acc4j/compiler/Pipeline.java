@@ -19,7 +19,9 @@ import org.acc4j.compiler.ir.Var;
 import org.acc4j.compiler.ir.Verifier;
 import org.acc4j.compiler.pass.ArrayReductions;
 import org.acc4j.compiler.pass.Bounds;
+import org.acc4j.compiler.pass.Colours;
 import org.acc4j.compiler.pass.DataClauses;
+import org.acc4j.compiler.pass.Dataflow;
 import org.acc4j.compiler.pass.Increments;
 import org.acc4j.compiler.pass.Marching;
 import org.acc4j.compiler.pass.Parallelism;
@@ -68,7 +70,10 @@ public final class Pipeline {
         INCREMENTS("indirect increments", false),
         /** {@link RowGroups#prepare}: a {@code vector} clause on a row's inner loop set aside for its lane groups. */
         ROW_SHAPES("indirect increments and row groups", false),
-        /** {@link Parallelism}: which loops run in parallel and why; each region gets its {@code Mapping}. */
+        /**
+         * {@link Parallelism}: which loops run in parallel and why; each region gets its {@code Mapping}; then
+         * {@link Colours} rewrites a coloured region's loop over the colour order.
+         */
         MAPPING("the parallelism decision", false),
         /** {@link RowGroups#find}: per region, a group of lanes per row of a row-wise (CSR) nest, or none. */
         ROW_GROUP("row groups", true),
@@ -197,7 +202,8 @@ public final class Pipeline {
         prepared = RowGroups.prepare(regions(Phase.INCREMENTS));
         verified(Phase.ROW_SHAPES, prepared.regions());
         advance(Phase.MAPPING);
-        regions = Parallelism.decideAll(prepared.regions(), directives.serial(), directives.relaxed());
+        regions = Colours.lower(Parallelism.decideAll(prepared.regions(), directives.serial(), directives.relaxed()),
+                incrementNotes, Dataflow.lastAccess(body().body()));
         verified(Phase.MAPPING, regions);
     }
 

@@ -341,6 +341,7 @@ final class Routines implements Backend {
         if (s == null || s.guard.lostArray(array) != null || s.run(routine + "(" + queue + ") of "
                 + HostArrays.describe(array), () -> {
                     op.run(s.table, s.launcher.queues().get(queue), array);
+                    s.launcher.dataQueued(array);
                     return false;
                 }, () -> true)) {
             synchronous.run();

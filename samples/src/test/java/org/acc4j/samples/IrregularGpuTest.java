@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
  * The irregular samples on the GPU: {@link SparseRows} with one thread per row (Java's bits) and with a group of
  * lanes per row (exactly the lane order {@link RowGroup#laneOrderSum} computes on the host, for the lanes the launch
  * chooses; one lane, Java's bits, for offsets that are not monotonic), Java's exception from a lane, and
- * {@link EdgeFlux} with atomics and with colouring within the bound of a reordered sum. Skips, saying why, where
+ * {@link EdgeFlux} with atomics, with the user's colouring and with the runtime's colouring within the bound of a
+ * reordered sum (the runtime's also on changed maps, no edge, one edge, a cell out of range and too many colours). Skips, saying why, where
  * there is no device.
  */
 @Tag("gpu")
@@ -119,5 +120,70 @@ class IrregularGpuTest {
                     m.ey(), m.q(), m.adt(), coloured);
         }
         assertTrue(EdgeFlux.withinBound("colouring", m, expected, coloured));
+    }
+
+    private static Object[] runtimeColour(EdgeFlux.Mesh m, int edges, int[] c1, int[] c2, double[] res) {
+        Method k = IrregularInterpreterTest.method(EdgeFlux.class, "fluxRuntimeColour");
+        String desc = MethodType.methodType(k.getReturnType(), k.getParameterTypes()).toMethodDescriptorString();
+        return AccRuntime.offloadValue(EdgeFlux.class, "fluxRuntimeColour", desc, null,
+                new Object[] {edges, c1, c2, m.ex(), m.ey(), m.q(), m.adt(), res});
+    }
+
+    @Test
+    void runtimeColouringOnTheGpu() {
+        EdgeFlux.Mesh m = EdgeFlux.generate(301, 207, 6);
+        double[] expected = new double[4 * m.cells()];
+        EdgeFlux.fluxPlain(m, expected);
+        double[] res = new double[4 * m.cells()];
+        assertNotNull(runtimeColour(m, m.edges(), m.c1(), m.c2(), res), "did not run on the device");
+        assertTrue(EdgeFlux.withinBound("runtime colouring", m, expected, res));
+        // the same maps again: the kept colouring, the same sums in the same order
+        double[] again = new double[4 * m.cells()];
+        assertNotNull(runtimeColour(m, m.edges(), m.c1(), m.c2(), again));
+        assertTrue(java.util.Arrays.equals(res, again), "a second call on unchanged maps gives the same bits");
+    }
+
+    @Test
+    void runtimeColouringSeesChangedMapsAndTheEdgeCases() {
+        EdgeFlux.Mesh m = EdgeFlux.generate(64, 48, 9);
+        double[] res = new double[4 * m.cells()];
+        assertNotNull(runtimeColour(m, m.edges(), m.c1(), m.c2(), res));
+        // the edges reversed in place: the colouring must be made again (the old one pairs other cells)
+        int[] c1 = m.c1();
+        int[] c2 = m.c2();
+        for (int i = 0, j = m.edges() - 1; i < j; i++, j--) {
+            int t = c1[i];
+            c1[i] = c1[j];
+            c1[j] = t;
+            t = c2[i];
+            c2[i] = c2[j];
+            c2[j] = t;
+        }
+        EdgeFlux.Mesh changed = new EdgeFlux.Mesh(m.cells(), m.edges(), c1, c2, m.ex(), m.ey(), m.q(), m.adt());
+        double[] expected = new double[4 * m.cells()];
+        EdgeFlux.fluxPlain(changed, expected);
+        double[] got = new double[4 * m.cells()];
+        assertNotNull(runtimeColour(changed, m.edges(), c1, c2, got));
+        assertTrue(EdgeFlux.withinBound("changed maps", changed, expected, got));
+        // no edge, one edge
+        double[] none = new double[4 * m.cells()];
+        runtimeColour(m, 0, c1, c2, none);
+        assertTrue(java.util.Arrays.stream(none).allMatch(x -> x == 0));
+        double[] one = new double[4 * m.cells()];
+        double[] oneJava = new double[4 * m.cells()];
+        assertNotNull(runtimeColour(changed, 1, c1, c2, one));
+        EdgeFlux.fluxRuntimeColour(1, c1, c2, m.ex(), m.ey(), m.q(), m.adt(), oneJava);
+        assertTrue(Check.same("one edge", oneJava, one));
+        // a cell out of range: Java's exception, nothing written back
+        int[] bad = c2.clone();
+        bad[m.edges() / 2] = m.cells() + 3;
+        double[] untouched = new double[4 * m.cells()];
+        java.util.Arrays.fill(untouched, 2.5);
+        assertThrows(ArrayIndexOutOfBoundsException.class, () -> runtimeColour(changed, m.edges(), c1, bad, untouched));
+        assertTrue(java.util.Arrays.stream(untouched).allMatch(x -> x == 2.5), "nothing written back");
+        // more than 64 colours (every edge into cell 0): the call runs on the host, as plain Java
+        int[] star = new int[200];
+        double[] host = new double[4 * m.cells()];
+        assertEquals(null, runtimeColour(changed, 200, star, c2, host));
     }
 }

@@ -81,6 +81,13 @@ class IrregularInterpreterTest {
                 m.ey(), m.q(), m.adt(), coloured}, 3);
         }
         assertTrue(EdgeFlux.withinBound("colouring", m, expected, coloured));
+        CompiledMethod runtime = CatalogInterpreterTest.compile(method(EdgeFlux.class, "fluxRuntimeColour"));
+        assertEquals(java.util.List.of("c1", "c2"), runtime.kernels().get(0).region().colour().maps().stream()
+                .map(org.acc4j.compiler.ir.ArrayRef::name).toList());
+        double[] byRuntime = new double[4 * m.cells()];
+        KernelInterpreter.run(runtime, new Object[] {m.edges(), m.c1(), m.c2(), m.ex(), m.ey(), m.q(), m.adt(),
+            byRuntime}, 3);
+        assertTrue(EdgeFlux.withinBound("runtime colouring", m, expected, byRuntime));
         double[] plain = new double[4 * m.cells()];
         EdgeFlux.fluxAtomic(m.edges(), m.c1(), m.c2(), m.ex(), m.ey(), m.q(), m.adt(), plain);
         assertArrayEquals(expected, plain, 0.0, "the atomic loop as plain Java is Java's loop");

@@ -64,7 +64,7 @@ final class LoopAnnotations {
         boolean independent = false;
         int collapse = 1;
         String reduction = "";
-        boolean atomic = false;
+        LoopSpec.Increments increments = LoopSpec.Increments.NONE;
         if (values != null) {
             for (int i = 0; i + 1 < values.size(); i += 2) {
                 String name = (String) values.get(i);
@@ -77,11 +77,11 @@ final class LoopAnnotations {
                     case "independent" -> independent = (Boolean) v;
                     case "collapse" -> collapse = (Integer) v;
                     case "reduction" -> reduction = (String) v;
-                    case "increments" -> atomic = "ATOMIC".equals(((String[]) v)[1]);
+                    case "increments" -> increments = LoopSpec.Increments.valueOf(((String[]) v)[1]);
                     default -> { }
                 }
             }
         }
-        return new LoopSpec(gang, worker, vector, seq, independent, collapse, reduction, true, atomic);
+        return new LoopSpec(gang, worker, vector, seq, independent, collapse, reduction, true, increments);
     }
 }

@@ -58,7 +58,8 @@ public final class KernelInterpreter {
     private KernelInterpreter(CompiledMethod method, Function<ArrayRef.Source, Object> sources, Object[] args,
                               int maxBlocks) {
         this.method = method;
-        this.sources = sources;
+        // a coloured region's colour order is made at the launch, as the runtime makes it
+        this.sources = s -> s instanceof ArrayRef.ColourOrder ? colourOrder : sources.apply(s);
         this.args = args;
         this.maxBlocks = maxBlocks;
     }
@@ -75,7 +76,48 @@ public final class KernelInterpreter {
         for (KernelPlan plan : method.kernels()) {
             k.checks(plan.region());
         }
-        return HostProgram.run(method, k.evaluator(null), (n, host) -> k.kernel(method.kernels().get(n), host));
+        return HostProgram.run(method, k.evaluator(null), (n, host) -> k.launches(method.kernels().get(n), host));
+    }
+
+    /** The colour order of the coloured region being run. */
+    private int[] colourOrder;
+
+    /**
+     * Runs one kernel as the runtime launches it: once, or for a coloured region ({@link Region#colour()}) once per
+     * colour of the runtime's colouring ({@link org.acc4j.Colouring#ofRange}), each launch over its colour's range of
+     * the order; the race check then holds per launch, so a colour whose iterations met at an element would fail it.
+     */
+    private long[] launches(KernelPlan plan, Evaluator host) {
+        org.acc4j.compiler.ir.ColourPlan c = plan.region().colour();
+        if (c == null) {
+            return kernel(plan, host);
+        }
+        Evaluator ev = evaluator(null);
+        ev.run(plan.region().devicePrologue());
+        int lo = Math.toIntExact(ev.evalLong(c.lower()));
+        int hi = Math.toIntExact(ev.evalLong(c.bound()) + (c.inclusive() ? 1 : 0));
+        int[][] maps = new int[c.maps().size()][];
+        for (int j = 0; j < maps.length; j++) {
+            maps[j] = (int[]) sources.apply(c.maps().get(j).source());
+        }
+        int[] lengths = new int[c.targets().size()];
+        for (int j = 0; j < lengths.length; j++) {
+            lengths[j] = java.lang.reflect.Array.getLength(sources.apply(c.targets().get(j).array().source()));
+        }
+        org.acc4j.Colouring colours;
+        try {
+            colours = org.acc4j.Colouring.ofRange(lo, hi, c.limit(lengths), maps);
+        } catch (IllegalArgumentException e) {
+            throw new HostInstead(e.getMessage());
+        }
+        colourOrder = colours.order();
+        long[] out = new long[0];
+        for (int colour = 0; colour < colours.colours(); colour++) {
+            host.set(c.start(), colours.start(colour));
+            host.set(c.end(), colours.end(colour));
+            out = kernel(plan, host);
+        }
+        return out;
     }
 
     /** Runs a static method's kernels with its arguments. */

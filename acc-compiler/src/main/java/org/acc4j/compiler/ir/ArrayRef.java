@@ -59,6 +59,13 @@ public record ArrayRef(Source source, Elem elem, int dims) {
     public record Private(String name, int id, int length, int base) implements Source {
     }
 
+    /**
+     * The order in which a coloured region runs its iterations, colour by colour ({@link ColourPlan#order}): made by
+     * the runtime at the launch, not read from the call.
+     */
+    public record ColourOrder(String name, int region) implements Source {
+    }
+
     /** A field: of {@code this} when {@code isStatic} is false, of its class otherwise. */
     public record Field(String owner, String name, String descriptor, boolean isStatic) implements Source {
     }

@@ -5,19 +5,27 @@ package org.acc4j.compiler.ir;
  * {@link #OFF}, {@link #AUTO} or a positive size, as in the annotation.
  */
 public record LoopSpec(int gang, int worker, int vector, boolean seq, boolean independent, int collapse,
-                       String reduction, boolean annotated, boolean atomicIncrements) {
+                       String reduction, boolean annotated, Increments increments) {
+    /** The {@code increments} clause: how the loop's indirect increments run in parallel (see {@code Loop.Increments}). */
+    public enum Increments { NONE, ATOMIC, COLOUR, AUTO }
+
     public static final int OFF = -1;
     public static final int AUTO = 0;
     public static final LoopSpec NONE = new LoopSpec(OFF, OFF, OFF, false, false, 1, "", false);
 
-    /** Without {@code increments = ATOMIC}. */
+    /** Without an {@code increments} clause. */
     public LoopSpec(int gang, int worker, int vector, boolean seq, boolean independent, int collapse,
                     String reduction, boolean annotated) {
-        this(gang, worker, vector, seq, independent, collapse, reduction, annotated, false);
+        this(gang, worker, vector, seq, independent, collapse, reduction, annotated, Increments.NONE);
     }
 
     public LoopSpec(int gang, int worker, int vector, boolean seq, boolean independent, int collapse, boolean annotated) {
         this(gang, worker, vector, seq, independent, collapse, "", annotated);
+    }
+
+    /** Whether the loop asks for atomic increments ({@code increments = ATOMIC}). */
+    public boolean atomicIncrements() {
+        return increments == Increments.ATOMIC;
     }
 
     /** The items of the {@code reduction} clause ({@code "+:s"}), in order; empty without one. */
@@ -45,7 +53,7 @@ public record LoopSpec(int gang, int worker, int vector, boolean seq, boolean in
         if (independent) { b.append(sep).append("independent"); sep = ", "; }
         if (collapse != 1) { b.append(sep).append("collapse=").append(collapse); sep = ", "; }
         if (!reduction.isBlank()) { b.append(sep).append("reduction=").append(reduction); sep = ", "; }
-        if (atomicIncrements) { b.append(sep).append("increments=ATOMIC"); }
+        if (increments != Increments.NONE) { b.append(sep).append("increments=").append(increments); }
         return b.append(')').toString();
     }
 }

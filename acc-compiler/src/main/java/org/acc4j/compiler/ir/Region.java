@@ -17,10 +17,12 @@ import java.util.List;
  * @param hostVars locals whose values at the loop the host computes and passes in (they depend on an earlier
  *     region's reduction); the kernel skips the prologue's assignments to them
  * @param scan the scan the loop is, run by the device scan template; null for any other region
+ * @param colour how the runtime colours the loop's iterations and launches colour by colour; null for a region that
+ *     is not coloured
  */
 public record Region(int ordinal, List<Stmt> prologue, Stmt.For loop, String why, Mapping mapping,
                      List<Disjointness> checks, List<String> notes, List<Reduction> reductions, List<Var> hostVars,
-                     Scan scan) {
+                     Scan scan, ColourPlan colour) {
     public Region {
         prologue = List.copyOf(prologue);
         checks = List.copyOf(checks);
@@ -30,22 +32,38 @@ public record Region(int ordinal, List<Stmt> prologue, Stmt.For loop, String why
     }
 
     public Region(int ordinal, List<Stmt> prologue, Stmt.For loop, String why) {
-        this(ordinal, prologue, loop, why, null, List.of(), List.of(), List.of(), List.of(), null);
+        this(ordinal, prologue, loop, why, null, List.of(), List.of(), List.of(), List.of(), null, null);
     }
 
     public Region(int ordinal, List<Stmt> prologue, Stmt.For loop, String why, Mapping mapping,
                   List<Disjointness> checks, List<String> notes, List<Reduction> reductions, List<Var> hostVars) {
-        this(ordinal, prologue, loop, why, mapping, checks, notes, reductions, hostVars, null);
+        this(ordinal, prologue, loop, why, mapping, checks, notes, reductions, hostVars, null, null);
+    }
+
+    public Region(int ordinal, List<Stmt> prologue, Stmt.For loop, String why, Mapping mapping,
+                  List<Disjointness> checks, List<String> notes, List<Reduction> reductions, List<Var> hostVars,
+                  Scan scan) {
+        this(ordinal, prologue, loop, why, mapping, checks, notes, reductions, hostVars, scan, null);
+    }
+
+    /** The same region with another loop. */
+    public Region withLoop(Stmt.For newLoop) {
+        return new Region(ordinal, prologue, newLoop, why, mapping, checks, notes, reductions, hostVars, scan, colour);
+    }
+
+    /** The same region, run colour by colour as {@code colour} says. */
+    public Region coloured(ColourPlan colour) {
+        return new Region(ordinal, prologue, loop, why, mapping, checks, notes, reductions, hostVars, scan, colour);
     }
 
     /** The same region as decided by the parallelism pass. */
     public Region decided(String why, Mapping mapping, List<Disjointness> checks, List<String> notes) {
-        return new Region(ordinal, prologue, loop, why, mapping, checks, notes, reductions, hostVars, scan);
+        return new Region(ordinal, prologue, loop, why, mapping, checks, notes, reductions, hostVars, scan, colour);
     }
 
     /** The same region, decided to be {@code scan}. */
     public Region scanned(Scan scan, String why, Mapping mapping, List<String> notes) {
-        return new Region(ordinal, prologue, loop, why, mapping, List.of(), notes, reductions, hostVars, scan);
+        return new Region(ordinal, prologue, loop, why, mapping, List.of(), notes, reductions, hostVars, scan, colour);
     }
 
     /** Prefix of a note that warns (a loop parallel on the user's word whose writes provably collide). */

@@ -50,6 +50,11 @@ public final class Verifier {
         Verifier v = new Verifier(m);
         v.defineAll(r.prologue());
         v.defineAll(List.of(r.loop()));
+        if (r.colour() != null) {
+            // a colour's bounds come from the host at each launch
+            v.defined.add(r.colour().start());
+            v.defined.add(r.colour().end());
+        }
         v.stmts(r.prologue(), 0);
         v.stmts(List.of(r.loop()), 0);
         if (r.mapping() != null) {

@@ -125,6 +125,11 @@ public final class HostKernels {
         List<Kernel> out = new ArrayList<>();
         for (KernelPlan k : m.kernels()) {
             Region r = k.region();
+            if (r.colour() != null) {
+                throw new Unsupported(m.body().displayName() + " (line " + r.loop().line() + "): the loop over "
+                        + r.colour().item().name() + " runs colour by colour on the device; on the host's cores it runs "
+                        + "as plain Java", null);
+            }
             JvmEmitter e = new JvmEmitter(r, params);
             Set<Integer> proven = new java.util.HashSet<>();
             if (k.unchecked() != null) {

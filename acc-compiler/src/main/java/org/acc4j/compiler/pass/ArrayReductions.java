@@ -198,7 +198,7 @@ public final class ArrayReductions {
                 String kept = sp.reductionItems().stream().filter(item -> !arrays.contains(arrayOf(item)))
                         .collect(java.util.stream.Collectors.joining(", "));
                 LoopSpec spec = kept.equals(sp.reduction()) ? sp : new LoopSpec(sp.gang(), sp.worker(), sp.vector(),
-                        sp.seq(), sp.independent(), sp.collapse(), kept, sp.annotated(), sp.atomicIncrements());
+                        sp.seq(), sp.independent(), sp.collapse(), kept, sp.annotated(), sp.increments());
                 out.add(new Stmt.For(f.index(), f.lower(), f.cond(), f.bound(), f.step(), spec,
                         withoutClauses(f.body(), arrays), f.line(), f.stride()));
             } else if (s instanceof Stmt.If i) {

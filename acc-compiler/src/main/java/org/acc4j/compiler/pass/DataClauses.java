@@ -52,7 +52,8 @@ public final class DataClauses {
         }
         for (Map.Entry<ArrayRef, boolean[]> e : uses.entrySet()) {
             ArrayRef a = e.getKey();
-            if (named.contains(a)) {
+            if (named.contains(a) || a.source() instanceof ArrayRef.ColourOrder) {
+                // a colour order is made and kept present by the runtime
                 continue;
             }
             boolean read = e.getValue()[0];

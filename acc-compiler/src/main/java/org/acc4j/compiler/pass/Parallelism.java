@@ -67,6 +67,8 @@ public final class Parallelism {
     final List<Access> accesses = new ArrayList<>();
     /** The atomic accesses ({@code Acc.atomic...}), which do not conflict with each other. */
     final List<Access> atomics = new ArrayList<>();
+    /** The increments a coloured region runs colour by colour, with their own loads (by identity). */
+    final Set<Access> coloured = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
     /**
      * Why a loop of the nest runs sequentially in each thread. Keyed by identity: the loops of the one nest being
      * decided, neither shared nor rebuilt while it runs, and two loops of equal text (sibling copies) stay apart,
@@ -246,9 +248,20 @@ public final class Parallelism {
                     loads(st.row(), lin, loops, s.line(), conditional);
                 }
                 loads(st.index(), lin, loops, s.line(), conditional);
+                int before = accesses.size();
                 loads(st.value(), lin, loops, s.line(), conditional);
-                accesses.add(new Access(st.array(), st.row(), st.index(), st.row() == null ? null : lin.of(st.row()),
-                        lin.of(st.index()), true, List.copyOf(loops), s.line(), conditional, increment(st)));
+                Access w = new Access(st.array(), st.row(), st.index(), st.row() == null ? null : lin.of(st.row()),
+                        lin.of(st.index()), true, List.copyOf(loops), s.line(), conditional, increment(st));
+                accesses.add(w);
+                if (colouredIncrement(st)) {
+                    // the store and its own load: iterations of one colour never reach the same element
+                    coloured.add(w);
+                    for (Access a : accesses.subList(before, accesses.size() - 1)) {
+                        if (!a.store() && a.array().equals(st.array()) && a.index().equals(st.index())) {
+                            coloured.add(a);
+                        }
+                    }
+                }
             } else if (s instanceof Stmt.Atomic at) {
                 for (Expr e : Dataflow.atomicOperands(at)) {
                     loads(e, lin, loops, s.line(), conditional);
@@ -270,6 +283,20 @@ public final class Parallelism {
                 collect(w.body(), loops, scope, once, true);
             }
         }
+    }
+
+    /**
+     * Whether {@code st} is an increment {@code a[x] = a[x] + v} ({@code - v}) of an array the region colours
+     * ({@link Region#colour()}): such increments may meet across iterations, which run colour by colour.
+     */
+    private boolean colouredIncrement(Stmt.Store st) {
+        if (region.colour() == null || !region.colour().incremented(st.array()) || st.row() != null
+                || !(st.value() instanceof Expr.Binary b)) {
+            return false;
+        }
+        Expr.Load self = new Expr.Load(st.array(), st.index());
+        return b.op() == org.acc4j.compiler.ir.BinOp.ADD && (b.left().equals(self) || b.right().equals(self))
+                || b.op() == org.acc4j.compiler.ir.BinOp.SUB && b.left().equals(self);
     }
 
     /** {@code v} when {@code st} is {@code a[x] = a[x] + v} (or {@code v + a[x]}) on a 1D array, else null. */
@@ -624,6 +651,9 @@ public final class Parallelism {
             List<Access> stores = new ArrayList<>(List.of(w));
             shifted.stream().filter(Access::store).forEach(stores::add);
             for (Access a : accesses) {
+                if (coloured.contains(w) && coloured.contains(a)) {
+                    continue;
+                }
                 if (a.array.equals(w.array) && !a.sameSubscript(w)
                         && (shifted.contains(a) || !stores.stream().allMatch(x -> Ranges.disjoint(x, a)))) {
                     Long d = w.conditional || a.conditional ? null : Dependences.offset(w, a, f);
@@ -645,6 +675,9 @@ public final class Parallelism {
                 }
             }
             if (other) {
+                continue;
+            }
+            if (coloured.contains(w)) {
                 continue;
             }
             if (Dependences.indirect(w, fromMemory)) {
@@ -692,7 +725,7 @@ public final class Parallelism {
         List<Disjointness> checks = new ArrayList<>();
         Set<ArrayRef> done = new HashSet<>();
         for (Access w : accesses) {
-            if (!w.store || !done.add(w.array)) {
+            if (!w.store || coloured.contains(w) || !done.add(w.array)) {
                 continue;
             }
             List<Disjointness.Term> terms = new ArrayList<>();

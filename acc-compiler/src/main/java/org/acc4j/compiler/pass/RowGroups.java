@@ -77,13 +77,12 @@ public final class RowGroups {
             }
             Stmt.For inner = sh.inner();
             LoopSpec plain = new LoopSpec(LoopSpec.OFF, LoopSpec.OFF, LoopSpec.OFF, false, spec.independent(), 1,
-                    spec.reduction(), spec.annotated(), spec.atomicIncrements());
+                    spec.reduction(), spec.annotated(), spec.increments());
             Stmt.For stripped = new Stmt.For(inner.index(), inner.lower(), inner.cond(), inner.bound(), inner.step(),
                     plain, inner.body(), inner.line(), inner.stride());
             List<Stmt> body = new ArrayList<>(r.loop().body());
             body.set(body.indexOf(inner), stripped);
-            out.add(new Region(r.ordinal(), r.prologue(), r.loop().withBody(body), r.why(), r.mapping(), r.checks(),
-                    r.notes(), r.reductions(), r.hostVars()));
+            out.add(r.withLoop(r.loop().withBody(body)));
             asked.put(r.ordinal(), spec);
         }
         return new Prepared(out, asked);

@@ -32,6 +32,11 @@ public final class LaunchPlan {
     private final RowGroup group;
     private final int rowOffsets;
     private final Stmt.For loop;
+    private final org.acc4j.compiler.ir.ColourPlan colour;
+    /** A coloured loop's order, maps and incremented arrays by their position in the call's arrays. */
+    private final int colourOrder;
+    private final int[] colourMaps;
+    private final int[] colourTargets;
 
     LaunchPlan(KernelPlan kernel, int index, List<ArrayUse> arrays, java.util.function.ToIntFunction<
             org.acc4j.compiler.ir.ArrayRef> arrayIndex) {
@@ -77,6 +82,16 @@ public final class LaunchPlan {
         this.rowOffsets = g == null || g.offsets() == null ? -1 : arrayIndex.applyAsInt(g.offsets());
         this.checkedGeometry = kernel.launchMapping(false);
         this.uncheckedGeometry = kernel.launchMapping(true);
+        this.colour = kernel.region().colour();
+        if (colour != null) {
+            this.colourOrder = arrayIndex.applyAsInt(colour.order());
+            this.colourMaps = colour.maps().stream().mapToInt(arrayIndex::applyAsInt).toArray();
+            this.colourTargets = colour.targets().stream().mapToInt(t -> arrayIndex.applyAsInt(t.array())).toArray();
+        } else {
+            this.colourOrder = -1;
+            this.colourMaps = new int[0];
+            this.colourTargets = new int[0];
+        }
         this.checkedFaults = faults(kernel.sites(), arrays);
         this.uncheckedFaults = kernel.unchecked() == null ? List.of() : faults(kernel.unchecked().sites(), arrays);
     }
@@ -238,6 +253,66 @@ public final class LaunchPlan {
     /** Whether {@code offsets[first..first + count]} lie in the array, start at 0 or above and never decrease. */
     public static boolean monotonic(int[] offsets, long first, long count) {
         return RowGroup.monotonic(offsets, first, count);
+    }
+
+    /**
+     * Whether the loop runs colour by colour ({@code @Loop(increments = COLOUR)}): the runtime colours its iterations
+     * through {@link ColourRange#maps}, binds the order at {@link #colourOrder()} and launches once per colour after
+     * {@link #colour}.
+     */
+    public boolean coloured() {
+        return colour != null;
+    }
+
+    /** The colour order's position in the call's arrays (its {@link ValueSource.Made} array), or -1. */
+    public int colourOrder() {
+        return colourOrder;
+    }
+
+    /**
+     * What a coloured loop's colouring is made from at this launch: the iterations {@code lo..hi-1}, the index arrays
+     * (named for messages) and the bound on their values, {@code limit}, past which the kernel's bounds check fails.
+     */
+    public record ColourRange(int lo, int hi, int limit, int[][] maps, List<String> names, String why) {
+    }
+
+    /**
+     * The colour range of this launch over the call's {@code arrays}.
+     *
+     * @throws IllegalArgumentException when the host cannot evaluate the loop's bounds, or an index array is null
+     */
+    public ColourRange colourRange(HostCall call, Object[] arrays) {
+        Evaluator ev = call.current();
+        int lo;
+        int hi;
+        try {
+            lo = Math.toIntExact(ev.evalLong(colour.lower()));
+            hi = Math.toIntExact(ev.evalLong(colour.bound()) + (colour.inclusive() ? 1 : 0));
+        } catch (Evaluator.NotEvaluable | ArithmeticException e) {
+            throw new IllegalArgumentException("the coloured loop's bounds cannot be evaluated on the host ("
+                    + e.getMessage() + ")");
+        }
+        int[][] maps = new int[colourMaps.length][];
+        List<String> names = new ArrayList<>();
+        for (int j = 0; j < maps.length; j++) {
+            maps[j] = (int[]) arrays[colourMaps[j]];
+            names.add(colour.maps().get(j).name());
+            if (maps[j] == null) {
+                throw new IllegalArgumentException("the index array " + names.get(j) + " is null");
+            }
+        }
+        int[] lengths = new int[colourTargets.length];
+        for (int j = 0; j < lengths.length; j++) {
+            Object a = arrays[colourTargets[j]];
+            lengths[j] = a == null ? 0 : java.lang.reflect.Array.getLength(a);
+        }
+        return new ColourRange(lo, hi, colour.limit(lengths), maps, List.copyOf(names), colour.why());
+    }
+
+    /** Sets the host values of one colour's launch: its range {@code [start, end)} of the colour order. */
+    public void colour(HostCall call, int start, int end) {
+        call.current().set(colour.start(), start);
+        call.current().set(colour.end(), end);
     }
 
     /** The error site the error record's {@code code} (from 1) names, in the variant that ran. */

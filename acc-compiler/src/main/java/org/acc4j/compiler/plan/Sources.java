@@ -15,6 +15,9 @@ final class Sources {
         if (s instanceof ArrayRef.Field f) {
             return new ValueSource.Field(f.owner(), f.name(), f.isStatic());
         }
+        if (s instanceof ArrayRef.ColourOrder o) {
+            return new ValueSource.Made(o.name());
+        }
         throw new IllegalStateException("the private array " + s.name() + " is not read at a call");
     }
 }

@@ -15,4 +15,11 @@ public sealed interface ValueSource {
      */
     record Field(String owner, String name, boolean isStatic) implements ValueSource {
     }
+
+    /**
+     * An array the runtime makes at the launch, not read from the call: a coloured loop's colour order
+     * ({@link LaunchPlan#coloured}).
+     */
+    record Made(String name) implements ValueSource {
+    }
 }

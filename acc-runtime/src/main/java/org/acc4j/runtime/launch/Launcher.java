@@ -82,6 +82,7 @@ public final class Launcher implements AutoCloseable {
 
     /** Lanes per row for row-group kernels. */
     private final RowLaneChooser rowLanes;
+    private final ColourLaunch colourings;
     private final Set<String> launched = new HashSet<>();
     /** Set by {@link #abandon}: the device is lost, and nothing here may touch it again. */
     private boolean abandoned;
@@ -119,6 +120,7 @@ public final class Launcher implements AutoCloseable {
         this.report = report;
         this.memory = new LaunchMemory(device, mapped);
         this.rowLanes = new RowLaneChooser(report);
+        this.colourings = new ColourLaunch(table, report);
         Event start = null;
         Event end = null;
         if (profile != null) {
@@ -192,7 +194,9 @@ public final class Launcher implements AutoCloseable {
             }
             enterClauses(m, arrays, call, entered, clauses);
             value = m.plan().run(call, (k, c) -> {
-                long[] results = launch(m, k, c, arrays, self, args, null, null);
+                long[] results = m.plan().kernel(k).coloured()
+                        ? launchColours(m, k, c, arrays, self, args, null, null)
+                        : launch(m, k, c, arrays, self, args, null, null);
                 launched[0] = true;
                 return results;
             });
@@ -201,6 +205,9 @@ public final class Launcher implements AutoCloseable {
             exitAll(entered, clauses, false, t);
             if (t instanceof OutOfDeviceMemoryException oom && !launched[0]) {
                 throw hostInstead(oom);
+            }
+            if (t instanceof ColourLaunch.Refused r && !launched[0]) {
+                throw new HostInstead(r.getMessage(), "colouring");
             }
             throw t;
         }
@@ -246,8 +253,53 @@ public final class Launcher implements AutoCloseable {
         for (ArrayUse a : m.plan().arrays()) {
             if (a.written()) {
                 table.markWritten(arrays[a.index()]);
+                colourings.written(arrays[a.index()]);
             }
         }
+    }
+
+    /** A data routine was queued for {@code array}: its device copy may change (the colourings check it again). */
+    public void dataQueued(Object array) {
+        colourings.queued(array);
+    }
+
+    /**
+     * Launches coloured kernel {@code k} once per colour of its iterations' colouring ({@link ColourLaunch}), each over
+     * that colour's range of the colour order, which is bound in {@code arrays} first; {@link ColourLaunch.Refused}
+     * when the loop cannot be coloured (the call then runs on the host if nothing was launched yet).
+     */
+    private long[] launchColours(OffloadedMethod m, int k, HostCall call, Object[] arrays, Object self, Object[] args,
+                                 Queue queue, List<Queued> queued) {
+        LaunchPlan p = m.plan().kernel(k);
+        String where = m.plan().sourceFile() + ":" + p.line() + ": kernel " + p.entry(false);
+        LaunchPlan.ColourRange range;
+        try {
+            range = p.colourRange(call, arrays);
+        } catch (IllegalArgumentException e) {
+            throw new ColourLaunch.Refused(where + ": " + e.getMessage());
+        }
+        for (int j = 0; j < range.maps().length; j++) {
+            String why = colourings.deviceOnly(range.maps()[j]);
+            if (why != null) {
+                throw new ColourLaunch.Refused(where + ": the index array " + range.names().get(j)
+                        + " cannot be coloured: " + why);
+            }
+        }
+        org.acc4j.Colouring colours;
+        try {
+            colours = colourings.colouring(p.entry(false), where + " (" + range.why() + ")", range.lo(), range.hi(),
+                    range.limit(), range.maps());
+        } catch (IllegalArgumentException e) {
+            throw new ColourLaunch.Refused(where + ": " + e.getMessage() + " (at most "
+                    + org.acc4j.Colouring.MAX_COLOURS + "; use increments = ATOMIC for this loop)");
+        }
+        arrays[p.colourOrder()] = colours.order();
+        long[] results = new long[p.reductions()];
+        for (int colour = 0; colour < colours.colours(); colour++) {
+            p.colour(call, colours.start(colour), colours.end(colour));
+            results = launch(m, k, call, arrays, self, args, queue, queued);
+        }
+        return results;
     }
 
     /** Whether {@code t} is the Java exception a kernel raised (Java's semantics), not a failure of the runtime. */
@@ -331,7 +383,9 @@ public final class Launcher implements AutoCloseable {
                 holds.entered(entered.get(i), clauses.get(i));
             }
             held = true;
-            m.plan().run(call, (k, c) -> launch(m, k, c, arrays, self, args, q, queued));
+            m.plan().run(call, (k, c) -> m.plan().kernel(k).coloured()
+                    ? launchColours(m, k, c, arrays, self, args, q, queued)
+                    : launch(m, k, c, arrays, self, args, q, queued));
         } catch (Throwable t) {
             // kernels already queued may still use the buffers: let them end before the call's data is dropped
             try {
@@ -349,6 +403,9 @@ public final class Launcher implements AutoCloseable {
             }
             if (t instanceof OutOfDeviceMemoryException oom && queued.isEmpty()) {
                 throw hostInstead(oom);
+            }
+            if (t instanceof ColourLaunch.Refused r && queued.isEmpty()) {
+                throw new HostInstead(r.getMessage(), "colouring");
             }
             throw t;
         }
@@ -477,6 +534,10 @@ public final class Launcher implements AutoCloseable {
         Object[] arrays = new Object[used.size()];
         List<Aliasing.Use> uses = new ArrayList<>(arrays.length);
         for (ArrayUse a : used) {
+            if (a.source() instanceof org.acc4j.compiler.plan.ValueSource.Made) {
+                // made at the launch (a colour order)
+                continue;
+            }
             Object value = m.sources().value(a.source(), self, args);
             uses.add(new Aliasing.Use(a.name(), value, a.written()));
             arrays[a.index()] = value;
