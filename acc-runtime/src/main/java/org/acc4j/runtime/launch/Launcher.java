@@ -644,7 +644,7 @@ public final class Launcher implements AutoCloseable {
                 pa.pointer(i, table.lookup(arrays.get(d.array())).address());
             } else if (p instanceof KernelParam.RowBlock b) {
                 // how the table lists the rows now: one block (indexed as a flat array) or not
-                PresentTable.Entry e = table.entry(arrays.get(b.array()));
+                var e = table.entry(arrays.get(b.array()));
                 if (b.part() == KernelParam.RowBlock.Part.START) {
                     pa.pointer(i, e.blockAddress());
                 } else {
