@@ -41,7 +41,7 @@ final class Block {
         return new Slice(index * rowBytes, row);
     }
 
-    /** Whether {@code rowEntries}, in order, are this block's rows: entry {@code i}'s buffer its open slice {@code i}. */
+    /** Whether {@code rowEntries} are this block's rows in order: entry {@code i}'s buffer its open slice {@code i}. */
     boolean listedBy(Entry[] rowEntries) {
         for (int i = 0; i < rowEntries.length; i++) {
             if (!(rowEntries[i].buffer instanceof Slice slice) || slice.block() != this || slice.closed

@@ -33,7 +33,7 @@ final class Entries {
         return map.get(new WeakKey(array, null));
     }
 
-    /** Records a new entry for {@code array}: its buffer, and for a two-dimensional array its rows and their entries. */
+    /** Records a new entry for {@code array}: its buffer, and for a two-dimensional array its rows and entries. */
     Entry record(Object array, Buffer buffer, Object[] rows, Entry[] rowEntries) {
         assert Thread.holdsLock(lock) : "the present table's lock";
         WeakKey key = new WeakKey(array, collected);

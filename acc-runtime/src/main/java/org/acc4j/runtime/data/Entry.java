@@ -38,6 +38,7 @@ public final class Entry {
      */
     boolean rowsNewer;
 
+    /** A new entry, every count 0, of the table whose lock is {@code lock}. */
     Entry(Object lock, WeakKey key, Buffer buffer, String array, Object[] rows, Entry[] rowEntries) {
         this.lock = lock;
         this.key = key;

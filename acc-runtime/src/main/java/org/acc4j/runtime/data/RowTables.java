@@ -236,7 +236,7 @@ final class RowTables {
         }
     }
 
-    /** Downloads every row a present two-dimensional array's table lists into that row object (one copy for a block). */
+    /** Downloads every row a present two-dimensional array's table lists into its row object (a block in one copy). */
     void download(Entry entry) {
         if (contiguous(entry)) {
             downloadBlock(entry);
