@@ -1,13 +1,6 @@
 package org.acc4j.runtime.data;
 
-import java.lang.ref.Reference;
-import java.lang.ref.ReferenceQueue;
-import java.lang.ref.WeakReference;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import org.acc4j.compiler.plan.Abi;
 
 /**
@@ -52,275 +45,31 @@ import org.acc4j.compiler.plan.Abi;
  * </ul>
  * An outer entry references its rows (never the outer array), so rows stay reachable while listed.
  *
- * <p>Thread-safe: every operation holds the table's lock, transfers included. After {@link
- * #close()} (idempotent, frees every buffer) data operations throw {@link IllegalStateException}
- * and queries see an empty table.
+ * <p>This class keeps the counts and releases; the rest is done by package-private classes, each owning one
+ * concern: {@code Entries} (the weakly keyed entries and the reclamation of collected arrays), {@code RowTables}
+ * (two-dimensional arrays: row tables, row references, blocks), {@code LossLedger} (what a device loss leaves stale,
+ * restore), {@code TransferPlans} (the copies an async queue makes in place of the table) and {@code Traffic} (every
+ * allocation, free and copy, counted).
+ *
+ * <p>Thread-safe: every operation holds the table's lock (its monitor), transfers included. The classes above have
+ * no lock of their own and are only called under it, so there is one lock and no order to keep. After {@link
+ * #close()} (idempotent, frees every buffer) data operations throw {@link IllegalStateException} and queries see an
+ * empty table.
  */
 public final class PresentTable implements AutoCloseable {
-
-    /**
-     * One present array: its buffer and counts. The counts, and the rows of a two-dimensional array, change
-     * under the table's lock.
-     */
-    public static final class Entry {
-
-        private final PresentTable table;
-        private final Key key;
-        /** Replaced only by {@link PresentTable#restore()}. */
-        private Buffer buffer;
-        private final String array;
-        /** For a two-dimensional array, the rows its table lists, in order; null for one dimension. */
-        private final Object[] rows;
-        /** The entries of {@link #rows}, each holding one row reference for this table. */
-        private final Entry[] rowEntries;
-        /** For a two-dimensional array laid out as one block, that block (this entry holds it); else null. */
-        private Block block;
-        /** Whether the table as last written lists {@link #block}'s rows in order (see {@link #isContiguous()}). */
-        private boolean listsBlock;
-        /** As the table was last written: whether it lists each row object once, and its shortest row's length. */
-        private boolean rowsDistinct;
-        private int leastRowLength;
-        private int structured;
-        private int dynamic;
-        private int rowReferences;
-        /** A kernel may have changed the device copy since host and device were last made equal (a copy either way). */
-        private boolean deviceNewer;
-        /**
-         * For a two-dimensional array: every row it lists is device-newer, recorded here in one store rather than
-         * in each row; {@link PresentTable#settle} moves it into the rows before anything looks at them one by one.
-         */
-        private boolean rowsNewer;
-
-        private Entry(PresentTable table, Key key, Buffer buffer, String array, Object[] rows, Entry[] rowEntries) {
-            this.table = table;
-            this.key = key;
-            this.buffer = buffer;
-            this.array = array;
-            this.rows = rows;
-            this.rowEntries = rowEntries;
-        }
-
-        /**
-         * The device buffer (the row table of a two-dimensional array); closed once the entry is removed, replaced
-         * when the table is {@linkplain PresentTable#restore() restored} after a fault.
-         */
-        public Buffer buffer() {
-            synchronized (table) {
-                return buffer;
-            }
-        }
-
-        /** The array's description, such as {@code double[1024]} or {@code double[37][41]}. */
-        public String array() {
-            return array;
-        }
-
-        /** The structured reference count now. */
-        public int structuredCount() {
-            synchronized (table) {
-                return structured;
-            }
-        }
-
-        /** The dynamic reference count now. */
-        public int dynamicCount() {
-            synchronized (table) {
-                return dynamic;
-            }
-        }
-
-        /**
-         * How many times present row tables list this array as a row (a table listing it twice counts
-         * twice); 0 for a two-dimensional array.
-         */
-        public int rowReferences() {
-            synchronized (table) {
-                return rowReferences;
-            }
-        }
-
-        /** Whether this entry is a two-dimensional array, whose buffer is its row table. */
-        public boolean isRowTable() {
-            return rows != null;
-        }
-
-        /**
-         * Whether this two-dimensional array's rows are, as its table lists them now, one block: row {@code i} at
-         * byte {@code i * rowBytes} of one buffer, which a kernel then indexes as a flat array.
-         */
-        public boolean isContiguous() {
-            synchronized (table) {
-                return listsBlock;
-            }
-        }
-
-        /** The device address of the block when {@link #isContiguous()}, else 0. */
-        public long blockAddress() {
-            synchronized (table) {
-                return listsBlock ? block.buffer.address() : 0;
-            }
-        }
-
-        /** The length of every row when {@link #isContiguous()}, else -1. */
-        public int blockRowLength() {
-            synchronized (table) {
-                return listsBlock ? HostArrays.length(rows[0]) : -1;
-            }
-        }
-
-        @Override
-        public String toString() {
-            synchronized (table) {
-                return "Entry[" + array + ", structured " + structured + ", dynamic " + dynamic
-                        + (rowReferences > 0 ? ", row references " + rowReferences : "") + "]";
-            }
-        }
-
-        private boolean unused() {
-            return structured == 0 && dynamic == 0 && rowReferences == 0;
-        }
-    }
 
     /** Bytes per row-table entry: u64 device address, s32 length, 4 bytes padding. */
     public static final int ROW_ENTRY_BYTES = Abi.ROW_ENTRY_BYTES;
 
-    /**
-     * One device buffer holding every row of a rectangular two-dimensional array, row {@code i} at byte {@code i *
-     * rowBytes}. Its holders are the array's entry and each row entry whose buffer is a {@link RowSlice} of it; it
-     * is freed when the last lets go, so a row that outlives its table (present on its own) keeps its memory.
-     */
-    private final class Block {
-        private final Buffer buffer;
-        private final long rowBytes;
-        private int holders;
-
-        private Block(Buffer buffer, long rowBytes) {
-            this.buffer = buffer;
-            this.rowBytes = rowBytes;
-        }
-
-        private void release() {
-            if (--holders == 0) {
-                buffer.close();
-                stats = stats.free();
-            }
-        }
+    /** A copy an async queue makes in place of the table: a buffer and the host array (or row) it mirrors. */
+    public record Transfer(Buffer buffer, Object host) {
     }
 
-    /** A row's part of a {@link Block}: the row entry's buffer. Closing it lets go of the block. */
-    private final class RowSlice implements Buffer {
-        private final Block block;
-        private final long offset;
-        private final Class<?> type;
-        private final int length;
-        private boolean closed;
-
-        private RowSlice(Block block, long offset, Object row) {
-            this.block = block;
-            this.offset = offset;
-            this.type = row.getClass();
-            this.length = HostArrays.length(row);
-            block.holders++;
-        }
-
-        @Override
-        public long bytes() {
-            return block.rowBytes;
-        }
-
-        @Override
-        public long address() {
-            return block.buffer.address() + offset;
-        }
-
-        @Override
-        public void upload(Object hostArray) {
-            block.buffer.uploadAt(offset, match(hostArray));
-        }
-
-        @Override
-        public void download(Object hostArray) {
-            block.buffer.downloadAt(offset, match(hostArray));
-        }
-
-        @Override
-        public void writeLongs(long[] values) {
-            throw new UnsupportedOperationException("a row takes no raw words");
-        }
-
-        @Override
-        public void zero() {
-            block.buffer.uploadAt(offset, java.lang.reflect.Array.newInstance(type.getComponentType(), length));
-        }
-
-        @Override
-        public void close() {
-            if (!closed) {
-                closed = true;
-                block.release();
-            }
-        }
-
-        @Override
-        public void abandon() {
-            if (!closed) {
-                closed = true;
-                block.buffer.abandon();
-            }
-        }
-
-        private Object match(Object hostArray) {
-            if (hostArray == null || hostArray.getClass() != type || HostArrays.length(hostArray) != length) {
-                throw new IllegalArgumentException("the row at byte " + offset + " of a block cannot transfer "
-                        + (hostArray == null ? "null" : HostArrays.describe(hostArray)));
-            }
-            return hostArray;
-        }
-
-        @Override
-        public String toString() {
-            return "RowSlice[" + offset + " of " + block.buffer + "]";
-        }
-    }
-
-    /** A weak identity key; a cleared key equals only itself, so it can still be removed. */
-    private static final class Key extends WeakReference<Object> {
-
-        private final int hash;
-
-        Key(Object array, ReferenceQueue<Object> queue) {
-            super(array, queue);
-            this.hash = System.identityHashCode(array);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-
-        @Override
-        public boolean equals(Object other) {
-            if (this == other) {
-                return true;
-            }
-            if (!(other instanceof Key key) || key.hash != hash) {
-                return false;
-            }
-            Object referent = get();
-            return referent != null && referent == key.get();
-        }
-    }
-
-    private final DeviceMemory memory;
-    private final ReferenceQueue<Object> collected = new ReferenceQueue<>();
-    private final Map<Key, Entry> entries = new HashMap<>();
-    /**
-     * Arrays whose device copies a kernel had changed when the device faulted, before the change reached the host:
-     * their host copies are stale, so the runtime refuses them (see {@link #lostArray}); held weakly.
-     */
-    private final Map<Key, String> lost = new HashMap<>();
-    private TransferStats stats = TransferStats.NONE;
-    private volatile TransferListener listener;
+    private final Entries entries = new Entries(this);
+    private final Traffic traffic;
+    private final RowTables rows;
+    private final LossLedger ledger;
+    private final TransferPlans plans;
     private boolean closed;
 
     /** A table that takes buffers from {@code memory}. */
@@ -328,7 +77,10 @@ public final class PresentTable implements AutoCloseable {
         if (memory == null) {
             throw new IllegalArgumentException("device memory must not be null");
         }
-        this.memory = memory;
+        this.traffic = new Traffic(memory);
+        this.rows = new RowTables(this, entries, traffic);
+        this.ledger = new LossLedger(entries, traffic, rows);
+        this.plans = new TransferPlans(this, entries, rows);
     }
 
     /**
@@ -347,9 +99,9 @@ public final class PresentTable implements AutoCloseable {
         if (clause == null || clause == Clause.DELETE) {
             throw new IllegalArgumentException("enter takes copyin, copyout, copy, create or present, not " + clause);
         }
-        Entry entry = find(array);
+        Entry entry = entries.find(array);
         if (entry != null) {
-            refreshRows(entry, array, clause);
+            rows.refresh(entry, array, clause);
             entry.structured++;
             return entry;
         }
@@ -391,7 +143,7 @@ public final class PresentTable implements AutoCloseable {
      */
     public synchronized void discard(Object array) {
         prepare(array);
-        if (find(array) == null) {
+        if (entries.find(array) == null) {
             return;
         }
         Entry entry = requireStructured(array, "discard");
@@ -411,11 +163,11 @@ public final class PresentTable implements AutoCloseable {
         if (clause != Clause.COPYIN && clause != Clause.CREATE) {
             throw new IllegalArgumentException("enterDynamic takes copyin or create, not " + clause);
         }
-        Entry entry = find(array);
+        Entry entry = entries.find(array);
         if (entry == null) {
             entry = create(array, clause);
         } else {
-            refreshRows(entry, array, clause);
+            rows.refresh(entry, array, clause);
         }
         entry.dynamic++;
         return entry;
@@ -432,7 +184,7 @@ public final class PresentTable implements AutoCloseable {
         if (clause != Clause.COPYOUT && clause != Clause.DELETE) {
             throw new IllegalArgumentException("exitDynamic takes copyout or delete, not " + clause);
         }
-        Entry entry = find(array);
+        Entry entry = entries.find(array);
         if (entry == null || entry.dynamic == 0) {
             return;
         }
@@ -450,18 +202,11 @@ public final class PresentTable implements AutoCloseable {
         prepare(array);
         Entry entry = requirePresent(array, "update device");
         if (entry.rows == null) {
-            upload(entry, array);
+            traffic.upload(entry, array);
             return;
         }
-        refreshRows(entry, array, Clause.CREATE);
-        if (contiguous(entry)) {
-            uploadBlock(entry);
-            return;
-        }
-        settle(entry);
-        for (int i : distinctRows(entry)) {
-            upload(entry.rowEntries[i], entry.rows[i]);
-        }
+        rows.refresh(entry, array, Clause.CREATE);
+        rows.upload(entry);
     }
 
     /**
@@ -472,21 +217,10 @@ public final class PresentTable implements AutoCloseable {
         prepare(array);
         Entry entry = requirePresent(array, "update host");
         if (entry.rows == null) {
-            download(entry, array);
+            traffic.download(entry, array);
             return;
         }
-        if (contiguous(entry)) {
-            downloadBlock(entry);
-            return;
-        }
-        settle(entry);
-        for (int i : distinctRows(entry)) {
-            download(entry.rowEntries[i], entry.rows[i]);
-        }
-    }
-
-    /** A copy an async queue makes in place of the table: a buffer and the host array (or row) it mirrors. */
-    public record Transfer(Buffer buffer, Object host) {
+        rows.download(entry);
     }
 
     /**
@@ -496,19 +230,13 @@ public final class PresentTable implements AutoCloseable {
      */
     public synchronized List<Transfer> updateDeviceTransfers(Object array) {
         prepare(array);
-        Entry entry = requirePresent(array, "update device");
-        if (entry.rows == null) {
-            return List.of(new Transfer(entry.buffer, array));
-        }
-        refreshRows(entry, array, Clause.CREATE);
-        return rowTransfers(entry);
+        return plans.updateDevice(requirePresent(array, "update device"), array);
     }
 
     /** {@link #updateHost} for an async queue: the downloads it would make (each distinct row of a rank-2 array). */
     public synchronized List<Transfer> updateHostTransfers(Object array) {
         prepare(array);
-        Entry entry = requirePresent(array, "update host");
-        return entry.rows == null ? List.of(new Transfer(entry.buffer, array)) : rowTransfers(entry);
+        return plans.updateHost(requirePresent(array, "update host"), array);
     }
 
     /**
@@ -519,27 +247,7 @@ public final class PresentTable implements AutoCloseable {
      */
     public synchronized List<Transfer> copyinTransfers(Object array) {
         prepare(array);
-        if (find(array) != null) {
-            enterDynamic(array, Clause.COPYIN);
-            return List.of();
-        }
-        List<Object> fresh = new ArrayList<>();
-        if (HostArrays.isRank2(array)) {
-            IdentityHashMap<Object, Boolean> seen = new IdentityHashMap<>();
-            for (Object row : currentRows(array)) {
-                if (find(row) == null && seen.put(row, Boolean.TRUE) == null) {
-                    fresh.add(row);
-                }
-            }
-        } else {
-            fresh.add(array);
-        }
-        enterDynamic(array, Clause.CREATE);
-        List<Transfer> transfers = new ArrayList<>();
-        for (Object a : fresh) {
-            transfers.add(new Transfer(find(a).buffer, a));
-        }
-        return transfers;
+        return plans.copyin(array);
     }
 
     /**
@@ -550,20 +258,7 @@ public final class PresentTable implements AutoCloseable {
      */
     public synchronized Transfer copyoutTransfer(Object array) {
         prepare(array);
-        Entry entry = find(array);
-        if (entry == null || entry.rows != null || entry.dynamic != 1 || entry.structured != 0
-                || entry.rowReferences != 0) {
-            return null;
-        }
-        return new Transfer(entry.buffer, array);
-    }
-
-    private static List<Transfer> rowTransfers(Entry entry) {
-        List<Transfer> transfers = new ArrayList<>();
-        for (int i : distinctRows(entry)) {
-            transfers.add(new Transfer(entry.rowEntries[i].buffer, entry.rows[i]));
-        }
-        return transfers;
+        return plans.copyout(array);
     }
 
     /**
@@ -574,8 +269,7 @@ public final class PresentTable implements AutoCloseable {
      * at the rows themselves.
      */
     public synchronized int leastRowLength(Object array) {
-        Entry entry = unchanged(array);
-        return entry == null ? -1 : entry.leastRowLength;
+        return closed ? -1 : rows.leastRowLength(array);
     }
 
     /**
@@ -585,41 +279,7 @@ public final class PresentTable implements AutoCloseable {
      * one block this holds by construction; for other layouts each row's entry is looked at (not the row itself).
      */
     public synchronized boolean ownRows(Object array) {
-        Entry entry = unchanged(array);
-        if (entry == null || !entry.rowsDistinct) {
-            return false;
-        }
-        if (contiguous(entry)) {
-            return true;
-        }
-        for (Entry row : entry.rowEntries) {
-            if (row.rowReferences != 1 || row.structured != 0 || row.dynamic != 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** The entry of a present two-dimensional array whose host rows are its table's, or null. */
-    private Entry unchanged(Object array) {
-        if (closed || !HostArrays.isRank2(array)) {
-            return null;
-        }
-        Entry entry = find(array);
-        return entry == null || entry.rows == null || !sameRows((Object[]) array, entry.rows) ? null : entry;
-    }
-
-    /** Records what {@link #ownRows} and {@link #leastRowLength} need of the rows {@code entry}'s table now lists. */
-    private static void noteRows(Entry entry) {
-        IdentityHashMap<Object, Boolean> seen = new IdentityHashMap<>();
-        int least = entry.rows.length == 0 ? 0 : Integer.MAX_VALUE;
-        boolean distinct = true;
-        for (Object row : entry.rows) {
-            least = Math.min(least, HostArrays.length(row));
-            distinct &= seen.put(row, Boolean.TRUE) == null;
-        }
-        entry.rowsDistinct = distinct;
-        entry.leastRowLength = least;
+        return !closed && rows.ownRows(array);
     }
 
     /**
@@ -627,24 +287,7 @@ public final class PresentTable implements AutoCloseable {
      * cannot be a row of an array {@link #ownRows} vouches for, since such an array's rows are all listed.
      */
     public synchronized boolean listedAsRow(Object array) {
-        if (closed) {
-            return false;
-        }
-        Entry entry = find(array);
-        return entry != null && entry.rowReferences > 0;
-    }
-
-    /** Whether {@code now} holds exactly {@code listed}'s row objects, in order (identity, no row touched). */
-    private static boolean sameRows(Object[] now, Object[] listed) {
-        if (now.length != listed.length) {
-            return false;
-        }
-        for (int i = 0; i < now.length; i++) {
-            if (now[i] != listed[i]) {
-                return false;
-            }
-        }
-        return true;
+        return !closed && rows.listedAsRow(array);
     }
 
     /** Whether {@code array} has a device copy. */
@@ -672,9 +315,9 @@ public final class PresentTable implements AutoCloseable {
     public synchronized Object hostArray(long address) {
         drainCollected();
         String inside = null;
-        for (Map.Entry<Key, Entry> e : entries.entrySet()) {
-            Buffer b = e.getValue().buffer;
-            Object array = e.getKey().get();
+        for (Entry entry : entries.all()) {
+            Buffer b = entry.buffer;
+            Object array = entry.key.get();
             if (array == null || b.bytes() == 0) {
                 continue;
             }
@@ -682,7 +325,7 @@ public final class PresentTable implements AutoCloseable {
                 return array;
             }
             if (address > b.address() && address - b.address() < b.bytes()) {
-                inside = " (it is byte " + (address - b.address()) + " of the copy of " + e.getValue().array
+                inside = " (it is byte " + (address - b.address()) + " of the copy of " + entry.array
                         + ", which starts at 0x" + Long.toHexString(b.address())
                         + ": Acc.hostptr takes the address Acc.deviceptr gives)";
             }
@@ -696,7 +339,7 @@ public final class PresentTable implements AutoCloseable {
     public synchronized Entry entry(Object array) {
         HostArrays.requireData(array);
         drainCollected();
-        return find(array);
+        return entries.find(array);
     }
 
     /** The structured count of {@code array}, 0 when absent. */
@@ -725,12 +368,12 @@ public final class PresentTable implements AutoCloseable {
      * one a copy costs two clock reads more than the copy itself.
      */
     public void listener(TransferListener listener) {
-        this.listener = listener;
+        traffic.listener(listener);
     }
 
     /** Transfers and allocations so far, row tables included. */
     public synchronized TransferStats transferStats() {
-        return stats;
+        return traffic.stats();
     }
 
     /**
@@ -743,17 +386,12 @@ public final class PresentTable implements AutoCloseable {
     public synchronized int drainCollected() {
         int freed = 0;
         RuntimeException failure = null;
-        for (Reference<?> ref = collected.poll(); ref != null; ref = collected.poll()) {
-            // a cleared key equals only itself; explicitly released keys were cleared, never queued
-            Entry entry = entries.get(ref);
-            if (entry == null) {
-                continue;
-            }
+        for (Entry entry = entries.nextCollected(); entry != null; entry = entries.nextCollected()) {
             try {
                 release(entry, null);
                 freed++;
             } catch (RuntimeException e) {
-                failure = chain(failure, e);
+                failure = Traffic.chain(failure, e);
             }
         }
         if (failure != null) {
@@ -773,78 +411,7 @@ public final class PresentTable implements AutoCloseable {
      * @return how many arrays (rows and two-dimensional arrays each counted) are present again
      */
     public synchronized int restore() {
-        if (closed) {
-            return 0;
-        }
-        memory.abandon();
-        for (Entry entry : entries.values()) {
-            entry.buffer.abandon();
-            if (entry.block != null) {
-                // the rows come back each in a buffer of its own
-                entry.block.buffer.abandon();
-                entry.block = null;
-            }
-            entry.listsBlock = false;
-        }
-        while (collected.poll() != null) {
-            // reclaimed arrays are found by their cleared keys below
-        }
-        for (Entry entry : List.copyOf(entries.values())) {
-            if (entry.key.get() == null) {
-                entries.remove(entry.key);
-                if (entry.rows != null) {
-                    for (Entry row : entry.rowEntries) {
-                        row.rowReferences--;
-                    }
-                }
-            }
-        }
-        // rows only a reclaimed table listed
-        entries.values().removeIf(Entry::unused);
-        List<Entry> restored = new ArrayList<>();
-        try {
-            // rows before the tables that list their addresses
-            List<Entry> gone = new ArrayList<>();
-            for (Entry entry : entries.values()) {
-                if (entry.rows == null) {
-                    // hold the array while it is uploaded; one reclaimed just now is dropped
-                    Object array = entry.key.get();
-                    if (array == null) {
-                        gone.add(entry);
-                        continue;
-                    }
-                    entry.buffer = memory.allocate(array);
-                    restored.add(entry);
-                    stats = stats.allocate();
-                    upload(entry, array);
-                }
-            }
-            for (Entry entry : gone) {
-                entries.remove(entry.key);
-            }
-            for (Entry entry : entries.values()) {
-                if (entry.rows != null) {
-                    entry.buffer = allocateTable(entry.rows.length, entry.array);
-                    restored.add(entry);
-                    entry.listsBlock = writeRowTable(entry.buffer, entry.rows, entry.rowEntries, null);
-                }
-            }
-        } catch (RuntimeException e) {
-            for (Entry entry : restored) {
-                try {
-                    closeBuffer(entry);
-                } catch (RuntimeException closing) {
-                    e.addSuppressed(closing);
-                }
-            }
-            for (Entry entry : entries.values()) {
-                entry.key.clear();
-            }
-            entries.clear();
-            throw new IllegalStateException("acc4j: the present data could not be restored on the device after a"
-                    + " fault, so no array is present any more: " + e.getMessage(), e);
-        }
-        return entries.size();
+        return closed ? 0 : ledger.restore();
     }
 
     /**
@@ -853,25 +420,7 @@ public final class PresentTable implements AutoCloseable {
      * An absent array is ignored.
      */
     public synchronized void markWritten(Object array) {
-        Entry entry = find(array);
-        if (entry == null) {
-            return;
-        }
-        if (entry.rows == null) {
-            entry.deviceNewer = true;
-        } else {
-            entry.rowsNewer = true;
-        }
-    }
-
-    /** Moves a two-dimensional array's {@link Entry#rowsNewer} into its rows' own flags. */
-    private static void settle(Entry entry) {
-        if (entry.rowsNewer) {
-            entry.rowsNewer = false;
-            for (Entry row : entry.rowEntries) {
-                row.deviceNewer = true;
-            }
-        }
+        ledger.markWritten(array);
     }
 
     /**
@@ -882,21 +431,7 @@ public final class PresentTable implements AutoCloseable {
      * @return their descriptions, such as {@code double[1024]}, in no particular order
      */
     public synchronized List<String> markLost() {
-        List<String> names = new ArrayList<>();
-        for (Entry entry : entries.values()) {
-            if (entry.rows != null) {
-                settle(entry);
-            }
-        }
-        for (Entry entry : entries.values()) {
-            Object array = entry.key.get();
-            if (entry.deviceNewer && array != null) {
-                lost.put(new Key(array, null), entry.array);
-                names.add(entry.array);
-                entry.deviceNewer = false;
-            }
-        }
-        return names;
+        return ledger.markLost();
     }
 
     /**
@@ -905,19 +440,7 @@ public final class PresentTable implements AutoCloseable {
      * Needs no context.
      */
     public synchronized void lose() {
-        memory.abandon();
-        for (Entry entry : entries.values()) {
-            entry.buffer.abandon();
-            if (entry.block != null) {
-                entry.block.buffer.abandon();
-                entry.block = null;
-            }
-            entry.key.clear();
-        }
-        entries.clear();
-        while (collected.poll() != null) {
-            // nothing to free: the buffers went with the context
-        }
+        ledger.lose();
     }
 
     /**
@@ -925,22 +448,7 @@ public final class PresentTable implements AutoCloseable {
      * ({@link #markLost}), else null; a two-dimensional array is looked at with its rows as they are now.
      */
     public synchronized String lostArray(Object array) {
-        if (lost.isEmpty() || array == null) {
-            return null;
-        }
-        lost.keySet().removeIf(k -> k.get() == null);
-        String name = lost.get(new Key(array, null));
-        if (name != null || !HostArrays.isRank2(array)) {
-            return name;
-        }
-        Object[] rows = (Object[]) array;
-        for (int i = 0; i < rows.length; i++) {
-            String row = rows[i] == null ? null : lost.get(new Key(rows[i], null));
-            if (row != null) {
-                return "row " + i + " (" + row + ") of " + HostArrays.describe(array);
-            }
-        }
-        return null;
+        return ledger.lostArray(array);
     }
 
     /**
@@ -948,14 +456,7 @@ public final class PresentTable implements AutoCloseable {
      * device copy is not wanted, after giving the host copy the values it needs.
      */
     public synchronized void forgetLost(Object array) {
-        lost.remove(new Key(array, null));
-        if (HostArrays.isRank2(array)) {
-            for (Object row : (Object[]) array) {
-                if (row != null) {
-                    lost.remove(new Key(row, null));
-                }
-            }
-        }
+        ledger.forget(array);
     }
 
     /** Frees every buffer (without copying back); later calls do nothing. */
@@ -966,23 +467,21 @@ public final class PresentTable implements AutoCloseable {
         }
         closed = true;
         RuntimeException failure = null;
-        for (Entry entry : List.copyOf(entries.values())) {
+        for (Entry entry : entries.snapshot()) {
             entry.key.clear();
             try {
-                closeBuffer(entry);
+                traffic.free(entry);
             } catch (RuntimeException e) {
-                failure = chain(failure, e);
+                failure = Traffic.chain(failure, e);
             }
         }
         entries.clear();
-        // forget keys already queued
-        while (collected.poll() != null) {
-            // nothing to free: their entries were closed above
-        }
+        // nothing to free for keys already queued: their entries were closed above
+        entries.forgetCollected();
         try {
-            memory.close();
+            traffic.memory().close();
         } catch (RuntimeException e) {
-            failure = chain(failure, e);
+            failure = Traffic.chain(failure, e);
         }
         if (failure != null) {
             throw failure;
@@ -998,13 +497,8 @@ public final class PresentTable implements AutoCloseable {
         drainCollected();
     }
 
-    private Entry find(Object array) {
-        // a temporary key without a queue; the caller's reference keeps the referent alive
-        return entries.get(new Key(array, null));
-    }
-
     private Entry requirePresent(Object array, String operation) {
-        Entry entry = find(array);
+        Entry entry = entries.find(array);
         if (entry == null) {
             throw new IllegalStateException(HostArrays.describe(array) + " is not present on the device at "
                     + operation + ": use Acc.copyin or an enclosing @Data first");
@@ -1013,7 +507,7 @@ public final class PresentTable implements AutoCloseable {
     }
 
     private Entry requireStructured(Object array, String operation) {
-        Entry entry = find(array);
+        Entry entry = entries.find(array);
         if (entry == null) {
             throw new IllegalStateException(operation + " of " + HostArrays.describe(array)
                     + ", which is not present on the device (no matching enter)");
@@ -1026,458 +520,61 @@ public final class PresentTable implements AutoCloseable {
         return entry;
     }
 
-    /** Allocates and initialises a new entry with every count 0, then records it. */
-    private Entry create(Object array, Clause clause) {
+    /** Allocates and initialises a new entry with every count 0, then records it; a row's entry too. */
+    Entry create(Object array, Clause clause) {
         if (HostArrays.isRank2(array)) {
-            return createRowTable(array, clause);
+            return rows.create(array, clause);
         }
-        Buffer buffer = memory.allocate(array);
-        stats = stats.allocate();
+        Buffer buffer = traffic.allocate(array);
         try {
             if (clause.uploadsOnEntry()) {
-                long t0 = System.nanoTime();
-                buffer.upload(array);
-                uploaded(buffer.bytes(), System.nanoTime() - t0);
+                traffic.upload(buffer, array);
             } else {
                 buffer.zero();
             }
         } catch (RuntimeException e) {
             // the entry was never recorded: free the buffer here
-            throw freeing(buffer, e);
+            throw traffic.freeing(buffer, e);
         }
-        return record(array, buffer, null, null);
+        return entries.record(array, buffer, null, null);
     }
 
     /**
-     * A two-dimensional array's entry: holds each row (entering it with {@code clause} when absent),
-     * then allocates, fills and uploads the row table. On failure nothing is left held or allocated.
+     * Removes the entry and frees its buffer (even when a download fails); a row's entry too. Unless {@code
+     * downloadTo} is null, a one-dimensional entry is first downloaded into it; a two-dimensional entry's rows each
+     * lose a row reference, and those then unused are released in turn, copied back into the row objects the table
+     * listed unless {@code downloadTo} is null (as one copy when the array leaves as a whole block).
      */
-    private Entry createRowTable(Object array, Clause clause) {
-        Object[] rows = currentRows(array);
-        if (blockable(rows, clause)) {
-            return createBlock(array, rows, clause);
-        }
-        Entry[] held = new Entry[rows.length];
-        int taken = 0;
-        try {
-            for (; taken < rows.length; taken++) {
-                held[taken] = hold(rows[taken], clause, array, taken);
-            }
-        } catch (RuntimeException e) {
-            throw unholding(held, 0, taken, e);
-        }
-        Buffer table;
-        try {
-            table = allocateTable(rows.length, HostArrays.describe(array));
-        } catch (RuntimeException e) {
-            throw unholding(held, 0, rows.length, e);
-        }
-        try {
-            writeRowTable(table, rows, held, null);
-        } catch (RuntimeException e) {
-            throw unholding(held, 0, rows.length, freeing(table, e));
-        }
-        Entry entry = record(array, table, rows, held);
-        noteRows(entry);
-        return entry;
-    }
-
-    /** A row table of {@code rows} entries and its trailer (see {@link #writeRowTable}); no bytes for no rows. */
-    private Buffer allocateTable(int rows, String array) {
-        Buffer table = memory.allocateRaw(rows == 0 ? 0 : (long) (rows + 1) * ROW_ENTRY_BYTES, array + " row table");
-        stats = stats.allocate();
-        return table;
-    }
-
-    /**
-     * Whether a two-dimensional array becoming present is laid out as one block: the memory lays out blocks, and
-     * its rows are arrays of one type (not {@code boolean}) and one non-zero length, each listed once and none
-     * present already (a row present on its own, or in another table, keeps its own buffer).
-     */
-    private boolean blockable(Object[] rows, Clause clause) {
-        if (!memory.blocks() || clause == Clause.PRESENT || rows.length == 0 || rows[0] instanceof boolean[]) {
-            return false;
-        }
-        Class<?> type = rows[0].getClass();
-        int length = HostArrays.length(rows[0]);
-        if (length == 0) {
-            return false;
-        }
-        IdentityHashMap<Object, Boolean> seen = new IdentityHashMap<>();
-        for (Object row : rows) {
-            if (row.getClass() != type || HostArrays.length(row) != length || seen.put(row, Boolean.TRUE) != null
-                    || find(row) != null) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * A rectangular array's entry laid out as one block: the rows are uploaded (or zero-filled) as one copy, each
-     * row gets an entry whose buffer is its slice of the block, then the table is written. On failure nothing is
-     * left held or allocated.
-     */
-    private Entry createBlock(Object array, Object[] rows, Clause clause) {
-        long rowBytes = HostArrays.byteSize(rows[0]);
-        Buffer raw = memory.allocateRaw(rows.length * rowBytes, HostArrays.describe(array) + " rows");
-        stats = stats.allocate();
-        Block block = new Block(raw, rowBytes);
-        try {
-            if (clause.uploadsOnEntry()) {
-                long t0 = System.nanoTime();
-                raw.uploadRows(rows);
-                uploaded(raw.bytes(), System.nanoTime() - t0);
-            } else {
-                raw.zero();
-            }
-        } catch (RuntimeException e) {
-            throw freeing(raw, e);
-        }
-        // the array's own hold, dropped by closeBuffer
-        block.holders = 1;
-        Entry[] held = new Entry[rows.length];
-        for (int i = 0; i < rows.length; i++) {
-            held[i] = record(rows[i], new RowSlice(block, i * rowBytes, rows[i]), null, null);
-            held[i].rowReferences = 1;
-        }
-        Buffer table;
-        try {
-            table = allocateTable(rows.length, HostArrays.describe(array));
-        } catch (RuntimeException e) {
-            block.release();
-            throw unholding(held, 0, rows.length, e);
-        }
-        boolean listed;
-        try {
-            listed = writeRowTable(table, rows, held, block);
-        } catch (RuntimeException e) {
-            block.release();
-            throw unholding(held, 0, rows.length, freeing(table, e));
-        }
-        Entry entry = record(array, table, rows, held);
-        entry.block = block;
-        entry.listsBlock = listed;
-        noteRows(entry);
-        return entry;
-    }
-
-    /** Whether {@code entry}'s table lists its block's rows in order (see {@link Entry#isContiguous()}). */
-    private static boolean contiguous(Entry entry) {
-        return entry.block != null && entry.listsBlock;
-    }
-
-    private static boolean listsBlock(Entry[] rowEntries, Block block) {
-        if (block == null) {
-            return false;
-        }
-        for (int i = 0; i < rowEntries.length; i++) {
-            if (!(rowEntries[i].buffer instanceof RowSlice slice) || slice.block != block || slice.closed
-                    || slice.offset != i * block.rowBytes) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Uploads a contiguous array's rows as one copy. */
-    private void uploadBlock(Entry entry) {
-        long t0 = System.nanoTime();
-        entry.block.buffer.uploadRows(entry.rows);
-        entry.rowsNewer = false;
-        for (Entry row : entry.rowEntries) {
-            row.deviceNewer = false;
-        }
-        uploaded(entry.block.buffer.bytes(), System.nanoTime() - t0);
-    }
-
-    /** Downloads a contiguous array's rows as one copy, into the row objects its table lists. */
-    private void downloadBlock(Entry entry) {
-        long t0 = System.nanoTime();
-        entry.block.buffer.downloadRows(entry.rows);
-        entry.rowsNewer = false;
-        for (Entry row : entry.rowEntries) {
-            row.deviceNewer = false;
-        }
-        downloaded(entry.block.buffer.bytes(), System.nanoTime() - t0);
-    }
-
-    private Entry record(Object array, Buffer buffer, Object[] rows, Entry[] rowEntries) {
-        Key key = new Key(array, collected);
-        Entry entry = new Entry(this, key, buffer, HostArrays.describe(array), rows, rowEntries);
-        entries.put(key, entry);
-        return entry;
-    }
-
-    /** A snapshot of a two-dimensional array's rows, none null. */
-    private static Object[] currentRows(Object array) {
-        Object[] rows = ((Object[]) array).clone();
-        for (int i = 0; i < rows.length; i++) {
-            if (rows[i] == null) {
-                throw new IllegalArgumentException("row " + i + " of " + HostArrays.describe(array) + " (identity "
-                        + Integer.toHexString(System.identityHashCode(array)) + ") is null: every row of a"
-                        + " two-dimensional array must be an array to go to the device");
-            }
-        }
-        return rows;
-    }
-
-    /**
-     * Takes one row reference on {@code row}, entering it with {@code clause} (count 0) when absent.
-     * Row {@code index} of {@code outer} is named in the message when PRESENT finds it absent.
-     */
-    private Entry hold(Object row, Clause clause, Object outer, int index) {
-        Entry entry = find(row);
-        if (entry == null) {
-            if (clause == Clause.PRESENT) {
-                throw new IllegalStateException("row " + index + " of " + HostArrays.describe(outer) + " ("
-                        + HostArrays.describe(row) + ") is not present on the device: it replaced the row the device"
-                        + " copy was made with, and a present clause needs it copied in first");
-            }
-            entry = create(row, clause);
-        }
-        entry.rowReferences++;
-        return entry;
-    }
-
-    /** Drops one row reference; a row then unused is released, copied back into {@code row} if asked. */
-    private void unhold(Entry entry, Object row, boolean download) {
-        entry.rowReferences--;
-        if (entry.unused()) {
-            release(entry, download ? row : null);
-        }
-    }
-
-    /**
-     * Makes a present two-dimensional array's table list the host's rows now: rows replaced since
-     * are held (entered with {@code clause} when absent) before the replaced ones are dropped without
-     * copying back, and the rewritten table is uploaded. Does nothing for one dimension or when no
-     * row changed; on failure the entry is left as it was.
-     */
-    private void refreshRows(Entry entry, Object array, Clause clause) {
-        if (entry.rows == null || sameRows((Object[]) array, entry.rows)) {
-            return;
-        }
-        settle(entry);
-        Object[] now = currentRows(array);
-        List<Integer> changed = new ArrayList<>();
-        for (int i = 0; i < now.length; i++) {
-            if (now[i] != entry.rows[i]) {
-                changed.add(i);
-            }
-        }
-        if (changed.isEmpty()) {
-            return;
-        }
-        Entry[] fresh = entry.rowEntries.clone();
-        int taken = 0;
-        boolean listed;
-        try {
-            for (; taken < changed.size(); taken++) {
-                int i = changed.get(taken);
-                fresh[i] = hold(now[i], clause, array, i);
-            }
-            listed = writeRowTable(entry.buffer, now, fresh, entry.block);
-        } catch (RuntimeException e) {
-            RuntimeException failure = e;
-            for (int t = taken - 1; t >= 0; t--) {
-                int i = changed.get(t);
-                failure = unholding(fresh, i, i + 1, failure);
-            }
-            throw failure;
-        }
-        Entry[] old = entry.rowEntries.clone();
-        Object[] oldRows = entry.rows.clone();
-        System.arraycopy(now, 0, entry.rows, 0, now.length);
-        System.arraycopy(fresh, 0, entry.rowEntries, 0, fresh.length);
-        entry.listsBlock = listed;
-        noteRows(entry);
-        RuntimeException failure = null;
-        for (int i : changed) {
-            try {
-                unhold(old[i], oldRows[i], false);
-            } catch (RuntimeException e) {
-                failure = chain(failure, e);
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
-    }
-
-    /**
-     * Fills {@code table} with each row's device address and length, then the trailer, and uploads it (one
-     * transfer). The trailer (one more entry, after the last row's) says whether the rows are {@code block}'s in
-     * order: its start address and the row length then, else 0 and -1. A kernel indexes a contiguous array as a flat
-     * one from it. An array of no rows has an empty table and no trailer. Returns whether the rows are the block's.
-     */
-    private boolean writeRowTable(Buffer table, Object[] rows, Entry[] rowEntries, Block block) {
-        int words = ROW_ENTRY_BYTES / Long.BYTES;
-        long[] values = new long[rows.length == 0 ? 0 : (rows.length + 1) * words];
-        boolean contiguous = rows.length > 0 && listsBlock(rowEntries, block);
-        if (rows.length > 0) {
-            values[rows.length * words] = contiguous ? block.buffer.address() : 0;
-            values[rows.length * words + 1] = contiguous ? HostArrays.length(rows[0]) : 0xFFFF_FFFFL;
-        }
-        for (int i = 0; i < rows.length; i++) {
-            values[i * words] = rowEntries[i].buffer.address();
-            // the s32 length sits in the low half of the second word (little-endian); the high half is padding
-            values[i * words + 1] = HostArrays.length(rows[i]);
-        }
-        long t0 = System.nanoTime();
-        table.writeLongs(values);
-        uploaded(table.bytes(), System.nanoTime() - t0);
-        return contiguous;
-    }
-
-    /** The indices of a row table's rows, each row object once. */
-    private static List<Integer> distinctRows(Entry entry) {
-        IdentityHashMap<Object, Boolean> seen = new IdentityHashMap<>();
-        List<Integer> indices = new ArrayList<>();
-        for (int i = 0; i < entry.rows.length; i++) {
-            if (seen.put(entry.rows[i], Boolean.TRUE) == null) {
-                indices.add(i);
-            }
-        }
-        return indices;
-    }
-
-    private void upload(Entry entry, Object array) {
-        long t0 = System.nanoTime();
-        entry.buffer.upload(array);
-        entry.deviceNewer = false;
-        uploaded(entry.buffer.bytes(), System.nanoTime() - t0);
-    }
-
-    private void download(Entry entry, Object array) {
-        long t0 = System.nanoTime();
-        entry.buffer.download(array);
-        entry.deviceNewer = false;
-        downloaded(entry.buffer.bytes(), System.nanoTime() - t0);
-    }
-
-    private void uploaded(long bytes, long nanos) {
-        stats = stats.upload(bytes, nanos);
-        TransferListener l = listener;
-        if (l != null) {
-            l.transferred(true, bytes, nanos);
-        }
-    }
-
-    private void downloaded(long bytes, long nanos) {
-        stats = stats.download(bytes, nanos);
-        TransferListener l = listener;
-        if (l != null) {
-            l.transferred(false, bytes, nanos);
-        }
-    }
-
-    /**
-     * Removes the entry and frees its buffer (even when a download fails). Unless {@code downloadTo} is
-     * null, a one-dimensional entry is first downloaded into it; a two-dimensional entry's rows each lose
-     * a row reference, and those then unused are released in turn, copied back into the row objects the
-     * table listed unless {@code downloadTo} is null.
-     */
-    private void release(Entry entry, Object downloadTo) {
-        if (entry.rows != null) {
+    void release(Entry entry, Object downloadTo) {
+        boolean rank2 = entry.rows != null;
+        if (rank2) {
             // rows that stay present (listed elsewhere, or present on their own) keep their state
-            settle(entry);
+            RowTables.settle(entry);
         }
-        entries.remove(entry.key);
-        // a cleared reference is not queued, so the GC will not report this array again
-        entry.key.clear();
+        entries.remove(entry);
         RuntimeException failure = null;
-        if (downloadTo != null && entry.rows == null) {
-            try {
-                download(entry, downloadTo);
-            } catch (RuntimeException e) {
-                failure = e;
+        boolean wholeBlock = rank2 && downloadTo != null && rows.leavesAsBlock(entry);
+        try {
+            if (downloadTo != null && !rank2) {
+                traffic.download(entry, downloadTo);
+            } else if (wholeBlock) {
+                // every row leaves the device with this table: one copy back instead of one per row
+                rows.downloadBlock(entry);
             }
-        }
-        boolean rowsCopied = false;
-        if (downloadTo != null && contiguous(entry) && releasesEveryRow(entry)) {
-            // every row leaves the device with this table: one copy back instead of one per row
-            try {
-                downloadBlock(entry);
-            } catch (RuntimeException e) {
-                failure = e;
-            }
-            rowsCopied = true;
+        } catch (RuntimeException e) {
+            failure = e;
         }
         try {
-            closeBuffer(entry);
+            traffic.free(entry);
         } catch (RuntimeException e) {
-            failure = chain(failure, e);
+            failure = Traffic.chain(failure, e);
         }
-        if (entry.rows != null) {
-            for (int i = 0; i < entry.rows.length; i++) {
-                try {
-                    unhold(entry.rowEntries[i], entry.rows[i], downloadTo != null && !rowsCopied);
-                } catch (RuntimeException e) {
-                    failure = chain(failure, e);
-                }
-            }
+        if (rank2) {
+            failure = rows.unholdAll(entry, downloadTo != null && !wholeBlock, failure);
         }
         if (failure != null) {
             throw failure;
         }
-    }
-
-    /** Whether each row entry of {@code entry} is held by its table alone, so that releasing the table frees it. */
-    private static boolean releasesEveryRow(Entry entry) {
-        for (Entry row : entry.rowEntries) {
-            if (row.rowReferences != 1 || row.structured != 0 || row.dynamic != 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private void closeBuffer(Entry entry) {
-        boolean slice = entry.buffer instanceof RowSlice;
-        try {
-            entry.buffer.close();
-            if (!slice) {
-                stats = stats.free();
-            }
-        } finally {
-            if (entry.block != null) {
-                Block block = entry.block;
-                entry.block = null;
-                block.release();
-            }
-        }
-    }
-
-    /** Frees a buffer that was never recorded, adding any failure to {@code e}, which it returns. */
-    private RuntimeException freeing(Buffer buffer, RuntimeException e) {
-        try {
-            buffer.close();
-            stats = stats.free();
-        } catch (RuntimeException closing) {
-            e.addSuppressed(closing);
-        }
-        return e;
-    }
-
-    /** Drops the row references {@code held[from..to)} without copying back, adding failures to {@code e}. */
-    private RuntimeException unholding(Entry[] held, int from, int to, RuntimeException e) {
-        for (int i = to - 1; i >= from; i--) {
-            try {
-                unhold(held[i], null, false);
-            } catch (RuntimeException dropping) {
-                e.addSuppressed(dropping);
-            }
-        }
-        return e;
-    }
-
-    private static RuntimeException chain(RuntimeException first, RuntimeException next) {
-        if (first == null) {
-            return next;
-        }
-        first.addSuppressed(next);
-        return first;
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 import org.acc4j.Colouring;
 import org.acc4j.runtime.data.Clause;
+import org.acc4j.runtime.data.Entry;
 import org.acc4j.runtime.data.PresentTable;
 
 /**
@@ -31,7 +32,7 @@ final class ColourLaunch {
     private final Consumer<String> report;
     private final Map<String, Cached> cached = new HashMap<>();
     /** Arrays a kernel wrote on the device, with the entry they were written in (weak: arrays compare by identity). */
-    private final Map<Object, PresentTable.Entry> deviceWritten = new java.util.WeakHashMap<>();
+    private final Map<Object, Entry> deviceWritten = new java.util.WeakHashMap<>();
     /** Elements per chunk of the parallel comparison of an index array with its copy. */
     private static final int CHUNK = 1 << 20;
 
@@ -43,7 +44,7 @@ final class ColourLaunch {
         final int[][] maps;
         final int[][] copies;
         final Colouring colouring;
-        PresentTable.Entry[] entries;
+        Entry[] entries;
         long uploads;
 
         Cached(int lo, int hi, int limit, int[][] maps, int[][] copies, Colouring colouring) {
@@ -110,7 +111,7 @@ final class ColourLaunch {
      * stays present in this entry a loop coloured through it runs on the host.
      */
     synchronized void written(Object array) {
-        PresentTable.Entry e = array == null ? null : table.entry(array);
+        Entry e = array == null ? null : table.entry(array);
         if (e != null) {
             deviceWritten.put(array, e);
         }
@@ -133,7 +134,7 @@ final class ColourLaunch {
      * differs from the host's), or null.
      */
     synchronized String deviceOnly(int[] map) {
-        PresentTable.Entry e = deviceWritten.get(map);
+        Entry e = deviceWritten.get(map);
         if (e == null) {
             return null;
         }
@@ -154,7 +155,7 @@ final class ColourLaunch {
     synchronized Colouring colouring(String key, String where, int lo, int hi, int limit, int[][] maps) {
         Cached c = cached.get(key);
         long uploads = table.transferStats().copiesToDevice();
-        PresentTable.Entry[] entries = new PresentTable.Entry[maps.length];
+        Entry[] entries = new Entry[maps.length];
         boolean resident = true;
         for (int k = 0; k < maps.length; k++) {
             entries[k] = table.entry(maps[k]);

@@ -635,7 +635,7 @@ public final class Launcher implements AutoCloseable {
                 pa.pointer(i, table.lookup(arrays[d.array()]).address());
             } else if (p instanceof Slot.RowBlock b) {
                 // how the table lists the rows now: one block (indexed as a flat array) or not
-                PresentTable.Entry e = table.entry(arrays[b.array()]);
+                var e = table.entry(arrays[b.array()]);
                 if (b.start()) {
                     pa.pointer(i, e.blockAddress());
                 } else {

@@ -98,7 +98,7 @@ class PresentRowsKnownTest {
     @Test
     void theLaunchParametersOfTheRowsSayWhatTheTrailerSays() {
         double[][] a = rows(6, 11);
-        PresentTable.Entry e = table.enterDynamic(a, Clause.COPYIN);
+        Entry e = table.enterDynamic(a, Clause.COPYIN);
         long[] words = ((FakeMemory.FakeBuffer) table.lookup(a)).words();
         assertEquals(words[6 * 2], e.blockAddress(), "the block's start, as the trailer holds it");
         assertTrue(e.blockAddress() != 0);
@@ -112,11 +112,11 @@ class PresentRowsKnownTest {
         words = ((FakeMemory.FakeBuffer) table.lookup(a)).words();
         assertEquals(0, words[6 * 2]);
         table.exitDynamic(a, Clause.DELETE, false);
-        PresentTable.Entry none = table.enterDynamic(new double[0][], Clause.COPYIN);
+        Entry none = table.enterDynamic(new double[0][], Clause.COPYIN);
         assertEquals(0, none.blockAddress());
         assertEquals(-1, none.blockRowLength());
         double[][] jagged = {new double[2], new double[3]};
-        PresentTable.Entry j = table.enterDynamic(jagged, Clause.COPYIN);
+        Entry j = table.enterDynamic(jagged, Clause.COPYIN);
         assertEquals(-1, j.blockRowLength());
         table.exitDynamic(jagged, Clause.DELETE, false);
     }

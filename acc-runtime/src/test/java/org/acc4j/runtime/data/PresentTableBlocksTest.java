@@ -74,7 +74,7 @@ class PresentTableBlocksTest {
     void aRectangularArrayIsOneBlockMovedByOneCopyEachWay() {
         double[][] a = randomRows(5, 7);
         double[][] host = copy(a);
-        PresentTable.Entry entry = table.enter(a, Clause.COPY);
+        Entry entry = table.enter(a, Clause.COPY);
         assertTrue(entry.isContiguous());
         assertEquals(1, memory.blockCopies(), "the rows went up as one copy");
         assertEquals(1, memory.uploads());
@@ -181,7 +181,7 @@ class PresentTableBlocksTest {
         }
         a[3] = fresh;
         // the next call enters the array: the replaced row is found by identity
-        PresentTable.Entry entry = table.enter(a, Clause.COPY);
+        Entry entry = table.enter(a, Clause.COPY);
         assertFalse(entry.isContiguous(), "row 3 lives in a buffer of its own now");
         long[] words = words(a);
         assertEquals(0L, words[12], "trailer: not one block");

@@ -156,7 +156,7 @@ class PresentTableLifecycleTest {
                     start.await();
                     int maxShared = 0;
                     for (int r = 0; r < rounds; r++) {
-                        PresentTable.Entry entry = table.enter(shared, Clause.COPYIN);
+                        Entry entry = table.enter(shared, Clause.COPYIN);
                         maxShared = Math.max(maxShared, entry.structuredCount());
                         table.enter(mine, Clause.COPY);
                         // play a kernel: add 1 to every element of this thread's array

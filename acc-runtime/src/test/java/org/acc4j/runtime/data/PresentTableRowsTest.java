@@ -54,7 +54,7 @@ class PresentTableRowsTest {
     @Test
     void rectangularCopyEntersEachRowUploadsTheTableOnceAndCopiesEveryRowBack() {
         double[][] a = {{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}};
-        PresentTable.Entry entry = table.enter(a, Clause.COPY);
+        Entry entry = table.enter(a, Clause.COPY);
         assertTrue(entry.isRowTable());
         assertEquals("double[3][4]", entry.array());
         assertEquals(1, entry.structuredCount());
@@ -65,7 +65,7 @@ class PresentTableRowsTest {
         assertEquals(64L, table.lookup(a).bytes(), "three entries and the trailer");
         assertArrayEquals(expectedTable(a), device(a).words());
         for (double[] row : a) {
-            PresentTable.Entry r = table.entry(row);
+            Entry r = table.entry(row);
             assertEquals(0, r.structuredCount(), "a row's own counts are its one-dimensional uses");
             assertEquals(0, r.dynamicCount());
             assertEquals(1, r.rowReferences());
@@ -205,7 +205,7 @@ class PresentTableRowsTest {
         double[][] a = {{1}, {2}};
         table.enterDynamic(a, Clause.COPYIN);
         table.enterDynamic(a, Clause.CREATE);
-        PresentTable.Entry entry = table.enter(a, Clause.COPY);
+        Entry entry = table.enter(a, Clause.COPY);
         assertEquals(1, entry.structuredCount());
         assertEquals(2, entry.dynamicCount());
         assertEquals(2, memory.uploads());

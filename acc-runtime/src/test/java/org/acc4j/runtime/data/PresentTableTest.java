@@ -36,7 +36,7 @@ class PresentTableTest {
         table.enterDynamic(a, Clause.COPYIN);
         assertEquals(1, memory.uploads());
         a[0] = 100;
-        PresentTable.Entry entry = table.enter(a, Clause.COPYIN);
+        Entry entry = table.enter(a, Clause.COPYIN);
         table.enter(a, Clause.COPY);
         assertEquals(2, entry.structuredCount());
         assertEquals(1, entry.dynamicCount());
@@ -132,7 +132,7 @@ class PresentTableTest {
         assertEquals(0, table.size());
         assertEquals(0, memory.allocations());
         table.enterDynamic(a, Clause.COPYIN);
-        PresentTable.Entry entry = table.enter(a, Clause.PRESENT);
+        Entry entry = table.enter(a, Clause.PRESENT);
         assertEquals(1, entry.structuredCount());
         assertSame(table.lookup(a), entry.buffer());
         table.exit(a, Clause.PRESENT);
