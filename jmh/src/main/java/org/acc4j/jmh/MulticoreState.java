@@ -85,13 +85,18 @@ public abstract class MulticoreState {
 
     /** One call. */
     public Object run() {
+        return run(pool);
+    }
+
+    /** One call with its chunks on {@code on}. */
+    Object run(HostKernels.Pool on) {
         Object[] a = args;
         return kernels.run(s -> {
             if (s instanceof ArrayRef.Parameter p) {
                 return a[p.index()];
             }
             throw new IllegalStateException("the field " + s.name() + " (benchmark kernels take parameters)");
-        }, a, pool, null);
+        }, a, on, null);
     }
 
     @TearDown(Level.Trial)
