@@ -12,7 +12,7 @@ out=${OUT:-/tmp/acc4j-multicore}
 mkdir -p "$out"
 read -r -a java <<<"${MC_JAVA:-bash .gpu/on-gpu.sh}"
 jvm=(-Xmx48g -javaagent:.gpu/acc.jar)
-set=${MC_HARNESS-vectoradd:67108864 dot:134217728 jacobi:8192 stencil:512x512x64 stencil:256x256x256 laplacian:512x512x64 laplacian:256x256x256 dgemm:1024 spmv:2097152}
+set=${MC_HARNESS-vectoradd:67108864 dot:134217728 jacobi:8192:serial stencil:512x512x64 stencil:256x256x256 laplacian:512x512x64 laplacian:256x256x256 dgemm:1024 spmv:2097152}
 echo "== $(nproc) cores; $(cat .gpu/bench/commit.txt 2>/dev/null | head -1)" | tee "$out/run-info.txt"
 lscpu 2>/dev/null | grep -i "model name\|socket\|core\|numa\|L3" | tee -a "$out/run-info.txt"
 for spec in $set; do

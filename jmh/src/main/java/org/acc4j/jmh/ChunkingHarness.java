@@ -19,8 +19,8 @@ import org.acc4j.runtime.launch.Multicore;
  * streams version's median divided by it (above 1: faster than the streams).
  *
  * <p>Run: {@code java -javaagent:acc.jar -cp benchmarks.jar org.acc4j.jmh.ChunkingHarness ROUNDS SECONDS_PER_ROUND
- * name:size ...}, names {@code vectoradd dot jacobi stencil laplacian dgemm spmv}; threads from {@code ACC_NUM_CORES},
- * else every core.
+ * name:size[:serial] ...}, names {@code vectoradd dot jacobi stencil laplacian dgemm spmv}, {@code :serial} adding plain
+ * Java and the target on one thread; threads from {@code ACC_NUM_CORES}, else every core.
  */
 public final class ChunkingHarness {
     private ChunkingHarness() {
@@ -36,7 +36,7 @@ public final class ChunkingHarness {
         System.out.println("# " + threads + " threads, " + rounds + " rounds of " + seconds + " s per variant");
         for (String spec : Arrays.asList(args).subList(2, args.length)) {
             String[] p = spec.split(":");
-            measure(sample(p[0]), p[1], threads, rounds, seconds);
+            measure(sample(p[0]), p[1], threads, rounds, seconds, p.length > 2 && p[2].equals("serial"));
         }
     }
 
@@ -53,7 +53,8 @@ public final class ChunkingHarness {
         };
     }
 
-    private static void measure(Sample sample, String size, int threads, int rounds, double seconds) {
+    private static void measure(Sample sample, String size, int threads, int rounds, double seconds,
+                                boolean serial) {
         StreamsState streams = new StreamsState(sample) { };
         streams.setUp(size);
         MulticoreState cores = new MulticoreState(sample) { };
@@ -69,6 +70,14 @@ public final class ChunkingHarness {
         Halves halves = new Halves(threads, HostKernels.CHUNKS_PER_THREAD);
         pools.add(halves);
         variants.add(new Variant("fork/join halves k=4", () -> cores.run(halves)));
+        if (serial) {
+            SerialState plain = new SerialState(sample) { };
+            plain.setUp(size);
+            variants.add(new Variant("serial (plain Java)", plain::run));
+            Multicore one = new Multicore(1, 1, null, null);
+            pools.add(one);
+            variants.add(new Variant("target on 1 thread", () -> cores.run(one)));
+        }
         double[][] times = new double[variants.size()][rounds];
         for (Variant v : variants) {
             timed(v, seconds);
