@@ -84,8 +84,12 @@ public final class HostKernels {
         }
     }
 
-    /** One nest's run, for the report and the profile: {@code inPlace} when it could not throw (nothing saved). */
-    public record Launch(int kernel, int line, long trip, int chunks, int threads, boolean inPlace, long nanos) {
+    /**
+     * One nest's run, for the report and the profile: {@code inPlace} when it could not throw (nothing saved);
+     * {@code order} the loops' order ({@code j | k | i}) when the run reordered them ({@link LoopOrder}), else null.
+     */
+    public record Launch(int kernel, int line, long trip, int chunks, int threads, boolean inPlace, long nanos,
+                         String order) {
     }
 
     /**
@@ -101,7 +105,7 @@ public final class HostKernels {
 
     private record Kernel(KernelPlan plan, JvmKernel code, List<ArrayRef> arrays, List<Var> inputs,
                           List<Expr.FieldValue> fields, boolean[] mayThrow, Set<ArrayRef> written,
-                          java.util.concurrent.atomic.AtomicReference<Object[]> spare) {
+                          java.util.concurrent.atomic.AtomicReference<Object[]> spare, String order) {
     }
 
     private HostKernels(CompiledMethod method, List<Kernel> kernels) {
@@ -149,7 +153,8 @@ public final class HostKernels {
             writes(List.of(r.loop()), written);
             writes(r.prologue(), written);
             out.add(new Kernel(k, code, e.arrays, e.inputs, e.fields, e.mayThrow.clone(), written,
-                    new java.util.concurrent.atomic.AtomicReference<>()));
+                    new java.util.concurrent.atomic.AtomicReference<>(),
+                    e.order == null ? null : LoopOrder.describe(e.order)));
         }
         return new HostKernels(m, List.copyOf(out));
     }
@@ -304,7 +309,7 @@ public final class HostKernels {
         }
         long trip;
         try {
-            trip = k.code().trip(arrays, inputs);
+            trip = k.code().trip(proven, arrays, inputs);
         } catch (RuntimeException | Error e) {
             release(k, saved);
             throw raised(e);
@@ -355,7 +360,8 @@ public final class HostKernels {
             }
         }
         if (launches != null) {
-            launches.accept(new Launch(n, r.loop().line(), trip, chunks, threads, inPlace, System.nanoTime() - t0));
+            launches.accept(new Launch(n, r.loop().line(), trip, chunks, threads, inPlace, System.nanoTime() - t0,
+                    proven ? k.order() : null));
         }
         return out;
     }

@@ -68,8 +68,30 @@ final class JvmEmitter extends ExprEmitter {
         this.chunked = m != null && !m.levels().isEmpty() && m.levels().get(0).outer() == region.loop();
     }
 
+    /**
+     * The loop order of the proven variant when it reorders the nest ({@link LoopOrder}), else null; set by
+     * {@link #emit} only when that variant has nothing that may throw.
+     */
+    List<Mapping.Level> order;
+
     /** The class's bytes, named {@code name} (internal form, in {@link JvmKernel}'s package). */
     byte[] emit(String name, Set<Object> provenNodes) {
+        List<Mapping.Level> reordered = chunked ? LoopOrder.of(region) : null;
+        if (reordered != null) {
+            order = reordered;
+            byte[] bytes = emitClass(name, provenNodes);
+            if (!mayThrow[1]) {
+                return bytes;
+            }
+            // an access or division that may throw: Java's order of the iterations decides which exception is raised
+            order = null;
+            mayThrow[0] = false;
+            mayThrow[1] = false;
+        }
+        return emitClass(name, provenNodes);
+    }
+
+    private byte[] emitClass(String name, Set<Object> provenNodes) {
         currentClass = name;
         ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
             @Override
@@ -102,6 +124,25 @@ final class JvmEmitter extends ExprEmitter {
             }
         } else {
             push(1L);
+        }
+        mv.visitInsn(LRETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+
+        // tripProven(Object[] arrays, long[] scalars): the proven variant's outermost level
+        mv = cw.visitMethod(ACC_PUBLIC, "tripProven", "([Ljava/lang/Object;[J)J", null, null);
+        mv.visitCode();
+        if (order == null) {
+            mv.visitVarInsn(ALOAD, 0);
+            mv.visitVarInsn(ALOAD, 1);
+            mv.visitVarInsn(ALOAD, 2);
+            mv.visitMethodInsn(INVOKEVIRTUAL, currentClass, "trip", "([Ljava/lang/Object;[J)J", false);
+        } else {
+            next = 3;
+            variant = 0;
+            proven = Collections.emptySet();
+            prologue();
+            tripOf(order.get(0).outer());
         }
         mv.visitInsn(LRETURN);
         mv.visitMaxs(0, 0);
@@ -289,7 +330,9 @@ final class JvmEmitter extends ExprEmitter {
         } else if (s instanceof Stmt.For f) {
             Mapping.Level level = region.mapping() == null ? null : region.mapping().levelOf(f);
             if (level != null && level.outer() == f) {
-                if (chunked && level == region.mapping().levels().get(0)) {
+                if (chunked && level == region.mapping().levels().get(0) && variant == 1 && order != null) {
+                    reordered();
+                } else if (chunked && level == region.mapping().levels().get(0)) {
                     chunkLevel(level);
                 } else {
                     parallel(level);
@@ -502,7 +545,7 @@ final class JvmEmitter extends ExprEmitter {
      * Whether a loop is an {@code int} index stepping by one towards a strict {@code int} bound: its index never wraps
      * (every value lies between the lower bound and the bound), so Java's own loop runs exactly its trip count.
      */
-    private static boolean unitStep(Stmt.For f) {
+    static boolean unitStep(Stmt.For f) {
         boolean up = f.cond() == Cond.LT && f.step() == 1;
         boolean down = f.cond() == Cond.GT && f.step() == -1;
         return (up || down) && f.index().type() == Type.I32 && f.lower().type() == Type.I32
@@ -670,4 +713,68 @@ final class JvmEmitter extends ExprEmitter {
         mv.visitLabel(end);
     }
 
+    /**
+     * The nest in {@link #order}: the chunk's iterations {@code [lo, hi)} of the first level, every other level whole,
+     * each as Java's counted loop with its bounds evaluated once (they are loop-invariant, see {@link LoopOrder}), and
+     * the innermost level's body inside.
+     */
+    private void reordered() {
+        int n = order.size();
+        int[] index = new int[n];
+        int[] end = new int[n];
+        for (int q = 0; q < n; q++) {
+            Stmt.For f = order.get(q).outer();
+            index[q] = newInt();
+            end[q] = newInt();
+            expr(f.lower());
+            if (q == 0) {
+                // from lower + lo to lower + hi: within the loop's bound, so in int range
+                mv.visitInsn(DUP);
+                mv.visitInsn(I2L);
+                mv.visitVarInsn(LLOAD, 5);
+                mv.visitInsn(LADD);
+                mv.visitInsn(L2I);
+                mv.visitVarInsn(ISTORE, end[q]);
+                mv.visitInsn(I2L);
+                mv.visitVarInsn(LLOAD, 3);
+                mv.visitInsn(LADD);
+                mv.visitInsn(L2I);
+                mv.visitVarInsn(ISTORE, index[q]);
+            } else {
+                mv.visitVarInsn(ISTORE, index[q]);
+                expr(f.bound());
+                mv.visitVarInsn(ISTORE, end[q]);
+            }
+        }
+        // the inner levels restart at their lower bound on each iteration of the level around them
+        int[] lower = new int[n];
+        for (int q = 1; q < n; q++) {
+            lower[q] = newInt();
+            mv.visitVarInsn(ILOAD, index[q]);
+            mv.visitVarInsn(ISTORE, lower[q]);
+        }
+        Label[] tests = new Label[n];
+        Label[] ends = new Label[n];
+        for (int q = 0; q < n; q++) {
+            if (q > 0) {
+                mv.visitVarInsn(ILOAD, lower[q]);
+                mv.visitVarInsn(ISTORE, index[q]);
+            }
+            tests[q] = new Label();
+            ends[q] = new Label();
+            mv.visitLabel(tests[q]);
+            mv.visitVarInsn(ILOAD, index[q]);
+            mv.visitVarInsn(ILOAD, end[q]);
+            mv.visitJumpInsn(IF_ICMPGE, ends[q]);
+            mv.visitVarInsn(ILOAD, index[q]);
+            store(order.get(q).outer().index());
+        }
+        List<Mapping.Level> levels = region.mapping().levels();
+        statements(levels.get(levels.size() - 1).outer().body());
+        for (int q = n - 1; q >= 0; q--) {
+            mv.visitIincInsn(index[q], 1);
+            mv.visitJumpInsn(GOTO, tests[q]);
+            mv.visitLabel(ends[q]);
+        }
+    }
 }
