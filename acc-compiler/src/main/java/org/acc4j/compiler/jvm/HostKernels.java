@@ -129,7 +129,8 @@ public final class HostKernels {
         List<Kernel> out = new ArrayList<>();
         for (KernelPlan k : m.kernels()) {
             Region r = k.region();
-            JvmEmitter e = new JvmEmitter(r, params);
+            JvmEmitter e = new JvmEmitter(r, params, k.unchecked() != null
+                    && k.unchecked().tiled() instanceof org.acc4j.compiler.pass.Tiling.Matmul mm ? mm : null);
             Set<Object> proven = RegionUses.identitySet();
             if (k.unchecked() != null) {
                 for (RangeCheck c : k.unchecked().checks()) {
@@ -154,7 +155,7 @@ public final class HostKernels {
             writes(r.prologue(), written);
             out.add(new Kernel(k, code, e.arrays, e.inputs, e.fields, e.mayThrow.clone(), written,
                     new java.util.concurrent.atomic.AtomicReference<>(),
-                    e.order == null ? null : LoopOrder.describe(e.order)));
+                    e.orderNote));
         }
         return new HostKernels(m, List.copyOf(out));
     }

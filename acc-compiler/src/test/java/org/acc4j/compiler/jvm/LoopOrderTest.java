@@ -72,7 +72,7 @@ class LoopOrderTest {
                 List<HostKernels.Launch> launches = run(hk, new Object[] {a, b, m, n}, pool);
                 assertArrayEquals(expected, b, "columns at " + m + "x" + n + " on " + pool.threads() + " threads");
                 if (m > 2 && n > 0) {
-                    assertEquals("j | i", launches.get(0).order(), "columns at " + m + "x" + n);
+                    assertEquals("j | i (the vector loop innermost)", launches.get(0).order(), "columns at " + m + "x" + n);
                     assertEquals(n, launches.get(0).trip(), "the chunks cut the new outermost loop");
                 }
             }
@@ -98,7 +98,7 @@ class LoopOrderTest {
                 String where = "stencil7 at " + nx + "x" + ny + "x" + nz + " on " + pool.threads() + " threads";
                 assertArrayEquals(expected, b, where);
                 if (nx > 2) {
-                    assertEquals("j | k | i", launches.get(0).order(), where);
+                    assertEquals("j | k | i (the vector loop innermost)", launches.get(0).order(), where);
                 }
             }
         }
@@ -129,5 +129,44 @@ class LoopOrderTest {
         List<HostKernels.Launch> launches = run(hk, new Object[] {c, d, 3, 1}, POOLS.get(2));
         assertArrayEquals(expected, d);
         assertNull(launches.get(0).order(), "a nest that may throw runs in Java's order");
+    }
+
+    @Test
+    void aMatmulAccumulatesRowsInJavasOrder() throws Exception {
+        Random random = new Random(53);
+        int[][] sizes = {{0, 3, 2}, {1, 1, 1}, {2, 3, 0}, {3, 5, 7}, {17, 9, 33}, {40, 31, 18}};
+        for (String name : new String[] {"matmul", "matmulAdd"}) {
+            HostKernels hk = HostKernels.of(compile(name));
+            for (int[] size : sizes) {
+                int m = size[0];
+                int n = size[1];
+                int p = size[2];
+                // values spread over magnitudes, so that an addition in another order would round differently
+                double[] a = random.doubles((long) m * p, -1, 1).map(x -> x * Math.pow(10, random.nextInt(9) - 4))
+                        .toArray();
+                double[] b = random.doubles((long) p * n, -1, 1).map(x -> x * Math.pow(10, random.nextInt(9) - 4))
+                        .toArray();
+                double[] start = random.doubles((long) m * n, -3, 3).toArray();
+                double[] expected = start.clone();
+                if (name.equals("matmul")) {
+                    MulticoreKernels.matmul(a, b, expected, m, n, p);
+                } else {
+                    MulticoreKernels.matmulAdd(a, b, expected, m, n, p);
+                }
+                for (TestPool pool : POOLS) {
+                    double[] c = start.clone();
+                    List<HostKernels.Launch> launches = run(hk, new Object[] {a, b, c, m, n, p}, pool);
+                    String where = name + " at " + m + "x" + n + "x" + p + " on " + pool.threads() + " threads";
+                    for (int e = 0; e < c.length; e++) {
+                        assertEquals(Double.doubleToRawLongBits(expected[e]), Double.doubleToRawLongBits(c[e]),
+                                where + ", element " + e);
+                    }
+                    if (m > 0) {
+                        assertEquals("i | k | j, a row of c accumulated along k (each element in Java's order)",
+                                launches.get(0).order(), where);
+                    }
+                }
+            }
+        }
     }
 }

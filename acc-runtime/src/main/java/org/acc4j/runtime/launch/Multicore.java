@@ -134,7 +134,7 @@ public final class Multicore implements HostKernels.Pool, AutoCloseable {
         return l.threads() + " thread" + (l.threads() == 1 ? "" : "s") + ", " + l.chunks() + " chunk"
                 + (l.chunks() == 1 ? "" : "s") + " of " + l.trip() + " iteration" + (l.trip() == 1 ? "" : "s")
                 + (l.inPlace() ? ", in place" : ", the arrays it writes saved first (it may throw)")
-                + (l.order() == null ? "" : ", loops run " + l.order() + " (the vector loop innermost)") + ", "
+                + (l.order() == null ? "" : ", loops run " + l.order()) + ", "
                 + String.format(java.util.Locale.ROOT, "%.3f ms", l.nanos() / 1e6);
     }
 
