@@ -276,13 +276,6 @@ public final class HostKernels {
             arrays[i] = sources.apply(k.arrays().get(i).source());
         }
         long[] inputs = new long[k.inputs().size() + k.fields().size()];
-        List<Var> params = new ArrayList<>();
-        for (MethodBody.Param p : method.body().params()) {
-            Type t = Type.ofDescriptor(p.descriptor());
-            if (t != null) {
-                params.add(new Var(p.slot(), t, p.name()));
-            }
-        }
         for (int i = 0; i < k.inputs().size(); i++) {
             Var v = k.inputs().get(i);
             Object value;
