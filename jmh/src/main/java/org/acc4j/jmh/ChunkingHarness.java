@@ -67,7 +67,7 @@ public final class ChunkingHarness {
             pools.add(m);
             variants.add(new Variant("blocks k=" + k, () -> cores.run(m)));
         }
-        Halves halves = new Halves(threads, HostKernels.CHUNKS_PER_THREAD);
+        Halves halves = new Halves(threads, 4);
         pools.add(halves);
         variants.add(new Variant("fork/join halves k=4", () -> cores.run(halves)));
         if (serial) {

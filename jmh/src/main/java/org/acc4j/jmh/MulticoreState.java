@@ -48,7 +48,8 @@ public abstract class MulticoreState {
         workload.clearOutputs(args);
         workload.check(kernel.name() + " multicore", args, run());
         System.out.println("# " + kernel + " at " + workload.size + " on the multicore target, " + pool.threads()
-                + " threads, " + pool.chunksPerThread() + " chunks per thread" + (workload.sampled() ? ", checked on " + Workload.SAMPLES + " sampled elements"
+                + " threads, " + pool.chunksPerThread() + " chunks per thread ("
+                + HostKernels.REDUCTION_CHUNKS_PER_THREAD + " with a reduction)" + (workload.sampled() ? ", checked on " + Workload.SAMPLES + " sampled elements"
                 : ", checked in full"));
     }
 
@@ -59,8 +60,8 @@ public abstract class MulticoreState {
     }
 
     /**
-     * {@code -Dacc4j.chunks.per.thread=K}: the chunks per thread of each nest's outermost parallel level, for measuring
-     * the chunking; {@link HostKernels#CHUNKS_PER_THREAD}, the runtime's, when unset.
+     * {@code -Dacc4j.chunks.per.thread=K}: the chunks per thread of each nest's outermost parallel level (a nest without
+     * a reduction), for measuring the chunking; {@link HostKernels#CHUNKS_PER_THREAD}, the runtime's, when unset.
      */
     static int chunksPerThread() {
         String v = System.getProperty("acc4j.chunks.per.thread");
