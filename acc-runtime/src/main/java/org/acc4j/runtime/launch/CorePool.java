@@ -33,6 +33,8 @@ final class CorePool implements AutoCloseable {
     private final Worker[] workers;
     private final ReentrantLock lock = new ReentrantLock();
     private volatile Job current;
+    /** Calls run so far (under the lock). */
+    private long calls;
     private volatile boolean closed;
 
     /** @param threads the participants of a call: the caller and {@code threads - 1} workers (at least 1) */
@@ -67,7 +69,7 @@ final class CorePool implements AutoCloseable {
         }
         lock.lock();
         try {
-            Job job = new Job(chunks, Math.min(threads, chunks), chunk, Thread.currentThread());
+            Job job = new Job(++calls, chunks, Math.min(threads, chunks), chunk, Thread.currentThread());
             current = job;
             for (int i = 0; i < Math.min(workers.length, job.participants - 1); i++) {
                 LockSupport.unpark(workers[i]);
@@ -81,7 +83,12 @@ final class CorePool implements AutoCloseable {
             if (t instanceof Error e) {
                 throw e;
             }
+            if (t != null) {
+                throw new IllegalStateException("a chunk threw " + t, t);
+            }
         } finally {
+            // the finished job holds the call's arrays: let them go
+            current = null;
             lock.unlock();
         }
     }
@@ -103,9 +110,12 @@ final class CorePool implements AutoCloseable {
         final Thread caller;
         final AtomicLongArray blocks;
         final AtomicInteger done = new AtomicInteger();
+        /** The call's number on its pool, from 1: how a worker tells a new job from the one it ran. */
+        final long id;
         volatile Throwable error;
 
-        Job(int chunks, int participants, IntConsumer chunk, Thread caller) {
+        Job(long id, int chunks, int participants, IntConsumer chunk, Thread caller) {
+            this.id = id;
             this.chunks = chunks;
             this.participants = participants;
             this.chunk = chunk;
@@ -200,12 +210,12 @@ final class CorePool implements AutoCloseable {
 
         @Override
         public void run() {
-            Job seen = null;
+            long seen = 0;
             long idleSince = System.nanoTime();
             while (!closed) {
                 Job job = current;
-                if (job != null && job != seen) {
-                    seen = job;
+                if (job != null && job.id != seen) {
+                    seen = job.id;
                     if (index < job.participants) {
                         job.work(index);
                     }
