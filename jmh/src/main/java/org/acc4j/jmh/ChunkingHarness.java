@@ -8,7 +8,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveAction;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
-import org.acc4j.compiler.jvm.HostKernels;
+import org.acc4j.compiler.plan.HostNest;
 import org.acc4j.runtime.launch.Multicore;
 
 /**
@@ -129,7 +129,7 @@ public final class ChunkingHarness {
     }
 
     /** A fork/join pool of {@code threads} workers running the chunks split in halves; the caller waits. */
-    static final class Halves implements HostKernels.Pool, AutoCloseable {
+    static final class Halves implements HostNest.Pool, AutoCloseable {
         private final int threads;
         private final int perThread;
         private final ForkJoinPool pool;
