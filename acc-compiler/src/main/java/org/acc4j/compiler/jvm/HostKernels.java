@@ -142,10 +142,10 @@ public final class HostKernels {
             Region r = k.region();
             JvmEmitter e = new JvmEmitter(r, params, k.unchecked() != null
                     && k.unchecked().tiled() instanceof org.acc4j.compiler.pass.Tiling.Matmul mm ? mm : null);
-            Set<Object> proven = RegionUses.identitySet();
+            Set<Integer> proven = new java.util.HashSet<>();
             if (k.unchecked() != null) {
                 for (RangeCheck c : k.unchecked().checks()) {
-                    proven.add(c.node());
+                    proven.add(c.access());
                 }
             }
             String where = m.body().displayName() + " (line " + r.loop().line() + ")";

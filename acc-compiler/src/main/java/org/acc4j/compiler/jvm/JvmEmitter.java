@@ -111,7 +111,7 @@ final class JvmEmitter extends ExprEmitter {
     List<Mapping.Level> order;
 
     /** The class's bytes, named {@code name} (internal form, in {@link JvmKernel}'s package). */
-    byte[] emit(String name, Set<Object> provenNodes) {
+    byte[] emit(String name, Set<Integer> provenNodes) {
         if (matmul != null) {
             orderNote = matmul.i().index().name() + " | " + matmul.k().index().name() + " | "
                     + matmul.j().index().name() + ", a row of " + matmul.c().array().name()
@@ -134,7 +134,7 @@ final class JvmEmitter extends ExprEmitter {
         return emitClass(name, provenNodes);
     }
 
-    private byte[] emitClass(String name, Set<Object> provenNodes) {
+    private byte[] emitClass(String name, Set<Integer> provenNodes) {
         currentClass = name;
         ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
             @Override
