@@ -69,6 +69,7 @@ class MulticoreTest {
         assertEquals(64, HostKernels.chunks(1_000_000, 16));
         assertEquals(8, HostKernels.chunks(1_000_000, 2));
         assertEquals(4, HostKernels.chunks(5_000_000_000L, 1), "a chunk counts its iterations in an int");
+        assertEquals(128, HostKernels.chunks(1_000_000, 16, HostKernels.CHUNKS_PER_THREAD), "without a reduction");
     }
 
     /**
@@ -203,7 +204,9 @@ class MulticoreTest {
                 assertArrayEquals(plain[i], b[i]);
             }
             assertEquals((long) rows * cols, launches.get(0).trip(), "the collapsed loops' iterations are chunked");
-            assertEquals(HostKernels.chunks((long) rows * cols, pool.threads()), launches.get(0).chunks());
+            assertEquals(HostKernels.chunks((long) rows * cols, pool.threads(), HostKernels.CHUNKS_PER_THREAD),
+                    launches.get(0).chunks(), "a nest without a reduction: " + HostKernels.CHUNKS_PER_THREAD
+                    + " chunks per thread");
         }
     }
 }

@@ -52,7 +52,8 @@ public abstract class MulticoreState {
         workload.clearOutputs(args);
         workload.check(kernel.name() + " multicore", args, run());
         System.out.println("# " + kernel + " at " + workload.size + " on the multicore target, " + pool.threads()
-                + " threads, " + pool.chunksPerThread() + " chunks per thread" + (workload.sampled() ? ", checked on " + Workload.SAMPLES + " sampled elements"
+                + " threads, " + pool.chunksPerThread() + " chunks per thread ("
+                + HostNest.REDUCTION_CHUNKS_PER_THREAD + " with a reduction)" + (workload.sampled() ? ", checked on " + Workload.SAMPLES + " sampled elements"
                 : ", checked in full"));
     }
 
@@ -63,8 +64,8 @@ public abstract class MulticoreState {
     }
 
     /**
-     * {@code -Dacc4j.chunks.per.thread=K}: the chunks per thread of each nest's outermost parallel level, for measuring
-     * the chunking; {@link HostNest#CHUNKS_PER_THREAD}, the runtime's, when unset.
+     * {@code -Dacc4j.chunks.per.thread=K}: the chunks per thread of each nest's outermost parallel level (a nest without
+     * a reduction), for measuring the chunking; {@link HostNest#CHUNKS_PER_THREAD}, the runtime's, when unset.
      */
     static int chunksPerThread() {
         String v = System.getProperty("acc4j.chunks.per.thread");
@@ -89,11 +90,16 @@ public abstract class MulticoreState {
 
     /** One call. */
     public Object run() {
+        return run(pool);
+    }
+
+    /** One call with its chunks on {@code on}. */
+    Object run(HostNest.Pool on) {
         Object[] a = args;
         try {
             return kernels.run((s, self, args) -> {
                 throw new IllegalStateException("the field " + s.name() + " (benchmark kernels take parameters)");
-            }, null, a, pool, null);
+            }, null, a, on, null);
         } catch (HostNest.Refused r) {
             throw new IllegalStateException("the multicore target refused the call: " + r.getMessage(), r);
         }

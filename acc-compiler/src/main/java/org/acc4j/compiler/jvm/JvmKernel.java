@@ -8,7 +8,8 @@ import org.acc4j.compiler.ir.Evaluator;
  * One nest compiled to JVM bytecode by {@link JvmEmitter}: the generated class extends this one. {@link #trip} runs the
  * region's prologue and gives the trip count of its outermost parallel level (all its collapsed loops together), or 1
  * when that level is not the nest's outermost loop; {@link #chunk} runs the iterations {@code [lo, hi)} of that level,
- * its inner parallel levels as plain loops, and writes the chunk's partial reductions as raw bits.
+ * its inner parallel levels as plain loops, and writes the chunk's partial reductions as raw bits. A proven variant
+ * that runs the nest in another loop order ({@link LoopOrder}) cuts its own first level: {@link #tripProven}.
  *
  * <p>Both take the nest's arrays (in {@link HostKernels}' order) and its scalar inputs as raw bits. The static
  * methods here are what the generated code calls: the checked accesses, with Java's exceptions and messages.
@@ -19,6 +20,17 @@ public abstract class JvmKernel {
 
     /** The trip count of the outermost parallel level (the product over its collapsed loops); 1 when not chunked. */
     public abstract long trip(Object[] arrays, long[] scalars);
+
+    /**
+     * The trip count of the level the proven variant cuts into chunks: {@link #trip}'s, or that of the first level of
+     * the order it runs a reordered nest in ({@link LoopOrder}).
+     */
+    public abstract long tripProven(Object[] arrays, long[] scalars);
+
+    /** The trip count of the level that {@link #chunk} with {@code proven} cuts into chunks. */
+    public final long trip(boolean proven, Object[] arrays, long[] scalars) {
+        return proven ? tripProven(arrays, scalars) : trip(arrays, scalars);
+    }
 
     /**
      * Runs iterations {@code [lo, hi)} of the outermost parallel level; {@code proven} picks the variant without the

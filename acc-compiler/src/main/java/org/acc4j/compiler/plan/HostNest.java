@@ -23,15 +23,19 @@ public final class HostNest {
         /** The threads that run chunks (the chunking follows it). */
         int threads();
 
-        /** Chunks per thread (at least 1). */
+        /** Chunks per thread of a nest without a reduction (at least 1). */
         int chunksPerThread();
 
         /** Runs {@code chunk.accept(c)} for every {@code c} in {@code [0, chunks)}; returns when all are done. */
         void run(int chunks, IntConsumer chunk);
     }
 
-    /** One nest's run, for the report and the profile: {@code inPlace} when it could not throw (nothing saved). */
-    public record Run(int kernel, int line, long trip, int chunks, int threads, boolean inPlace, long nanos) {
+    /**
+     * One nest's run, for the report and the profile: {@code inPlace} when it could not throw (nothing saved);
+     * {@code order} the loops' order when the run reordered them, else null.
+     */
+    public record Run(int kernel, int line, long trip, int chunks, int threads, boolean inPlace, long nanos,
+                      String order) {
     }
 
     /** The method has a nest this backend does not translate: it runs as plain Java, for the reason given. */
@@ -48,8 +52,11 @@ public final class HostNest {
         }
     }
 
-    /** Chunks per thread by default, as many as a parallel stream's leaves per thread of the common pool. */
+    /** Chunks per thread of a nest without a reduction, by default ({@link HostKernels#CHUNKS_PER_THREAD}). */
     public static final int CHUNKS_PER_THREAD = HostKernels.CHUNKS_PER_THREAD;
+
+    /** Chunks per thread of a nest with a reduction, always ({@link HostKernels#REDUCTION_CHUNKS_PER_THREAD}). */
+    public static final int REDUCTION_CHUNKS_PER_THREAD = HostKernels.REDUCTION_CHUNKS_PER_THREAD;
 
     private final HostKernels kernels;
     private final List<ArrayUse> arrays;
@@ -119,7 +126,7 @@ public final class HostNest {
             return kernels.run(s -> s instanceof ArrayRef.Parameter p ? args[p.index()]
                     : reader.value(fields.computeIfAbsent(s, Sources::of), self, args), args, v,
                     runs == null ? null : l -> runs.accept(new Run(l.kernel(), l.line(), l.trip(), l.chunks(),
-                            l.threads(), l.inPlace(), l.nanos())));
+                            l.threads(), l.inPlace(), l.nanos(), l.order())));
         } catch (HostKernels.HostInstead h) {
             throw new Refused(h.getMessage());
         }

@@ -3,9 +3,6 @@ package org.acc4j.runtime.launch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinWorkerThread;
-import java.util.concurrent.RecursiveAction;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import org.acc4j.compiler.plan.ArrayUse;
@@ -16,14 +13,15 @@ import org.acc4j.runtime.profile.Profiler;
 
 /**
  * The multicore target: with no GPU, each launch site's nest runs as JVM bytecode generated from its kernel IR
- * ({@link HostNest}), its outermost parallel level cut into chunks that a fork/join pool of {@link #threads()}
- * threads runs. Data is the host's own memory: nothing moves. A nest is translated on its first call; one the backend
+ * ({@link HostNest}), its outermost parallel level cut into chunks that {@link #threads()} threads run: the caller
+ * and the pool's workers, each on a contiguous block of the chunks ({@link CorePool}). Data is the host's own memory:
+ * nothing moves. A nest is translated on its first call; one the backend
  * does not translate runs as plain Java from then on, with its reason said once.
  */
 public final class Multicore implements HostNest.Pool, AutoCloseable {
     private final int threads;
     private final int chunksPerThread;
-    private final ForkJoinPool pool;
+    private final CorePool pool;
     private final Profiler profile;
     private final Consumer<String> report;
     /** Per site ("plan:site"): its {@link HostNest}, or the reason it runs as plain Java. */
@@ -50,13 +48,7 @@ public final class Multicore implements HostNest.Pool, AutoCloseable {
         this.chunksPerThread = Math.max(1, chunksPerThread);
         this.profile = profile;
         this.report = report;
-        java.util.concurrent.atomic.AtomicInteger workers = new java.util.concurrent.atomic.AtomicInteger();
-        this.pool = this.threads > 1 ? new ForkJoinPool(this.threads, p -> {
-            ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
-            t.setName("acc4j-multicore-" + workers.getAndIncrement());
-            t.setDaemon(true);
-            return t;
-        }, null, false) : null;
+        this.pool = new CorePool(this.threads, "acc4j-multicore");
     }
 
     @Override
@@ -69,39 +61,10 @@ public final class Multicore implements HostNest.Pool, AutoCloseable {
         return chunksPerThread;
     }
 
-    /** Runs the chunks on the pool (on the calling thread for a single chunk or a single thread). */
+    /** Runs the chunks on the pool: the calling thread and the pool's workers, each on its block of chunks. */
     @Override
     public void run(int chunks, IntConsumer chunk) {
-        if (pool == null || chunks == 1) {
-            for (int c = 0; c < chunks; c++) {
-                chunk.accept(c);
-            }
-            return;
-        }
-        pool.invoke(new Chunks(chunk, 0, chunks));
-    }
-
-    /** Chunks {@code [from, to)}, split in halves so that idle threads steal the larger half. */
-    private static final class Chunks extends RecursiveAction {
-        private final IntConsumer chunk;
-        private final int from;
-        private final int to;
-
-        Chunks(IntConsumer chunk, int from, int to) {
-            this.chunk = chunk;
-            this.from = from;
-            this.to = to;
-        }
-
-        @Override
-        protected void compute() {
-            if (to - from == 1) {
-                chunk.accept(from);
-                return;
-            }
-            int mid = (from + to) >>> 1;
-            invokeAll(new Chunks(chunk, from, mid), new Chunks(chunk, mid, to));
-        }
+        pool.run(chunks, chunk);
     }
 
     /**
@@ -160,7 +123,8 @@ public final class Multicore implements HostNest.Pool, AutoCloseable {
     static String description(HostNest.Run l) {
         return l.threads() + " thread" + (l.threads() == 1 ? "" : "s") + ", " + l.chunks() + " chunk"
                 + (l.chunks() == 1 ? "" : "s") + " of " + l.trip() + " iteration" + (l.trip() == 1 ? "" : "s")
-                + (l.inPlace() ? ", in place" : ", the arrays it writes saved first (it may throw)") + ", "
+                + (l.inPlace() ? ", in place" : ", the arrays it writes saved first (it may throw)")
+                + (l.order() == null ? "" : ", loops run " + l.order()) + ", "
                 + String.format(java.util.Locale.ROOT, "%.3f ms", l.nanos() / 1e6);
     }
 
@@ -179,8 +143,6 @@ public final class Multicore implements HostNest.Pool, AutoCloseable {
 
     @Override
     public void close() {
-        if (pool != null) {
-            pool.shutdown();
-        }
+        pool.close();
     }
 }
