@@ -32,6 +32,7 @@ import org.acc4j.runtime.data.QueuedHolds;
 import org.acc4j.runtime.async.Queue;
 import org.acc4j.runtime.async.Queues;
 import org.acc4j.runtime.profile.Profiler;
+import org.acc4j.runtime.tune.Tuner;
 
 /**
  * Runs one call of an offloaded method: binds its arrays and scalars, enters its data clauses, launches its
@@ -96,6 +97,8 @@ public final class Launcher implements AutoCloseable {
     /** The references async calls in flight hold, released at their waits. */
     private final QueuedHolds holds = new QueuedHolds();
     private final Set<String> saidSync = new HashSet<>();
+    /** Times block shapes on synchronous launches ({@link Tuner}); null when autotuning is off. */
+    private Tuner tuner;
     /** The last Java exception a kernel raised, to tell it from a failure of the runtime itself. */
     private volatile Throwable lastKernelException;
 
@@ -258,6 +261,11 @@ public final class Launcher implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** Times block shapes from now on; the launcher closes it. */
+    public synchronized void tuner(Tuner t) {
+        this.tuner = t;
     }
 
     /** Whether {@code t} is the Java exception a kernel raised (Java's semantics), not a failure of the runtime. */
@@ -616,6 +624,17 @@ public final class Launcher implements AutoCloseable {
         if (grid == null) {
             return results;
         }
+        Function f = m.function(k, proven);
+        Tuner.Launch shape = queue == null && tuner != null ? tuner.pick(TunedShapes.key(plan, proven),
+                () -> TunedShapes.of(m, plan, proven, f), org.acc4j.compiler.plan.LaunchShapes.trips(geometry, ev)) : null;
+        if (shape != null && !shape.own()) {
+            block = shape.block();
+            grid = org.acc4j.compiler.plan.LaunchShapes.grid(geometry, block, ev,
+                    defaultGangs(block[0] * block[1] * block[2]), Integer.MAX_VALUE);
+            if (grid == null) {
+                return results;
+            }
+        }
         RowGroup.Choice lanes = rowLanes(m, plan, ev, arrays, trip, grid);
         long blocks = (long) grid[0] * grid[1] * grid[2];
         if (!reductions.isEmpty()) {
@@ -631,7 +650,6 @@ public final class Launcher implements AutoCloseable {
             queued.add(new Queued(plan, false, slot));
         }
         String entry = proven ? plan.unchecked().entry() : plan.entry();
-        Function f = m.function(k, proven);
         LaunchMemory.Plan lp = memory.plan(f, plan.params().size(), m.displayName());
         Parameters pa = lp.parameters();
         List<KernelParam> params = plan.params();
@@ -680,7 +698,13 @@ public final class Launcher implements AutoCloseable {
         if (started != null) {
             started.record();
         }
+        if (tuner != null) {
+            tuner.start(shape);
+        }
         pa.launch(f, grid, block, null, entry);
+        if (tuner != null) {
+            tuner.stop(shape);
+        }
         if (finished != null) {
             finished.record();
         }
@@ -696,6 +720,9 @@ public final class Launcher implements AutoCloseable {
             RuntimeException thrown = KernelErrors.javaException(plan, proven, code, record[1], arrays);
             lastKernelException = thrown;
             throw thrown;
+        }
+        if (tuner != null) {
+            tuner.finished(shape);
         }
         if (!reductions.isEmpty()) {
             scratch.copyToHost(results, reductions.size());
@@ -758,6 +785,9 @@ public final class Launcher implements AutoCloseable {
         queues.abandon();
         memory.abandon();
         scratch.abandon();
+        if (tuner != null) {
+            tuner.abandon();
+        }
         abandoned = true;
     }
 
@@ -782,6 +812,9 @@ public final class Launcher implements AutoCloseable {
             if (started != null) {
                 started.close();
                 finished.close();
+            }
+            if (tuner != null) {
+                tuner.close();
             }
         }
     }
