@@ -97,7 +97,7 @@ public final class LaunchShapes {
         }
         for (Reduction r : plan.region().reductions()) {
             if (r.type().isFloat()) {
-                return "its " + r.type().name().toLowerCase(java.util.Locale.ROOT) + " reduction of "
+                return "its " + r.type().javaName() + " reduction of "
                         + r.var().name() + " combines per block, so another block rounds differently";
             }
         }
