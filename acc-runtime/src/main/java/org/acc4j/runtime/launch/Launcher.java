@@ -625,8 +625,14 @@ public final class Launcher implements AutoCloseable {
             return results;
         }
         Function f = m.function(k, proven);
-        Tuner.Launch shape = queue == null && tuner != null ? tuner.pick(TunedShapes.key(plan, proven),
-                () -> TunedShapes.of(m, plan, proven, f), org.acc4j.compiler.plan.LaunchShapes.trips(geometry, ev)) : null;
+        Tuner.Launch shape = null;
+        if (tuner != null) {
+            // an async launch is not timed: it takes the chosen block once there is one
+            long[] levelTrips = org.acc4j.compiler.plan.LaunchShapes.trips(geometry, ev);
+            shape = queue == null ? tuner.pick(TunedShapes.key(plan, proven), () -> TunedShapes.of(m, plan, proven, f),
+                    levelTrips) : tuner.chosen(TunedShapes.key(plan, proven), () -> TunedShapes.of(m, plan, proven, f),
+                    levelTrips);
+        }
         if (shape != null && !shape.own()) {
             block = shape.block();
             grid = org.acc4j.compiler.plan.LaunchShapes.grid(geometry, block, ev,

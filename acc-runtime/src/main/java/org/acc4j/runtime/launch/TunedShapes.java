@@ -12,10 +12,9 @@ final class TunedShapes {
     private TunedShapes() {
     }
 
-    /** The variant's key for the tuner: its entry and its PTX (a class loaded twice may differ under one name). */
-    static String key(KernelPlan plan, boolean proven) {
-        String ptx = ptx(plan, proven);
-        return entry(plan, proven) + "|" + ptx.length() + "|" + ptx.hashCode();
+    /** The variant's key for the tuner, compared by identity: its PTX text, one object per variant. */
+    static Object key(KernelPlan plan, boolean proven) {
+        return ptx(plan, proven);
     }
 
     /** The variant's shapes; a block larger than the loaded kernel can launch is left out. */

@@ -112,6 +112,9 @@ public final class Tuner implements AutoCloseable {
     private static final class Site {
         final Shapes shapes;
         final Map<String, State> classes = new HashMap<>();
+        /** The trip counts of the last launch and their class's state: most launches repeat them. */
+        long[] lastTrips;
+        State last;
 
         Site(Shapes shapes) {
             this.shapes = shapes;
@@ -128,6 +131,8 @@ public final class Tuner implements AutoCloseable {
         final boolean[] dropped;
         final int[] misses;
         int chosen;
+        /** The launch of the chosen block, made once. */
+        Launch fixed;
         /** The candidate launched last and not yet timed, or -1. */
         int pending = -1;
         long launches;
@@ -152,7 +157,8 @@ public final class Tuner implements AutoCloseable {
     private final Timing timing;
     private final Consumer<String> report;
     private final Listener listener;
-    private final Map<String, Site> sites = new HashMap<>();
+    /** By the key the launcher gives, compared by identity. */
+    private final Map<Object, Site> sites = new java.util.IdentityHashMap<>();
 
     /**
      * @param cache    where chosen shapes are kept across runs, or null for none
@@ -169,10 +175,23 @@ public final class Tuner implements AutoCloseable {
     }
 
     /**
-     * The shape of a launch of the kernel variant {@code key} whose parallel levels run {@code trips} iterations;
-     * {@code shapes} is asked on the variant's first launch only.
+     * The shape of a launch of the kernel variant {@code key} (one object per variant, compared by identity, such as its
+     * PTX text) whose parallel levels run {@code trips} iterations; {@code shapes} is asked on the variant's first
+     * launch only. Null: the own block, untimed.
      */
-    public synchronized Launch pick(String key, Supplier<Shapes> shapes, long[] trips) {
+    public synchronized Launch pick(Object key, Supplier<Shapes> shapes, long[] trips) {
+        return pick(key, shapes, trips, true);
+    }
+
+    /**
+     * As {@link #pick}, for a launch that cannot be timed (an async call's): the chosen block once there is one, else
+     * null (the own block); the launch counts for nothing.
+     */
+    public synchronized Launch chosen(Object key, Supplier<Shapes> shapes, long[] trips) {
+        return pick(key, shapes, trips, false);
+    }
+
+    private Launch pick(Object key, Supplier<Shapes> shapes, long[] trips, boolean timing) {
         Site site = sites.get(key);
         if (site == null) {
             site = new Site(shapes.get());
@@ -185,6 +204,33 @@ public final class Tuner implements AutoCloseable {
         if (site.shapes.fixedWhy() != null || site.shapes.blocks().size() < 2) {
             return null;
         }
+        State s = site.last != null && Arrays.equals(site.lastTrips, trips) ? site.last : state(site, trips);
+        if (!timing) {
+            return s.stage == Stage.CHOSEN ? new Launch(s, s.chosen, false) : null;
+        }
+        if (s.pending >= 0 && ++s.misses[s.pending] >= 2) {
+            // its launches failed or raised an exception before they were timed
+            s.dropped[s.pending] = s.pending != 0;
+        }
+        s.pending = -1;
+        switch (s.stage) {
+            case CHOSEN:
+                if (s.fixed == null) {
+                    s.fixed = new Launch(s, s.chosen, false);
+                }
+                return s.fixed;
+            case WATCHING:
+                s.pending = 0;
+                return new Launch(s, 0, true);
+            default:
+                int next = next(s);
+                s.pending = next;
+                return new Launch(s, next, true);
+        }
+    }
+
+    /** The state of {@code trips}' size class, made (and looked up in the cache) on its first launch. */
+    private State state(Site site, long[] trips) {
         String cls = sizeClass(trips);
         State s = site.classes.get(cls);
         if (s == null) {
@@ -198,22 +244,9 @@ public final class Tuner implements AutoCloseable {
                         + ", tuned in an earlier run (" + cache.file(site.shapes.kernel(), cls) + ")");
             }
         }
-        if (s.pending >= 0 && ++s.misses[s.pending] >= 2) {
-            // its launches failed or raised an exception before they were timed
-            s.dropped[s.pending] = s.pending != 0;
-        }
-        s.pending = -1;
-        switch (s.stage) {
-            case CHOSEN:
-                return new Launch(s, s.chosen, false);
-            case WATCHING:
-                s.pending = 0;
-                return new Launch(s, 0, true);
-            default:
-                int next = next(s);
-                s.pending = next;
-                return new Launch(s, next, true);
-        }
+        site.lastTrips = trips.clone();
+        site.last = s;
+        return s;
     }
 
     /** The live candidate with the fewest times, the lowest index on a tie. */

@@ -291,6 +291,24 @@ class TunerTest {
     }
 
     @Test
+    void anUntimedLaunchTakesTheChoiceOnceMadeAndCountsForNothing() {
+        FakeTiming clock = new FakeTiming().time(OWN, 400_000).time(BLOCKS.get(1), 300_000)
+                .time(BLOCKS.get(2), 500_000).time(BLOCKS.get(3), 500_000);
+        Tuner t = new Tuner(Rules.DEFAULT, null, clock, null, null);
+        assertNull(t.chosen("k", () -> shapes(BLOCKS), TRIPS), "nothing chosen yet: the own block");
+        for (int i = 0; i < 12; i++) {
+            call(t, clock, BLOCKS, TRIPS);
+            if (i < 11) {
+                assertNull(t.chosen("k", () -> shapes(BLOCKS), TRIPS));
+            }
+        }
+        assertEquals(12, clock.stops, "the untimed launches did not disturb the turns");
+        Tuner.Launch l = t.chosen("k", () -> shapes(BLOCKS), TRIPS);
+        assertArrayEquals(BLOCKS.get(1), l.block());
+        assertFalse(l.timed());
+    }
+
+    @Test
     void closingReleasesTheClock() {
         FakeTiming clock = new FakeTiming();
         new Tuner(Rules.DEFAULT, null, clock, null, null).close();
