@@ -18,7 +18,9 @@ import java.util.function.Supplier;
  * <ol>
  * <li><b>Watching.</b> Launches run with the own block and are timed. Once the median reaches
  * {@link Rules#minLaunchNanos}, tuning starts; after {@link Rules#watched} launches below it, the kernel keeps its
- * block for good (untimed from then on): a short kernel's time is mostly its launch's.</li>
+ * block, untimed: a short kernel's time is mostly its launch's. Once such a kernel has been launched
+ * {@link Rules#frequent} times at that size class, it is tuned after all if its median is at least
+ * {@link Rules#frequentNanos}: called that often, its time matters too.</li>
  * <li><b>Tuning.</b> Each launch takes the live candidate with the fewest timed launches (the own block first on a
  * tie), so the candidates take turns and share any drift of the device's clocks. Every call's output is that
  * launch's: every candidate computes the same elements with the same per-thread code
@@ -133,6 +135,9 @@ public final class Tuner implements AutoCloseable {
         int chosen;
         /** The launch of the chosen block, made once. */
         Launch fixed;
+        /** Kept for being short: its launches are counted, for {@link Rules#frequent}. */
+        boolean keptShort;
+        long shortLaunches;
         /** The candidate launched last and not yet timed, or -1. */
         int pending = -1;
         long launches;
@@ -215,6 +220,19 @@ public final class Tuner implements AutoCloseable {
         s.pending = -1;
         switch (s.stage) {
             case CHOSEN:
+                if (s.keptShort && ++s.shortLaunches >= rules.frequent()) {
+                    s.keptShort = false;
+                    if (median(s.samples.get(0)) >= rules.frequentNanos()) {
+                        s.stage = Stage.TUNING;
+                        say(s.site.shapes.where() + ": kernel " + s.site.shapes.entry() + " [" + s.sizeClass
+                                + "]: timing " + (s.site.shapes.blocks().size() - 1) + " other block shapes on the next"
+                                + " calls (launched " + s.shortLaunches + " times, block "
+                                + dims(s.site.shapes.blocks().get(0)) + " takes " + us(median(s.samples.get(0))) + ")");
+                        int next = next(s);
+                        s.pending = next;
+                        return new Launch(s, next, true);
+                    }
+                }
                 if (s.fixed == null) {
                     s.fixed = new Launch(s, s.chosen, false);
                 }
@@ -298,6 +316,8 @@ public final class Tuner implements AutoCloseable {
             } else if (s.samples.get(0).size() >= rules.watched()) {
                 s.stage = Stage.CHOSEN;
                 s.chosen = 0;
+                s.keptShort = true;
+                s.shortLaunches = s.launches;
                 String outcome = "block " + dims(s.site.shapes.blocks().get(0)) + " kept: " + us(median)
                         + " a launch, below the " + us(rules.minLaunchNanos()) + " worth tuning";
                 say(s.site.shapes.where() + ": kernel " + s.site.shapes.entry() + " [" + s.sizeClass + "]: " + outcome);
@@ -352,6 +372,7 @@ public final class Tuner implements AutoCloseable {
         }
         s.stage = Stage.CHOSEN;
         s.chosen = best;
+        s.fixed = null;
         String outcome = "block " + dims(blocks.get(best)) + (best == 0
                 ? " kept (no shape " + pct(rules.margin()) + " faster)"
                 : " chosen, " + pct(1 - (double) bestMedian / own) + " faster than " + dims(blocks.get(0)));

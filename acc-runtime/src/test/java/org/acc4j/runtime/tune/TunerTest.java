@@ -187,6 +187,31 @@ class TunerTest {
     }
 
     @Test
+    void aShortKernelCalledOftenIsTunedAfterAll() {
+        FakeTiming clock = new FakeTiming().time(OWN, 20_000).time(BLOCKS.get(1), 15_000)
+                .time(BLOCKS.get(2), 30_000).time(BLOCKS.get(3), 30_000);
+        Outcomes out = new Outcomes();
+        Tuner t = new Tuner(new Rules(50_000, 3, 3, 0.03, 1.25, 3, 100, 10_000), null, clock, null, out);
+        for (int i = 0; i < 99; i++) {
+            assertArrayEquals(OWN, call(t, clock, BLOCKS, TRIPS));
+        }
+        assertEquals(3, clock.stops);
+        for (int i = 0; i < 12; i++) {
+            call(t, clock, BLOCKS, TRIPS);
+        }
+        assertArrayEquals(BLOCKS.get(1), call(t, clock, BLOCKS, TRIPS));
+        assertEquals(2, out.lines.size(), out.lines.toString());
+        assertTrue(out.lines.get(1).contains("block 32x8x1 chosen"), out.lines.toString());
+        // a kernel below frequentNanos is never tuned
+        FakeTiming tiny = new FakeTiming().time(OWN, 5_000).time(BLOCKS.get(1), 1_000);
+        Tuner u = new Tuner(new Rules(50_000, 3, 3, 0.03, 1.25, 3, 100, 10_000), null, tiny, null, null);
+        for (int i = 0; i < 500; i++) {
+            assertArrayEquals(OWN, call(u, tiny, BLOCKS, TRIPS));
+        }
+        assertEquals(3, tiny.stops);
+    }
+
+    @Test
     void aMuchSlowerCandidateIsDroppedAfterOneLaunch() {
         FakeTiming clock = new FakeTiming().time(OWN, 400_000).time(BLOCKS.get(1), 4_000_000)
                 .time(BLOCKS.get(2), 380_000).time(BLOCKS.get(3), 401_000);
