@@ -116,21 +116,21 @@ class LaunchShapesTest {
         assertNotNull(m.kernels().get(0).unchecked(), "the bounds are proven");
         LaunchShapes.Choice checked = shapes(m, false);
         assertArrayEquals(new int[] {128, 2, 1}, checked.blocks().get(0), "the mapping's own block comes first");
-        assertEquals(6, checked.blocks().size());
+        assertEquals(7, checked.blocks().size());
         assertTrue(checked.blocks().stream().anyMatch(b -> Arrays.equals(b, new int[] {32, 8, 1})));
         Random r = new Random(42);
         // 37 x 29: neither a multiple of a block nor of the marched chunk
         int rows = 37;
         int cols = 29;
         // not marched (no column read at two neighbouring offsets): both variants are Map2_4
-        assertEquals(6, shapes(m, true).blocks().size());
-        assertEquals(6, candidatesMatchJava("jacobi", doubles(r, rows * cols), doubles(r, rows * cols), rows, cols));
+        assertEquals(7, shapes(m, true).blocks().size());
+        assertEquals(7, candidatesMatchJava("jacobi", doubles(r, rows * cols), doubles(r, rows * cols), rows, cols));
     }
 
     @Test
     void twoAndThreeLevelNestsAndOneLevelNests() throws Exception {
         Random r = new Random(7);
-        assertEquals(6, candidatesMatchJava("scaleRows", doubles(r, 23 * 41), doubles(r, 41), new double[23 * 41], 23,
+        assertEquals(7, candidatesMatchJava("scaleRows", doubles(r, 23 * 41), doubles(r, 41), new double[23 * 41], 23,
                 41));
         CompiledMethod box = CompilerTest.offload(ShapeKernels.class, "box");
         assertTrue(shapes(box, false).tunable(), shapes(box, false).fixedWhy());
@@ -151,7 +151,7 @@ class LaunchShapesTest {
         assertTrue(c.blocks().stream().allMatch(b -> b[2] == 1), "two block axes: x and y");
         Random r = new Random(3);
         int n = 13 * 11 * 35;
-        assertEquals(6, candidatesMatchJava(org.acc4j.compiler.fixtures.MarchingKernels.class, "sevenPoint",
+        assertEquals(7, candidatesMatchJava(org.acc4j.compiler.fixtures.MarchingKernels.class, "sevenPoint",
                 NestInputs.doubles(r, n), NestInputs.doubles(r, n), 13, 11, 35, 0.4, 0.1));
     }
 

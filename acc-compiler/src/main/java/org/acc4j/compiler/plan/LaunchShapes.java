@@ -34,7 +34,8 @@ public final class LaunchShapes {
     /** Candidates for one block axis (x). */
     static final int[][] ONE_AXIS = {{128, 1, 1}, {256, 1, 1}, {512, 1, 1}, {1024, 1, 1}, {64, 1, 1}};
     /** Candidates for two block axes (x, y). */
-    static final int[][] TWO_AXES = {{128, 2, 1}, {32, 8, 1}, {64, 4, 1}, {256, 1, 1}, {32, 16, 1}, {16, 16, 1}};
+    static final int[][] TWO_AXES = {{128, 2, 1}, {32, 8, 1}, {64, 4, 1}, {64, 8, 1}, {256, 1, 1}, {32, 16, 1},
+        {16, 16, 1}};
     /** Candidates for three block axes. */
     static final int[][] THREE_AXES = {{32, 4, 2}, {32, 8, 1}, {64, 2, 2}, {32, 4, 4}, {128, 2, 1}, {16, 8, 4}};
 
