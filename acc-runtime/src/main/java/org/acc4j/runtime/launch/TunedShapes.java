@@ -1,7 +1,7 @@
 package org.acc4j.runtime.launch;
 
 import java.util.List;
-import org.acc4j.compiler.KernelPlan;
+import org.acc4j.compiler.plan.LaunchPlan;
 import org.acc4j.compiler.plan.LaunchShapes;
 import org.acc4j.runtime.cuda.Function;
 import org.acc4j.runtime.tune.ShapeCache;
@@ -13,25 +13,22 @@ final class TunedShapes {
     }
 
     /** The variant's key for the tuner, compared by identity: its PTX text, one object per variant. */
-    static Object key(KernelPlan plan, boolean proven) {
-        return ptx(plan, proven);
+    static Object key(LaunchPlan plan, boolean proven) {
+        return plan.ptx(proven);
     }
 
     /** The variant's shapes; a block larger than the loaded kernel can launch is left out. */
-    static Tuner.Shapes of(OffloadedMethod m, KernelPlan plan, boolean proven, Function f) {
-        LaunchShapes.Choice c = LaunchShapes.of(plan, proven);
+    static Tuner.Shapes of(OffloadedMethod m, LaunchPlan plan, boolean proven, Function f) {
+        LaunchShapes.Choice c = plan.shapes(proven);
         int most = f.maxThreadsPerBlock();
-        List<int[]> blocks = c.blocks().stream().filter(b -> b == c.blocks().get(0) || b[0] * b[1] * b[2] <= most)
-                .toList();
-        String where = m.plan().body().sourceFile() + ":" + plan.region().loop().line();
-        return new Tuner.Shapes(where, entry(plan, proven), ShapeCache.digest(ptx(plan, proven)), blocks, c.fixedWhy());
-    }
-
-    private static String entry(KernelPlan plan, boolean proven) {
-        return proven && plan.unchecked() != null ? plan.unchecked().entry() : plan.entry();
-    }
-
-    private static String ptx(KernelPlan plan, boolean proven) {
-        return proven && plan.unchecked() != null ? plan.unchecked().ptx() : plan.ptx();
+        List<int[]> blocks = new java.util.ArrayList<>();
+        for (int i = 0; i < c.blocks().size(); i++) {
+            int[] b = c.blocks().get(i);
+            if (i == 0 || b[0] * b[1] * b[2] <= most) {
+                blocks.add(b);
+            }
+        }
+        String where = m.plan().sourceFile() + ":" + plan.line();
+        return new Tuner.Shapes(where, plan.entry(proven), ShapeCache.digest(plan.ptx(proven)), blocks, c.fixedWhy());
     }
 }
