@@ -130,7 +130,7 @@ class AutotuneGpuTest {
         double[] src = grid(1);
         double[] expected = plainSweep(src);
         String report = stderrOf(() -> sweeps(src, expected, 30, 2));
-        Pattern tried = Pattern.compile("kernel (acc_Jacobi_sweep_r0\\w*) \\[12x12\\]: tried (.*?); block (\\d+x\\d+x1) "
+        Pattern tried = Pattern.compile("kernel (acc_Jacobi_sweep\\w*) \\[12x12\\]: tried (.*?); block (\\d+x\\d+x1) "
                 + "(chosen|kept)");
         Matcher m = tried.matcher(report);
         assertTrue(m.find(), report);
