@@ -71,6 +71,9 @@ final class Gpu implements AutoCloseable {
             context.close();
             throw e;
         }
+        if (options.autotune()) {
+            launcher.tuner(tuner(device, options, profile, report));
+        }
         Guard guard = new Guard(context, table, cache, launcher);
         Offloader offloader = new Offloader(device, cache, launcher, guard, report != null ? report : line -> { },
                 profile, options.dump(), options.sourcePath(), options.hoistChecks());
@@ -78,6 +81,19 @@ final class Gpu implements AutoCloseable {
             table.listener(profile);
         }
         return new Gpu(device, context, table, cache, launcher, guard, offloader);
+    }
+
+    /**
+     * The tuner of block shapes: chosen shapes kept in {@code tune/} beside the kernel cache's folder (none when it has
+     * none), its lines in the report, its time in the profile.
+     */
+    private static org.acc4j.runtime.tune.Tuner tuner(Device device, Options options, Profiler profile,
+                                                      Consumer<String> report) {
+        org.acc4j.runtime.tune.ShapeCache shapes = options.cacheDir() == null ? null
+                : new org.acc4j.runtime.tune.ShapeCache(options.cacheDir().resolve("tune"), device.name() + "|driver "
+                        + Device.driverVersion() + "|" + device.smTarget(), Log::warning);
+        return new org.acc4j.runtime.tune.Tuner(org.acc4j.runtime.tune.Rules.DEFAULT, shapes,
+                new org.acc4j.runtime.tune.EventTiming(), report, profile == null ? null : profile::tuned);
     }
 
     /** The fault after which the device was lost, or null while it works. */

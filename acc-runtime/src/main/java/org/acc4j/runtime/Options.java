@@ -41,6 +41,7 @@ import java.util.function.Consumer;
  *       {@code off}</td></tr>
  *   <tr><td>{@code ACC4J_CACHE_DIR}</td><td>{@code acc4j.cache.dir}</td><td>a folder, created when missing
  *       ({@code $XDG_CACHE_HOME/acc4j/kernels}, else {@code ~/.cache/acc4j/kernels}, when unset)</td></tr>
+ *   <tr><td>{@code ACC4J_AUTOTUNE}</td><td>{@code acc4j.autotune}</td><td>a switch, on when unset</td></tr>
  * </table>
  * A switch is on for {@code 1}, {@code true}, {@code yes}, {@code on} and off for {@code 0}, {@code false},
  * {@code no}, {@code off} (any case); unset or blank is its default.
@@ -70,12 +71,14 @@ import java.util.function.Consumer;
  *     while the linker behind the cubin cache compiles PTX as relocatable code, in which calls into the templates'
  *     routines (scans, reductions, the math library) stay calls
  * @param cacheDir {@code acc4j.cache.dir} / {@code ACC4J_CACHE_DIR}: the folder of the cubin cache
+ * @param autotune {@code acc4j.autotune} / {@code ACC4J_AUTOTUNE}: time other block shapes on a long kernel's first
+ *     calls and keep the fastest ({@link org.acc4j.runtime.tune.Tuner}; on by default)
  * @param given how the user gave each setting that is set, by environment variable name: {@code ACC_DEVICE_NUM}
  *     to {@code -Dacc.device.num=1} or {@code ACC_DEVICE_NUM=1}
  */
 public record Options(boolean hostOnly, int deviceNumber, boolean report, boolean profile, Path profileJson, Path dump,
                       String sourcePath, boolean hoistChecks, boolean mapped, CacheMode cache, Path cacheDir,
-                      Map<String, String> given, boolean multicore, int cores) {
+                      Map<String, String> given, boolean multicore, int cores, boolean autotune) {
 
     /** How kernels compiled in an earlier run are found again. */
     public enum CacheMode {
@@ -99,6 +102,14 @@ public record Options(boolean hostOnly, int deviceNumber, boolean report, boolea
                    Map<String, String> given) {
         this(hostOnly, deviceNumber, report, profile, profileJson, dump, sourcePath, hoistChecks, mapped, cache, cacheDir,
                 given, false, 0);
+    }
+
+    /** Settings with autotuning on (its default). */
+    public Options(boolean hostOnly, int deviceNumber, boolean report, boolean profile, Path profileJson, Path dump,
+                   String sourcePath, boolean hoistChecks, boolean mapped, CacheMode cache, Path cacheDir,
+                   Map<String, String> given, boolean multicore, int cores) {
+        this(hostOnly, deviceNumber, report, profile, profileJson, dump, sourcePath, hoistChecks, mapped, cache, cacheDir,
+                given, multicore, cores, true);
     }
 
     /** The multicore target's thread count: {@code ACC_NUM_CORES}, else the available processors. */
@@ -193,8 +204,9 @@ public record Options(boolean hostOnly, int deviceNumber, boolean report, boolea
             }
         }
         Path cacheDir = cacheFolder(in.read("ACC4J_CACHE_DIR", "acc4j.cache.dir"), env, props);
+        boolean autotune = in.flag("ACC4J_AUTOTUNE", "acc4j.autotune", true, "autotuning stays on", warnings);
         return new Options(host, device, report, profile, json, dump, sources, hoistChecks, mapped, cache, cacheDir,
-                given, multicore, cores);
+                given, multicore, cores, autotune);
     }
 
     /**

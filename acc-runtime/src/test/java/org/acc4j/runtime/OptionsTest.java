@@ -128,6 +128,18 @@ class OptionsTest {
     }
 
     @Test
+    void autotuningIsOnUnlessSwitchedOff() {
+        assertTrue(Options.parse(Map.of(), new Properties()).autotune());
+        assertFalse(env("ACC4J_AUTOTUNE", "off").autotune());
+        assertFalse(props("acc4j.autotune", "0").autotune());
+        assertTrue(env("ACC4J_AUTOTUNE", "on").autotune());
+        List<String> w = new ArrayList<>();
+        assertTrue(parse(Map.of("ACC4J_AUTOTUNE", "fast"), new Properties(), w).autotune(), "keeps its default");
+        assertEquals(List.of("ACC4J_AUTOTUNE=fast is not a switch; use 1, true, yes or on, or 0, false, no or off"
+                + " (autotuning stays on)"), w);
+    }
+
+    @Test
     void mappedErrorRecordIsOnUnlessSwitchedOff() {
         assertTrue(Options.parse(Map.of(), new Properties()).mapped());
         assertFalse(env("ACC4J_MAPPED", "off").mapped());

@@ -54,6 +54,8 @@ public final class KernelInterpreter {
     private final Function<ArrayRef.Source, Object> sources;
     private final Object[] args;
     private final int maxBlocks;
+    /** The block each kernel variant launches with (the plan and whether its proofs held), null for its own. */
+    private java.util.function.BiFunction<KernelPlan, Boolean, int[]> blockOf;
 
     private KernelInterpreter(CompiledMethod method, Function<ArrayRef.Source, Object> sources, Object[] args,
                               int maxBlocks) {
@@ -122,12 +124,27 @@ public final class KernelInterpreter {
 
     /** Runs a static method's kernels with its arguments. */
     public static Object run(CompiledMethod method, Object[] args, int maxBlocks) {
-        return run(method, s -> {
+        return run(method, args, maxBlocks, null);
+    }
+
+    /**
+     * As {@link #run(CompiledMethod, Object[], int)}, each kernel with the block {@code blockOf} gives for its plan and
+     * variant (true: the one without the proven checks) in place of its mapping's, as the runtime launches a block
+     * shape it times ({@link org.acc4j.compiler.plan.LaunchShapes}); null from {@code blockOf} keeps the mapping's.
+     */
+    public static Object run(CompiledMethod method, Object[] args, int maxBlocks,
+                             java.util.function.BiFunction<KernelPlan, Boolean, int[]> blockOf) {
+        KernelInterpreter k = new KernelInterpreter(method, s -> {
             if (s instanceof ArrayRef.Parameter p) {
                 return args[p.index()];
             }
             throw new IllegalArgumentException("the field " + s.name() + " (use the sources form)");
         }, args, maxBlocks);
+        k.blockOf = blockOf;
+        for (KernelPlan plan : method.kernels()) {
+            k.checks(plan.region());
+        }
+        return HostProgram.run(method, k.evaluator(null), (n, host) -> k.kernel(method.kernels().get(n), host));
     }
 
     private Evaluator evaluator(Thread t) {
@@ -265,6 +282,10 @@ public final class KernelInterpreter {
             return scan(r, host);
         }
         Mapping m = r.mapping();
+        int[] other = blockOf == null ? null : blockOf.apply(plan, proven);
+        if (other != null) {
+            m = m.withBlock(other);
+        }
         List<Reduction> reductions = r.reductions();
         int[] grid = m.grid(host, maxBlocks, maxBlocks);
         if (grid == null) {

@@ -183,6 +183,25 @@ public record Mapping(List<Level> levels, int[] block, List<GridDim> grid, Strin
         return dims;
     }
 
+    /**
+     * The same mapping with another block: every level keeps its axes, so each thread still runs every combination of
+     * the levels' iterations exactly once (the kernel reads its block's extent at run time); a grid extent computed
+     * from a trip count divides by the new block's extent on that level's block axis.
+     */
+    public Mapping withBlock(int[] other) {
+        if (other.length != 3 || other[0] < 1 || other[1] < 1 || other[2] < 1) {
+            throw new IllegalArgumentException("a block has three extents of at least 1");
+        }
+        List<GridDim> dims = new java.util.ArrayList<>(grid);
+        for (int axis = 0; axis < 3; axis++) {
+            if (dims.get(axis) instanceof FromTrip t) {
+                int b = levels.get(t.level()).blockAxis();
+                dims.set(axis, new FromTrip(t.level(), b == NONE ? t.perBlock() : other[b], t.max(), t.fallback()));
+            }
+        }
+        return new Mapping(levels, other, dims, name);
+    }
+
     /** Whether every grid axis is known at compile time (no extent computed from a trip count at launch). */
     public boolean gridFixed() {
         return grid.stream().noneMatch(d -> d instanceof FromTrip);

@@ -193,6 +193,24 @@ public final class LaunchPlan {
         return geometry(proven).grid(call.current(), fullDevice, Integer.MAX_VALUE);
     }
 
+    /** The block shapes that variant may launch with in place of its own, or why it keeps its own. */
+    public LaunchShapes.Choice shapes(boolean proven) {
+        return LaunchShapes.of(kernel, proven);
+    }
+
+    /**
+     * As {@link #grid(HostCall, boolean, int)}, for a launch of that variant with {@code block}, one of
+     * {@link #shapes}, in place of its own.
+     */
+    public int[] grid(HostCall call, boolean proven, int[] block, int fullDevice) {
+        return LaunchShapes.grid(geometry(proven), block, call.current(), fullDevice, Integer.MAX_VALUE);
+    }
+
+    /** Each parallel level's trip count for this launch of that variant, outermost first (-1 where unknown). */
+    public long[] levelTrips(HostCall call, boolean proven) {
+        return LaunchShapes.trips(geometry(proven), call.current());
+    }
+
     private Mapping geometry(boolean proven) {
         return proven ? uncheckedGeometry : checkedGeometry;
     }

@@ -26,6 +26,7 @@ import org.acc4j.runtime.data.QueuedHolds;
 import org.acc4j.runtime.async.Queue;
 import org.acc4j.runtime.async.Queues;
 import org.acc4j.runtime.profile.Profiler;
+import org.acc4j.runtime.tune.Tuner;
 
 /**
  * Runs one call of an offloaded method: binds its arrays and scalars, enters its data clauses, launches its
@@ -91,6 +92,8 @@ public final class Launcher implements AutoCloseable {
     /** The references async calls in flight hold, released at their waits. */
     private final QueuedHolds holds = new QueuedHolds();
     private final Set<String> saidSync = new HashSet<>();
+    /** Times block shapes on synchronous launches ({@link Tuner}); null when autotuning is off. */
+    private Tuner tuner;
     /** The last Java exception a kernel raised, to tell it from a failure of the runtime itself. */
     private volatile Throwable lastKernelException;
 
@@ -300,6 +303,11 @@ public final class Launcher implements AutoCloseable {
             results = launch(m, k, call, arrays, self, args, queue, queued);
         }
         return results;
+    }
+
+    /** Times block shapes from now on; the launcher closes it. */
+    public synchronized void tuner(Tuner t) {
+        this.tuner = t;
     }
 
     /** Whether {@code t} is the Java exception a kernel raised (Java's semantics), not a failure of the runtime. */
@@ -607,6 +615,22 @@ public final class Launcher implements AutoCloseable {
         if (grid == null) {
             return results;
         }
+        Function f = m.function(k, proven);
+        Tuner.Launch shape = null;
+        if (tuner != null) {
+            // an async launch is not timed: it takes the chosen block once there is one
+            long[] levelTrips = plan.levelTrips(call, proven);
+            Object key = TunedShapes.key(plan, proven);
+            shape = queue == null ? tuner.pick(key, () -> TunedShapes.of(m, plan, proven, f), levelTrips)
+                    : tuner.chosen(key, () -> TunedShapes.of(m, plan, proven, f), levelTrips);
+        }
+        if (shape != null && !shape.own()) {
+            block = shape.block();
+            grid = plan.grid(call, proven, block, defaultGangs(block[0] * block[1] * block[2]));
+            if (grid == null) {
+                return results;
+            }
+        }
         LaneChoice lanes = rowLanes(m, plan, call, arrays, trip, grid);
         long blocks = (long) grid[0] * grid[1] * grid[2];
         if (reductions > 0) {
@@ -622,7 +646,6 @@ public final class Launcher implements AutoCloseable {
             queued.add(new Queued(plan, false, slot));
         }
         String entry = plan.entry(proven);
-        Function f = m.function(k, proven);
         List<Slot> params = plan.slots();
         LaunchMemory.Plan lp = memory.plan(f, params.size(), m.displayName());
         Parameters pa = lp.parameters();
@@ -671,7 +694,13 @@ public final class Launcher implements AutoCloseable {
         if (started != null) {
             started.record();
         }
+        if (tuner != null) {
+            tuner.start(shape);
+        }
         pa.launch(f, grid, block, null, entry);
+        if (tuner != null) {
+            tuner.stop(shape);
+        }
         if (finished != null) {
             finished.record();
         }
@@ -687,6 +716,9 @@ public final class Launcher implements AutoCloseable {
             RuntimeException thrown = KernelErrors.javaException(plan, proven, code, record[1], arrays);
             lastKernelException = thrown;
             throw thrown;
+        }
+        if (tuner != null) {
+            tuner.finished(shape);
         }
         if (reductions > 0) {
             scratch.copyToHost(results, reductions);
@@ -739,6 +771,9 @@ public final class Launcher implements AutoCloseable {
         queues.abandon();
         memory.abandon();
         scratch.abandon();
+        if (tuner != null) {
+            tuner.abandon();
+        }
         abandoned = true;
     }
 
@@ -763,6 +798,9 @@ public final class Launcher implements AutoCloseable {
             if (started != null) {
                 started.close();
                 finished.close();
+            }
+            if (tuner != null) {
+                tuner.close();
             }
         }
     }

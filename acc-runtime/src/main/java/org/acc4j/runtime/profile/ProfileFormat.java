@@ -19,8 +19,11 @@ import org.acc4j.runtime.profile.Profiler.Traffic;
  *               "toDevice": {"copies": n, "bytes": n, "ns": n}, "toHost": {...},
  *               "kernels": [{"name": "...", "launches": n, "totalNs": n, "minNs": n, "maxNs": n, "meanNs": n,
  *                            "grid": [x, y, z], "block": [x, y, z]}]}],
- *  "outside": {"toDevice": {...}, "toHost": {...}, "kernels": [...]}}
+ *  "outside": {"toDevice": {...}, "toHost": {...}, "kernels": [...]},
+ *  "tuning": [{"kernel": "...", "sizeClass": "13x13", "launches": n, "ns": n, "extraNs": n, "outcome": "..."}]}
  * }</pre>
+ * {@code tuning} lists the block shapes timed at run time (empty when nothing was tuned): the launches timed, their
+ * device time and how much of it the candidates took above the kernel's own block.
  * For each region, the sum of its kernels' {@code totalNs} and both {@code ns} of its transfers is at most its
  * {@code wallNs}.
  */
@@ -57,6 +60,14 @@ public final class ProfileFormat {
         if (!empty(s.outside())) {
             b.append("\noutside regions (Acc routines, host runs' copies)\n");
             body(b, s.outside());
+        }
+        if (!s.tunings().isEmpty()) {
+            b.append("\nblock shapes tuned at run time (device time of the timed launches, of which above the own block)\n");
+            for (Profiler.Tuning t : s.tunings()) {
+                b.append("    kernel ").append(t.kernel()).append(" [").append(t.sizeClass()).append("]: ")
+                        .append(times(t.launches())).append("; time(us): ").append(us(t.nanos())).append(", above ")
+                        .append(us(t.extraNanos())).append("; ").append(t.outcome()).append('\n');
+            }
         }
         return b.toString();
     }
@@ -125,7 +136,17 @@ public final class ProfileFormat {
         }
         b.append(rs.isEmpty() ? "],\n" : "\n  ],\n").append("  \"outside\": {");
         moves(b, s.outside());
-        return b.append("}\n}\n").toString();
+        b.append("},\n  \"tuning\": [");
+        for (int i = 0; i < s.tunings().size(); i++) {
+            Profiler.Tuning t = s.tunings().get(i);
+            b.append(i > 0 ? ", " : "").append("{\"kernel\": ").append(string(t.kernel()))
+                    .append(", \"sizeClass\": ").append(string(t.sizeClass()))
+                    .append(", \"launches\": ").append(t.launches())
+                    .append(", \"ns\": ").append(t.nanos())
+                    .append(", \"extraNs\": ").append(t.extraNanos())
+                    .append(", \"outcome\": ").append(string(t.outcome())).append('}');
+        }
+        return b.append("]\n}\n").toString();
     }
 
     private static void moves(StringBuilder b, RegionStats r) {

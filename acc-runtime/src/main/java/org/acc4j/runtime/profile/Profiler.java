@@ -100,10 +100,29 @@ public final class Profiler implements TransferListener {
         }
     }
 
-    /** The whole profile at one moment: the regions in order of first entry, then what happened outside. */
-    public record Snapshot(String device, List<RegionStats> regions, RegionStats outside) {
+    /**
+     * One kernel's tuning of its block shape at one size class ({@link org.acc4j.runtime.tune.Tuner}).
+     *
+     * @param launches the launches timed for it
+     * @param nanos    their device time (part of the kernel's own time in its region)
+     * @param extraNanos how much longer they took than the kernel's own block would have
+     * @param outcome  the block chosen, for people
+     */
+    public record Tuning(String kernel, String sizeClass, long launches, long nanos, long extraNanos, String outcome) {
+    }
+
+    /**
+     * The whole profile at one moment: the regions in order of first entry, then what happened outside, then the
+     * tunings of block shapes in the order they finished.
+     */
+    public record Snapshot(String device, List<RegionStats> regions, RegionStats outside, List<Tuning> tunings) {
         public Snapshot {
             regions = List.copyOf(regions);
+            tunings = List.copyOf(tunings);
+        }
+
+        public Snapshot(String device, List<RegionStats> regions, RegionStats outside) {
+            this(device, regions, outside, List.of());
         }
     }
 
@@ -190,6 +209,7 @@ public final class Profiler implements TransferListener {
     private final LongSupplier clock;
     private final Map<String, Region> regions = new LinkedHashMap<>();
     private final Region outside = new Region(Kind.OUTSIDE, "", "", "");
+    private final List<Tuning> tunings = new ArrayList<>();
     private final ThreadLocal<ArrayDeque<Scope>> open = ThreadLocal.withInitial(ArrayDeque::new);
     private volatile String device = "none";
 
@@ -251,6 +271,12 @@ public final class Profiler implements TransferListener {
         }
     }
 
+    /** A kernel's block shape was tuned at {@code sizeClass} (see {@link Tuning}). */
+    public synchronized void tuned(String kernel, String sizeClass, long launches, long nanos, long extraNanos,
+                                   String outcome) {
+        tunings.add(new Tuning(kernel, sizeClass, launches, nanos, extraNanos, outcome));
+    }
+
     @Override
     public void transferred(boolean toDevice, long bytes, long nanos) {
         Region r = current();
@@ -269,6 +295,6 @@ public final class Profiler implements TransferListener {
         for (Region r : regions.values()) {
             rs.add(r.stats());
         }
-        return new Snapshot(device, rs, outside.stats());
+        return new Snapshot(device, rs, outside.stats(), tunings);
     }
 }

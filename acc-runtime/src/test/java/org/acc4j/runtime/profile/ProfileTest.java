@@ -1,6 +1,7 @@
 package org.acc4j.runtime.profile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -123,6 +124,26 @@ class ProfileTest {
         assertEquals(350L, Json.number(doc, "regions", 1, "kernels", 0, "meanNs"));
         assertEquals(64L, Json.number(doc, "outside", "toDevice", "bytes"));
         assertEquals(0L, Json.number(doc, "outside", "toHost", "copies"));
+    }
+
+    @Test
+    void tuningIsListedInTextAndJson() {
+        Snapshot empty = profile.snapshot();
+        assertEquals(List.of(), Json.get(ProfileAssertions.assertConsistent(ProfileFormat.json(empty)), "tuning"));
+        assertFalse(ProfileFormat.text(empty).contains("tuned"), ProfileFormat.text(empty));
+        profile.tuned("acc_Jacobi_sweep_r0_marched", "13x13", 15, 6_100_000, 250_000,
+                "block 256x1x1 chosen, 4.0% faster than 128x1x1");
+        Snapshot s = profile.snapshot();
+        Map<?, ?> doc = ProfileAssertions.assertConsistent(ProfileFormat.json(s));
+        assertEquals("acc_Jacobi_sweep_r0_marched", Json.get(doc, "tuning", 0, "kernel"));
+        assertEquals("13x13", Json.get(doc, "tuning", 0, "sizeClass"));
+        assertEquals(15L, Json.number(doc, "tuning", 0, "launches"));
+        assertEquals(6_100_000L, Json.number(doc, "tuning", 0, "ns"));
+        assertEquals(250_000L, Json.number(doc, "tuning", 0, "extraNs"));
+        String t = ProfileFormat.text(s);
+        assertTrue(t.contains("block shapes tuned at run time (device time of the timed launches, of which above the"
+                + " own block)\n    kernel acc_Jacobi_sweep_r0_marched [13x13]: 15 times; time(us): 6,100.0, above"
+                + " 250.0; block 256x1x1 chosen, 4.0% faster than 128x1x1\n"), t);
     }
 
     @Test
