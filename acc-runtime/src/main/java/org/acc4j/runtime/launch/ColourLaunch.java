@@ -4,7 +4,10 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.acc4j.Colouring;
+import org.acc4j.compiler.plan.HostCall;
+import org.acc4j.compiler.plan.LaunchPlan;
 import org.acc4j.runtime.data.Clause;
 import org.acc4j.runtime.data.Entry;
 import org.acc4j.runtime.data.PresentTable;
@@ -209,5 +212,43 @@ final class ColourLaunch {
         if (order.length > 0 && table.isPresent(order)) {
             table.exitDynamic(order, Clause.DELETE, false);
         }
+    }
+
+    /**
+     * Launches coloured kernel {@code p} once per colour of its iterations' colouring, each over that colour's range
+     * of the colour order, which is bound in {@code arrays} first; {@code launch} makes one launch and gives its
+     * reductions' results. {@link Refused} when the loop cannot be coloured (the call then runs on the host if nothing
+     * was launched yet).
+     */
+    long[] byColour(String sourceFile, LaunchPlan p, HostCall call,
+                    Object[] arrays, Supplier<long[]> launch) {
+        String where = sourceFile + ":" + p.line() + ": kernel " + p.entry(false);
+        LaunchPlan.ColourRange range;
+        try {
+            range = p.colourRange(call, arrays);
+        } catch (IllegalArgumentException e) {
+            throw new Refused(where + ": " + e.getMessage());
+        }
+        for (int j = 0; j < range.maps().length; j++) {
+            String why = deviceOnly(range.maps()[j]);
+            if (why != null) {
+                throw new Refused(where + ": the index array " + range.names().get(j) + " cannot be coloured: " + why);
+            }
+        }
+        Colouring colours;
+        try {
+            colours = colouring(p.entry(false), where + " (" + range.why() + ")", range.lo(), range.hi(),
+                    range.limit(), range.maps());
+        } catch (IllegalArgumentException e) {
+            throw new Refused(where + ": " + e.getMessage() + " (at most " + Colouring.MAX_COLOURS
+                    + "; use increments = ATOMIC for this loop)");
+        }
+        arrays[p.colourOrder()] = colours.order();
+        long[] results = new long[p.reductions()];
+        for (int colour = 0; colour < colours.colours(); colour++) {
+            p.colour(call, colours.start(colour), colours.end(colour));
+            results = launch.get();
+        }
+        return results;
     }
 }

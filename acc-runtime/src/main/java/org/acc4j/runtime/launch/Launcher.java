@@ -266,43 +266,11 @@ public final class Launcher implements AutoCloseable {
         colourings.queued(array);
     }
 
-    /**
-     * Launches coloured kernel {@code k} once per colour of its iterations' colouring ({@link ColourLaunch}), each over
-     * that colour's range of the colour order, which is bound in {@code arrays} first; {@link ColourLaunch.Refused}
-     * when the loop cannot be coloured (the call then runs on the host if nothing was launched yet).
-     */
+    /** Launches coloured kernel {@code k} colour by colour ({@link ColourLaunch#byColour}). */
     private long[] launchColours(OffloadedMethod m, int k, HostCall call, Object[] arrays, Object self, Object[] args,
                                  Queue queue, List<Queued> queued) {
-        LaunchPlan p = m.plan().kernel(k);
-        String where = m.plan().sourceFile() + ":" + p.line() + ": kernel " + p.entry(false);
-        LaunchPlan.ColourRange range;
-        try {
-            range = p.colourRange(call, arrays);
-        } catch (IllegalArgumentException e) {
-            throw new ColourLaunch.Refused(where + ": " + e.getMessage());
-        }
-        for (int j = 0; j < range.maps().length; j++) {
-            String why = colourings.deviceOnly(range.maps()[j]);
-            if (why != null) {
-                throw new ColourLaunch.Refused(where + ": the index array " + range.names().get(j)
-                        + " cannot be coloured: " + why);
-            }
-        }
-        org.acc4j.Colouring colours;
-        try {
-            colours = colourings.colouring(p.entry(false), where + " (" + range.why() + ")", range.lo(), range.hi(),
-                    range.limit(), range.maps());
-        } catch (IllegalArgumentException e) {
-            throw new ColourLaunch.Refused(where + ": " + e.getMessage() + " (at most "
-                    + org.acc4j.Colouring.MAX_COLOURS + "; use increments = ATOMIC for this loop)");
-        }
-        arrays[p.colourOrder()] = colours.order();
-        long[] results = new long[p.reductions()];
-        for (int colour = 0; colour < colours.colours(); colour++) {
-            p.colour(call, colours.start(colour), colours.end(colour));
-            results = launch(m, k, call, arrays, self, args, queue, queued);
-        }
-        return results;
+        return colourings.byColour(m.plan().sourceFile(), m.plan().kernel(k), call, arrays,
+                () -> launch(m, k, call, arrays, self, args, queue, queued));
     }
 
     /** Times block shapes from now on; the launcher closes it. */
