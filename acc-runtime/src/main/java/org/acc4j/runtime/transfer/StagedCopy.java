@@ -39,9 +39,15 @@ public final class StagedCopy<D> implements AutoCloseable {
      * @param chunksPerCopy an array is cut into at least this many chunks where {@code minChunkBytes} allows, so
      *                      that even a copy of a few slots overlaps the host's work with the device's
      * @param minPieceBytes the least a core is given of a chunk's host-side copy
+     * @param rowsMinBytes  rows (whose direct path is a copy per row) of fewer bytes than this, or than
+     *                      {@code minBytes}, go direct
+     * @param threads       the threads that copy a chunk between the array and its slot: 0 for the common fork-join
+     *                      pool's workers with the calling thread; else a pool of {@code threads - 1} workers with
+     *                      the calling thread (1: the calling thread alone)
+     * @param copy          how the host copies between an array and a slot
      */
     public record Settings(long minBytes, long slotBytes, int slots, int lanes, long minChunkBytes, int chunksPerCopy,
-                           long minPieceBytes) {
+                           long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy) {
 
         private static final long MIB = 1L << 20;
 
@@ -59,18 +65,125 @@ public final class StagedCopy<D> implements AutoCloseable {
          */
         public static final Settings DEFAULT = new Settings(8 * MIB, 32 * MIB, 3, 2, 2 * MIB, 4, MIB / 8);
 
-        /** The least bytes of rows that are staged (when the settings' least is higher): one copy, not one per row. */
+        /** The least bytes of rows that are staged by default (when the settings' least is higher). */
         public static final long ROWS_MIN_BYTES = MIB;
+
+        /** The system property (and, upper case with {@code _}, the environment variable) that overrides settings. */
+        public static final String PROPERTY = "acc4j.staging";
 
         public Settings {
             if (minBytes < 0 || slotBytes < 8 || slotBytes % 8 != 0 || slotBytes > 1L << 30 || slots < 1 || lanes < 0
                     || minChunkBytes < 8 || minChunkBytes % 8 != 0 || minChunkBytes > slotBytes || chunksPerCopy < 1
-                    || minPieceBytes < 1) {
+                    || minPieceBytes < 1 || rowsMinBytes < 0 || threads < 0 || copy == null) {
                 throw new IllegalArgumentException("bad staging settings: " + minBytes + " bytes at least, slots of "
                         + slotBytes + " bytes (a multiple of 8 up to 1 GiB), " + slots + " slots, " + lanes
                         + " lanes, chunks of " + minChunkBytes + " bytes at least (a multiple of 8 up to a slot), "
-                        + chunksPerCopy + " chunks per copy, pieces of " + minPieceBytes + " bytes");
+                        + chunksPerCopy + " chunks per copy, pieces of " + minPieceBytes + " bytes, rows from "
+                        + rowsMinBytes + " bytes, " + threads + " threads, copies by " + copy);
             }
+        }
+
+        /** Settings with rows staged from {@link #ROWS_MIN_BYTES}, the common pool's threads and bulk buffer copies. */
+        public Settings(long minBytes, long slotBytes, int slots, int lanes, long minChunkBytes, int chunksPerCopy,
+                        long minPieceBytes) {
+            this(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes, ROWS_MIN_BYTES, 0,
+                    HostCopy.BUFFER);
+        }
+
+        /** These settings with the host's copies made by {@code threads} threads ({@link #threads()}). */
+        public Settings withThreads(int threads) {
+            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
+                    rowsMinBytes, threads, copy);
+        }
+
+        /** These settings with the host's copies made by {@code copy}. */
+        public Settings withCopy(HostCopy copy) {
+            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
+                    rowsMinBytes, threads, copy);
+        }
+
+        /**
+         * {@code base} with the changes of {@code spec}, a comma-separated list of {@code key=value}: {@code min},
+         * {@code rows}, {@code slot}, {@code chunk}, {@code piece} in bytes (with an optional suffix {@code k},
+         * {@code m} or {@code g}), {@code slots}, {@code lanes}, {@code chunks}, {@code threads} as counts and
+         * {@code copy} as {@code buffer}, {@code unsafe} or {@code memcpy}. E.g. {@code slot=16m,slots=4,threads=8}.
+         *
+         * @throws IllegalArgumentException naming the entry that is not understood, or for settings out of range
+         */
+        public static Settings parse(String spec, Settings base) {
+            long min = base.minBytes;
+            long slot = base.slotBytes;
+            int slots = base.slots;
+            int lanes = base.lanes;
+            long chunk = base.minChunkBytes;
+            int chunks = base.chunksPerCopy;
+            long piece = base.minPieceBytes;
+            long rows = base.rowsMinBytes;
+            int threads = base.threads;
+            HostCopy copy = base.copy;
+            for (String entry : spec.split(",")) {
+                String e = entry.trim();
+                if (e.isEmpty()) {
+                    continue;
+                }
+                int eq = e.indexOf('=');
+                if (eq <= 0) {
+                    throw new IllegalArgumentException("staging setting '" + e + "' is not key=value");
+                }
+                String key = e.substring(0, eq).trim();
+                String value = e.substring(eq + 1).trim();
+                try {
+                    switch (key) {
+                        case "min" -> min = bytes(value);
+                        case "rows" -> rows = bytes(value);
+                        case "slot" -> slot = bytes(value);
+                        case "chunk" -> chunk = bytes(value);
+                        case "piece" -> piece = bytes(value);
+                        case "slots" -> slots = Integer.parseInt(value);
+                        case "lanes" -> lanes = Integer.parseInt(value);
+                        case "chunks" -> chunks = Integer.parseInt(value);
+                        case "threads" -> threads = Integer.parseInt(value);
+                        case "copy" -> copy = HostCopy.valueOf(value.toUpperCase(java.util.Locale.ROOT));
+                        default -> throw new IllegalArgumentException("unknown key");
+                    }
+                } catch (IllegalArgumentException x) {
+                    throw new IllegalArgumentException("staging setting '" + e + "' not understood: keys min, rows,"
+                            + " slot, chunk, piece (bytes, suffix k, m or g), slots, lanes, chunks, threads (counts),"
+                            + " copy (buffer, unsafe or memcpy)", x);
+                }
+            }
+            return new Settings(min, slot, slots, lanes, chunk, chunks, piece, rows, threads, copy);
+        }
+
+        /**
+         * {@link #DEFAULT} with the changes given by {@code -Dacc4j.staging=...} or else {@code ACC4J_STAGING}
+         * ({@link #parse}); a setting not understood is reported through {@code warn} and the defaults kept.
+         */
+        public static Settings fromEnvironment(java.util.function.Consumer<String> warn) {
+            String spec = System.getProperty(PROPERTY);
+            if (spec == null) {
+                spec = System.getenv("ACC4J_STAGING");
+            }
+            if (spec == null || spec.isBlank()) {
+                return DEFAULT;
+            }
+            try {
+                return parse(spec, DEFAULT);
+            } catch (IllegalArgumentException e) {
+                warn.accept(e.getMessage() + "; the default staging is kept");
+                return DEFAULT;
+            }
+        }
+
+        private static long bytes(String value) {
+            String v = value.toLowerCase(java.util.Locale.ROOT);
+            long scale = switch (v.isEmpty() ? ' ' : v.charAt(v.length() - 1)) {
+                case 'k' -> 1L << 10;
+                case 'm' -> 1L << 20;
+                case 'g' -> 1L << 30;
+                default -> 1;
+            };
+            return Long.parseLong(scale == 1 ? v : v.substring(0, v.length() - 1)) * scale;
         }
     }
 
@@ -92,7 +205,7 @@ public final class StagedCopy<D> implements AutoCloseable {
      *               cannot pin the memory, and the copies then go direct
      */
     public StagedCopy(Settings settings, Opener<D> opener) {
-        this(settings, opener, 0);
+        this(settings, opener, settings.threads());
     }
 
     /**
@@ -211,12 +324,12 @@ public final class StagedCopy<D> implements AutoCloseable {
         }
 
         /** Copies elements [first, first + count) between this host data and {@code slot} at byte {@code at}. */
-        void copy(long first, int count, ByteBuffer slot, int at, boolean in) {
+        void copy(HostCopy how, long first, int count, ByteBuffer slot, int at, boolean in) {
             if (rows == null) {
                 if (in) {
-                    Slices.put(array, (int) first, count, slot, at);
+                    how.put(array, (int) first, count, slot, at);
                 } else {
-                    Slices.get(slot, at, array, (int) first, count);
+                    how.get(slot, at, array, (int) first, count);
                 }
                 return;
             }
@@ -225,9 +338,9 @@ public final class StagedCopy<D> implements AutoCloseable {
                 int from = (int) (first % rowLength);
                 int n = Math.min(count, rowLength - from);
                 if (in) {
-                    Slices.put(row, from, n, slot, at);
+                    how.put(row, from, n, slot, at);
                 } else {
-                    Slices.get(slot, at, row, from, n);
+                    how.get(slot, at, row, from, n);
                 }
                 first += n;
                 count -= n;
@@ -246,7 +359,7 @@ public final class StagedCopy<D> implements AutoCloseable {
 
     private boolean copy(Host host, D device, boolean in) {
         long bytes = (long) host.width() * host.length();
-        long least = host.rows() == null ? settings.minBytes() : Math.min(settings.minBytes(), Settings.ROWS_MIN_BYTES);
+        long least = host.rows() == null ? settings.minBytes() : Math.min(settings.minBytes(), settings.rowsMinBytes());
         if (bytes == 0 || bytes < least) {
             return false;
         }
@@ -273,7 +386,7 @@ public final class StagedCopy<D> implements AutoCloseable {
     }
 
     /** How an array of {@code length} elements of {@code width} bytes is cut: chunks, and pieces of a chunk per core. */
-    record Plan(int width, long length, int chunkElements, long chunks, int pieceElements) {
+    record Plan(int width, long length, int chunkElements, long chunks, int pieceElements, HostCopy copy) {
         long first(long chunk) {
             return chunk * chunkElements;
         }
@@ -290,7 +403,8 @@ public final class StagedCopy<D> implements AutoCloseable {
         int chunkElements = (int) (chunkBytes / width);
         long perCore = ceilDiv(chunkElements, cores);
         int pieceElements = (int) Math.min(chunkElements, Math.max(ceilDiv(settings.minPieceBytes(), width), perCore));
-        return new Plan(width, length, chunkElements, ceilDiv(length, chunkElements), pieceElements);
+        return new Plan(width, length, chunkElements, ceilDiv(length, chunkElements), pieceElements,
+                settings.copy());
     }
 
     /** Stages chunk c in slot c % slots once that slot's copy c - slots is done, and queues its copy to the device. */
@@ -376,7 +490,7 @@ public final class StagedCopy<D> implements AutoCloseable {
 
     private static void piece(Plan plan, Host array, long first, int count, ByteBuffer slot, int slotElement,
                               boolean in) {
-        array.copy(first, count, slot, slotElement * plan.width(), in);
+        array.copy(plan.copy(), first, count, slot, slotElement * plan.width(), in);
     }
 
     private static long ceilDiv(long a, long b) {

@@ -112,6 +112,48 @@ class StagedCopyTest {
     }
 
     @Test
+    void everyHostCopyWayCopiesEveryTypeAtEveryOffset() {
+        Random r = new Random(57);
+        for (HostCopy how : new HostCopy[] {HostCopy.BUFFER, HostCopy.UNSAFE}) {
+            for (int threads : new int[] {1, 3}) {
+                Settings s = new Settings(0, 4096, 3, 1, 512, 4, 64).withCopy(how).withThreads(threads);
+                try (StagedCopy<FakeDevice> staged = new StagedCopy<>(s, new FakeLanes())) {
+                    for (Class<?> type : TYPES) {
+                        for (int length : new int[] {1, 7, 511, 512, 513, 4097, 20_000 + r.nextInt(100)}) {
+                            Object array = random(type, length, r);
+                            byte[] expected = bytesOf(array);
+                            FakeDevice.Bytes device = FakeDevice.bytes(expected.length);
+                            assertTrue(staged.toDevice(array, device));
+                            assertArrayEquals(expected, device.data.array(),
+                                    () -> how + ", " + threads + " threads, " + type.getSimpleName() + " of " + length);
+                            byte[] other = new byte[expected.length];
+                            r.nextBytes(other);
+                            device.data.put(0, other);
+                            Object back = Array.newInstance(type.getComponentType(), length);
+                            assertTrue(staged.toHost(device, back));
+                            assertArrayEquals(other, bytesOf(back),
+                                    () -> how + ", back: " + type.getSimpleName() + " of " + length);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void stagingSettingsParseFromTheirSpecAndNameWhatIsWrong() {
+        Settings s = Settings.parse("slot=16m, slots=4,threads=8,copy=unsafe,min=512k,rows=2m,chunk=1m,chunks=8,"
+                + "piece=64k,lanes=3", Settings.DEFAULT);
+        assertEquals(new Settings(512 << 10, 16 << 20, 4, 3, 1 << 20, 8, 64 << 10, 2 << 20, 8, HostCopy.UNSAFE), s);
+        assertEquals(Settings.DEFAULT, Settings.parse("", Settings.DEFAULT));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Settings.parse("slot=16m,slotz=3", Settings.DEFAULT));
+        assertTrue(e.getMessage().contains("'slotz=3'"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Settings.parse("copy=fast", Settings.DEFAULT));
+        assertThrows(IllegalArgumentException.class, () -> Settings.parse("slot=12", Settings.DEFAULT));
+    }
+
+    @Test
     void arraysAreCutIntoChunksOfTheSettingsWithLongOffsets() {
         StagedCopy<FakeDevice> staged = new StagedCopy<>(Settings.DEFAULT, new FakeLanes());
         long mib = 1 << 20;
