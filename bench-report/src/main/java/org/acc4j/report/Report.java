@@ -13,38 +13,57 @@ import java.util.Optional;
 /**
  * Writes {@code benchmarks.md} and its charts ({@code benchmarks/*.png}) into a docs folder from one run folder.
  *
- * <p>Run: {@code java -jar bench-report/target/report.jar docs/runs/<date>-bench [docs]}.
+ * <p>Run: {@code java -jar bench-report/target/report.jar docs/runs/<date>-bench [docs] [--before RUN]}, where
+ * {@code --before} names an earlier run folder whose ratios to the peers are set beside this run's.
  */
 public final class Report {
     private final Run run;
     private final Results results;
+    private final Optional<Run> before;
     private final Path docs;
     private final StringBuilder md = new StringBuilder();
 
-    private Report(Run run, Path docs) {
+    private Report(Run run, Optional<Run> before, Path docs) {
         this.run = run;
         this.results = new Results(run.results());
+        this.before = before;
         this.docs = docs;
     }
 
     public static void main(String[] args) {
-        if (args.length < 1 || args.length > 2) {
-            System.err.println("usage: java -jar report.jar <run folder> [<docs folder, default docs>]");
+        List<String> rest = new ArrayList<>(List.of(args));
+        Optional<Path> beforeDir = Optional.empty();
+        int at = rest.indexOf("--before");
+        if (at >= 0 && at + 1 < rest.size()) {
+            beforeDir = Optional.of(Path.of(rest.get(at + 1)));
+            rest.subList(at, at + 2).clear();
+        }
+        if (rest.size() < 1 || rest.size() > 2 || rest.contains("--before")) {
+            System.err.println("usage: java -jar report.jar <run folder> [<docs folder, default docs>]"
+                    + " [--before <an earlier run folder>]");
             System.exit(2);
         }
         System.setProperty("java.awt.headless", "true");
-        Path runDir = Path.of(args[0]);
-        Path docs = Path.of(args.length > 1 ? args[1] : "docs");
-        List<Path> written = write(Run.load(runDir), docs);
+        Path runDir = Path.of(rest.get(0));
+        Path docs = Path.of(rest.size() > 1 ? rest.get(1) : "docs");
+        List<Path> written = write(Run.load(runDir), beforeDir.map(Run::load), docs);
         written.forEach(p -> System.out.println("wrote " + p));
     }
 
     /** Writes the report of {@code run} into {@code docs}; the files written. */
     public static List<Path> write(Run run, Path docs) {
+        return write(run, Optional.empty(), docs);
+    }
+
+    /**
+     * Writes the report of {@code run} into {@code docs}, with a section comparing each kernel's ratio to its peers
+     * with the same ratio in {@code before} when there is one; the files written.
+     */
+    public static List<Path> write(Run run, Optional<Run> before, Path docs) {
         if (run.results().isEmpty()) {
             throw new IllegalArgumentException("no JMH results (*.json) in " + run.dir());
         }
-        return new Report(run, docs).build();
+        return new Report(run, before, docs).build();
     }
 
     private List<Path> build() {
@@ -52,6 +71,7 @@ public final class Report {
         header();
         summary();
         peers(files);
+        beforeAndAfter(files);
         mappings(files);
         speedup(files);
         transfers(files);
@@ -115,7 +135,8 @@ public final class Report {
         line("#  variant into jmh-<Name>-hoisted.json, then with -Dacc4j.hoist=off into jmh-<Name>-checked.json)");
         line("# copy $OUT to docs/runs/<date>-bench/, then:");
         line("mvn -B -q -pl bench-report -am package -DskipTests");
-        line("java -jar bench-report/target/report.jar docs/runs/<date>-bench docs");
+        line("java -jar bench-report/target/report.jar docs/runs/<date>-bench docs"
+                + before.map(b -> " --before " + rel(b.dir())).orElse(""));
         line("```");
         line();
     }
@@ -188,6 +209,60 @@ public final class Report {
         line();
         chart(files, "peers.png", "acc4j / peer (same run; 1 = parity)" + suffix(), "ratio (log)", bars, true,
                 "acc4j against each peer, as ratios");
+    }
+
+    /**
+     * Each kernel's ratio to each of its peers in this run beside the same ratio in an earlier run: ratios, not
+     * times, so that the two runs need not be on the same machine; each ratio's two figures come from one run.
+     */
+    private void beforeAndAfter(List<Path> files) {
+        if (before.isEmpty()) {
+            return;
+        }
+        Run earlier = before.get();
+        Results then = new Results(earlier.results());
+        line("## Before and after");
+        line();
+        line("Each kernel's ratio to its peer in this run beside the same ratio in the earlier run [`"
+                + rel(earlier.dir()) + "`](" + rel(earlier.dir()) + ") (" + earlier.info().getOrDefault("date", "")
+                + ", " + earlier.info().getOrDefault("gpu", earlier.anchors().gpu()) + "). A ratio's two figures"
+                + " always come from one run. *No `@Loop`* is the variant without hints.");
+        line();
+        line("| benchmark | size | peer | before, no `@Loop` | after, no `@Loop` | before, best | after, best |");
+        line("| --- | --- | --- | --- | --- | --- | --- |");
+        Charts.Bars bars = new Charts.Bars();
+        for (String s : results.samples()) {
+            for (String size : results.sizes(s)) {
+                for (PeerSet.Ref ref : PeerSet.of(s)) {
+                    Optional<Double> nowDef = ratioToPeer(run, results.defaultKernel(s, size), ref, s, size);
+                    Optional<Double> nowBest = ratioToPeer(run, results.best(s, size), ref, s, size);
+                    Optional<Double> thenDef = ratioToPeer(earlier, then.defaultKernel(s, size), ref, s, size);
+                    Optional<Double> thenBest = ratioToPeer(earlier, then.best(s, size), ref, s, size);
+                    if (nowDef.isEmpty() && nowBest.isEmpty() || thenDef.isEmpty() && thenBest.isEmpty()) {
+                        continue;
+                    }
+                    String cat = Results.title(s) + " " + size + " / " + ref.label();
+                    bars.put(cat, "before, no @Loop", thenDef.orElse(null));
+                    bars.put(cat, "after, no @Loop", nowDef.orElse(null));
+                    line("| " + Results.title(s) + " | " + size + " | " + ref.label() + " | "
+                            + thenDef.map(Report::num).orElse("–") + " | " + nowDef.map(Report::num).orElse("–")
+                            + " | " + thenBest.map(Report::num).orElse("–") + " | "
+                            + nowBest.map(Report::num).orElse("–") + " |");
+                }
+            }
+        }
+        line();
+        chart(files, "before-after.png", "acc4j / peer, before and after (1 = parity)" + suffix(), "ratio (log)",
+                bars, true, "each kernel's ratio to its peer before and after");
+    }
+
+    private static Optional<Double> ratioToPeer(Run r, Optional<Measurement> m, PeerSet.Ref ref, String sample,
+                                                String size) {
+        if (m.isEmpty()) {
+            return Optional.empty();
+        }
+        return r.anchors().find(ref.line()).filter(p -> p.unit().equals(Work.of(sample, size).unit()))
+                .map(p -> m.get().rate() / p.rate());
     }
 
     private void mappings(List<Path> files) {

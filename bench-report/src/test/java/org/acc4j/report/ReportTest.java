@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -94,6 +95,7 @@ class ReportTest {
         assertTrue(md.contains("| driver | 580.95.05 (CUDA 13.0) |"));
         assertFalse(md.contains("0123abc"), "the report names no commit");
         assertFalse(md.contains("Smoke run"));
+        assertFalse(md.contains("## Before and after"), "no earlier run, no comparison");
         // Jacobi without @Loop: 2683 GB/s against hand CUDA's 2633.4 in the same run
         assertTrue(md.contains("| Jacobi 2D | 8192 | hand CUDA (32×8) | `cuda jacobi 8192^2 (32x8)` | 2633 | 2683 | 1.02 |"),
                 md);
@@ -110,6 +112,24 @@ class ReportTest {
         }
         assertFalse(files.contains(docs.resolve("benchmarks").resolve("variants-copy-transpose.png")),
                 "no chart without data");
+    }
+
+    @Test
+    void anEarlierRunGivesEachRatioBeforeAndAfterWithAChart() throws IOException {
+        Path run = runFolder(false);
+        Path earlier = tmp.resolve("earlier");
+        Files.createDirectories(earlier);
+        // the same kernel at twice the time, against the same peers: half the ratio
+        Files.writeString(earlier.resolve("jmh-Jacobi.json"),
+                "[" + result("JacobiBench.gpuKernel", "8192", "default", 0.8, 0.01) + "]");
+        Files.writeString(earlier.resolve("anchors.log"), resource("anchors-h100.log"));
+        Files.writeString(earlier.resolve("run-info.txt"), "date: 2026-11-20T10:00:00Z\ngpu: NVIDIA H100 80GB HBM3\n");
+        Path docs = tmp.resolve("docs-before-after");
+        List<Path> files = Report.write(Run.load(run), Optional.of(Run.load(earlier)), docs);
+        String md = Files.readString(docs.resolve("benchmarks.md"));
+        assertTrue(md.contains("## Before and after"), md);
+        assertTrue(md.contains("| Jacobi 2D | 8192 | hand CUDA (32×8) | 0.509 | 1.02 | 0.509 |"), md);
+        assertTrue(files.contains(docs.resolve("benchmarks").resolve("before-after.png")));
     }
 
     @Test
