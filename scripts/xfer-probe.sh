@@ -3,7 +3,7 @@
 # host's half of a staged copy alone (HostCopyBench), the fixed costs of a 1 MiB copy and the transfer table from
 # 1 MiB to 1 GiB (TransferBench) with the default staging, the same table for other staging settings
 # (XFER_VARIANTS, each a value of -Dacc4j.staging, separated by spaces), then the newcomer's heat equation with the
-# runtime's profile. Tables to $OUT.
+# runtime's profile, and again with the staging settings of HEAT_VARIANTS. Tables to $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/acc4j-xfer}
@@ -23,3 +23,8 @@ done
 echo "== heat"
 timeout 60 bash .gpu/on-gpu.sh -Xmx8g -javaagent:.gpu/acc.jar -Dacc4j.profile=true -cp .gpu/samples.jar:.gpu/lib/annotations.jar \
   org.acc4j.samples.HeatRows 512 200 5 2>&1 | tee "$out/heat.txt" | grep -v "^acc4j: .*  " | tail -40
+for v in ${HEAT_VARIANTS:-}; do
+  echo "== heat with -Dacc4j.staging=$v"
+  timeout 40 bash .gpu/on-gpu.sh -Xmx8g -javaagent:.gpu/acc.jar -Dacc4j.staging="$v" -cp .gpu/samples.jar:.gpu/lib/annotations.jar \
+    org.acc4j.samples.HeatRows 512 200 5 2>&1 | tee "$out/heat-$(echo "$v" | tr -c 'a-z0-9\n' '_').txt" | grep "|\|match"
+done

@@ -5,18 +5,14 @@ import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import jcuda.Pointer;
-import jcuda.runtime.JCuda;
-import jcuda.runtime.cudaMemcpyKind;
 
 /**
  * One way of copying a range of a primitive Java array (not boolean[]) to or from direct memory, in the host's byte
  * order: the host's half of a staged copy, run on several cores at once.
  * <ul>
  *   <li>{@link #BUFFER}: the JDK's bulk transfer of a typed view of the buffer ({@link Slices});</li>
- *   <li>{@link #UNSAFE}: {@code Unsafe.copyMemory} between the array and the buffer's address, without the views;</li>
- *   <li>{@link #MEMCPY}: the C library's {@code memcpy} through the CUDA runtime's host-to-host {@code cudaMemcpy},
- *       on the array pinned for the call by JNI.</li>
+ *   <li>{@link #UNSAFE}: {@code Unsafe.copyMemory} between the array and the buffer's address, without the views
+ *       (where the JVM has {@code sun.misc.Unsafe}).</li>
  * </ul>
  * Stateless and thread-safe.
  */
@@ -36,32 +32,15 @@ public enum HostCopy {
         @Override
         public void put(Object array, int from, int count, ByteBuffer memory, long at) {
             int width = Slices.width(array);
-            long bytes = check(memory, at, (long) count * width);
+            long bytes = check(memory, at, array, from, count, width);
             Raw.UNSAFE.copyMemory(array, Raw.base(array) + (long) from * width, null, Raw.address(memory) + at, bytes);
         }
 
         @Override
         public void get(ByteBuffer memory, long at, Object array, int from, int count) {
             int width = Slices.width(array);
-            long bytes = check(memory, at, (long) count * width);
+            long bytes = check(memory, at, array, from, count, width);
             Raw.UNSAFE.copyMemory(null, Raw.address(memory) + at, array, Raw.base(array) + (long) from * width, bytes);
-        }
-    },
-    MEMCPY {
-        @Override
-        public void put(Object array, int from, int count, ByteBuffer memory, long at) {
-            int width = Slices.width(array);
-            long bytes = check(memory, at, (long) count * width);
-            memcpy(Pointer.to(memory.slice(Math.toIntExact(at), (int) bytes)),
-                    array(array).withByteOffset((long) from * width), bytes);
-        }
-
-        @Override
-        public void get(ByteBuffer memory, long at, Object array, int from, int count) {
-            int width = Slices.width(array);
-            long bytes = check(memory, at, (long) count * width);
-            memcpy(array(array).withByteOffset((long) from * width),
-                    Pointer.to(memory.slice(Math.toIntExact(at), (int) bytes)), bytes);
         }
     };
 
@@ -71,57 +50,24 @@ public enum HostCopy {
     /** Copies {@code count} elements from {@code memory} at byte {@code at} into {@code array} from element {@code from}. */
     public abstract void get(ByteBuffer memory, long at, Object array, int from, int count);
 
-    /** The ways this JVM offers: {@link #UNSAFE} needs {@code sun.misc.Unsafe}, {@link #MEMCPY} the CUDA runtime. */
+    /** The ways this JVM offers: {@link #UNSAFE} needs {@code sun.misc.Unsafe}. */
     public static List<HostCopy> available() {
         List<HostCopy> ways = new ArrayList<>();
         ways.add(BUFFER);
         if (Raw.UNSAFE != null) {
             ways.add(UNSAFE);
         }
-        try {
-            JCuda.setExceptionsEnabled(false);
-            ways.add(MEMCPY);
-        } catch (LinkageError e) {
-            // no CUDA runtime library: not offered
-        }
         return ways;
     }
 
-    private static long check(ByteBuffer memory, long at, long bytes) {
+    /** The bytes of the copy, once both ranges are checked: a raw copy checks nothing itself. */
+    private static long check(ByteBuffer memory, long at, Object array, int from, int count, int width) {
+        java.util.Objects.checkFromIndexSize(from, count, java.lang.reflect.Array.getLength(array));
+        long bytes = (long) count * width;
         if (!memory.isDirect() || at < 0 || at + bytes > memory.capacity()) {
             throw new IndexOutOfBoundsException(bytes + " bytes at " + at + " of " + memory);
         }
         return bytes;
-    }
-
-    private static Pointer array(Object array) {
-        if (array instanceof double[] a) {
-            return Pointer.to(a);
-        }
-        if (array instanceof long[] a) {
-            return Pointer.to(a);
-        }
-        if (array instanceof float[] a) {
-            return Pointer.to(a);
-        }
-        if (array instanceof int[] a) {
-            return Pointer.to(a);
-        }
-        if (array instanceof short[] a) {
-            return Pointer.to(a);
-        }
-        if (array instanceof char[] a) {
-            return Pointer.to(a);
-        }
-        return Pointer.to((byte[]) array);
-    }
-
-    private static void memcpy(Pointer to, Pointer from, long bytes) {
-        int result = JCuda.cudaMemcpy(to, from, bytes, cudaMemcpyKind.cudaMemcpyHostToHost);
-        if (result != 0) {
-            throw new IllegalStateException("cudaMemcpy of " + bytes + " bytes on the host failed: "
-                    + JCuda.cudaGetErrorString(result));
-        }
     }
 
     /** {@code sun.misc.Unsafe}, when the JVM has it, and the address of direct buffers. */

@@ -106,7 +106,7 @@ public final class StagedCopy<D> implements AutoCloseable {
          * {@code base} with the changes of {@code spec}, a comma-separated list of {@code key=value}: {@code min},
          * {@code rows}, {@code slot}, {@code chunk}, {@code piece} in bytes (with an optional suffix {@code k},
          * {@code m} or {@code g}), {@code slots}, {@code lanes}, {@code chunks}, {@code threads} as counts and
-         * {@code copy} as {@code buffer}, {@code unsafe} or {@code memcpy}. E.g. {@code slot=16m,slots=4,threads=8}.
+         * {@code copy} as {@code buffer} or {@code unsafe}. E.g. {@code slot=16m,slots=4,threads=8}.
          *
          * @throws IllegalArgumentException naming the entry that is not understood, or for settings out of range
          */
@@ -149,7 +149,7 @@ public final class StagedCopy<D> implements AutoCloseable {
                 } catch (IllegalArgumentException x) {
                     throw new IllegalArgumentException("staging setting '" + e + "' not understood: keys min, rows,"
                             + " slot, chunk, piece (bytes, suffix k, m or g), slots, lanes, chunks, threads (counts),"
-                            + " copy (buffer, unsafe or memcpy)", x);
+                            + " copy (buffer or unsafe)", x);
                 }
             }
             return new Settings(min, slot, slots, lanes, chunk, chunks, piece, rows, threads, copy);

@@ -15,7 +15,7 @@ import org.acc4j.runtime.cuda.PinnedBuffer;
 /**
  * The host's side of a staged copy alone: a {@code double[]} copied into pinned memory and back by {@code t} threads,
  * each taking one contiguous share, with each way the copy can be done from Java ({@link Slices}, the JDK's bulk
- * buffer transfer, and {@link HostCopy}'s other ways). Prints GB/s (10^9 bytes per second) per method and thread
+ * buffer transfer, and {@code Unsafe.copyMemory}: {@link HostCopy}). Prints GB/s (10^9 bytes per second) per method and thread
  * count, the median of several runs after two untimed ones. Tells which copy to use and on how many threads, and how
  * far the host's copy alone is from the link's 55 GB/s.
  *
@@ -60,8 +60,64 @@ public final class HostCopyBench {
                     }
                 }
             }
+            underDma(context, bytes, slot, a, back, threads);
         } finally {
             context.close();
+        }
+    }
+
+    /**
+     * The host's copies again while the device reads another pinned buffer by DMA without pause (as it does in a
+     * staged copy to the device): how much the two share of the host's memory bandwidth. Prints the host's GB/s each
+     * way and the DMA's GB/s meanwhile.
+     */
+    private static void underDma(Context context, long bytes, ByteBuffer slot, double[] a, double[] back, int[] threads)
+            throws Exception {
+        long dmaBytes = 64L << 20;
+        try (PinnedBuffer source = PinnedBuffer.allocate(dmaBytes, "the DMA source");
+             org.acc4j.runtime.cuda.DeviceBuffer device = org.acc4j.runtime.cuda.DeviceBuffer.allocate(dmaBytes,
+                     "the DMA target")) {
+            System.out.println();
+            System.out.println("the same copies while the device reads 64 MiB of other pinned memory in a loop:");
+            System.out.println("| method | threads | to pinned GB/s | from pinned GB/s | DMA GB/s meanwhile |");
+            System.out.println("| --- | ---: | ---: | ---: | ---: |");
+            for (HostCopy method : HostCopy.available()) {
+                for (int t : threads) {
+                    if (t < 4) {
+                        continue;
+                    }
+                    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+                    java.util.concurrent.atomic.AtomicLong moved = new java.util.concurrent.atomic.AtomicLong();
+                    Thread dma = new Thread(() -> {
+                        context.makeCurrent();
+                        try (org.acc4j.runtime.cuda.Stream stream = org.acc4j.runtime.cuda.Stream.create("the DMA loop")) {
+                            while (!stop.get()) {
+                                device.copyFromPinnedAsync(0, source, dmaBytes, stream);
+                                stream.synchronize("the DMA loop");
+                                moved.addAndGet(dmaBytes);
+                            }
+                        }
+                    });
+                    ExecutorService pool = Executors.newFixedThreadPool(t);
+                    try {
+                        dma.start();
+                        Thread.sleep(50);
+                        long m0 = moved.get();
+                        long t0 = System.nanoTime();
+                        double in = rate(bytes, () -> split(pool, t, a.length, (from, n) ->
+                                method.put(a, from, n, slot, from * 8)));
+                        double out = rate(bytes, () -> split(pool, t, a.length, (from, n) ->
+                                method.get(slot, from * 8, back, from, n)));
+                        double dmaRate = (moved.get() - m0) / (double) (System.nanoTime() - t0);
+                        System.out.printf(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f |%n", method, t, in, out,
+                                dmaRate);
+                    } finally {
+                        stop.set(true);
+                        dma.join();
+                        pool.shutdown();
+                    }
+                }
+            }
         }
     }
 

@@ -141,6 +141,19 @@ class StagedCopyTest {
     }
 
     @Test
+    void rawHostCopiesCheckBothRanges() {
+        ByteBuffer memory = ByteBuffer.allocateDirect(64);
+        double[] a = new double[4];
+        assertThrows(IndexOutOfBoundsException.class, () -> HostCopy.UNSAFE.put(a, 1, 4, memory, 0));
+        assertThrows(IndexOutOfBoundsException.class, () -> HostCopy.UNSAFE.put(a, 0, 4, memory, 40));
+        assertThrows(IndexOutOfBoundsException.class, () -> HostCopy.UNSAFE.get(memory, -8, a, 0, 1));
+        assertThrows(IndexOutOfBoundsException.class, () -> HostCopy.UNSAFE.put(a, 0, 1, ByteBuffer.allocate(64), 0));
+        a[3] = 2.5;
+        HostCopy.UNSAFE.put(a, 3, 1, memory, 56);
+        assertEquals(2.5, memory.order(ByteOrder.nativeOrder()).getDouble(56));
+    }
+
+    @Test
     void stagingSettingsParseFromTheirSpecAndNameWhatIsWrong() {
         Settings s = Settings.parse("slot=16m, slots=4,threads=8,copy=unsafe,min=512k,rows=2m,chunk=1m,chunks=8,"
                 + "piece=64k,lanes=3", Settings.DEFAULT);
@@ -149,7 +162,7 @@ class StagedCopyTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Settings.parse("slot=16m,slotz=3", Settings.DEFAULT));
         assertTrue(e.getMessage().contains("'slotz=3'"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> Settings.parse("copy=fast", Settings.DEFAULT));
+        assertThrows(IllegalArgumentException.class, () -> Settings.parse("copy=memcpy", Settings.DEFAULT));
         assertThrows(IllegalArgumentException.class, () -> Settings.parse("slot=12", Settings.DEFAULT));
     }
 
