@@ -45,9 +45,12 @@ public final class StagedCopy<D> implements AutoCloseable {
      *                      pool's workers with the calling thread; else a pool of {@code threads - 1} workers with
      *                      the calling thread (1: the calling thread alone)
      * @param copy          how the host copies between an array and a slot
+     * @param pipelined     whether the host's pieces flow across chunks ({@link Pipeline}: each chunk's device copy
+     *                      queued the moment its last piece is staged) rather than in rounds, one per chunk, each
+     *                      waiting for its slowest piece
      */
     public record Settings(long minBytes, long slotBytes, int slots, int lanes, long minChunkBytes, int chunksPerCopy,
-                           long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy) {
+                           long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined) {
 
         private static final long MIB = 1L << 20;
 
@@ -87,26 +90,32 @@ public final class StagedCopy<D> implements AutoCloseable {
         public Settings(long minBytes, long slotBytes, int slots, int lanes, long minChunkBytes, int chunksPerCopy,
                         long minPieceBytes) {
             this(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes, ROWS_MIN_BYTES, 0,
-                    HostCopy.BUFFER);
+                    HostCopy.BUFFER, true);
         }
 
         /** These settings with the host's copies made by {@code threads} threads ({@link #threads()}). */
         public Settings withThreads(int threads) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy);
+                    rowsMinBytes, threads, copy, pipelined);
         }
 
         /** These settings with the host's copies made by {@code copy}. */
         public Settings withCopy(HostCopy copy) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy);
+                    rowsMinBytes, threads, copy, pipelined);
+        }
+
+        /** These settings with the host's pieces in a {@link Pipeline} ({@code true}) or in rounds per chunk. */
+        public Settings withPipelined(boolean pipelined) {
+            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
+                    rowsMinBytes, threads, copy, pipelined);
         }
 
         /**
          * {@code base} with the changes of {@code spec}, a comma-separated list of {@code key=value}: {@code min},
          * {@code rows}, {@code slot}, {@code chunk}, {@code piece} in bytes (with an optional suffix {@code k},
-         * {@code m} or {@code g}), {@code slots}, {@code lanes}, {@code chunks}, {@code threads} as counts and
-         * {@code copy} as {@code buffer} or {@code unsafe}. E.g. {@code slot=16m,slots=4,threads=8}.
+         * {@code m} or {@code g}), {@code slots}, {@code lanes}, {@code chunks}, {@code threads} as counts,
+         * {@code copy} as {@code buffer} or {@code unsafe}, {@code pipelined} as {@code true} or {@code false}. E.g. {@code slot=16m,slots=4,threads=8}.
          *
          * @throws IllegalArgumentException naming the entry that is not understood, or for settings out of range
          */
@@ -121,6 +130,7 @@ public final class StagedCopy<D> implements AutoCloseable {
             long rows = base.rowsMinBytes;
             int threads = base.threads;
             HostCopy copy = base.copy;
+            boolean pipelined = base.pipelined;
             for (String entry : spec.split(",")) {
                 String e = entry.trim();
                 if (e.isEmpty()) {
@@ -144,15 +154,20 @@ public final class StagedCopy<D> implements AutoCloseable {
                         case "chunks" -> chunks = Integer.parseInt(value);
                         case "threads" -> threads = Integer.parseInt(value);
                         case "copy" -> copy = HostCopy.valueOf(value.toUpperCase(java.util.Locale.ROOT));
+                        case "pipelined" -> pipelined = switch (value) {
+                            case "true" -> true;
+                            case "false" -> false;
+                            default -> throw new IllegalArgumentException("not true or false");
+                        };
                         default -> throw new IllegalArgumentException("unknown key");
                     }
                 } catch (IllegalArgumentException x) {
                     throw new IllegalArgumentException("staging setting '" + e + "' not understood: keys min, rows,"
                             + " slot, chunk, piece (bytes, suffix k, m or g), slots, lanes, chunks, threads (counts),"
-                            + " copy (buffer or unsafe)", x);
+                            + " copy (buffer or unsafe), pipelined (true or false)", x);
                 }
             }
-            return new Settings(min, slot, slots, lanes, chunk, chunks, piece, rows, threads, copy);
+            return new Settings(min, slot, slots, lanes, chunk, chunks, piece, rows, threads, copy, pipelined);
         }
 
         /**
@@ -301,7 +316,7 @@ public final class StagedCopy<D> implements AutoCloseable {
     }
 
     /** The host side of a copy: one array, or rows of one length seen as one array of {@code length} elements. */
-    private record Host(Object array, Object[] rows, int width, int rowLength, long length) {
+    record Host(Object array, Object[] rows, int width, int rowLength, long length) {
         static Host of(Object array) {
             int width = Slices.width(array);
             return new Host(array, null, width, 0, java.lang.reflect.Array.getLength(array));
@@ -370,7 +385,10 @@ public final class StagedCopy<D> implements AutoCloseable {
         }
         try {
             Plan plan = plan(host.width(), host.length());
-            if (in) {
+            if (settings.pipelined() && cores > 1 && plan.pieces() > 1) {
+                Pipeline.run(plan, host, lane, device, in, workers != null ? workers : ForkJoinPool.commonPool(),
+                        cores - 1);
+            } else if (in) {
                 toDevice(plan, host, lane, device);
             } else {
                 toHost(plan, host, lane, device);
@@ -393,6 +411,12 @@ public final class StagedCopy<D> implements AutoCloseable {
 
         int count(long chunk) {
             return (int) Math.min(chunkElements, length - chunk * chunkElements);
+        }
+
+        /** Pieces of the whole array: a piece never spans two chunks. */
+        long pieces() {
+            return chunks == 0 ? 0 : (chunks - 1) * ceilDiv(chunkElements, pieceElements)
+                    + ceilDiv(count(chunks - 1), pieceElements);
         }
     }
 

@@ -115,8 +115,9 @@ class StagedCopyTest {
     void everyHostCopyWayCopiesEveryTypeAtEveryOffset() {
         Random r = new Random(57);
         for (HostCopy how : new HostCopy[] {HostCopy.BUFFER, HostCopy.UNSAFE}) {
-            for (int threads : new int[] {1, 3}) {
-                Settings s = new Settings(0, 4096, 3, 1, 512, 4, 64).withCopy(how).withThreads(threads);
+            for (int threads : new int[] {1, 3, 6}) {
+                Settings s = new Settings(0, 4096, 3, 1, 512, 4, 64).withCopy(how).withThreads(threads)
+                        .withPipelined(threads != 6);
                 try (StagedCopy<FakeDevice> staged = new StagedCopy<>(s, new FakeLanes())) {
                     for (Class<?> type : TYPES) {
                         for (int length : new int[] {1, 7, 511, 512, 513, 4097, 20_000 + r.nextInt(100)}) {
@@ -156,8 +157,9 @@ class StagedCopyTest {
     @Test
     void stagingSettingsParseFromTheirSpecAndNameWhatIsWrong() {
         Settings s = Settings.parse("slot=16m, slots=4,threads=8,copy=unsafe,min=512k,rows=2m,chunk=1m,chunks=8,"
-                + "piece=64k,lanes=3", Settings.DEFAULT);
-        assertEquals(new Settings(512 << 10, 16 << 20, 4, 3, 1 << 20, 8, 64 << 10, 2 << 20, 8, HostCopy.UNSAFE), s);
+                + "piece=64k,lanes=3,pipelined=false", Settings.DEFAULT);
+        assertEquals(new Settings(512 << 10, 16 << 20, 4, 3, 1 << 20, 8, 64 << 10, 2 << 20, 8, HostCopy.UNSAFE, false),
+                s);
         assertEquals(Settings.DEFAULT, Settings.parse("", Settings.DEFAULT));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Settings.parse("slot=16m,slotz=3", Settings.DEFAULT));
