@@ -3,7 +3,8 @@
 # host's half of a staged copy alone (HostCopyBench), the fixed costs of a 1 MiB copy and the transfer table from
 # 1 MiB to 1 GiB (TransferBench) with the default staging, the same table for other staging settings
 # (XFER_VARIANTS, each a value of -Dacc4j.staging, separated by spaces), then the newcomer's heat equation with the
-# runtime's profile, and again with the staging settings of HEAT_VARIANTS. Tables to $OUT.
+# runtime's profile, and again with the staging settings of HEAT_VARIANTS; then the GPU test classes of XFER_TESTS.
+# Tables and logs to $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/acc4j-xfer}
@@ -28,3 +29,12 @@ for v in ${HEAT_VARIANTS:-}; do
   timeout 40 bash .gpu/on-gpu.sh -Xmx8g -javaagent:.gpu/acc.jar -Dacc4j.staging="$v" -cp .gpu/samples.jar:.gpu/lib/annotations.jar \
     org.acc4j.samples.HeatRows 512 200 5 2>&1 | tee "$out/heat-$(echo "$v" | tr -c 'a-z0-9\n' '_').txt" | grep "|\|match"
 done
+if [ -n "${XFER_TESTS:-}" ]; then
+  echo "== GPU tests: $XFER_TESTS"
+  tcp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')"
+  sel=$(for c in $XFER_TESTS; do printf -- "--select-class %s " "$c"; done)
+  timeout "${XFER_TESTS_TIMEOUT:-100}" bash .gpu/on-gpu.sh -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar \
+    -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path "$tcp" --include-tag gpu $sel \
+    --details=tree --disable-banner > "$out/gpu-tests.log" 2>&1
+  tail -15 "$out/gpu-tests.log"; grep -a "✘" "$out/gpu-tests.log" | head -20
+fi
