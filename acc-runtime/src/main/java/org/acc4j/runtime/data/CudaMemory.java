@@ -191,7 +191,8 @@ public final class CudaMemory implements DeviceMemory {
         long bytes = HostArrays.byteSize(hostArray);
         DeviceBuffer buffer = spareOrNew(bytes, HostArrays.describe(hostArray));
         inUse.addAndGet(bytes);
-        return new CudaBuffer(buffer, hostArray.getClass(), HostArrays.length(hostArray), inUse, staging, this);
+        return new CudaBuffer(buffer, hostArray.getClass(), HostArrays.length(hostArray), inUse, staging,
+                bytes <= SPARE_ARRAY_MAX_BYTES ? this : null);
     }
 
     @Override
@@ -223,15 +224,21 @@ public final class CudaMemory implements DeviceMemory {
 
     /** Buffers smaller than this are freed, not kept. */
     static final long SPARE_MIN_BYTES = 4 << 10;
+    /**
+     * An array's buffer larger than this is freed, not kept: its allocation is small against its copy, and memory
+     * that a call could not fit is given back at once.
+     */
+    static final long SPARE_ARRAY_MAX_BYTES = 16L << 20;
     /** At most this many buffers are kept, {@link #SPARE_MAX_BYTES} in all. */
     static final int SPARE_BUFFERS = 8;
     static final long SPARE_MAX_BYTES = 256L << 20;
 
     /**
-     * Buffers closed lately, kept for the next allocation of the same size, of an array or raw: an array's buffer (a
-     * two-dimensional array's block and table) is allocated and freed at every call that takes the array to the
-     * device, {@code cuMemAlloc} costs about as much as copying a small array and {@code cuMemFree} waits for the
-     * device. Freed by {@link #close()}, and before an allocation that does not fit otherwise.
+     * Buffers closed lately, kept for the next allocation of the same size, raw or of an array up to {@link
+     * #SPARE_ARRAY_MAX_BYTES}: an array's buffer (a two-dimensional array's block and table) is allocated and freed at
+     * every call that takes the array to the device, {@code cuMemAlloc} costs about as much as copying a small array
+     * and {@code cuMemFree} waits for the device. Freed by {@link #close()}, and before an allocation that does not
+     * fit otherwise.
      */
     private final java.util.List<DeviceBuffer> spare = new java.util.ArrayList<>();
     private long spareBytes;
