@@ -42,8 +42,9 @@ public final class StagedCopy<D> implements AutoCloseable {
      * @param rowsMinBytes  rows (whose direct path is a copy per row) of fewer bytes than this, or than
      *                      {@code minBytes}, go direct
      * @param threads       the threads that copy a chunk between the array and its slot: 0 for the common fork-join
-     *                      pool's workers with the calling thread; else a pool of {@code threads - 1} workers with
-     *                      the calling thread (1: the calling thread alone)
+     *                      pool's workers with the calling thread; else {@code threads - 1} threads of the copier's
+     *                      own, which stay awake a little between copies, with the calling thread (1: the calling
+     *                      thread alone)
      * @param copy          how the host copies between an array and a slot
      * @param pipelined     whether the host's pieces flow across chunks ({@link Pipeline}: each chunk's device copy
      *                      queued the moment its last piece is staged) rather than in rounds, one per chunk, each
@@ -225,8 +226,8 @@ public final class StagedCopy<D> implements AutoCloseable {
 
     /**
      * @param threads the threads that copy a chunk between the array and its slot: 0 for the common fork-join pool's
-     *                workers with the calling thread; else a pool of its own of {@code threads - 1} workers with the
-     *                calling thread (1: the calling thread alone)
+     *                workers with the calling thread; else {@code threads - 1} threads of its own ({@link Crew}) with
+     *                the calling thread (1: the calling thread alone)
      */
     public StagedCopy(Settings settings, Opener<D> opener, int threads) {
         if (threads < 0) {
@@ -234,12 +235,15 @@ public final class StagedCopy<D> implements AutoCloseable {
         }
         this.settings = settings;
         this.pool = new LanePool<>(opener, settings.slotBytes(), settings.slots(), settings.lanes());
-        this.workers = threads > 1 ? new ForkJoinPool(threads - 1) : null;
+        this.workers = threads > 1 ? new Crew(threads - 1) : null;
         this.cores = threads == 0 ? ForkJoinPool.getCommonPoolParallelism() + 1 : threads;
     }
 
-    /** The pool of this copier's own staging threads, or null: the common pool (or the calling thread alone). */
-    private final ForkJoinPool workers;
+    /**
+     * This copier's own staging threads, which stay awake a little between copies ({@link Crew}), or null: the common
+     * pool (or the calling thread alone).
+     */
+    private final Crew workers;
 
     /** The settings. */
     public Settings settings() {
@@ -288,7 +292,7 @@ public final class StagedCopy<D> implements AutoCloseable {
             pool.close();
         } finally {
             if (workers != null) {
-                workers.shutdown();
+                workers.close();
             }
         }
     }
@@ -479,10 +483,11 @@ public final class StagedCopy<D> implements AutoCloseable {
             return;
         }
         // the calling thread takes the last piece while the pool's workers take the others
-        java.util.List<java.util.concurrent.ForkJoinTask<?>> tasks = new java.util.ArrayList<>(pieces - 1);
+        java.util.List<java.util.concurrent.CompletableFuture<Void>> tasks = new java.util.ArrayList<>(pieces - 1);
         for (int p = 0; p < pieces - 1; p++) {
             int piece = p;
-            tasks.add(workers.submit(() -> pieceOf(plan, array, first, count, slot, in, per, piece)));
+            tasks.add(java.util.concurrent.CompletableFuture.runAsync(
+                    () -> pieceOf(plan, array, first, count, slot, in, per, piece), workers));
         }
         RuntimeException failure = null;
         try {
@@ -490,14 +495,15 @@ public final class StagedCopy<D> implements AutoCloseable {
         } catch (RuntimeException e) {
             failure = e;
         }
-        for (java.util.concurrent.ForkJoinTask<?> t : tasks) {
+        for (java.util.concurrent.CompletableFuture<Void> t : tasks) {
             try {
                 t.join();
-            } catch (RuntimeException e) {
+            } catch (java.util.concurrent.CompletionException e) {
+                RuntimeException cause = e.getCause() instanceof RuntimeException r ? r : e;
                 if (failure == null) {
-                    failure = e;
+                    failure = cause;
                 } else {
-                    failure.addSuppressed(e);
+                    failure.addSuppressed(cause);
                 }
             }
         }
