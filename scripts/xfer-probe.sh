@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On the GPU machine, from a packed .gpu/ (scripts/gpu-pack.sh and scripts/bench-pack.sh), in about 4 minutes: the
-# host's half of a staged copy alone (HostCopyBench), the fixed costs of a 1 MiB copy and the transfer table from
+# host's half of a staged copy alone (HostCopyBench; HOST_COPY=0 skips it), the fixed costs of a 1 MiB copy and the transfer table from
 # 1 MiB to 1 GiB (TransferBench) with the default staging, the same table for other staging settings
 # (XFER_VARIANTS, each a value of -Dacc4j.staging, separated by spaces), then the newcomer's heat equation with the
 # runtime's profile, and again with the staging settings of HEAT_VARIANTS; then the GPU test classes of XFER_TESTS.
@@ -11,8 +11,10 @@ out=${OUT:-/tmp/acc4j-xfer}
 mkdir -p "$out"
 cp=".gpu/acc.jar:.gpu/test-classes:.gpu/lib/annotations.jar"
 j() { bash .gpu/on-gpu.sh -Xmx24g "$@"; }
-echo "== host copies"
-timeout 60 bash .gpu/on-gpu.sh -Xmx8g -cp "$cp" org.acc4j.runtime.transfer.HostCopyBench ${HOST_ARGS:-256 1,2,4,8,16} 2>&1 | tee "$out/host-copy.txt"
+if [ "${HOST_COPY:-1}" != 0 ]; then
+  echo "== host copies"
+  timeout 60 bash .gpu/on-gpu.sh -Xmx8g -cp "$cp" org.acc4j.runtime.transfer.HostCopyBench ${HOST_ARGS:-256 1,2,4,8,16} 2>&1 | tee "$out/host-copy.txt"
+fi
 echo "== transfers (default staging)"
 timeout 80 bash .gpu/on-gpu.sh -Xmx24g -cp "$cp" org.acc4j.runtime.transfer.TransferBench --no-sweep --breakdown \
   --sizes ${XFER_SIZES:-1,2,4,8,16,64,256,1024} 2>&1 | tee "$out/transfers-default.txt"
