@@ -56,18 +56,19 @@ public final class StagedCopy<D> implements AutoCloseable {
         private static final long MIB = 1L << 20;
 
         /**
-         * The runtime's settings, from the device sweep ({@code TransferBench}), for a Hopper GPU on PCIe 5 (~55 GB/s
-         * pinned) and 16 host cores: the host's copies, not the link, bound a staged copy, and each chunk costs a
-         * fork-join round, so large arrays take whole 32 MiB slots, where a round's fixed cost is small against its
-         * 0.6 ms of copying; an 8 MiB array is still cut into 4 chunks of 2 MiB, so that the host's copy of one
-         * overlaps the device's copy of another. 3 slots leave one copy in flight while another waits and a third is
-         * staged. An array below 8 MiB goes straight from the Java array: on an H100 the driver's own copy from
-         * pageable memory moved 2 MiB to the device at 12.6 GB/s against 6.1 staged, and 4 MiB at 13.0 against 7.7,
-         * while from 16 MiB on the staged copy is ahead (15.7 against 13.1, 23.9 against 8.5 at 64 MiB). Rows, whose
-         * direct path is a copy per row, are staged from {@link #ROWS_MIN_BYTES}. Pinned memory held: at most 2 lanes
-         * of 3 slots of 32 MiB, 192 MiB, opened on first use and kept.
+         * The runtime's settings, from device probes on an H100 (PCIe 5, ~54 GB/s pinned) with 16 host cores. There
+         * the host's memory bounds a staged copy, not the link: 16 cores copy a Java array into pinned memory at
+         * 37-40 GB/s alone, and at 22-25 GB/s while the device reads other pinned memory at 42-44 GB/s; fewer cores
+         * copy less (30 GB/s on 8), and the JDK's bulk buffer transfer is as fast as {@code Unsafe.copyMemory}. An
+         * array is cut into at least 8 chunks of at least 512 KiB, so that the device starts early (chunks of 512 KiB
+         * moved 8 MiB at 13-16 GB/s and 64 MiB at 27-37, against 9-12 and 24-31 with chunks of 2 MiB), up to 32 MiB
+         * slots for large arrays; 3 slots leave one copy in flight while another waits and a third is staged. An
+         * array below 8 MiB goes straight from the Java array, where the driver's own copy from pageable memory
+         * (10-13 GB/s) beats a staged one. Rows, whose direct path is a copy per row, are staged from {@link
+         * #ROWS_MIN_BYTES}. Pinned memory held: at most 2 lanes of 3 slots of 32 MiB, 192 MiB, opened on first use
+         * and kept.
          */
-        public static final Settings DEFAULT = new Settings(8 * MIB, 32 * MIB, 3, 2, 2 * MIB, 4, MIB / 8);
+        public static final Settings DEFAULT = new Settings(8 * MIB, 32 * MIB, 3, 2, MIB / 2, 8, MIB / 16);
 
         /** The least bytes of rows that are staged by default (when the settings' least is higher). */
         public static final long ROWS_MIN_BYTES = MIB;

@@ -172,11 +172,13 @@ class StagedCopyTest {
     void arraysAreCutIntoChunksOfTheSettingsWithLongOffsets() {
         StagedCopy<FakeDevice> staged = new StagedCopy<>(Settings.DEFAULT, new FakeLanes());
         long mib = 1 << 20;
-        // 8 MiB of doubles: four chunks of 2 MiB; 1 GiB: chunks of a whole slot (32 MiB); 1 MiB: one chunk
-        assertEquals(2 * mib / 8, staged.plan(8, (int) (mib)).chunkElements());
-        assertEquals(4, staged.plan(8, (int) (mib)).chunks());
+        // 8 MiB of doubles: eight chunks of 1 MiB; 1 GiB: chunks of a whole slot (32 MiB); 512 KiB: one chunk;
+        // 2 MiB: four chunks of the least, 512 KiB
+        assertEquals(mib / 8, staged.plan(8, (int) (mib)).chunkElements());
+        assertEquals(8, staged.plan(8, (int) (mib)).chunks());
         assertEquals(32, staged.plan(8, (int) (128 * mib)).chunks());
-        assertEquals(1, staged.plan(8, (int) (mib / 8)).chunks());
+        assertEquals(1, staged.plan(8, (int) (mib / 16)).chunks());
+        assertEquals(4, staged.plan(8, (int) (mib / 4)).chunks());
         for (int width : new int[] {1, 2, 4, 8}) {
             for (int length : new int[] {1, 7, (int) mib + 1, Integer.MAX_VALUE - 8, Integer.MAX_VALUE}) {
                 StagedCopy.Plan p = staged.plan(width, length);
