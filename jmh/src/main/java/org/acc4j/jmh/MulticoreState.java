@@ -6,8 +6,7 @@ import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import org.acc4j.compiler.CompiledMethod;
 import org.acc4j.compiler.Compiler;
-import org.acc4j.compiler.ir.ArrayRef;
-import org.acc4j.compiler.jvm.HostKernels;
+import org.acc4j.compiler.plan.HostNest;
 import org.acc4j.runtime.launch.Multicore;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Setup;
@@ -27,7 +26,7 @@ public abstract class MulticoreState {
     Workload workload;
     Kernel kernel;
     Object[] args;
-    private HostKernels kernels;
+    private HostNest kernels;
     private Multicore pool;
 
     protected MulticoreState(Sample sample) {
@@ -43,7 +42,12 @@ public abstract class MulticoreState {
         workload = Workload.of(sample, size);
         kernel = sample.offloaded().apply(variant);
         args = workload.freshArgs();
-        kernels = HostKernels.of(compile(kernel.method()));
+        try {
+            kernels = HostNest.of(compile(kernel.method()));
+        } catch (HostNest.Untranslated u) {
+            throw new IllegalStateException(kernel + " is not translated for the multicore target: " + u.getMessage()
+                    + ": not timed", u);
+        }
         pool = new Multicore(threads(), chunksPerThread(), null, null);
         workload.clearOutputs(args);
         workload.check(kernel.name() + " multicore", args, run());
@@ -60,11 +64,11 @@ public abstract class MulticoreState {
 
     /**
      * {@code -Dacc4j.chunks.per.thread=K}: the chunks per thread of each nest's outermost parallel level, for measuring
-     * the chunking; {@link HostKernels#CHUNKS_PER_THREAD}, the runtime's, when unset.
+     * the chunking; {@link HostNest#CHUNKS_PER_THREAD}, the runtime's, when unset.
      */
     static int chunksPerThread() {
         String v = System.getProperty("acc4j.chunks.per.thread");
-        return v == null || v.isBlank() ? HostKernels.CHUNKS_PER_THREAD : Integer.parseInt(v.trim());
+        return v == null || v.isBlank() ? HostNest.CHUNKS_PER_THREAD : Integer.parseInt(v.trim());
     }
 
     static CompiledMethod compile(Method m) {
@@ -86,12 +90,13 @@ public abstract class MulticoreState {
     /** One call. */
     public Object run() {
         Object[] a = args;
-        return kernels.run(s -> {
-            if (s instanceof ArrayRef.Parameter p) {
-                return a[p.index()];
-            }
-            throw new IllegalStateException("the field " + s.name() + " (benchmark kernels take parameters)");
-        }, a, pool, null);
+        try {
+            return kernels.run((s, self, args) -> {
+                throw new IllegalStateException("the field " + s.name() + " (benchmark kernels take parameters)");
+            }, null, a, pool, null);
+        } catch (HostNest.Refused r) {
+            throw new IllegalStateException("the multicore target refused the call: " + r.getMessage(), r);
+        }
     }
 
     @TearDown(Level.Trial)

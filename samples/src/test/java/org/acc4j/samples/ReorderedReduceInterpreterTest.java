@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.acc4j.compiler.CompiledMethod;
 import org.acc4j.compiler.interp.KernelInterpreter;
-import org.acc4j.compiler.ir.ArrayRef;
-import org.acc4j.compiler.jvm.HostKernels;
+import org.acc4j.compiler.plan.HostNest;
 import org.acc4j.runtime.launch.Multicore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,10 +43,10 @@ class ReorderedReduceInterpreterTest {
             KernelInterpreter.run(m, args, maxBlocks);
             c.check(expected, args, "interpreted with " + maxBlocks + " blocks per axis at most");
         }
-        HostKernels hk = HostKernels.of(m);
+        HostNest hk = HostNest.of(m);
         for (Multicore pool : POOLS) {
             Object[] args = c.copy();
-            hk.run(src -> args[((ArrayRef.Parameter) src).index()], args, pool, null);
+            hk.run(CatalogMulticoreTest::noField, null, args, pool, null);
             c.check(expected, args, "on the multicore target, " + pool.threads() + " threads");
         }
         Object[] host = c.copy();

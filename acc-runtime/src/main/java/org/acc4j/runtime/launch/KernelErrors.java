@@ -1,10 +1,8 @@
 package org.acc4j.runtime.launch;
 
 import java.lang.reflect.Array;
-import java.util.Map;
-import org.acc4j.compiler.KernelPlan;
-import org.acc4j.compiler.ir.ArrayRef;
-import org.acc4j.compiler.ir.ErrorSite;
+import org.acc4j.compiler.plan.Fault;
+import org.acc4j.compiler.plan.LaunchPlan;
 
 /** The Java exception a kernel's error record stands for: Java's own type and message, as the host run throws. */
 final class KernelErrors {
@@ -15,21 +13,17 @@ final class KernelErrors {
      * The exception for error {@code code} (from 1) with its {@code detail}, raised by the variant of {@code plan}
      * that ran (with or without the checks the host proved), over the call's {@code arrays}.
      */
-    static RuntimeException javaException(KernelPlan plan, boolean proven, int code, long detail,
-                                          Map<ArrayRef, Object> arrays) {
-        ErrorSite site = (proven ? plan.unchecked().sites() : plan.sites()).get(code - 1);
-        if (site.kind() == ErrorSite.Kind.DIVISION_BY_ZERO) {
+    static RuntimeException javaException(LaunchPlan plan, boolean proven, int code, long detail, Object[] arrays) {
+        Fault site = plan.fault(proven, code);
+        if (site.divisionByZero()) {
             return new ArithmeticException("/ by zero");
         }
-        // "a[]" names a row of the rank-2 array a: the detail holds the row index high, the column index low
-        boolean row = site.array().endsWith("[]");
-        String name = row ? site.array().substring(0, site.array().length() - 2) : site.array();
-        long index = row ? (int) detail : detail;
+        // a row's fault: the detail holds the row index high, the column index low
+        long index = site.row() ? (int) detail : detail;
         int length = -1;
-        for (Map.Entry<ArrayRef, Object> e : arrays.entrySet()) {
-            if (e.getKey().name().equals(name)) {
-                length = row ? rowLength(e.getValue(), (int) (detail >>> 32)) : Array.getLength(e.getValue());
-            }
+        if (site.arrayIndex() >= 0) {
+            Object array = arrays[site.arrayIndex()];
+            length = site.row() ? rowLength(array, (int) (detail >>> 32)) : Array.getLength(array);
         }
         return new ArrayIndexOutOfBoundsException("Index " + index + " out of bounds for length " + length);
     }

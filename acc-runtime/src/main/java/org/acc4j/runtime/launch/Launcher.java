@@ -4,22 +4,16 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.acc4j.compiler.HostProgram;
-import org.acc4j.compiler.KernelPlan;
+import org.acc4j.compiler.plan.ArrayUse;
 import org.acc4j.compiler.plan.AsyncClause;
-import org.acc4j.compiler.ir.Reduction;
-import org.acc4j.compiler.ir.ArrayRef;
-import org.acc4j.compiler.ir.DataClause;
-import org.acc4j.compiler.ir.Evaluator;
-import org.acc4j.compiler.ir.KernelParam;
-import org.acc4j.compiler.ir.RowGroup;
-import org.acc4j.compiler.ir.MethodBody;
-import org.acc4j.compiler.ir.Region;
-import org.acc4j.compiler.ir.Type;
-import org.acc4j.compiler.ir.Var;
+import org.acc4j.compiler.plan.DataUse;
+import org.acc4j.compiler.plan.HostCall;
+import org.acc4j.compiler.plan.LaneChoice;
+import org.acc4j.compiler.plan.LaunchPlan;
+import org.acc4j.compiler.plan.RowLengths;
+import org.acc4j.compiler.plan.Slot;
 import org.acc4j.runtime.cuda.Context;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.Event;
@@ -182,24 +176,23 @@ public final class Launcher implements AutoCloseable {
         // a synchronous call sees everything queued before it
         queues.finishAll();
         table.drainCollected();
-        Map<ArrayRef, Object> arrays = bind(m, self, args);
-        long[] trips = new long[m.plan().kernels().size()];
-        long[] lowers = new long[trips.length];
-        Evaluator[] evaluators = checkBeforeLaunch(m, self, args, trips, lowers);
+        Object[] arrays = bind(m, self, args);
+        HostCall call = checkBeforeLaunch(m, self, args);
         List<Object> entered = new ArrayList<>();
         List<Clause> clauses = new ArrayList<>();
         boolean[] launched = {false};
         Object value;
         try {
             if (scope != null) {
-                for (DataClause c : m.plan().data()) {
-                    Object array = arrays.get(c.array());
-                    scope.adopt(array, c.array().name(), clause(c, array, m, evaluators, trips, lowers));
+                List<DataUse> data = m.plan().data();
+                for (int d = 0; d < data.size(); d++) {
+                    Object array = arrays[data.get(d).array()];
+                    scope.adopt(array, data.get(d).name(), clause(m, d, array, call));
                 }
             }
-            enterClauses(m, arrays, evaluators, trips, lowers, entered, clauses);
-            value = HostProgram.run(m.plan(), evaluator(m, self, args), (k, ev) -> {
-                long[] results = launch(m, k, ev, arrays, self, args, null, null);
+            enterClauses(m, arrays, call, entered, clauses);
+            value = m.plan().run(call, (k, c) -> {
+                long[] results = launch(m, k, c, arrays, self, args, null, null);
                 launched[0] = true;
                 return results;
             });
@@ -213,11 +206,9 @@ public final class Launcher implements AutoCloseable {
         }
         exitAll(entered, clauses, true, null);
         if (scope != null) {
-            for (KernelPlan k : m.plan().kernels()) {
-                for (KernelParam p : k.params()) {
-                    if (p instanceof KernelParam.ArrayData d && d.written()) {
-                        scope.written(arrays.get(d.array()));
-                    }
+            for (ArrayUse a : m.plan().arrays()) {
+                if (a.written()) {
+                    scope.written(arrays[a.index()]);
                 }
             }
         }
@@ -228,11 +219,12 @@ public final class Launcher implements AutoCloseable {
      * Enters the call's data clauses in order, adding each array and its clause to {@code entered} and {@code clauses}
      * as it is entered (so a failure exits exactly those), then marks the arrays its kernels may write.
      */
-    private void enterClauses(OffloadedMethod m, Map<ArrayRef, Object> arrays, Evaluator[] evaluators, long[] trips,
-                              long[] lowers, List<Object> entered, List<Clause> clauses) {
-        for (DataClause c : m.plan().data()) {
-            Object array = arrays.get(c.array());
-            Clause clause = clause(c, array, m, evaluators, trips, lowers);
+    private void enterClauses(OffloadedMethod m, Object[] arrays, HostCall call, List<Object> entered,
+                              List<Clause> clauses) {
+        List<DataUse> data = m.plan().data();
+        for (int d = 0; d < data.size(); d++) {
+            Object array = arrays[data.get(d).array()];
+            Clause clause = clause(m, d, array, call);
             table.enter(array, clause);
             entered.add(array);
             clauses.add(clause);
@@ -250,12 +242,10 @@ public final class Launcher implements AutoCloseable {
      * Tells the present table which arrays the call's kernels may write: a fault from here on loses what they write
      * into arrays that stay present after the call.
      */
-    private void markWritten(OffloadedMethod m, Map<ArrayRef, Object> arrays) {
-        for (KernelPlan k : m.plan().kernels()) {
-            for (KernelParam p : k.params()) {
-                if (p instanceof KernelParam.ArrayData d && d.written()) {
-                    table.markWritten(arrays.get(d.array()));
-                }
+    private void markWritten(OffloadedMethod m, Object[] arrays) {
+        for (ArrayUse a : m.plan().arrays()) {
+            if (a.written()) {
+                table.markWritten(arrays[a.index()]);
             }
         }
     }
@@ -271,7 +261,7 @@ public final class Launcher implements AutoCloseable {
     }
 
     /** A kernel queued by an async call: which variant ran (for its error sites) and its error record. */
-    private record Queued(KernelPlan plan, boolean proven, Queue.ErrorSlot slot) {
+    private record Queued(LaunchPlan plan, boolean proven, Queue.ErrorSlot slot) {
     }
 
     /**
@@ -285,7 +275,7 @@ public final class Launcher implements AutoCloseable {
         }
         String why = a.problem();
         int q = org.acc4j.Acc.ASYNC_SYNC;
-        int line = m.plan().kernels().isEmpty() ? 0 : m.kernel(0).region().loop().line();
+        int line = m.plan().kernels().isEmpty() ? 0 : m.kernel(0).line();
         if (why == null) {
             try {
                 q = a.queue(args);
@@ -294,18 +284,18 @@ public final class Launcher implements AutoCloseable {
             }
         }
         if (why == null && q != org.acc4j.Acc.ASYNC_SYNC) {
-            if (!m.plan().body().descriptor().endsWith(")V")) {
+            if (m.plan().returnsValue()) {
                 why = "it returns a value, which the host needs when the call returns";
             } else {
-                for (KernelPlan k : m.plan().kernels()) {
-                    if (!k.region().reductions().isEmpty()) {
+                for (LaunchPlan k : m.plan().kernels()) {
+                    if (k.reductions() > 0) {
                         why = "it has a reduction, whose result the host needs when the call returns";
-                        line = k.region().loop().line();
+                        line = k.line();
                         break;
                     }
-                    if (k.region().scan() != null) {
+                    if (k.scan()) {
                         why = "it has a scan, whose tile state one launch at a time uses";
-                        line = k.region().loop().line();
+                        line = k.line();
                         break;
                     }
                 }
@@ -314,7 +304,7 @@ public final class Launcher implements AutoCloseable {
         if (why != null) {
             String kind = why.replaceAll("-?\\d+ is not a queue", "N is not a queue");
             if (saidSync.add(m.displayName() + "|" + kind)) {
-                org.acc4j.runtime.Log.warning(m.displayName() + " (" + m.plan().body().sourceFile()
+                org.acc4j.runtime.Log.warning(m.displayName() + " (" + m.plan().sourceFile()
                         + (line > 0 ? ":" + line : "") + "): @Kernels(" + a.clause() + "): runs synchronously: " + why);
             }
             return org.acc4j.Acc.ASYNC_SYNC;
@@ -329,22 +319,19 @@ public final class Launcher implements AutoCloseable {
     private void runAsync(OffloadedMethod m, Object self, Object[] args, Queue q) throws HostInstead {
         context.makeCurrent();
         table.drainCollected();
-        Map<ArrayRef, Object> arrays = bind(m, self, args);
-        long[] trips = new long[m.plan().kernels().size()];
-        long[] lowers = new long[trips.length];
-        Evaluator[] evaluators = checkBeforeLaunch(m, self, args, trips, lowers);
+        Object[] arrays = bind(m, self, args);
+        HostCall call = checkBeforeLaunch(m, self, args);
         List<Object> entered = new ArrayList<>();
         List<Clause> clauses = new ArrayList<>();
         List<Queued> queued = new ArrayList<>();
         boolean held = false;
         try {
-            enterClauses(m, arrays, evaluators, trips, lowers, entered, clauses);
+            enterClauses(m, arrays, call, entered, clauses);
             for (int i = 0; i < entered.size(); i++) {
                 holds.entered(entered.get(i), clauses.get(i));
             }
             held = true;
-            HostProgram.run(m.plan(), evaluator(m, self, args), (k, ev) -> launch(m, k, ev, arrays, self, args, q,
-                    queued));
+            m.plan().run(call, (k, c) -> launch(m, k, c, arrays, self, args, q, queued));
         } catch (Throwable t) {
             // kernels already queued may still use the buffers: let them end before the call's data is dropped
             try {
@@ -466,8 +453,8 @@ public final class Launcher implements AutoCloseable {
      * The row lengths of one launch's proofs: for a present array whose rows are its table's, the shortest row's
      * length the table noted (asked once per array and launch), so no row is read; for any other the proof reads them.
      */
-    private org.acc4j.compiler.ir.RangeCheck.RowLengths rowLengths() {
-        return new org.acc4j.compiler.ir.RangeCheck.RowLengths() {
+    private RowLengths rowLengths() {
+        return new RowLengths() {
             /** Made at the first two-dimensional array: a launch of one-dimensional arrays allocates no map. */
             private Map<Object, Integer> known;
 
@@ -481,17 +468,21 @@ public final class Launcher implements AutoCloseable {
         };
     }
 
-    private Map<ArrayRef, Object> bind(OffloadedMethod m, Object self, Object[] args) throws HostInstead {
-        Map<ArrayRef, Object> arrays = new LinkedHashMap<>();
-        Map<ArrayRef, Boolean> written = m.arraysWritten();
-        List<Aliasing.Use> uses = new ArrayList<>(written.size());
-        for (Map.Entry<ArrayRef, Boolean> e : written.entrySet()) {
-            Object value = m.sources().value(e.getKey().source(), self, args);
-            uses.add(new Aliasing.Use(e.getKey().name(), value, e.getValue()));
-            arrays.put(e.getKey(), value);
+    /**
+     * The call's arrays, by {@link ArrayUse#index()}; throws {@link HostInstead} for a null array or row and for an
+     * array reachable twice where the method writes one.
+     */
+    private Object[] bind(OffloadedMethod m, Object self, Object[] args) throws HostInstead {
+        List<ArrayUse> used = m.plan().arrays();
+        Object[] arrays = new Object[used.size()];
+        List<Aliasing.Use> uses = new ArrayList<>(arrays.length);
+        for (ArrayUse a : used) {
+            Object value = m.sources().value(a.source(), self, args);
+            uses.add(new Aliasing.Use(a.name(), value, a.written()));
+            arrays[a.index()] = value;
         }
         // arrays whose device-side changes an earlier fault lost: their host copies are stale
-        for (Object value : arrays.values()) {
+        for (Object value : arrays) {
             String lost = value == null ? null : table.lostArray(value);
             if (lost != null) {
                 throw org.acc4j.runtime.cuda.DeviceLostException.array(m.displayName(), lost, null);
@@ -507,81 +498,27 @@ public final class Launcher implements AutoCloseable {
     }
 
     /**
-     * The host's side of every region before anything is launched: its evaluator (after its prologue), its outer
-     * loop's trip count and lower bound (-1 and 0 when unknown), and the checks the compiler left to the launch
-     * ({@link LaunchChecks#check}); a failed check throws {@link HostInstead}, and the call runs on the host.
+     * The host's side of the call before anything is launched ({@link
+     * org.acc4j.compiler.plan.MethodLaunch#begin}): each region's trip count and the checks the compiler left to the
+     * launch; a failed check throws {@link HostInstead}, and the call runs on the host.
      */
-    static Evaluator[] checkBeforeLaunch(OffloadedMethod m, Object self, Object[] args, long[] trips, long[] lowers)
-            throws HostInstead {
-        Evaluator[] evaluators = new Evaluator[m.plan().kernels().size()];
-        for (int k = 0; k < evaluators.length; k++) {
-            evaluators[k] = evaluator(m, self, args);
-            trips[k] = tripCount(m.kernel(k).region(), evaluators[k], lowers, k);
-            LaunchChecks.check(m.kernel(k).region(), evaluators[k]);
+    static HostCall checkBeforeLaunch(OffloadedMethod m, Object self, Object[] args) throws HostInstead {
+        HostCall call = m.plan().begin(m.sources(), self, args);
+        if (call.refusal() != null) {
+            throw new HostInstead(call.refusal());
         }
-        return evaluators;
+        return call;
     }
 
-    private static Evaluator evaluator(OffloadedMethod m, Object self, Object[] args) {
-        Evaluator ev = new Evaluator(source -> m.sources().value(source, self, args));
-        for (MethodBody.Param p : m.plan().body().params()) {
-            Type t = Type.ofDescriptor(p.descriptor());
-            if (t != null) {
-                ev.set(new Var(p.slot(), t, p.name()), Sources.scalar(args[p.index()]));
-            }
-        }
-        return ev;
-    }
-
-    /** The loop's trip count evaluated on the host, or -1 when it depends on device data. */
-    private static long tripCount(Region r, Evaluator ev, long[] lowers, int k) {
-        try {
-            ev.run(r.devicePrologue());
-            long lo = ev.evalLong(r.loop().lower());
-            long ub = ev.evalLong(r.loop().bound());
-            lowers[k] = lo;
-            return Evaluator.tripCount(lo, r.loop().cond(), ub, r.loop().step());
-        } catch (Evaluator.NotEvaluable | ArithmeticException e) {
-            return -1;
-        }
-    }
-
-    /** The runtime clause; an implicit copyout becomes copy unless the loop provably writes every element. */
-    private static Clause clause(DataClause c, Object array, OffloadedMethod m, Evaluator[] evs, long[] trips,
-                                 long[] lowers) {
-        switch (c.kind()) {
-            case COPYIN:
-                return Clause.COPYIN;
-            case COPY:
-                return Clause.COPY;
-            case CREATE:
-                return Clause.CREATE;
-            case PRESENT:
-                return Clause.PRESENT;
-            default:
-                break;
-        }
-        if (!c.explicit() && c.array().dims() == 2) {
-            // no coverage analysis for rows yet: unwritten elements must keep their values
-            return Clause.COPY;
-        }
-        DataClause.Coverage cov = c.coverage();
-        if (c.explicit() || cov == null) {
-            return c.explicit() ? Clause.COPYOUT : Clause.COPY;
-        }
-        int k = cov.region();
-        if (trips[k] < 0) {
-            return Clause.COPY;
-        }
-        try {
-            long offset = evs[k].evalLong(cov.offset());
-            long first = lowers[k] + offset;
-            long last = first + trips[k] - 1;
-            int length = java.lang.reflect.Array.getLength(array);
-            return first <= 0 && last >= length - 1 ? Clause.COPYOUT : Clause.COPY;
-        } catch (Evaluator.NotEvaluable | ArithmeticException e) {
-            return Clause.COPY;
-        }
+    /** The runtime clause of data clause {@code d} for this call (see {@link org.acc4j.compiler.plan.MethodLaunch#clause}). */
+    private static Clause clause(OffloadedMethod m, int d, Object array, HostCall call) {
+        return switch (m.plan().clause(d, array, call)) {
+            case COPYIN -> Clause.COPYIN;
+            case COPYOUT -> Clause.COPYOUT;
+            case COPY -> Clause.COPY;
+            case CREATE -> Clause.CREATE;
+            case PRESENT -> Clause.PRESENT;
+        };
     }
 
     /**
@@ -589,39 +526,32 @@ public final class Launcher implements AutoCloseable {
      * {@code queue} (an async call, which has no reductions) the kernel goes on its stream with an error record of its
      * own, added to {@code queued}, and nothing is waited for.
      */
-    private long[] launch(OffloadedMethod m, int k, Evaluator ev, Map<ArrayRef, Object> arrays, Object self,
-                          Object[] args, Queue queue, List<Queued> queued) {
-        KernelPlan plan = m.kernel(k);
-        List<Reduction> reductions = plan.region().reductions();
-        long[] results = new long[reductions.size()];
-        for (int j = 0; j < results.length; j++) {
-            results[j] = reductions.get(j).identityBits();
+    private long[] launch(OffloadedMethod m, int k, HostCall call, Object[] arrays, Object self, Object[] args,
+                          Queue queue, List<Queued> queued) {
+        LaunchPlan plan = m.kernel(k);
+        int reductions = plan.reductions();
+        long[] results = new long[reductions];
+        for (int j = 0; j < reductions; j++) {
+            results[j] = plan.identityBits(j);
         }
-        long trip;
-        try {
-            trip = Evaluator.tripCount(ev.evalLong(plan.region().loop().lower()), plan.region().loop().cond(),
-                    ev.evalLong(plan.region().loop().bound()), plan.region().loop().step());
-        } catch (Evaluator.NotEvaluable e) {
-            trip = -1;
-        }
+        long trip = plan.trip(call);
         if (trip == 0) {
             return results;
         }
         // the variant without the checks the host proves for this call's values, else the one checking all; a tiled
         // variant has its own geometry
-        boolean proven = m.hasUnchecked(k) && plan.provenInBounds(ev, arrays::get, rowLengths());
-        org.acc4j.compiler.ir.Mapping geometry = plan.launchMapping(proven);
-        int[] block = geometry.block();
-        int[] grid = geometry.grid(ev, defaultGangs(geometry.threads()), Integer.MAX_VALUE);
+        boolean proven = m.hasUnchecked(k) && plan.proven(call, arrays, rowLengths());
+        int[] block = plan.block(proven);
+        int[] grid = plan.grid(call, proven, defaultGangs(plan.threads(proven)));
         if (grid == null) {
             return results;
         }
-        RowGroup.Choice lanes = rowLanes(m, plan, ev, arrays, trip, grid);
+        LaneChoice lanes = rowLanes(m, plan, call, arrays, trip, grid);
         long blocks = (long) grid[0] * grid[1] * grid[2];
-        if (!reductions.isEmpty()) {
-            scratch.reserve(ReductionScratch.partials(reductions.size(), blocks));
+        if (reductions > 0) {
+            scratch.reserve(ReductionScratch.partials(reductions, blocks));
         }
-        if (plan.region().scan() != null) {
+        if (plan.scan()) {
             scratch.reserve(ReductionScratch.scanBytes(blocks));
             scratch.clearScanFlags(blocks, queue == null ? null : queue.stream());
         }
@@ -630,42 +560,42 @@ public final class Launcher implements AutoCloseable {
             slot = queue.errorSlot();
             queued.add(new Queued(plan, false, slot));
         }
-        String entry = proven ? plan.unchecked().entry() : plan.entry();
+        String entry = plan.entry(proven);
         Function f = m.function(k, proven);
-        LaunchMemory.Plan lp = memory.plan(f, plan.params().size(), m.displayName());
+        List<Slot> params = plan.slots();
+        LaunchMemory.Plan lp = memory.plan(f, params.size(), m.displayName());
         Parameters pa = lp.parameters();
-        List<KernelParam> params = plan.params();
         for (int i = 0; i < params.size(); i++) {
-            KernelParam p = params.get(i);
-            if (p instanceof KernelParam.ErrorRecord) {
+            Slot p = params.get(i);
+            if (p instanceof Slot.ErrorRecord) {
                 pa.pointer(i, slot != null ? slot.device().address() : memory.errorRecordAddress());
-            } else if (p instanceof KernelParam.ArrayData d) {
+            } else if (p instanceof Slot.ArrayData d) {
                 // for a rank-2 array the present table's buffer is its row table, and its length the row count
-                pa.pointer(i, table.lookup(arrays.get(d.array())).address());
-            } else if (p instanceof KernelParam.RowBlock b) {
+                pa.pointer(i, table.lookup(arrays[d.array()]).address());
+            } else if (p instanceof Slot.RowBlock b) {
                 // how the table lists the rows now: one block (indexed as a flat array) or not
-                PresentTable.Entry e = table.entry(arrays.get(b.array()));
-                if (b.part() == KernelParam.RowBlock.Part.START) {
+                PresentTable.Entry e = table.entry(arrays[b.array()]);
+                if (b.start()) {
                     pa.pointer(i, e.blockAddress());
                 } else {
                     pa.putInt(i, e.blockRowLength());
                 }
-            } else if (p instanceof KernelParam.ArrayLength l) {
-                pa.putInt(i, java.lang.reflect.Array.getLength(arrays.get(l.array())));
-            } else if (p instanceof KernelParam.Scalar sc) {
+            } else if (p instanceof Slot.ArrayLength l) {
+                pa.putInt(i, java.lang.reflect.Array.getLength(arrays[l.array()]));
+            } else if (p instanceof Slot.Scalar sc) {
                 pa.scalar(i, sc.type(), Sources.scalar(m.sources().value(sc.source(), self, args)));
-            } else if (p instanceof KernelParam.HostValue h) {
-                pa.scalar(i, h.var().type(), ev.get(h.var()));
-            } else if (p instanceof KernelParam.RowLanes) {
+            } else if (p instanceof Slot.HostValue h) {
+                pa.scalar(i, h.type(), plan.hostValue(call, h));
+            } else if (p instanceof Slot.RowLanes) {
                 pa.putInt(i, lanes.log2());
-            } else if (p instanceof KernelParam.ReductionSlot r) {
+            } else if (p instanceof Slot.Reduction r) {
                 long offset = switch (r.part()) {
                     case COUNTER -> ReductionScratch.counter(r.index());
                     case RESULT -> ReductionScratch.result(r.index());
                     case PARTIALS -> ReductionScratch.partials(r.index(), blocks);
                 };
                 pa.putLong(i, scratch.address() + offset);
-            } else if (p instanceof KernelParam.ScanSlot part) {
+            } else if (p instanceof Slot.Scan part) {
                 pa.putLong(i, scratch.address() + ReductionScratch.scan(part.part(), blocks));
             }
         }
@@ -687,7 +617,7 @@ public final class Launcher implements AutoCloseable {
         // the launch is synchronised anyway (the error record is read next): the events have completed after it
         context.synchronize(lp.waitingFor());
         if (finished != null) {
-            profile.kernel(plan.entry(), Math.round(finished.millisSince(started) * 1e6), grid, block);
+            profile.kernel(plan.entry(false), Math.round(finished.millisSince(started) * 1e6), grid, block);
         }
         reportFirstLaunch(m, plan, grid, block);
         long[] record = memory.afterLaunch();
@@ -697,15 +627,15 @@ public final class Launcher implements AutoCloseable {
             lastKernelException = thrown;
             throw thrown;
         }
-        if (!reductions.isEmpty()) {
-            scratch.copyToHost(results, reductions.size());
+        if (reductions > 0) {
+            scratch.copyToHost(results, reductions);
         }
         return results;
     }
 
-    private void reportFirstLaunch(OffloadedMethod m, KernelPlan plan, int[] grid, int[] block) {
-        if (report != null && !plan.mapping().gridFixed() && launched.add(plan.entry())) {
-            report.accept(m.plan().body().sourceFile() + ":" + plan.region().loop().line() + ": kernel " + plan.entry()
+    private void reportFirstLaunch(OffloadedMethod m, LaunchPlan plan, int[] grid, int[] block) {
+        if (report != null && !plan.gridFixed() && launched.add(plan.entry(false))) {
+            report.accept(m.plan().sourceFile() + ":" + plan.line() + ": kernel " + plan.entry(false)
                     + ": first launch with grid(" + grid[0] + ", "
                     + grid[1] + ", " + grid[2] + ") x block(" + block[0] + ", " + block[1] + ", " + block[2] + ")");
         }
@@ -715,30 +645,20 @@ public final class Launcher implements AutoCloseable {
      * The lanes per row of a row-group kernel's launch (null for other kernels), with the grid's blocks scaled up
      * for the lanes when the trip count sized them, up to a full device.
      */
-    private RowGroup.Choice rowLanes(OffloadedMethod m, KernelPlan plan, Evaluator ev, Map<ArrayRef, Object> arrays,
-                                     long trip, int[] grid) {
-        RowGroup group = null;
-        for (KernelParam p : plan.params()) {
-            if (p instanceof KernelParam.RowLanes g) {
-                group = g.group();
-            }
-        }
-        if (group == null) {
+    private LaneChoice rowLanes(OffloadedMethod m, LaunchPlan plan, HostCall call, Object[] arrays, long trip,
+                                int[] grid) {
+        if (!plan.rowGroup()) {
             return null;
         }
-        long first;
-        try {
-            first = ev.evalLong(plan.region().loop().lower());
-        } catch (Evaluator.NotEvaluable e) {
-            first = -1;
-        }
-        String where = m.plan().body().sourceFile() + ":" + group.inner().line();
-        RowGroup.Choice c = trip < 0 || first < 0 ? new RowGroup.Choice(1, "the rows are not known before the launch")
-                : rowLanes.choose(where, plan.entry(), group, (int[]) arrays.get(group.offsets()), first, trip);
-        if (c.lanes() > 1 && trip > 0 && plan.mapping().grid().get(0) instanceof org.acc4j.compiler.ir.Mapping.FromTrip) {
-            int block = plan.mapping().block()[0];
+        long first = plan.firstRow(call);
+        String where = m.plan().sourceFile() + ":" + plan.rowGroupLine();
+        int[] offsets = plan.rowOffsets() < 0 ? null : (int[]) arrays[plan.rowOffsets()];
+        LaneChoice c = trip < 0 || first < 0 ? LaunchPlan.oneLane("the rows are not known before the launch")
+                : rowLanes.choose(where, plan.entry(false), plan, offsets, first, trip);
+        if (c.lanes() > 1 && trip > 0 && plan.gridFromTrip()) {
+            int block = plan.block(false)[0];
             long wanted = (trip * c.lanes() + block - 1) / block;
-            grid[0] = (int) Math.max(grid[0], Math.min(wanted, defaultGangs(plan.mapping().threads())));
+            grid[0] = (int) Math.max(grid[0], Math.min(wanted, defaultGangs(plan.threads(false))));
         }
         return c;
     }

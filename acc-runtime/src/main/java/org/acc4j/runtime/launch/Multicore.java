@@ -8,27 +8,25 @@ import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.RecursiveAction;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
-import org.acc4j.compiler.CompiledMethod;
-import org.acc4j.compiler.KernelPlan;
-import org.acc4j.compiler.ir.ArrayRef;
-import org.acc4j.compiler.jvm.HostKernels;
+import org.acc4j.compiler.plan.ArrayUse;
+import org.acc4j.compiler.plan.HostNest;
 import org.acc4j.compiler.site.MethodPlan;
 import org.acc4j.runtime.data.Aliasing;
 import org.acc4j.runtime.profile.Profiler;
 
 /**
  * The multicore target: with no GPU, each launch site's nest runs as JVM bytecode generated from its kernel IR
- * ({@link HostKernels}), its outermost parallel level cut into chunks that a fork/join pool of {@link #threads()}
+ * ({@link HostNest}), its outermost parallel level cut into chunks that a fork/join pool of {@link #threads()}
  * threads runs. Data is the host's own memory: nothing moves. A nest is translated on its first call; one the backend
  * does not translate runs as plain Java from then on, with its reason said once.
  */
-public final class Multicore implements HostKernels.Pool, AutoCloseable {
+public final class Multicore implements HostNest.Pool, AutoCloseable {
     private final int threads;
     private final int chunksPerThread;
     private final ForkJoinPool pool;
     private final Profiler profile;
     private final Consumer<String> report;
-    /** Per site ("plan:site"): its {@link HostKernels}, or the reason it runs as plain Java. */
+    /** Per site ("plan:site"): its {@link HostNest}, or the reason it runs as plain Java. */
     private final ConcurrentHashMap<String, Object> sites = new ConcurrentHashMap<>();
     private final java.util.Set<String> reported = ConcurrentHashMap.newKeySet();
 
@@ -38,7 +36,7 @@ public final class Multicore implements HostKernels.Pool, AutoCloseable {
      * @param report takes the report's lines (a nest's target, threads, chunks and time, on its first run), or null
      */
     public Multicore(int threads, Profiler profile, Consumer<String> report) {
-        this(threads, HostKernels.CHUNKS_PER_THREAD, profile, report);
+        this(threads, HostNest.CHUNKS_PER_THREAD, profile, report);
     }
 
     /**
@@ -118,21 +116,12 @@ public final class Multicore implements HostKernels.Pool, AutoCloseable {
         if (prepared instanceof String reason) {
             throw new Launcher.HostInstead(reason, "compile");
         }
-        HostKernels hk = (HostKernels) prepared;
-        CompiledMethod m = hk.method();
+        HostNest nest = (HostNest) prepared;
         Sources sources = new Sources(owner);
         // null arrays and rows, and arrays reachable twice where the nest writes one, run as plain Java
         List<Aliasing.Use> uses = new ArrayList<>();
-        java.util.Map<ArrayRef, Boolean> written = new java.util.LinkedHashMap<>();
-        for (KernelPlan k : m.kernels()) {
-            for (org.acc4j.compiler.ir.KernelParam p : k.params()) {
-                if (p instanceof org.acc4j.compiler.ir.KernelParam.ArrayData d) {
-                    written.merge(d.array(), d.written(), Boolean::logicalOr);
-                }
-            }
-        }
-        for (java.util.Map.Entry<ArrayRef, Boolean> e : written.entrySet()) {
-            uses.add(new Aliasing.Use(e.getKey().name(), sources.value(e.getKey().source(), self, values), e.getValue()));
+        for (ArrayUse a : nest.arrays()) {
+            uses.add(new Aliasing.Use(a.name(), sources.value(a.source(), self, values), a.written()));
         }
         String problem = Aliasing.problem(uses);
         if (problem != null) {
@@ -142,9 +131,9 @@ public final class Multicore implements HostKernels.Pool, AutoCloseable {
         Profiler.Scope scope = profile == null ? null : profile.enter(Profiler.Kind.KERNELS, owner, plan.name(),
                 plan.descriptor());
         try {
-            Object out = hk.run(s -> sources.value(s, self, values), values, this, l -> launched(where, key, l));
+            Object out = nest.run(sources, self, values, this, l -> launched(where, key, l));
             return out == null ? new Object[0] : (Object[]) out;
-        } catch (HostKernels.HostInstead h) {
+        } catch (HostNest.Refused h) {
             if (scope != null) {
                 scope.ranOnHost();
             }
@@ -156,7 +145,7 @@ public final class Multicore implements HostKernels.Pool, AutoCloseable {
         }
     }
 
-    private void launched(String where, String key, HostKernels.Launch l) {
+    private void launched(String where, String key, HostNest.Run l) {
         String what = description(l);
         if (profile != null) {
             profile.kernel(where + " nest " + l.kernel() + " (" + l.threads() + " threads)", l.nanos(),
@@ -168,7 +157,7 @@ public final class Multicore implements HostKernels.Pool, AutoCloseable {
     }
 
     /** {@code 16 threads, 64 chunks of 1000000 iterations, in place, 1.234 ms}. */
-    static String description(HostKernels.Launch l) {
+    static String description(HostNest.Run l) {
         return l.threads() + " thread" + (l.threads() == 1 ? "" : "s") + ", " + l.chunks() + " chunk"
                 + (l.chunks() == 1 ? "" : "s") + " of " + l.trip() + " iteration" + (l.trip() == 1 ? "" : "s")
                 + (l.inPlace() ? ", in place" : ", the arrays it writes saved first (it may throw)") + ", "
@@ -177,15 +166,15 @@ public final class Multicore implements HostKernels.Pool, AutoCloseable {
 
     private static Object prepare(MethodPlan plan, int site) {
         try {
-            return HostKernels.of(plan.sites().get(site).compiled().method());
-        } catch (HostKernels.Unsupported u) {
+            return HostNest.of(plan.sites().get(site).compiled().method());
+        } catch (HostNest.Untranslated u) {
             return u.getMessage();
         }
     }
 
     /** Whether {@code t} is the Java exception a nest raised, not a failure of this target. */
     public boolean raisedByKernel(Throwable t) {
-        return HostKernels.raisedByKernel(t);
+        return HostNest.raisedByKernel(t);
     }
 
     @Override

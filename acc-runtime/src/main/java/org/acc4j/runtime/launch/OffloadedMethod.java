@@ -2,13 +2,14 @@ package org.acc4j.runtime.launch;
 
 import java.util.List;
 import org.acc4j.compiler.CompiledMethod;
-import org.acc4j.compiler.KernelPlan;
 import org.acc4j.compiler.plan.AsyncClause;
+import org.acc4j.compiler.plan.LaunchPlan;
+import org.acc4j.compiler.plan.MethodLaunch;
 import org.acc4j.runtime.cuda.Function;
 
 /**
  * A {@code @Kernels} method ready to launch: its plan, its kernels and how to read its sources. Each kernel may have a
- * variant without the bounds checks the host proves ({@link KernelPlan#unchecked()}); each variant is loaded on its
+ * variant without the bounds checks the host proves ({@link LaunchPlan#hasUnchecked()}); each variant is loaded on its
  * first launch, so a method whose proofs always hold never loads its checked kernels, and the other way round.
  * Loading happens under the device lock (the {@link Launcher} runs under the {@link Guard}). It also knows the async
  * queue its calls go on ({@link AsyncClause}).
@@ -17,11 +18,11 @@ final class OffloadedMethod {
     /** Loads one kernel variant into the device's context. */
     @FunctionalInterface
     interface Loader {
-        Function load(KernelPlan kernel, boolean unchecked);
+        Function load(LaunchPlan kernel, boolean unchecked);
     }
 
     private final String displayName;
-    private final CompiledMethod plan;
+    private final MethodLaunch plan;
     private final Sources sources;
     private final Loader loader;
     private final Function[] checked;
@@ -39,7 +40,7 @@ final class OffloadedMethod {
                     AsyncClause async) {
         this.displayName = displayName;
         this.async = async;
-        this.plan = plan;
+        this.plan = MethodLaunch.of(plan);
         this.sources = sources;
         this.loader = loader;
         int n = plan.kernels().size();
@@ -47,7 +48,7 @@ final class OffloadedMethod {
         this.unchecked = new Function[n];
         this.hasUnchecked = new boolean[n];
         for (int k = 0; k < n; k++) {
-            hasUnchecked[k] = hoist && plan.kernels().get(k).unchecked() != null;
+            hasUnchecked[k] = hoist && this.plan.kernel(k).hasUnchecked();
         }
     }
 
@@ -58,7 +59,7 @@ final class OffloadedMethod {
     OffloadedMethod(String displayName, CompiledMethod plan, List<Function> functions, List<Function> unchecked,
                     Sources sources) {
         this(displayName, plan, (k, u) -> {
-            throw new IllegalStateException("kernel " + k.entry() + " was not loaded");
+            throw new IllegalStateException("kernel " + k.entry(u) + " was not loaded");
         }, true, sources, AsyncClause.SYNC);
         for (int k = 0; k < checked.length; k++) {
             checked[k] = k < functions.size() ? functions.get(k) : null;
@@ -67,37 +68,12 @@ final class OffloadedMethod {
         }
     }
 
-    /** The arrays its kernels and data clauses use, in order, each with whether a kernel writes it; made once. */
-    private java.util.Map<org.acc4j.compiler.ir.ArrayRef, Boolean> arraysWritten;
-
-    /**
-     * The arrays the method's kernels use (in the order of their parameters) and then those only its data clauses
-     * name, each with whether some kernel writes it. Computed on the first call and kept: it depends on the plan
-     * alone.
-     */
-    synchronized java.util.Map<org.acc4j.compiler.ir.ArrayRef, Boolean> arraysWritten() {
-        if (arraysWritten == null) {
-            java.util.Map<org.acc4j.compiler.ir.ArrayRef, Boolean> written = new java.util.LinkedHashMap<>();
-            for (KernelPlan k : plan.kernels()) {
-                for (org.acc4j.compiler.ir.KernelParam p : k.params()) {
-                    if (p instanceof org.acc4j.compiler.ir.KernelParam.ArrayData d) {
-                        written.merge(d.array(), d.written(), Boolean::logicalOr);
-                    }
-                }
-            }
-            for (org.acc4j.compiler.ir.DataClause c : plan.data()) {
-                written.putIfAbsent(c.array(), false);
-            }
-            arraysWritten = java.util.Collections.unmodifiableMap(written);
-        }
-        return arraysWritten;
-    }
-
     String displayName() {
         return displayName;
     }
 
-    CompiledMethod plan() {
+    /** Its launch plan: arrays, data clauses, kernels and the host program. */
+    MethodLaunch plan() {
         return plan;
     }
 
@@ -110,8 +86,8 @@ final class OffloadedMethod {
         return async;
     }
 
-    KernelPlan kernel(int i) {
-        return plan.kernels().get(i);
+    LaunchPlan kernel(int i) {
+        return plan.kernel(i);
     }
 
     /** Whether kernel {@code k} has a variant without the checks the host proves, to launch when they hold. */
@@ -124,7 +100,7 @@ final class OffloadedMethod {
         Function[] variants = withoutChecks ? unchecked : checked;
         if (variants[k] == null) {
             if (withoutChecks && !hasUnchecked[k]) {
-                throw new IllegalStateException("kernel " + kernel(k).entry() + " has no variant without checks");
+                throw new IllegalStateException("kernel " + kernel(k).entry(false) + " has no variant without checks");
             }
             variants[k] = loader.load(kernel(k), withoutChecks);
         }

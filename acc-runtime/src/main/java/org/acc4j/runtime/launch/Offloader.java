@@ -8,10 +8,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.acc4j.compiler.CompiledMethod;
 import org.acc4j.compiler.Compiler;
 import org.acc4j.compiler.Diagnostic;
-import org.acc4j.compiler.KernelPlan;
-import org.acc4j.compiler.ir.DataClause;
 import org.acc4j.compiler.plan.AsyncClause;
 import org.acc4j.compiler.plan.CacheKey;
+import org.acc4j.compiler.plan.DataUse;
+import org.acc4j.compiler.plan.LaunchPlan;
+import org.acc4j.compiler.plan.MethodLaunch;
 import org.acc4j.compiler.site.MethodPlan;
 import org.acc4j.runtime.cache.KernelCache;
 import org.acc4j.runtime.cuda.Device;
@@ -44,7 +45,7 @@ public final class Offloader {
     private final ConcurrentHashMap<String, Object> methods = new ConcurrentHashMap<>();
     /** The launch sites' nests, by plan number (high 32 bits) and site index. */
     private final ConcurrentHashMap<Long, Object> siteMethods = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, List<DataClause>> dataRegions = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, List<DataUse>> dataRegions = new ConcurrentHashMap<>();
     private final java.util.Set<String> reported = ConcurrentHashMap.newKeySet();
     private final java.nio.file.Path dump;
     private final List<java.nio.file.Path> sourcePath;
@@ -190,9 +191,7 @@ public final class Offloader {
         String simple = plan.displayName() + " (" + plan.source() + ":" + site.line() + ")";
         OffloadedMethod.Loader loader = (k, withoutChecks) -> {
             long l0 = System.nanoTime();
-            KernelPlan.Unchecked u = k.unchecked();
-            Function f = withoutChecks ? load(compiled, k, "site", u.ptx(), u.entry())
-                    : load(compiled, k, "site", k.ptx(), k.entry());
+            Function f = load(compiled.body().sourceFile(), k, "site", k.ptx(withoutChecks), k.entry(withoutChecks));
             if (profile != null) {
                 long compiling = cache.lastCompileNanos();
                 profile.compiled(compiling, System.nanoTime() - l0 - compiling);
@@ -217,17 +216,17 @@ public final class Offloader {
     }
 
     /** The explicit clauses of a {@code @Data} method, resolved once. */
-    public List<DataClause> dataClauses(Class<?> owner, String name, String desc) {
+    public List<DataUse> dataClauses(Class<?> owner, String name, String desc) {
         return dataRegions.computeIfAbsent(owner.getName() + "." + name + desc,
-                k -> Compiler.dataRegion(classFile(owner), name, desc));
+                k -> MethodLaunch.dataRegion(classFile(owner), name, desc));
     }
 
     /** The arrays the {@code @Data} clauses of a method name, as this call gives them (null ones left out). */
     public List<Object> regionArrays(Class<?> owner, String name, String desc, Object self, Object[] args) {
         List<Object> arrays = new ArrayList<>();
         Sources sources = new Sources(owner);
-        for (DataClause c : dataClauses(owner, name, desc)) {
-            Object array = sources.value(c.array().source(), self, args);
+        for (DataUse c : dataClauses(owner, name, desc)) {
+            Object array = sources.value(c.source(), self, args);
             if (array != null) {
                 arrays.add(array);
             }
@@ -247,24 +246,24 @@ public final class Offloader {
         Profiler.Scope scope = profile == null ? null : profile.enter(Profiler.Kind.DATA, owner, name, desc);
         List<Object[]> entered = new ArrayList<>();
         try {
-            List<DataClause> clauses = dataClauses(owner, name, desc);
+            List<DataUse> clauses = dataClauses(owner, name, desc);
             Sources sources = new Sources(owner);
-            for (DataClause c : clauses) {
-                Object array = sources.value(c.array().source(), self, args);
+            for (DataUse c : clauses) {
+                Object array = sources.value(c.source(), self, args);
                 if (array == null) {
-                    throw new NullPointerException("acc4j: the array " + c.array().name() + " named in @Data of "
+                    throw new NullPointerException("acc4j: the array " + c.name() + " named in @Data of "
                             + owner.getSimpleName() + "." + name + " is null");
                 }
                 int nullRow = org.acc4j.runtime.data.HostArrays.nullRow(array);
                 if (nullRow >= 0) {
-                    throw new NullPointerException("acc4j: row " + nullRow + " of the array " + c.array().name()
+                    throw new NullPointerException("acc4j: row " + nullRow + " of the array " + c.name()
                             + " named in @Data of " + owner.getSimpleName() + "." + name + " is null");
                 }
                 org.acc4j.runtime.data.Clause clause = org.acc4j.runtime.data.Clause.valueOf(c.kind().name());
                 try {
                     table.enter(array, clause);
                 } catch (org.acc4j.runtime.data.OutOfDeviceMemoryException e) {
-                    throw e.in("the array " + c.array().name() + " named in @Data of " + owner.getSimpleName() + "."
+                    throw e.in("the array " + c.name() + " named in @Data of " + owner.getSimpleName() + "."
                             + name);
                 }
                 entered.add(new Object[] {array, clause});
@@ -342,10 +341,8 @@ public final class Offloader {
         // each variant is loaded on its first launch, under the device lock, inside the call's profile scope
         OffloadedMethod.Loader loader = (k, withoutChecks) -> {
             long l0 = System.nanoTime();
-            KernelPlan.Unchecked u = k.unchecked();
-            Function f = withoutChecks
-                    ? load(plan, k, key + "#" + k.region().ordinal() + "nc", u.ptx(), u.entry())
-                    : load(plan, k, key + "#" + k.region().ordinal(), k.ptx(), k.entry());
+            Function f = load(plan.body().sourceFile(), k, key + "#" + k.ordinal() + (withoutChecks ? "nc" : ""),
+                    k.ptx(withoutChecks), k.entry(withoutChecks));
             if (profile != null) {
                 long compiling = cache.lastCompileNanos();
                 profile.compiled(compiling, System.nanoTime() - l0 - compiling);
@@ -360,9 +357,9 @@ public final class Offloader {
      * Loads one kernel (the cache keeps its module, keyed by the PTX itself: classes with byte-identical methods have
      * kernels of different names) and reports its resources.
      */
-    private Function load(CompiledMethod plan, KernelPlan k, String key, String ptx, String entry) {
+    private Function load(String sourceFile, LaunchPlan k, String key, String ptx, String entry) {
         Function f = cache.module(key + "#" + KernelCache.keyOf(ptx), ptx, entry).function(entry);
-        report.accept(resources(plan.body().sourceFile(), k.region().loop().line(), entry, f.registers(),
+        report.accept(resources(sourceFile, k.line(), entry, f.registers(),
                 f.sharedBytes(), f.localBytes(), f.maxThreadsPerBlock()));
         return f;
     }

@@ -1,6 +1,6 @@
 package org.acc4j.runtime.launch;
 
-import org.acc4j.compiler.ir.Type;
+import org.acc4j.compiler.plan.ScalarType;
 import org.acc4j.runtime.cuda.Function;
 import org.acc4j.runtime.cuda.KernelArgs;
 import org.acc4j.runtime.cuda.LaunchArgs;
@@ -46,7 +46,7 @@ final class Parameters {
     }
 
     /** A scalar of the kernel's {@code type}, boxed as Java boxes it. */
-    void scalar(int index, Type type, Object v) {
+    void scalar(int index, ScalarType type, Object v) {
         switch (type) {
             case I32 -> putInt(index, (Integer) v);
             case I64 -> putLong(index, (Long) v);

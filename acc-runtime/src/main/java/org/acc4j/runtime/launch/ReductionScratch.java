@@ -1,5 +1,7 @@
 package org.acc4j.runtime.launch;
 
+import org.acc4j.compiler.plan.Abi;
+import org.acc4j.compiler.plan.Slot;
 import org.acc4j.runtime.cuda.DeviceBuffer;
 
 /**
@@ -11,7 +13,7 @@ import org.acc4j.runtime.cuda.DeviceBuffer;
  */
 final class ReductionScratch implements AutoCloseable {
     /** Reductions one kernel may have (the compiler refuses more). */
-    static final int MAX = org.acc4j.compiler.ir.Reduction.MAX_PER_REGION;
+    static final int MAX = Abi.MAX_REDUCTIONS;
 
     private DeviceBuffer buffer;
 
@@ -33,7 +35,7 @@ final class ReductionScratch implements AutoCloseable {
      * 0's counter, then from the partials on, the tiles' flags (4 bytes each, rounded up to 8 bytes in all), their
      * aggregates and their inclusive prefixes (8 bytes each). A region with a scan has no reductions.
      */
-    static long scan(org.acc4j.compiler.ir.KernelParam.ScanSlot.Part part, long tiles) {
+    static long scan(Slot.ScanPart part, long tiles) {
         long flags = partials(0, tiles);
         long aggregates = flags + (4 * tiles + 7) / 8 * 8;
         return switch (part) {
@@ -46,12 +48,12 @@ final class ReductionScratch implements AutoCloseable {
 
     /** The bytes a scan of {@code tiles} tiles needs, from the buffer's start. */
     static long scanBytes(long tiles) {
-        return scan(org.acc4j.compiler.ir.KernelParam.ScanSlot.Part.INCLUSIVE, tiles) + 8 * tiles;
+        return scan(Slot.ScanPart.INCLUSIVE, tiles) + 8 * tiles;
     }
 
     /** Queues clearing a scan's tile flags before its launch, on {@code stream} (null: the default stream). */
     void clearScanFlags(long tiles, org.acc4j.runtime.cuda.Stream stream) {
-        long at = scan(org.acc4j.compiler.ir.KernelParam.ScanSlot.Part.FLAGS, tiles);
+        long at = scan(Slot.ScanPart.FLAGS, tiles);
         buffer.zeroAsync(at, 4 * tiles, stream);
     }
 

@@ -2,10 +2,12 @@ package org.acc4j.runtime.launch;
 
 import java.lang.reflect.Field;
 import java.util.concurrent.ConcurrentHashMap;
-import org.acc4j.compiler.ir.ArrayRef;
+import org.acc4j.compiler.plan.ScalarType;
+import org.acc4j.compiler.plan.ValueReader;
+import org.acc4j.compiler.plan.ValueSource;
 
 /** Reads the values the compiler's sources name at a call: parameters from the arguments, fields by reflection. */
-final class Sources {
+final class Sources implements ValueReader {
     private final Class<?> owner;
     private final ConcurrentHashMap<String, Field> fields = new ConcurrentHashMap<>();
 
@@ -13,11 +15,12 @@ final class Sources {
         this.owner = owner;
     }
 
-    Object value(ArrayRef.Source source, Object self, Object[] args) {
-        if (source instanceof ArrayRef.Parameter p) {
+    @Override
+    public Object value(ValueSource source, Object self, Object[] args) {
+        if (source instanceof ValueSource.Argument p) {
             return args[p.index()];
         }
-        ArrayRef.Field f = (ArrayRef.Field) source;
+        ValueSource.Field f = (ValueSource.Field) source;
         Field field = fields.computeIfAbsent(f.owner() + "." + f.name(), k -> lookup(f));
         try {
             return field.get(f.isStatic() ? null : self);
@@ -30,7 +33,7 @@ final class Sources {
      * The field a bytecode reference names: declared in the class it is referenced through, or in one of that class's
      * super classes or interfaces (an inherited field, {@code CG.x} declared in {@code CGBase}), as the JVM resolves it.
      */
-    private Field lookup(ArrayRef.Field f) {
+    private Field lookup(ValueSource.Field f) {
         String binary = f.owner().replace('/', '.');
         Class<?> start = null;
         for (Class<?> c = owner; c != null; c = c.getSuperclass()) {
@@ -73,15 +76,6 @@ final class Sources {
 
     /** A scalar argument as the kernel parameter wants it (booleans and chars widen to int, as in the JVM). */
     static Object scalar(Object v) {
-        if (v instanceof Boolean b) {
-            return b ? 1 : 0;
-        }
-        if (v instanceof Character c) {
-            return (int) c;
-        }
-        if (v instanceof Byte || v instanceof Short) {
-            return ((Number) v).intValue();
-        }
-        return v;
+        return ScalarType.widen(v);
     }
 }

@@ -22,6 +22,10 @@ import org.junit.jupiter.api.Test;
  */
 class NotEqualCheckTest {
     private static OffloadedMethod offloaded(String name) throws IOException {
+        return new OffloadedMethod(name, compiled(name), List.of(), List.of(), new Sources(NotEqualFixtures.class));
+    }
+
+    private static org.acc4j.compiler.CompiledMethod compiled(String name) throws IOException {
         Method method = java.util.Arrays.stream(NotEqualFixtures.class.getMethods())
                 .filter(x -> x.getName().equals(name)).findFirst().orElseThrow();
         String desc = MethodType.methodType(method.getReturnType(), method.getParameterTypes()).toMethodDescriptorString();
@@ -33,13 +37,11 @@ class NotEqualCheckTest {
         if (r instanceof Compiler.Host h) {
             throw new AssertionError(name + " stays on the host: " + h.reason());
         }
-        return new OffloadedMethod(name, ((Compiler.Offload) r).method(), List.of(), List.of(), new Sources(NotEqualFixtures.class));
+        return ((Compiler.Offload) r).method();
     }
 
     private static long trips(OffloadedMethod m, Object... args) throws Launcher.HostInstead {
-        long[] trips = new long[1];
-        Launcher.checkBeforeLaunch(m, null, args, trips, new long[1]);
-        return trips[0];
+        return Launcher.checkBeforeLaunch(m, null, args).trip(0);
     }
 
     @Test
@@ -98,7 +100,6 @@ class NotEqualCheckTest {
     }
 
     private static void check(String name, Object... args) throws Exception {
-        OffloadedMethod m = offloaded(name);
         Object[] plain = args.clone();
         Object[] interp = args.clone();
         for (int i = 0; i < args.length; i++) {
@@ -107,7 +108,7 @@ class NotEqualCheckTest {
         }
         java.util.Arrays.stream(NotEqualFixtures.class.getMethods()).filter(x -> x.getName().equals(name)).findFirst()
                 .orElseThrow().invoke(null, plain);
-        KernelInterpreter.run(m.plan(), interp, 3);
+        KernelInterpreter.run(compiled(name), interp, 3);
         for (int i = 0; i < args.length; i++) {
             if (plain[i] instanceof double[] d) {
                 assertArrayEquals(d, (double[]) interp[i], name + " argument " + i);

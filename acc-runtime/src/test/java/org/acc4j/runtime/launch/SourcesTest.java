@@ -2,7 +2,7 @@ package org.acc4j.runtime.launch;
 
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import org.acc4j.compiler.ir.ArrayRef;
+import org.acc4j.compiler.plan.ValueSource;
 import org.junit.jupiter.api.Test;
 
 /** Fields as the compiler names them, read as the JVM resolves them. */
@@ -27,10 +27,10 @@ class SourcesTest {
         Sub s = new Sub();
         Sources sources = new Sources(Sub.class);
         String sub = Sub.class.getName().replace('.', '/');
-        assertSame(s.x, sources.value(new ArrayRef.Field(sub, "x", "[D", false), s, new Object[0]));
-        assertSame(Base.shared, sources.value(new ArrayRef.Field(sub, "shared", "[I", true), null, new Object[0]));
+        assertSame(s.x, sources.value(new ValueSource.Field(sub, "x", false), s, new Object[0]));
+        assertSame(Base.shared, sources.value(new ValueSource.Field(sub, "shared", true), null, new Object[0]));
         String impl = Impl.class.getName().replace('.', '/');
-        assertSame(Constants.TABLE, new Sources(Impl.class).value(new ArrayRef.Field(impl, "TABLE", "[J", true), null,
+        assertSame(Constants.TABLE, new Sources(Impl.class).value(new ValueSource.Field(impl, "TABLE", true), null,
                 new Object[0]));
     }
 }

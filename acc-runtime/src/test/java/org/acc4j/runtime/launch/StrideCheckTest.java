@@ -55,9 +55,7 @@ class StrideCheckTest {
     }
 
     private static long trips(OffloadedMethod m, Object... args) throws Launcher.HostInstead {
-        long[] trips = new long[1];
-        Launcher.checkBeforeLaunch(m, null, args, trips, new long[1]);
-        return trips[0];
+        return Launcher.checkBeforeLaunch(m, null, args).trip(0);
     }
 
     @Test
