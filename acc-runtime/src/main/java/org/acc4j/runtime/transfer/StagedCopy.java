@@ -56,19 +56,22 @@ public final class StagedCopy<D> implements AutoCloseable {
         private static final long MIB = 1L << 20;
 
         /**
-         * The runtime's settings, from device probes on an H100 (PCIe 5, ~54 GB/s pinned) with 16 host cores. There
-         * the host's memory bounds a staged copy, not the link: 16 cores copy a Java array into pinned memory at
-         * 37-40 GB/s alone, and at 22-25 GB/s while the device reads other pinned memory at 42-44 GB/s; fewer cores
-         * copy less (30 GB/s on 8), and the JDK's bulk buffer transfer is as fast as {@code Unsafe.copyMemory}. An
-         * array is cut into at least 8 chunks of at least 512 KiB, so that the device starts early (chunks of 512 KiB
-         * moved 8 MiB at 13-16 GB/s and 64 MiB at 27-37, against 9-12 and 24-31 with chunks of 2 MiB), up to 32 MiB
-         * slots for large arrays; 3 slots leave one copy in flight while another waits and a third is staged. An
-         * array below 8 MiB goes straight from the Java array, where the driver's own copy from pageable memory
-         * (10-13 GB/s) beats a staged one. Rows, whose direct path is a copy per row, are staged from {@link
-         * #ROWS_MIN_BYTES}. Pinned memory held: at most 2 lanes of 3 slots of 32 MiB, 192 MiB, opened on first use
-         * and kept.
+         * The runtime's settings, from device probes on an H100 (PCIe 5, ~53 GB/s pinned) with 16 host cores. There
+         * the host's copies bound a staged copy: 16 cores copy a Java array into pinned memory at 37-40 GB/s alone,
+         * and at 22-25 GB/s into 64 MiB of pinned memory that the device reads meanwhile; fewer cores copy less (30
+         * GB/s on 8), and the JDK's bulk buffer transfer is as fast as {@code Unsafe.copyMemory}. Slots of 8 MiB, 6
+         * per lane, beat slots of 32 MiB, 3 per lane, at 1 GiB (0.83-0.95 of pinned against 0.61-0.78, same threads):
+         * a slot the host has just written is still largely in its cache when the device reads it. The pieces flow
+         * across chunks ({@link Pipeline}: 0.69-0.75 of pinned at 1 GiB against 0.32-0.39 in rounds per chunk), on
+         * threads of the copier's own that stay awake between copies ({@link Crew}: the heat equation's step, which
+         * moves three 2 MiB blocks, took 1.14 ms against 1.36 on the common pool). An array is cut into at least 8
+         * chunks of at least 512 KiB, so that the device starts early. An array below 8 MiB goes straight from the
+         * Java array, where the driver's own copy from pageable memory (8-13 GB/s) is as fast as a staged one. Rows,
+         * whose direct path is a copy per row, are staged from {@link #ROWS_MIN_BYTES}. Pinned memory held: at most
+         * 2 lanes of 6 slots of 8 MiB, 96 MiB, opened on first use and kept.
          */
-        public static final Settings DEFAULT = new Settings(8 * MIB, 32 * MIB, 3, 2, MIB / 2, 8, MIB / 16);
+        public static final Settings DEFAULT = new Settings(8 * MIB, 8 * MIB, 6, 2, MIB / 2, 8, MIB / 16,
+                MIB, Runtime.getRuntime().availableProcessors(), HostCopy.BUFFER, true);
 
         /** The least bytes of rows that are staged by default (when the settings' least is higher). */
         public static final long ROWS_MIN_BYTES = MIB;

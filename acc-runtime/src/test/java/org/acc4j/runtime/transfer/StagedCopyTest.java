@@ -172,11 +172,11 @@ class StagedCopyTest {
     void arraysAreCutIntoChunksOfTheSettingsWithLongOffsets() {
         StagedCopy<FakeDevice> staged = new StagedCopy<>(Settings.DEFAULT, new FakeLanes());
         long mib = 1 << 20;
-        // 8 MiB of doubles: eight chunks of 1 MiB; 1 GiB: chunks of a whole slot (32 MiB); 512 KiB: one chunk;
+        // 8 MiB of doubles: eight chunks of 1 MiB; 1 GiB: chunks of a whole slot (8 MiB); 512 KiB: one chunk;
         // 2 MiB: four chunks of the least, 512 KiB
         assertEquals(mib / 8, staged.plan(8, (int) (mib)).chunkElements());
         assertEquals(8, staged.plan(8, (int) (mib)).chunks());
-        assertEquals(32, staged.plan(8, (int) (128 * mib)).chunks());
+        assertEquals(128, staged.plan(8, (int) (128 * mib)).chunks());
         assertEquals(1, staged.plan(8, (int) (mib / 16)).chunks());
         assertEquals(4, staged.plan(8, (int) (mib / 4)).chunks());
         for (int width : new int[] {1, 2, 4, 8}) {
