@@ -84,7 +84,12 @@ final class Pipeline<D> {
         long n = Math.min(helpers, p.pieces - 1);
         try {
             for (long i = 0; i < n; i++) {
-                executor.execute(p::help);
+                try {
+                    executor.execute(p::help);
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    // no more helpers (their threads are ending): the caller copies what they would have
+                    break;
+                }
             }
             if (in) {
                 p.toDevice();

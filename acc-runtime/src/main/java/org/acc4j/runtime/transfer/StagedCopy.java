@@ -239,15 +239,28 @@ public final class StagedCopy<D> implements AutoCloseable {
         }
         this.settings = settings;
         this.pool = new LanePool<>(opener, settings.slotBytes(), settings.slots(), settings.lanes());
-        this.workers = threads > 1 ? new Crew(threads - 1) : null;
+        this.ownThreads = threads > 1 ? threads - 1 : 0;
         this.cores = threads == 0 ? ForkJoinPool.getCommonPoolParallelism() + 1 : threads;
     }
 
+    /** How many staging threads of its own this copier has (besides the caller), or 0: the common pool or none. */
+    private final int ownThreads;
     /**
-     * This copier's own staging threads, which stay awake a little between copies ({@link Crew}), or null: the common
-     * pool (or the calling thread alone).
+     * This copier's own staging threads, which stay awake a little between copies ({@link Crew}), started on first
+     * use and ended by {@link #close}; null until then.
      */
-    private final Crew workers;
+    private Crew crew;
+
+    /** Where the helpers of a copy run: this copier's own threads, started when needed, or the common pool. */
+    private synchronized java.util.concurrent.Executor workers() {
+        if (ownThreads == 0) {
+            return ForkJoinPool.commonPool();
+        }
+        if (crew == null) {
+            crew = new Crew(ownThreads);
+        }
+        return crew;
+    }
 
     /** The settings. */
     public Settings settings() {
@@ -292,11 +305,16 @@ public final class StagedCopy<D> implements AutoCloseable {
     /** Frees the staging memory (the runtime's shutdown); later copies open lanes again. Needs the context current. */
     @Override
     public void close() {
+        Crew ending;
+        synchronized (this) {
+            ending = crew;
+            crew = null;
+        }
         try {
             pool.close();
         } finally {
-            if (workers != null) {
-                workers.close();
+            if (ending != null) {
+                ending.close();
             }
         }
     }
@@ -394,7 +412,7 @@ public final class StagedCopy<D> implements AutoCloseable {
         try {
             Plan plan = plan(host.width(), host.length());
             if (settings.pipelined() && cores > 1 && plan.pieces() > 1) {
-                Pipeline.run(plan, host, lane, device, in, workers != null ? workers : ForkJoinPool.commonPool(),
+                Pipeline.run(plan, host, lane, device, in, workers(),
                         cores - 1);
             } else if (in) {
                 toDevice(plan, host, lane, device);
@@ -482,7 +500,7 @@ public final class StagedCopy<D> implements AutoCloseable {
             piece(plan, array, first, count, slot, 0, in);
             return;
         }
-        if (workers == null) {
+        if (ownThreads == 0) {
             IntStream.range(0, pieces).parallel().forEach(p -> pieceOf(plan, array, first, count, slot, in, per, p));
             return;
         }
@@ -491,7 +509,7 @@ public final class StagedCopy<D> implements AutoCloseable {
         for (int p = 0; p < pieces - 1; p++) {
             int piece = p;
             tasks.add(java.util.concurrent.CompletableFuture.runAsync(
-                    () -> pieceOf(plan, array, first, count, slot, in, per, piece), workers));
+                    () -> pieceOf(plan, array, first, count, slot, in, per, piece), workers()));
         }
         RuntimeException failure = null;
         try {

@@ -142,6 +142,29 @@ class StagedCopyTest {
     }
 
     @Test
+    void aClosedCopierStartsItsThreadsAndLanesAgainOnItsNextCopy() {
+        Random r = new Random(61);
+        FakeLanes lanes = new FakeLanes();
+        Settings s = new Settings(0, 4096, 3, 1, 512, 4, 64).withThreads(4);
+        StagedCopy<FakeDevice> staged = new StagedCopy<>(s, lanes);
+        for (int round = 0; round < 3; round++) {
+            for (boolean pipelined : new boolean[] {true, false}) {
+                StagedCopy<FakeDevice> copier = pipelined ? staged : new StagedCopy<>(s.withPipelined(false), lanes);
+                long[] a = (long[]) random(long[].class, 5000 + round, r);
+                FakeDevice.Bytes device = FakeDevice.bytes(8 * a.length);
+                assertTrue(copier.toDevice(a, device));
+                assertArrayEquals(bytesOf(a), device.data.array());
+                long[] back = new long[a.length];
+                assertTrue(copier.toHost(device, back));
+                assertArrayEquals(a, back);
+                copier.close();
+            }
+        }
+        assertEquals(List.of(), lanes.violations);
+        assertEquals(0, lanes.open());
+    }
+
+    @Test
     void rawHostCopiesCheckBothRanges() {
         ByteBuffer memory = ByteBuffer.allocateDirect(64);
         double[] a = new double[4];
