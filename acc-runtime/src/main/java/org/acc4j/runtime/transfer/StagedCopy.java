@@ -120,7 +120,8 @@ public final class StagedCopy<D> implements AutoCloseable {
          * {@code base} with the changes of {@code spec}, a comma-separated list of {@code key=value}: {@code min},
          * {@code rows}, {@code slot}, {@code chunk}, {@code piece} in bytes (with an optional suffix {@code k},
          * {@code m} or {@code g}), {@code slots}, {@code lanes}, {@code chunks}, {@code threads} as counts,
-         * {@code copy} as {@code buffer} or {@code unsafe}, {@code pipelined} as {@code true} or {@code false}. E.g. {@code slot=16m,slots=4,threads=8}.
+         * {@code copy} as {@code buffer} or {@code unsafe}, {@code pipelined} as {@code true} or {@code false}.
+         * E.g. {@code slot=16m,slots=4,threads=8}.
          *
          * @throws IllegalArgumentException naming the entry that is not understood, or for settings out of range
          */
