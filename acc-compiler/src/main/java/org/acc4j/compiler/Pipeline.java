@@ -56,7 +56,13 @@ public final class Pipeline {
         PRIVATE_ARRAYS("private arrays", false),
         /** {@link ArrayReductions}: reductions into a few array elements rewritten as scalar reductions. */
         ARRAY_REDUCTIONS("array reductions", false),
-        /** {@link RegionSplitter}: one region per top-level loop nest, each with its reductions and host values. */
+        /**
+         * {@link RegionSplitter}: one region per top-level loop nest, each with its reductions and host values. The
+         * reductions ({@link org.acc4j.compiler.pass.Reductions#find}) are found here, nest by nest, not in a phase of
+         * their own: a nest's reductions decide the split itself (a reduction's result is the only value that leaves
+         * a loop, and the host values a later region receives are the reductions' results and what the host computes
+         * from them), and each nest's refusals are reported in program order with the splitter's own.
+         */
         SPLIT("region splitting", false),
         /** {@link Increments}: indirect increments made atomic where no two iterations can be told apart. */
         INCREMENTS("indirect increments", false),
@@ -75,7 +81,10 @@ public final class Pipeline {
          * marched stencil, in place of the unchecked variant.
          */
         TILING("tiling", true),
-        /** {@link DataClauses}: the explicit data clauses and an implicit one for every other array. */
+        /**
+         * {@link DataClauses}: the explicit data clauses ({@link Directives}, read in the frontend) and an implicit one
+         * for every other array; it reads the regions, never the class file.
+         */
         DATA("data clauses", false);
 
         private final String title;
@@ -206,7 +215,7 @@ public final class Pipeline {
         KernelPlan.Unchecked unchecked = null;
         if (!hoisted.isEmpty()) {
             KernelEmitter.Result u = KernelEmitter.emit(body, r, entry + "_nc", sm,
-                    hoisted.stream().map(RangeCheck::node).toList(), group);
+                    hoisted.stream().map(RangeCheck::access).toList(), group);
             if (!u.params().equals(k.params())) {
                 throw new IllegalStateException("the unchecked variant of " + entry + " has other parameters");
             }

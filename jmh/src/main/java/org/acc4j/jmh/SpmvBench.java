@@ -17,6 +17,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * Modes: {@code serial} (plain Java), {@code streams} (parallel streams), {@code multicore} (acc4j's multicore target,
  * see {@link MulticoreState}), {@code gpuKernel} (acc4j, data resident) and {@code gpuTotal} (acc4j, copying in and
  * out each call). See {@link GpuState} for the checks made before timing.
+ *
+ * <p>The nested states hold only what differs per benchmark, their {@code @Param} values; setup, checks and the timed
+ * call are the shared bases' ({@link SerialState}, {@link StreamsState}, {@link MulticoreState}, {@link GpuState}).
+ * They cannot move into the bases: JMH reads a parameter's values from the annotation on the state's field, and
+ * instantiates only concrete state classes named by a {@code @Benchmark} method's signature.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)

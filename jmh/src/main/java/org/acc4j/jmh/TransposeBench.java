@@ -18,6 +18,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * resident; every {@code variant}) and {@code gpuTotal} (acc4j, copying in and out each call). See
  * {@link GpuState} for the checks made before timing. The {@code double[][]} form runs as {@code serial2d},
  * {@code gpuKernel2d} and {@code gpuTotal2d} (its default variant) at the same sizes as the flat form.
+ *
+ * <p>The nested states hold only what differs per benchmark, their {@code @Param} values; setup, checks and the timed
+ * call are the shared bases' ({@link SerialState}, {@link StreamsState}, {@link MulticoreState}, {@link GpuState}).
+ * They cannot move into the bases: JMH reads a parameter's values from the annotation on the state's field, and
+ * instantiates only concrete state classes named by a {@code @Benchmark} method's signature.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)

@@ -13,7 +13,10 @@
  * {@code docs/benchmarks.md}.
  *
  * <p><b>Adding a benchmark</b> is one class shaped like {@link org.acc4j.jmh.JacobiBench}: five nested states
- * ({@code size} and {@code variant} parameters) and five {@code @Benchmark} methods. {@link org.acc4j.jmh.SpmvBench}
+ * ({@code size} and {@code variant} parameters) and five {@code @Benchmark} methods. The nested states are a few
+ * lines each, only their {@code @Param} values: JMH takes a parameter's values from the annotation on the state's
+ * own field and instantiates only the concrete state classes a benchmark method names, so each class declares its
+ * own; what they do lives once in the base states. {@link org.acc4j.jmh.SpmvBench}
  * (a CSR sparse matrix-vector product) is a family of its own. A family outside the
  * catalogue declares its own {@link org.acc4j.jmh.Sample}, as {@link org.acc4j.jmh.DotBench} does (the kernel returns
  * its sum, compared within a relative tolerance since the GPU sums in another order; its streams mode sums in fixed

@@ -122,8 +122,10 @@ final class Accesses {
      * {@code T} is {@code int}, {@code long}, {@code float} or {@code double}; its elements are set to zero where it
      * is allocated, as Java's are.
      */
-    void newArray(IntInsnNode insn, List<Object> stack, List<Stmt> out, int line) {
-        Expr size = OperandStack.popExpr(stack, line);
+    ArrayRef newArray(IntInsnNode insn, Object length, List<Stmt> out, int line) {
+        if (!(length instanceof Expr size)) {
+            throw new Unsupported(line, "a reference used as a number");
+        }
         Elem elem = switch (insn.operand) {
             case Opcodes.T_INT -> Elem.INT;
             case Opcodes.T_LONG -> Elem.LONG;
@@ -145,14 +147,13 @@ final class Accesses {
         Expr zero = elem.type() == Type.I64 ? Expr.Const.i64(0) : elem.type() == Type.F32 ? Expr.Const.f32(0)
                 : elem.type() == Type.F64 ? Expr.Const.f64(0) : Expr.Const.i32(0);
         for (int i = 0; i < ((ArrayRef.Private) a.source()).length(); i++) {
-            out.add(new Stmt.Store(a, Expr.Const.i32(i), zero, line));
+            out.add(new Stmt.Store(a, null, Expr.Const.i32(i), zero, line, reader.nextAccess()));
         }
-        stack.add(a);
+        return a;
     }
 
     /** {@code c.clone()}: a private copy of a private array (whose length is known); any other array is refused. */
-    void cloneArray(MethodInsnNode m, List<Object> stack, List<Stmt> out, int line) {
-        Object receiver = OperandStack.pop(stack, line);
+    ArrayRef cloneArray(MethodInsnNode m, Object receiver, List<Stmt> out, int line) {
         String name = allocatedName(m);
         if (!(receiver instanceof ArrayRef c) || !(c.source() instanceof ArrayRef.Private p)) {
             throw new Unsupported(line, "an allocation (new) of " + name + " = " + (receiver instanceof ArrayRef c
@@ -161,9 +162,10 @@ final class Accesses {
         }
         ArrayRef a = privateArray(name, c.elem(), p.length());
         for (int i = 0; i < ((ArrayRef.Private) a.source()).length(); i++) {
-            out.add(new Stmt.Store(a, Expr.Const.i32(i), new Expr.Load(c, Expr.Const.i32(i)), line));
+            out.add(new Stmt.Store(a, null, Expr.Const.i32(i), new Expr.Load(c, null, Expr.Const.i32(i),
+                    reader.nextAccess()), line, reader.nextAccess()));
         }
-        stack.add(a);
+        return a;
     }
 
     ArrayRef privateArray(String name, Elem elem, int length) {
@@ -186,9 +188,10 @@ final class Accesses {
         return "an array";
     }
 
-    void field(FieldInsnNode f, boolean isStatic, List<Object> stack, int line) {
+    /** The value of field {@code f}: an array or a primitive's {@link Expr.FieldValue}; {@code target} null if static. */
+    Object field(FieldInsnNode f, Object target, int line) {
+        boolean isStatic = f.getOpcode() == Opcodes.GETSTATIC;
         if (!isStatic) {
-            Object target = OperandStack.pop(stack, line);
             if (target != MethodReader.THIS) {
                 throw new Unsupported(line, "the field " + f.name + " of an object other than this");
             }
@@ -196,14 +199,13 @@ final class Accesses {
         ArrayRef.Field source = new ArrayRef.Field(f.owner, f.name, f.desc, isStatic);
         Elem element = Elem.ofArray(f.desc);
         if (element != null) {
-            stack.add(new ArrayRef(source, element, Elem.arrayDims(f.desc)));
-            return;
+            return new ArrayRef(source, element, Elem.arrayDims(f.desc));
         }
         Type scalar = Type.ofDescriptor(f.desc);
         if (scalar == null) {
             throw new Unsupported(line, "the field " + f.name + " of type " + org.objectweb.asm.Type.getType(f.desc).getClassName());
         }
-        stack.add(new Expr.FieldValue(source, scalar));
+        return new Expr.FieldValue(source, scalar);
     }
 
     /** {@code load} is the access's xALOAD opcode (a store's xASTORE mapped onto it); baload serves byte and boolean. */
@@ -230,17 +232,19 @@ final class Accesses {
     }
 
     /**
-     * A call of {@code Acc.atomic...}: an {@link Stmt.Atomic}, whose old value is a new local pushed on the stack, or
-     * a constant placeholder when the next instruction discards it (the update form).
+     * A call of {@code Acc.atomic...} with arguments {@code args}: an {@link Stmt.Atomic}, whose old value is a new
+     * local (returned), or a constant placeholder when the next instruction discards it (the update form); null for
+     * a routine that returns nothing. {@code stack} is the operand stack below the arguments.
      */
-    void atomic(MethodInsnNode m, List<Object> stack, List<Stmt> out, int line) {
+    Object atomic(MethodInsnNode m, List<Object> arguments, List<Object> stack, List<Stmt> out, int line) {
+        List<Object> args = new ArrayList<>(arguments);
         AtomicOp op = AtomicOp.named(m.name);
         List<Expr> operands = new ArrayList<>();
         for (int k = 0; k < op.operands(); k++) {
-            operands.add(0, OperandStack.popExpr(stack, line));
+            operands.add(0, OperandStack.popExpr(args, line));
         }
-        Expr index = OperandStack.popExpr(stack, line);
-        Object arr = OperandStack.pop(stack, line);
+        Expr index = OperandStack.popExpr(args, line);
+        Object arr = OperandStack.pop(args, line);
         ArrayRef a = arr instanceof MethodReader.Row r ? r.array() : OperandStack.asArray(arr, line, 1);
         Expr row = arr instanceof MethodReader.Row r ? r.row() : null;
         if (!op.accepts(a.element()) || index.type() != Type.I32) {
@@ -250,7 +254,7 @@ final class Accesses {
         org.objectweb.asm.Type ret = org.objectweb.asm.Type.getReturnType(m.desc);
         if (ret.getSort() == org.objectweb.asm.Type.VOID) {
             out.add(new Stmt.Atomic(op, a, row, index, operands, null, line));
-            return;
+            return null;
         }
         Type t = op == AtomicOp.CAS ? Type.I32 : a.element();
         AbstractInsnNode next = m.getNext();
@@ -259,20 +263,20 @@ final class Accesses {
         }
         if (next != null && (next.getOpcode() == Opcodes.POP || next.getOpcode() == Opcodes.POP2)) {
             out.add(new Stmt.Atomic(op, a, row, index, operands, null, line));
-            stack.add(new Expr.Const(t, 0));
-            return;
+            return new Expr.Const(t, 0);
         }
         Var result = new Var(reader.method.maxLocals + reader.temps, t, "old" + reader.temps);
         reader.temps++;
         out.add(new Stmt.Atomic(op, a, row, index, operands, result, line));
-        stack.add(new Expr.Local(result));
+        return new Expr.Local(result);
     }
 
     /**
      * A call of a {@code java.lang.Math} method the kernel compiler knows, or {@code Acc.onDevice()} (true: the kernel
      * runs on the device); anything else is unsupported.
      */
-    Expr call(MethodInsnNode m, List<Object> stack, int line) {
+    Expr call(MethodInsnNode m, List<Object> arguments, int line) {
+        List<Object> args = new ArrayList<>(arguments);
         if (isOnDevice(m)) {
             return Expr.Const.i32(1);
         }
@@ -293,10 +297,10 @@ final class Accesses {
                 throw new Unsupported(line, "a call to Math." + m.name + m.desc);
             }
         }
-        List<Expr> args = new ArrayList<>();
+        List<Expr> operands = new ArrayList<>();
         for (int k = 0; k < argTypes.length; k++) {
-            args.add(0, OperandStack.popExpr(stack, line));
+            operands.add(0, OperandStack.popExpr(args, line));
         }
-        return new Expr.Call(fn, result, args);
+        return new Expr.Call(fn, result, operands);
     }
 }

@@ -7,8 +7,6 @@ import java.util.List;
 import java.util.Map;
 import org.acc4j.compiler.Unsupported;
 import org.acc4j.compiler.ir.ArrayRef;
-import org.acc4j.compiler.ir.AtomicOp;
-import org.acc4j.compiler.ir.BinOp;
 import org.acc4j.compiler.ir.Cond;
 import org.acc4j.compiler.ir.Expr;
 import org.acc4j.compiler.ir.Exprs;
@@ -21,24 +19,19 @@ import org.acc4j.compiler.ir.Var;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.ClassNode;
-import org.objectweb.asm.tree.FieldInsnNode;
-import org.objectweb.asm.tree.IincInsnNode;
-import org.objectweb.asm.tree.IntInsnNode;
 import org.objectweb.asm.tree.JumpInsnNode;
-import org.objectweb.asm.tree.LdcInsnNode;
 import org.objectweb.asm.tree.LineNumberNode;
 import org.objectweb.asm.tree.LocalVariableNode;
-import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.ParameterNode;
-import org.objectweb.asm.tree.TypeInsnNode;
-import org.objectweb.asm.tree.VarInsnNode;
+import org.objectweb.asm.tree.analysis.Frame;
 
 /**
  * Reads a method's bytecode into the structured loop-nest IR.
  *
- * <p>Blocks are executed symbolically (the operand stack holds expression trees); the CFG is then rebuilt
- * as structure: a natural loop whose header compares its induction variable with a bound, with no other exit and a
+ * <p>Blocks are executed symbolically: ASM's {@link Frame} moves the operand stack and the
+ * {@link SymbolicInterpreter} computes the expression trees it holds and the statements of stores, atomics and
+ * allocations; this class reads the blocks' jumps and returns, and rebuilds the CFG as structure: a natural loop whose header compares its induction variable with a bound, with no other exit and a
  * constant step, becomes a {@link Stmt.For}; so does one whose step is invariant but not a constant, when it is the
  * outermost loop or marked parallel, normalised to a count of its iterations ({@link Stmt.Stride}); any other loop
  * with one block after it (its breaks' blocks joined to its body) becomes a {@link Stmt.While} whose exits are {@link Stmt.Break}s. A conditional branch becomes a
@@ -78,6 +71,7 @@ public final class MethodReader {
 
     final OperandStack ops = new OperandStack(this);
     final Accesses acc = new Accesses(this);
+    final SymbolicInterpreter interpreter = new SymbolicInterpreter(this);
 
     private MethodReader(ClassNode owner, MethodNode method) {
         this.owner = owner;
@@ -216,10 +210,9 @@ public final class MethodReader {
                 b = exit[0];
                 continue;
             }
-            List<Object> stack = new ArrayList<>();
             Exit e;
             try {
-                e = execute(b, stack, out);
+                e = execute(b, out);
             } catch (Unsupported u) {
                 note(u, b);
                 abandon(b);
@@ -404,7 +397,16 @@ public final class MethodReader {
 
     // ---------------------------------------------------------------- symbolic execution of one block
 
-    Exit execute(Cfg.Block b, List<Object> stack, List<Stmt> out) {
+    /**
+     * Runs block {@code b}: its instructions on a {@link Frame} through the {@link SymbolicInterpreter}, whose
+     * statements go to {@code out}; the block's jump or return, which shape the structure, are read here.
+     */
+    Exit execute(Cfg.Block b, List<Stmt> out) {
+        Frame<Sym> frame = new Frame<>(method.maxLocals, method.maxStack);
+        for (int k = 0; k < method.maxLocals; k++) {
+            frame.setLocal(k, Sym.EMPTY);
+        }
+        List<Object> stack = new FrameStack(frame);
         for (int k = 0; k < b.entryStack.length; k++) {
             char kind = b.entryStack[k];
             if (kind == 'A') {
@@ -448,7 +450,7 @@ public final class MethodReader {
                 return new Exit(Exit.RETURN, value, null, null);
             }
             try {
-                step(insn, op, stack, out, line);
+                interpreter.execute(frame, stack, insn, out, line);
             } catch (Unsupported u) {
                 // note it and go on with the next statement of the block (where the operand stack is empty)
                 int next = i + 1;
@@ -588,160 +590,6 @@ public final class MethodReader {
         };
     }
 
-    void step(AbstractInsnNode insn, int op, List<Object> stack, List<Stmt> out, int line) {
-        switch (op) {
-            case Opcodes.NOP -> { }
-            case Opcodes.ICONST_M1, Opcodes.ICONST_0, Opcodes.ICONST_1, Opcodes.ICONST_2, Opcodes.ICONST_3,
-                 Opcodes.ICONST_4, Opcodes.ICONST_5 -> stack.add(Expr.Const.i32(op - Opcodes.ICONST_0));
-            case Opcodes.LCONST_0, Opcodes.LCONST_1 -> stack.add(Expr.Const.i64(op - Opcodes.LCONST_0));
-            case Opcodes.FCONST_0, Opcodes.FCONST_1, Opcodes.FCONST_2 -> stack.add(Expr.Const.f32(op - Opcodes.FCONST_0));
-            case Opcodes.DCONST_0, Opcodes.DCONST_1 -> stack.add(Expr.Const.f64(op - Opcodes.DCONST_0));
-            case Opcodes.BIPUSH, Opcodes.SIPUSH -> stack.add(Expr.Const.i32(((IntInsnNode) insn).operand));
-            case Opcodes.LDC -> stack.add(constant(((LdcInsnNode) insn).cst, line));
-            case Opcodes.ILOAD, Opcodes.LLOAD, Opcodes.FLOAD, Opcodes.DLOAD -> {
-                int slot = ((VarInsnNode) insn).var;
-                stack.add(new Expr.Local(var(slot, loadType(op), insn)));
-            }
-            case Opcodes.ALOAD -> stack.add(acc.reference(((VarInsnNode) insn).var, line));
-            case Opcodes.ISTORE, Opcodes.LSTORE, Opcodes.FSTORE, Opcodes.DSTORE -> {
-                Expr value = OperandStack.popExpr(stack, line);
-                Var v = var(((VarInsnNode) insn).var, loadType(op - (Opcodes.ISTORE - Opcodes.ILOAD)), insn.getNext());
-                ops.assign(v, value, stack, out, line);
-            }
-            case Opcodes.ASTORE -> {
-                Object value = OperandStack.pop(stack, line);
-                if (value == THIS) {
-                    // an inlined instance method's receiver
-                    thisSlots.add(((VarInsnNode) insn).var);
-                    return;
-                }
-                if (value instanceof Row) {
-                    Var rv = rowSlots.get(((VarInsnNode) insn).var);
-                    if (rv != null) {
-                        ops.spill(stack, out, line, rv, false);
-                    }
-                }
-                acc.bindArray(((VarInsnNode) insn).var, value, out, line);
-            }
-            case Opcodes.IINC -> {
-                IincInsnNode inc = (IincInsnNode) insn;
-                Var v = var(inc.var, Type.I32, insn);
-                ops.assign(v, new Expr.Binary(BinOp.ADD, new Expr.Local(v), Expr.Const.i32(inc.incr)), stack, out, line);
-            }
-            case Opcodes.IALOAD, Opcodes.LALOAD, Opcodes.FALOAD, Opcodes.DALOAD, Opcodes.BALOAD, Opcodes.CALOAD,
-                 Opcodes.SALOAD -> {
-                Expr index = OperandStack.popExpr(stack, line);
-                Object arr = OperandStack.pop(stack, line);
-                if (arr instanceof Row r) {
-                    Accesses.checkElement(r.array(), op, line);
-                    stack.add(new Expr.Load(r.array(), r.row(), index));
-                } else {
-                    ArrayRef a = OperandStack.asArray(arr, line, 1);
-                    Accesses.checkElement(a, op, line);
-                    stack.add(new Expr.Load(a, index));
-                }
-            }
-            case Opcodes.IASTORE, Opcodes.LASTORE, Opcodes.FASTORE, Opcodes.DASTORE, Opcodes.BASTORE, Opcodes.CASTORE,
-                 Opcodes.SASTORE -> {
-                Expr value = OperandStack.popExpr(stack, line);
-                Expr index = OperandStack.popExpr(stack, line);
-                Object arr = OperandStack.pop(stack, line);
-                ops.spill(stack, out, line, null, true);
-                if (arr instanceof Row r) {
-                    Accesses.checkElement(r.array(), op - (Opcodes.IASTORE - Opcodes.IALOAD), line);
-                    out.add(new Stmt.Store(r.array(), r.row(), index, value, line));
-                } else {
-                    ArrayRef a = OperandStack.asArray(arr, line, 1);
-                    Accesses.checkElement(a, op - (Opcodes.IASTORE - Opcodes.IALOAD), line);
-                    out.add(new Stmt.Store(a, index, value, line));
-                }
-            }
-            case Opcodes.AALOAD -> {
-                Expr index = OperandStack.popExpr(stack, line);
-                ArrayRef a = OperandStack.asArray(OperandStack.pop(stack, line), line, 2);
-                stack.add(new Row(a, index));
-            }
-            case Opcodes.AASTORE -> throw new Unsupported(line, "a store of a row into an array of arrays");
-            case Opcodes.ARRAYLENGTH -> {
-                Object arr = OperandStack.pop(stack, line);
-                stack.add(arr instanceof Row r ? new Expr.Length(r.array(), r.row())
-                        : new Expr.Length(OperandStack.asArray(arr, line, 0)));
-            }
-            case Opcodes.INVOKESTATIC -> {
-                MethodInsnNode m = (MethodInsnNode) insn;
-                if (m.owner.equals("org/acc4j/Acc") && AtomicOp.named(m.name) != null) {
-                    acc.atomic(m, stack, out, line);
-                } else {
-                    stack.add(acc.call(m, stack, line));
-                }
-            }
-            case Opcodes.POP -> OperandStack.pop(stack, line);
-            case Opcodes.POP2 -> {
-                Object v = OperandStack.pop(stack, line);
-                if (!OperandStack.isWide(v)) {
-                    OperandStack.pop(stack, line);
-                }
-            }
-            case Opcodes.DUP, Opcodes.DUP_X1, Opcodes.DUP_X2, Opcodes.DUP2, Opcodes.DUP2_X1, Opcodes.DUP2_X2,
-                 Opcodes.SWAP -> ops.shuffle(op, stack, out, line);
-            case Opcodes.IADD, Opcodes.LADD, Opcodes.FADD, Opcodes.DADD -> ops.binary(BinOp.ADD, stack, line);
-            case Opcodes.ISUB, Opcodes.LSUB, Opcodes.FSUB, Opcodes.DSUB -> ops.binary(BinOp.SUB, stack, line);
-            case Opcodes.IMUL, Opcodes.LMUL, Opcodes.FMUL, Opcodes.DMUL -> ops.binary(BinOp.MUL, stack, line);
-            case Opcodes.IDIV, Opcodes.LDIV, Opcodes.FDIV, Opcodes.DDIV -> ops.binary(BinOp.DIV, stack, line);
-            case Opcodes.IREM, Opcodes.LREM -> ops.binary(BinOp.REM, stack, line);
-            case Opcodes.FREM, Opcodes.DREM -> throw new Unsupported(line, "the floating-point remainder %");
-            case Opcodes.ISHL, Opcodes.LSHL -> ops.binary(BinOp.SHL, stack, line);
-            case Opcodes.ISHR, Opcodes.LSHR -> ops.binary(BinOp.SHR, stack, line);
-            case Opcodes.IUSHR, Opcodes.LUSHR -> ops.binary(BinOp.USHR, stack, line);
-            case Opcodes.IAND, Opcodes.LAND -> ops.binary(BinOp.AND, stack, line);
-            case Opcodes.IOR, Opcodes.LOR -> ops.binary(BinOp.OR, stack, line);
-            case Opcodes.IXOR, Opcodes.LXOR -> ops.binary(BinOp.XOR, stack, line);
-            case Opcodes.INEG, Opcodes.LNEG, Opcodes.FNEG, Opcodes.DNEG ->
-                    stack.add(new Expr.Unary(UnOp.NEG, OperandStack.popExpr(stack, line)));
-            case Opcodes.I2L -> ops.convert(Type.I64, stack, line);
-            case Opcodes.I2F, Opcodes.L2F, Opcodes.D2F -> ops.convert(Type.F32, stack, line);
-            case Opcodes.I2D, Opcodes.L2D, Opcodes.F2D -> ops.convert(Type.F64, stack, line);
-            case Opcodes.L2I, Opcodes.F2I, Opcodes.D2I -> ops.convert(Type.I32, stack, line);
-            case Opcodes.F2L, Opcodes.D2L -> ops.convert(Type.I64, stack, line);
-            case Opcodes.I2B -> stack.add(new Expr.Unary(UnOp.TO_BYTE, OperandStack.popExpr(stack, line)));
-            case Opcodes.I2S -> stack.add(new Expr.Unary(UnOp.TO_SHORT, OperandStack.popExpr(stack, line)));
-            case Opcodes.I2C -> stack.add(new Expr.Unary(UnOp.TO_CHAR, OperandStack.popExpr(stack, line)));
-            case Opcodes.LCMP -> ops.cmp3(stack, line, false);
-            case Opcodes.FCMPL, Opcodes.DCMPL -> ops.cmp3(stack, line, false);
-            case Opcodes.FCMPG, Opcodes.DCMPG -> ops.cmp3(stack, line, true);
-            case Opcodes.GETFIELD, Opcodes.GETSTATIC -> acc.field((FieldInsnNode) insn, op == Opcodes.GETSTATIC, stack, line);
-            case Opcodes.PUTFIELD, Opcodes.PUTSTATIC ->
-                    throw new Unsupported(line, "an assignment to the field " + ((FieldInsnNode) insn).name);
-            case Opcodes.INVOKEVIRTUAL, Opcodes.INVOKESPECIAL, Opcodes.INVOKEINTERFACE -> {
-                MethodInsnNode m = (MethodInsnNode) insn;
-                if (op == Opcodes.INVOKEVIRTUAL && m.owner.startsWith("[") && m.name.equals("clone")) {
-                    acc.cloneArray(m, stack, out, line);
-                    return;
-                }
-                throw new Unsupported(line, "a call to " + m.owner.replace('/', '.') + "." + m.name);
-            }
-            case Opcodes.INVOKEDYNAMIC -> throw new Unsupported(line, "a lambda, string concatenation or other invokedynamic");
-            case Opcodes.NEWARRAY -> acc.newArray((IntInsnNode) insn, stack, out, line);
-            case Opcodes.NEW, Opcodes.ANEWARRAY, Opcodes.MULTIANEWARRAY ->
-                    throw new Unsupported(line, "an allocation (new)");
-            case Opcodes.ATHROW -> throw new Unsupported(line, "a throw");
-            case Opcodes.MONITORENTER, Opcodes.MONITOREXIT -> throw new Unsupported(line, "a synchronized block");
-            case Opcodes.CHECKCAST -> {
-                // the cast javac puts after a clone of a private array
-                if (stack.isEmpty() || !(stack.get(stack.size() - 1) instanceof ArrayRef a
-                        && a.source() instanceof ArrayRef.Private
-                        && ((TypeInsnNode) insn).desc.equals("[" + a.elem().descriptor()))) {
-                    throw new Unsupported(line, "a cast or instanceof on a reference");
-                }
-            }
-            case Opcodes.INSTANCEOF -> throw new Unsupported(line, "a cast or instanceof on a reference");
-            case Opcodes.TABLESWITCH, Opcodes.LOOKUPSWITCH -> throw new Unsupported(line, "a switch");
-            case Opcodes.ARETURN -> throw new Unsupported(line, "a method that returns a reference");
-            case Opcodes.ACONST_NULL -> throw new Unsupported(line, "null");
-            default -> throw new Unsupported(line, "the bytecode instruction " + op);
-        }
-    }
-
     static Expr constant(Object cst, int line) {
         if (cst instanceof Integer i) {
             return Expr.Const.i32(i);
@@ -775,5 +623,12 @@ public final class MethodReader {
     public static final int MAX_PRIVATE = 32;
 
     int privates;
+    /** The last access id given: each load and store the method reads is an access of its own, numbered from 1. */
+    private int accesses;
+
+    /** A new access id for a load or store. */
+    int nextAccess() {
+        return ++accesses;
+    }
 
 }

@@ -3,29 +3,21 @@ package org.acc4j.compiler.frontend;
 import java.util.List;
 import org.acc4j.compiler.Unsupported;
 import org.acc4j.compiler.ir.ArrayRef;
-import org.acc4j.compiler.ir.BinOp;
 import org.acc4j.compiler.ir.Expr;
 import org.acc4j.compiler.ir.Stmt;
-import org.acc4j.compiler.ir.Type;
 import org.acc4j.compiler.ir.Var;
-import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.analysis.Frame;
 
 /**
- * The symbolic operand stack of {@link MethodReader}: expressions pushed and popped, the stack shuffles of
- * {@code dup}, {@code dup_x1}, {@code dup2_x2} and the like on one- and two-slot values, and spills of stack values
- * to temporaries before a store would change what they read (the reader's invariant).
+ * What the frontend does to the values of an operand stack (a {@link Frame}'s, through {@link FrameStack}) between
+ * the instructions ASM's frame runs: spills of stack values to temporaries before a store would change what they
+ * read (the reader's invariant), and the checks that an entry is a number or an array.
  */
 final class OperandStack {
     private final MethodReader reader;
 
     OperandStack(MethodReader reader) {
         this.reader = reader;
-    }
-
-    static void requireEmpty(List<Object> stack, int line) {
-        if (!stack.isEmpty()) {
-            throw new Unsupported(line, "a value carried across a branch (a ?: expression or a boolean value)");
-        }
     }
 
     void assign(Var v, Expr value, List<Object> stack, List<Stmt> out, int line) {
@@ -58,120 +50,8 @@ final class OperandStack {
         return new Expr.Local(t);
     }
 
-    void shuffle(int op, List<Object> stack, List<Stmt> out, int line) {
-        // values duplicated on the stack must stay the same value: keep only cheap, side-effect-free leaves
-        switch (op) {
-            case Opcodes.SWAP -> {
-                Object a = pop(stack, line);
-                Object b = pop(stack, line);
-                stack.add(a);
-                stack.add(b);
-            }
-            case Opcodes.DUP -> {
-                Object a = stable(pop(stack, line), out, line);
-                stack.add(a);
-                stack.add(a);
-            }
-            case Opcodes.DUP_X1 -> {
-                Object a = stable(pop(stack, line), out, line);
-                Object b = pop(stack, line);
-                stack.add(a);
-                stack.add(b);
-                stack.add(a);
-            }
-            case Opcodes.DUP_X2 -> {
-                Object a = stable(pop(stack, line), out, line);
-                Object b = pop(stack, line);
-                if (isWide(b)) {
-                    stack.add(a);
-                    stack.add(b);
-                    stack.add(a);
-                } else {
-                    Object c = pop(stack, line);
-                    stack.add(a);
-                    stack.add(c);
-                    stack.add(b);
-                    stack.add(a);
-                }
-            }
-            case Opcodes.DUP2 -> {
-                Object a = stable(pop(stack, line), out, line);
-                if (isWide(a)) {
-                    stack.add(a);
-                    stack.add(a);
-                } else {
-                    Object b = stable(pop(stack, line), out, line);
-                    stack.add(b);
-                    stack.add(a);
-                    stack.add(b);
-                    stack.add(a);
-                }
-            }
-            case Opcodes.DUP2_X1 -> {
-                Object a = stable(pop(stack, line), out, line);
-                if (isWide(a)) {
-                    Object b = pop(stack, line);
-                    stack.add(a);
-                    stack.add(b);
-                    stack.add(a);
-                } else {
-                    Object b = stable(pop(stack, line), out, line);
-                    Object c = pop(stack, line);
-                    stack.add(b);
-                    stack.add(a);
-                    stack.add(c);
-                    stack.add(b);
-                    stack.add(a);
-                }
-            }
-            default -> {
-                // DUP2_X2: only the common form (wide value over a wide value, or over two narrow ones)
-                Object a = stable(pop(stack, line), out, line);
-                if (!isWide(a)) {
-                    throw new Unsupported(line, "the instruction dup2_x2 on narrow values");
-                }
-                Object b = pop(stack, line);
-                if (isWide(b)) {
-                    stack.add(a);
-                    stack.add(b);
-                    stack.add(a);
-                } else {
-                    Object c = pop(stack, line);
-                    stack.add(a);
-                    stack.add(c);
-                    stack.add(b);
-                    stack.add(a);
-                }
-            }
-        }
-    }
-
-    Object stable(Object v, List<Stmt> out, int line) {
-        if (v instanceof Expr e && !(e instanceof Expr.Const) && !(e instanceof Expr.Local)
-                && !(e instanceof Expr.FieldValue)) {
-            return temp(e, out, line);
-        }
-        return v;
-    }
-
     static boolean isWide(Object v) {
         return v instanceof Expr e && e.type().isWide();
-    }
-
-    void binary(BinOp op, List<Object> stack, int line) {
-        Expr r = popExpr(stack, line);
-        Expr l = popExpr(stack, line);
-        stack.add(new Expr.Binary(op, l, r));
-    }
-
-    void convert(Type to, List<Object> stack, int line) {
-        stack.add(new Expr.Convert(to, popExpr(stack, line)));
-    }
-
-    void cmp3(List<Object> stack, int line, boolean nanIsOne) {
-        Expr r = popExpr(stack, line);
-        Expr l = popExpr(stack, line);
-        stack.add(new Expr.Cmp3(l, r, nanIsOne));
     }
 
     static Object pop(List<Object> stack, int line) {

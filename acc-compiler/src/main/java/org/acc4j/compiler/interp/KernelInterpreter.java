@@ -151,6 +151,7 @@ public final class KernelInterpreter {
         return who == -2 || (who >= 0 && who != id);
     }
 
+    /** Per Java array the kernel touches (the arrays themselves, compared by identity as Java compares them), by index. */
     private final Map<Object, Map<Integer, Touch>> touched = new IdentityHashMap<>();
 
     private Touch touch(Object array, int index) {
@@ -170,7 +171,7 @@ public final class KernelInterpreter {
 
         @Override
         protected void loaded(Expr.Load l, Object array, int index) {
-            unprovenAccess(l, array, index);
+            unprovenAccess(l, l.access(), array, index);
             Touch t = touch(array, index);
             if (t.writer >= 0 && t.writer != thread.id) {
                 throw new Race("thread " + thread.id + " reads " + l + " (element " + index + ") written by thread "
@@ -186,12 +187,12 @@ public final class KernelInterpreter {
 
     /**
      * The accesses whose checks the launched variant leaves out (the runtime's choice: all proofs hold), by
-     * identity; one that goes out of bounds here means a proof was wrong, a compiler bug.
+     * access id; one that goes out of bounds here means a proof was wrong, a compiler bug.
      */
-    private final Set<Object> unchecked = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<Integer> unchecked = new java.util.HashSet<>();
 
-    private void unprovenAccess(Object node, Object array, int index) {
-        if (unchecked.contains(node) && (index < 0 || index >= java.lang.reflect.Array.getLength(array))) {
+    private void unprovenAccess(Object node, int access, Object array, int index) {
+        if (unchecked.contains(access) && (index < 0 || index >= java.lang.reflect.Array.getLength(array))) {
             throw new AssertionError("acc4j compiler bug: the bounds proof of " + node + " held, but index " + index
                     + " is out of bounds for length " + java.lang.reflect.Array.getLength(array));
         }
@@ -203,7 +204,7 @@ public final class KernelInterpreter {
         unchecked.clear();
         boolean proven = plan.provenInBounds(host, a -> sources.apply(a.source()));
         if (proven) {
-            plan.unchecked().checks().forEach(c -> unchecked.add(c.node()));
+            plan.unchecked().checks().forEach(c -> unchecked.add(c.access()));
             if (plan.unchecked().tiled() != null) {
                 // the tiled kernel, with its shared memory and barriers (it has no reductions)
                 int[] grid = plan.launchMapping(true).grid(host, maxBlocks, maxBlocks);
@@ -291,10 +292,12 @@ public final class KernelInterpreter {
         Object out = ev.array(sc.output().array(), null);
         List<Object> order = sc.inclusive() ? List.of(in, out) : List.of(out, in);
         List<Object> nodes = sc.inclusive() ? List.of(sc.input(), sc.output()) : List.of(sc.output(), sc.input());
+        int[] accesses = sc.inclusive() ? new int[] {sc.input().access(), sc.output().access()}
+                : new int[] {sc.output().access(), sc.input().access()};
         int firstPast = Math.min(java.lang.reflect.Array.getLength(in), java.lang.reflect.Array.getLength(out));
         for (int index : ub > firstPast ? new int[] {lo, firstPast} : new int[] {lo}) {
             for (int k = 0; k < 2; k++) {
-                unprovenAccess(nodes.get(k), order.get(k), index);
+                unprovenAccess(nodes.get(k), accesses[k], order.get(k), index);
                 Evaluator.checkIndex(order.get(k), index);
             }
         }
@@ -349,7 +352,7 @@ public final class KernelInterpreter {
             Object array = ev.array(st.array(), st.row());
             int index = (Integer) ev.eval(st.index());
             Object value = ev.eval(st.value());
-            unprovenAccess(st, array, index);
+            unprovenAccess(st, st.access(), array, index);
             Evaluator.checkIndex(array, index);
             Evaluator.store(array, index, value);
             Touch touch = touch(array, index);

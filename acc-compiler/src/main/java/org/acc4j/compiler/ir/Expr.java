@@ -5,6 +5,9 @@ package org.acc4j.compiler.ir;
  * memory, so the front end never moves a load across a store (it spills to a temporary first).
  */
 public sealed interface Expr {
+    /** The access id of a {@link Load} or {@link Stmt.Store} made as a pattern, which never stands in the IR. */
+    int NO_ACCESS = 0;
+
     Type type();
 
     /** {@code v}'s method for this kind of expression: dispatch that the compiler checks is exhaustive. */
@@ -73,12 +76,37 @@ public sealed interface Expr {
         @Override public String toString() { return (field.isStatic() ? "" : "this.") + field.name(); }
     }
 
-    /** {@code array[index]}, or {@code array[row][index]} for a two-dimensional array ({@code row} null otherwise). */
-    record Load(ArrayRef array, Expr row, Expr index) implements Expr {
+    /**
+     * {@code array[index]}, or {@code array[row][index]} for a two-dimensional array ({@code row} null otherwise).
+     *
+     * <p>{@code access} names the access in its method ({@link #access()}): facts about one access, such as a bounds
+     * proof, are keyed by it. Equality is structural and ignores it: two reads of one element are equal values.
+     *
+     * @param access the access's id, unique in its method from 1 ({@link #NO_ACCESS} for a pattern a pass compares
+     *               with, which never stands in the IR)
+     */
+    record Load(ArrayRef array, Expr row, Expr index, int access) implements Expr {
         @Override public <R> R accept(Visitor<R> v) { return v.visit(this); }
         public Load(ArrayRef array, Expr index) {
-            this(array, null, index);
+            this(array, null, index, NO_ACCESS);
         }
+
+        /** A pattern to compare with: it has no access id. */
+        public Load(ArrayRef array, Expr row, Expr index) {
+            this(array, row, index, NO_ACCESS);
+        }
+
+        /** The same access with other subscripts (a pass's rewrite of them). */
+        public Load withSubscripts(Expr row, Expr index) {
+            return new Load(array, row, index, access);
+        }
+
+        @Override public boolean equals(Object o) {
+            return o instanceof Load l && array.equals(l.array) && java.util.Objects.equals(row, l.row)
+                    && index.equals(l.index);
+        }
+
+        @Override public int hashCode() { return java.util.Objects.hash(array, row, index); }
 
         public Type type() { return array.element(); }
         @Override public String toString() {

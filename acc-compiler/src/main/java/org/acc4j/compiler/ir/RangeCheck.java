@@ -16,11 +16,11 @@ import java.util.function.Function;
  * is the only {@code int} of its class. An access inside an {@code if} is proven over all iterations, a
  * superset of those that run it.
  *
- * @param node the {@link Expr.Load} or {@link Stmt.Store} checked (by identity)
+ * @param access the access checked: the {@link Expr.Load#access() id} of its load or store
  * @param row the row subscript of a two-dimensional array's element, or null
  * @param index the subscript (the column of a two-dimensional array)
  */
-public record RangeCheck(Object node, ArrayRef array, Bound row, Bound index, int line) {
+public record RangeCheck(int access, ArrayRef array, Bound row, Bound index, int line) {
     /** A loop whose index the subscript uses, with its invariant coefficient. */
     public record Term(Stmt.For loop, Expr coefficient) {
     }

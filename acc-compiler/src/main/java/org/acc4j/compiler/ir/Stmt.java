@@ -42,15 +42,37 @@ public sealed interface Stmt {
         }
     }
 
-    /** {@code array[index] = value}, or {@code array[row][index] = value} ({@code row} null for 1D arrays). */
-    record Store(ArrayRef array, Expr row, Expr index, Expr value, int line) implements Stmt {
+    /**
+     * {@code array[index] = value}, or {@code array[row][index] = value} ({@code row} null for 1D arrays).
+     *
+     * @param access the access's id, unique in its method from 1, as {@link Expr.Load#access()}: facts about one
+     *               access are keyed by it; equality is structural and ignores it
+     */
+    record Store(ArrayRef array, Expr row, Expr index, Expr value, int line, int access) implements Stmt {
         @Override
         public <R> R accept(Visitor<R> v) {
             return v.visit(this);
         }
 
-        public Store(ArrayRef array, Expr index, Expr value, int line) {
-            this(array, null, index, value, line);
+        /** The same access storing {@code v} (a pass's rewrite of the value). */
+        public Store withValue(Expr v) {
+            return new Store(array, row, index, v, line, access);
+        }
+
+        /** The same access with other subscripts and value (a pass's rewrite of them). */
+        public Store with(Expr row, Expr index, Expr v) {
+            return new Store(array, row, index, v, line, access);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Store st && array.equals(st.array) && java.util.Objects.equals(row, st.row)
+                    && index.equals(st.index) && value.equals(st.value) && line == st.line;
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(array, row, index, value, line);
         }
     }
 

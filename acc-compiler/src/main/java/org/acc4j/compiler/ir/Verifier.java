@@ -8,7 +8,8 @@ import java.util.Set;
 /**
  * Checks the IR's invariants after a phase: operand types agree as each node's documentation says, conditions are
  * predicates, loop bounds have the index's type, every local read is a parameter or assigned somewhere in the method,
- * and {@code break} appears only inside a loop. A violation is a compiler bug, never a user error: it names the phase
+ * {@code break} appears only inside a loop, and every load and store has an access id that names that access alone
+ * (where an id stands twice, both places hold the same access: one node shared, or a copy). A violation is a compiler bug, never a user error: it names the phase
  * and the node. The compiler runs it after each phase when {@link #ENABLED} (the tests turn it on).
  */
 public final class Verifier {
@@ -17,6 +18,7 @@ public final class Verifier {
 
     private final Set<Var> defined = new HashSet<>();
     private final List<String> problems = new ArrayList<>();
+    private final java.util.Map<Integer, Object> accesses = new java.util.HashMap<>();
 
     /** A verifier for IR of {@code m}: its scalar parameters and every local the body assigns count as defined. */
     private Verifier(MethodBody m) {
@@ -147,6 +149,7 @@ public final class Verifier {
                 problem(a.var() + " (" + a.var().type() + ") is assigned a " + a.value().type() + at);
             }
         } else if (s instanceof Stmt.Store st) {
+            identity(st, st.access(), at);
             access(st.array(), st.row(), st.index(), at);
             expr(st.value());
             if (st.value().type() != st.array().element()) {
@@ -209,6 +212,18 @@ public final class Verifier {
         }
     }
 
+    /** {@code node}'s access id is set, and any other node with it is the same access. */
+    private void identity(Object node, int access, String at) {
+        if (access == Expr.NO_ACCESS) {
+            problem(node + " has no access id (a pattern placed in the IR)" + at);
+            return;
+        }
+        Object before = accesses.putIfAbsent(access, node);
+        if (before != null && !before.equals(node)) {
+            problem("the access id " + access + " names both " + before + " and " + node + at);
+        }
+    }
+
     private void predicate(Expr e, String what, String at) {
         expr(e);
         if (e.type() != Type.PRED) {
@@ -222,6 +237,7 @@ public final class Verifier {
                 problem(l.var() + " (slot " + l.var().slot() + ", " + l.var().type() + ") is read but never assigned");
             }
         } else if (e instanceof Expr.Load l) {
+            identity(l, l.access(), "");
             access(l.array(), l.row(), l.index(), "");
         } else if (e instanceof Expr.Length l) {
             if (l.row() != null) {

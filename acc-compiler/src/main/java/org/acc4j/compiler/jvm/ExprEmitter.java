@@ -30,7 +30,7 @@ abstract class ExprEmitter extends Bytecode {
     final Map<ArrayRef, Integer> arraySlots = new HashMap<>();
     final Map<ArrayRef.Field, Integer> fieldSlots = new HashMap<>();
     /** The accesses proven in bounds for the variant being written. */
-    Set<Object> proven = Collections.emptySet();
+    Set<Integer> proven = Collections.emptySet();
     /** The variant being written: 0 checked, 1 proven. */
     int variant;
 
@@ -41,8 +41,8 @@ abstract class ExprEmitter extends Bytecode {
 
     // ------------------------------------------------------------------ memory
 
-    boolean proven(Object node) {
-        return proven.contains(node);
+    boolean proven(int access) {
+        return proven.contains(access);
     }
 
     /** Pushes the array (or its row) an access uses; the row checked unless {@code unchecked}. */
@@ -61,7 +61,7 @@ abstract class ExprEmitter extends Bytecode {
     }
 
     void load(Expr.Load l) {
-        boolean unchecked = proven(l);
+        boolean unchecked = proven(l.access());
         arrayOf(l.array(), l.row(), unchecked);
         expr(l.index());
         Elem e = l.array().elem();
@@ -82,7 +82,7 @@ abstract class ExprEmitter extends Bytecode {
     }
 
     void store(Stmt.Store st) {
-        boolean unchecked = proven(st);
+        boolean unchecked = proven(st.access());
         arrayOf(st.array(), st.row(), unchecked);
         expr(st.index());
         Elem e = st.array().elem();

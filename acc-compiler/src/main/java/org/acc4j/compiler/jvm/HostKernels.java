@@ -126,10 +126,10 @@ public final class HostKernels {
         for (KernelPlan k : m.kernels()) {
             Region r = k.region();
             JvmEmitter e = new JvmEmitter(r, params);
-            Set<Object> proven = RegionUses.identitySet();
+            Set<Integer> proven = new java.util.HashSet<>();
             if (k.unchecked() != null) {
                 for (RangeCheck c : k.unchecked().checks()) {
-                    proven.add(c.node());
+                    proven.add(c.access());
                 }
             }
             String where = m.body().displayName() + " (line " + r.loop().line() + ")";

@@ -69,7 +69,7 @@ final class JvmEmitter extends ExprEmitter {
     }
 
     /** The class's bytes, named {@code name} (internal form, in {@link JvmKernel}'s package). */
-    byte[] emit(String name, Set<Object> provenNodes) {
+    byte[] emit(String name, Set<Integer> provenNodes) {
         currentClass = name;
         ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
             @Override

@@ -1,7 +1,5 @@
 package org.acc4j.compiler.jvm;
 
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -147,9 +145,5 @@ final class RegionUses {
             collectVars(c.left(), vars);
             collectVars(c.right(), vars);
         }
-    }
-
-    static Set<Object> identitySet() {
-        return Collections.newSetFromMap(new IdentityHashMap<>());
     }
 }

@@ -1,7 +1,6 @@
 package org.acc4j.compiler.pass;
 
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,7 +88,7 @@ public final class ArrayReductions {
         java.util.Set<String> named = new java.util.HashSet<>();
         Map<ArrayRef, List<Stmt.Store>> stores = new LinkedHashMap<>();
         collectStores(top.body(), stores);
-        Map<Stmt.Store, Stmt> replace = new IdentityHashMap<>();
+        Map<Integer, Stmt> replace = new java.util.HashMap<>(); // by the store's access id
         for (Map.Entry<ArrayRef, List<Stmt.Store>> e : stores.entrySet()) {
             ArrayRef c = e.getKey();
             List<Update> updates = new ArrayList<>();
@@ -137,7 +136,7 @@ public final class ArrayReductions {
             boolean floatSum = floating && updates.stream().anyMatch(u -> u.op() == Reduction.Op.ADD);
             for (Update u : updates) {
                 Stmt.Store st = u.store();
-                replace.put(st, new Stmt.Atomic(atomic(u.op()), c, null, st.index(), List.of(u.operand()), null, st.line()));
+                replace.put(st.access(), new Stmt.Atomic(atomic(u.op()), c, null, st.index(), List.of(u.operand()), null, st.line()));
             }
             notes.add("line " + first.store().line() + ": reduction(" + updates.stream().map(u -> u.op().symbol())
                     .distinct().collect(java.util.stream.Collectors.joining(" ")) + ":" + c.name() + "[...]) into "
@@ -438,11 +437,11 @@ public final class ArrayReductions {
         return n[0];
     }
 
-    private static List<Stmt> replaceAll(List<Stmt> stmts, Map<Stmt.Store, Stmt> replace) {
+    private static List<Stmt> replaceAll(List<Stmt> stmts, Map<Integer, Stmt> replace) {
         List<Stmt> out = new ArrayList<>();
         for (Stmt s : stmts) {
-            if (s instanceof Stmt.Store st && replace.containsKey(st)) {
-                out.add(replace.get(st));
+            if (s instanceof Stmt.Store st && replace.containsKey(st.access())) {
+                out.add(replace.get(st.access()));
             } else if (s instanceof Stmt.For f) {
                 out.add(f.withBody(replaceAll(f.body(), replace)));
             } else if (s instanceof Stmt.If i) {

@@ -35,30 +35,31 @@ public final class Bounds {
         Dataflow.assigned(nest, b.variant);
         Dataflow.loopIndices(nest, b.indices);
         b.walk(nest, new ArrayList<>(), new HashMap<>(), Dataflow.assignedOnce(nest), true);
-        // a node shared by two places of the tree would be proven for one and unchecked in both: keep its checks
-        Map<Object, Integer> seen = new java.util.IdentityHashMap<>();
+        // an access standing at two places of the tree would be proven for one and unchecked in both: keep its checks
+        Map<Integer, Integer> seen = new HashMap<>();
         List<Stmt> everything = new ArrayList<>(region.devicePrologue());
         everything.addAll(nest);
         b.all(everything, seen);
-        return b.out.stream().filter(c -> seen.getOrDefault(c.node(), 0) == 1).toList();
+        return b.out.stream().filter(c -> c.access() != Expr.NO_ACCESS && seen.getOrDefault(c.access(), 0) == 1)
+                .toList();
     }
 
-    /** Counts every load and store object of {@code stmts}. */
-    private void all(List<Stmt> stmts, Map<Object, Integer> seen) {
+    /** Counts the places of {@code stmts} where each load and store stands, by access id. */
+    private void all(List<Stmt> stmts, Map<Integer, Integer> seen) {
         for (Expr e : Dataflow.expressions(stmts)) {
             Dataflow.forEach(e, x -> {
-                if (x instanceof Expr.Load) {
-                    seen.merge(x, 1, Integer::sum);
+                if (x instanceof Expr.Load l) {
+                    seen.merge(l.access(), 1, Integer::sum);
                 }
             });
         }
         storesIn(stmts, seen);
     }
 
-    private static void storesIn(List<Stmt> stmts, Map<Object, Integer> seen) {
+    private static void storesIn(List<Stmt> stmts, Map<Integer, Integer> seen) {
         for (Stmt s : stmts) {
-            if (s instanceof Stmt.Store) {
-                seen.merge(s, 1, Integer::sum);
+            if (s instanceof Stmt.Store st) {
+                seen.merge(st.access(), 1, Integer::sum);
             } else if (s instanceof Stmt.If i) {
                 storesIn(i.then(), seen);
                 storesIn(i.otherwise(), seen);
@@ -86,7 +87,7 @@ public final class Bounds {
                 }
                 loads(st.index(), lin, loops, invariantLoops, s.line());
                 loads(st.value(), lin, loops, invariantLoops, s.line());
-                access(st, st.array(), st.row(), st.index(), lin, loops, invariantLoops, s.line());
+                access(st.access(), st.array(), st.row(), st.index(), lin, loops, invariantLoops, s.line());
             } else if (s instanceof Stmt.Atomic at) {
                 // the atomic access itself keeps its check in the kernel
                 for (Expr e : Dataflow.atomicOperands(at)) {
@@ -118,12 +119,12 @@ public final class Bounds {
     private void loads(Expr e, Linear lin, List<Stmt.For> loops, boolean invariantLoops, int line) {
         Dataflow.forEach(e, x -> {
             if (x instanceof Expr.Load l) {
-                access(l, l.array(), l.row(), l.index(), lin, loops, invariantLoops, line);
+                access(l.access(), l.array(), l.row(), l.index(), lin, loops, invariantLoops, line);
             }
         });
     }
 
-    private void access(Object node, org.acc4j.compiler.ir.ArrayRef array, Expr row, Expr index, Linear lin,
+    private void access(int id, org.acc4j.compiler.ir.ArrayRef array, Expr row, Expr index, Linear lin,
                         List<Stmt.For> loops, boolean invariantLoops, int line) {
         if (!invariantLoops) {
             return;
@@ -137,7 +138,7 @@ public final class Bounds {
         }
         RangeCheck.Bound c = bound(lin.of(index), loops);
         if (c != null) {
-            out.add(new RangeCheck(node, array, r, c, line));
+            out.add(new RangeCheck(id, array, r, c, line));
         }
     }
 

@@ -179,6 +179,38 @@ public final class Dataflow {
         }
     }
 
+    /**
+     * The largest access id of the loads and stores of {@code stmts}: a pass that copies an access numbers the copy
+     * past it.
+     */
+    public static int lastAccess(List<Stmt> stmts) {
+        int[] last = {Expr.NO_ACCESS};
+        for (Expr e : expressions(stmts)) {
+            forEach(e, x -> {
+                if (x instanceof Expr.Load l) {
+                    last[0] = Math.max(last[0], l.access());
+                }
+            });
+        }
+        lastStore(stmts, last);
+        return last[0];
+    }
+
+    private static void lastStore(List<Stmt> stmts, int[] last) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.Store st) {
+                last[0] = Math.max(last[0], st.access());
+            } else if (s instanceof Stmt.If i) {
+                lastStore(i.then(), last);
+                lastStore(i.otherwise(), last);
+            } else if (s instanceof Stmt.For f) {
+                lastStore(f.body(), last);
+            } else if (s instanceof Stmt.While w) {
+                lastStore(w.body(), last);
+            }
+        }
+    }
+
     /** Every top-level expression of {@code stmts} (conditions, bounds, indices, values), recursively. */
     public static List<Expr> expressions(List<Stmt> stmts) {
         List<Expr> out = new ArrayList<>();

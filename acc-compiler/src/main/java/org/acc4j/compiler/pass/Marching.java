@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,10 +70,10 @@ public final class Marching {
 
     /**
      * A rewritten nest: {@code region} is the original with the new loop and mapping (same prologue and checks; its
-     * last note is {@code note}, the report's line), {@code unchecked} its loads and stores (by identity), every one
-     * among the host's proofs.
+     * last note is {@code note}, the report's line), {@code unchecked} its loads and stores (their access ids), every
+     * one among the host's proofs.
      */
-    public record Kernel(Region region, Set<Object> unchecked, String note) {
+    public record Kernel(Region region, Set<Integer> unchecked, String note) {
     }
 
     /**
@@ -109,12 +108,12 @@ public final class Marching {
             }
         }
         List<Stmt> inner = loops.get(n - 1).body();
-        Set<Object> proven = Collections.newSetFromMap(new IdentityHashMap<>());
-        hoisted.forEach(c -> proven.add(c.node()));
+        Set<Integer> proven = new HashSet<>();
+        hoisted.forEach(c -> proven.add(c.access()));
         Set<ArrayRef> written = new HashSet<>();
         for (Stmt s : inner) {
             if (s instanceof Stmt.Store st) {
-                if (st.row() != null || st.array().dims() != 1 || !proven.contains(st)) {
+                if (st.row() != null || st.array().dims() != 1 || !proven.contains(st.access())) {
                     return null;
                 }
                 written.add(st.array());
@@ -129,7 +128,7 @@ public final class Marching {
                         && (b.type() == Type.I32 || b.type() == Type.I64)
                         || x instanceof Expr.Length l && l.row() != null
                         || x instanceof Expr.Load l && (l.row() != null || written.contains(l.array())
-                        || !proven.contains(l)))) {
+                        || !proven.contains(l.access())))) {
                     return null;
                 }
                 Dataflow.forEach(e, x -> {
@@ -359,7 +358,7 @@ public final class Marching {
         notes.add(note);
         Region out = new Region(region.ordinal(), region.prologue(), chunks, region.why(), mapping, region.checks(),
                 notes, region.reductions(), region.hostVars(), region.scan());
-        Set<Object> unchecked = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Integer> unchecked = new HashSet<>();
         accesses(List.of(chunks), unchecked);
         return new Kernel(out, unchecked, note);
     }
@@ -398,7 +397,7 @@ public final class Marching {
     private static Stmt replace(Stmt s, Map<Expr.Load, Var> registers) {
         if (s instanceof Stmt.Store st) {
             Expr v = replace(st.value(), registers);
-            return v == st.value() ? st : new Stmt.Store(st.array(), st.row(), st.index(), v, st.line());
+            return v == st.value() ? st : st.withValue(v);
         }
         Stmt.Assign a = (Stmt.Assign) s;
         Expr v = replace(a.value(), registers);
@@ -453,7 +452,7 @@ public final class Marching {
     }
 
     /** The loads and stores of {@code stmts}, by identity. */
-    private static void accesses(List<Stmt> stmts, Set<Object> out) {
+    private static void accesses(List<Stmt> stmts, Set<Integer> out) {
         for (Stmt s : stmts) {
             if (s instanceof Stmt.For f) {
                 accesses(f.body(), out);
@@ -461,13 +460,13 @@ public final class Marching {
                 accesses(i.then(), out);
                 accesses(i.otherwise(), out);
             } else if (s instanceof Stmt.Store st) {
-                out.add(st);
+                out.add(st.access());
             }
         }
         for (Expr e : Dataflow.expressions(stmts)) {
             Dataflow.forEach(e, x -> {
-                if (x instanceof Expr.Load) {
-                    out.add(x);
+                if (x instanceof Expr.Load l) {
+                    out.add(l.access());
                 }
             });
         }

@@ -67,15 +67,23 @@ public final class Parallelism {
     final List<Access> accesses = new ArrayList<>();
     /** The atomic accesses ({@code Acc.atomic...}), which do not conflict with each other. */
     final List<Access> atomics = new ArrayList<>();
-    /** Stores that add to the element they store to ({@code a[x] = a[x] + v}), with the {@code v}. */
-    final Map<Access, Expr> increments = new IdentityHashMap<>();
+    /**
+     * Why a loop of the nest runs sequentially in each thread. Keyed by identity: the loops of the one nest being
+     * decided, neither shared nor rebuilt while it runs, and two loops of equal text (sibling copies) stay apart,
+     * which a loop's structural equality would not keep.
+     */
     final Map<Stmt.For, String> notes = new IdentityHashMap<>();
     /** Locals the nest assigns from array elements (an index read from memory), with their definitions. */
     Map<Var, Expr> fromMemory = Map.of();
 
-    /** One array access with its enclosing loops (outermost first) and linear forms (null when not linear). */
+    /**
+     * One array access with its enclosing loops (outermost first) and linear forms (null when not linear).
+     *
+     * @param increment the {@code v} of a store that adds to the element it stores to ({@code a[x] = a[x] + v}),
+     *                  else null
+     */
     record Access(ArrayRef array, Expr row, Expr index, Linear.Form rowForm, Linear.Form indexForm, boolean store,
-                  List<Stmt.For> loops, int line, boolean conditional) {
+                  List<Stmt.For> loops, int line, boolean conditional, Expr increment) {
         boolean sameSubscript(Access o) {
             return java.util.Objects.equals(row, o.row) && index.equals(o.index)
                     || (rowForm != null && indexForm != null && rowForm.equals(o.rowForm)
@@ -239,19 +247,14 @@ public final class Parallelism {
                 }
                 loads(st.index(), lin, loops, s.line(), conditional);
                 loads(st.value(), lin, loops, s.line(), conditional);
-                Access w = new Access(st.array(), st.row(), st.index(), st.row() == null ? null : lin.of(st.row()),
-                        lin.of(st.index()), true, List.copyOf(loops), s.line(), conditional);
-                accesses.add(w);
-                Expr step = increment(st);
-                if (step != null) {
-                    increments.put(w, step);
-                }
+                accesses.add(new Access(st.array(), st.row(), st.index(), st.row() == null ? null : lin.of(st.row()),
+                        lin.of(st.index()), true, List.copyOf(loops), s.line(), conditional, increment(st)));
             } else if (s instanceof Stmt.Atomic at) {
                 for (Expr e : Dataflow.atomicOperands(at)) {
                     loads(e, lin, loops, s.line(), conditional);
                 }
                 atomics.add(new Access(at.array(), at.row(), at.index(), at.row() == null ? null : lin.of(at.row()),
-                        lin.of(at.index()), at.op().writes(), List.copyOf(loops), s.line(), conditional));
+                        lin.of(at.index()), at.op().writes(), List.copyOf(loops), s.line(), conditional, null));
             } else if (s instanceof Stmt.If i) {
                 loads(i.cond(), lin, loops, s.line(), conditional);
                 collect(i.then(), loops, scope, once, true);
@@ -291,7 +294,7 @@ public final class Parallelism {
         Dataflow.forEach(e, x -> {
             if (x instanceof Expr.Load l) {
                 accesses.add(new Access(l.array(), l.row(), l.index(), l.row() == null ? null : lin.of(l.row()),
-                        lin.of(l.index()), false, List.copyOf(loops), line, conditional));
+                        lin.of(l.index()), false, List.copyOf(loops), line, conditional, null));
             }
         });
     }
@@ -631,7 +634,7 @@ public final class Parallelism {
                         out.add(new Problem(Dependences.describe(w, a, f, d), a.line, false));
                     } else if (!other) {
                         // an increment at a subscript read from memory: independent would race, atomics would not
-                        boolean increment = increments.get(w) != null && Dependences.indirect(w, fromMemory);
+                        boolean increment = w.increment() != null && Dependences.indirect(w, fromMemory);
                         out.add(new Problem(w.array.name() + " is written and also accessed at another subscript (line "
                                 + w.line + " and line " + a.line + ")" + (increment ? ", an increment at an index read "
                                 + "from memory: iterations that add to the same element would race; to add from every "
@@ -645,7 +648,7 @@ public final class Parallelism {
                 continue;
             }
             if (Dependences.indirect(w, fromMemory)) {
-                out.add(new Problem(Dependences.race(w, fromMemory, increments.get(w)), w.line, false));
+                out.add(new Problem(Dependences.race(w, fromMemory, w.increment()), w.line, false));
                 continue;
             }
             if (w.indexForm == null || (w.row != null && w.rowForm == null)) {
@@ -683,6 +686,7 @@ public final class Parallelism {
 
     /** The disjointness conditions of every written array over the chain; constant ones are decided here. */
     List<Disjointness> checks(List<List<Stmt.For>> chain) {
+        // by identity, as notes are
         Set<Stmt.For> parallel = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         chain.forEach(parallel::addAll);
         List<Disjointness> checks = new ArrayList<>();

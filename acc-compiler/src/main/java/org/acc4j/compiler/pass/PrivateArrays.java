@@ -28,7 +28,11 @@ public final class PrivateArrays {
     /** The most copies of a loop body the unrolling may make for one loop. */
     public static final int MAX_COPIES = 64;
 
-    private PrivateArrays() {
+    /** The next access id: every load and store this pass builds is a new access, as its copies are. */
+    private int nextAccess;
+
+    private PrivateArrays(int nextAccess) {
+        this.nextAccess = nextAccess;
     }
 
     /** The method with its private arrays replaced, and one report line per private array. */
@@ -41,12 +45,13 @@ public final class PrivateArrays {
             return new Result(m, List.of());
         }
         List<Stmt> body = new ArrayList<>();
+        PrivateArrays pass = new PrivateArrays(Dataflow.lastAccess(m.body()) + 1);
         java.util.Map<ArrayRef, Integer> seen = new java.util.LinkedHashMap<>();
         for (Stmt s : m.body()) {
             if (s instanceof Stmt.For f) {
                 allocations(f.body(), seen);
-                Stmt.For unrolled = unrollInside(f);
-                body.add(scalarize(List.of(unrolled), definitions(unrolled)).get(0));
+                Stmt.For unrolled = pass.unrollInside(f);
+                body.add(pass.scalarize(List.of(unrolled), definitions(unrolled)).get(0));
             } else {
                 ArrayRef p = privateIn(List.of(s));
                 if (p != null) {
@@ -146,13 +151,13 @@ public final class PrivateArrays {
      * {@code f} with the loops in its body unrolled, outermost first, where a private array's subscript inside them
      * is not yet a constant (a private array's length first becomes its constant).
      */
-    private static Stmt.For unrollInside(Stmt.For f) {
+    private Stmt.For unrollInside(Stmt.For f) {
         List<Stmt> body = mapStmts(f.body(), e -> e instanceof Expr.Length n && isPrivate(n.array())
                 ? Expr.Const.i32(((ArrayRef.Private) n.array().source()).length()) : e);
         return f.withBody(unroll(body));
     }
 
-    private static List<Stmt> unroll(List<Stmt> stmts) {
+    private List<Stmt> unroll(List<Stmt> stmts) {
         List<Stmt> out = new ArrayList<>();
         for (Stmt s : stmts) {
             if (s instanceof Stmt.For f) {
@@ -194,7 +199,7 @@ public final class PrivateArrays {
     }
 
     /** The copies of {@code f}'s body, one per iteration with the index a constant, or null if it cannot be unrolled. */
-    private static List<Stmt> copies(Stmt.For f) {
+    private List<Stmt> copies(Stmt.For f) {
         if (f.stride() != null || f.index().type() != Type.I32 || !(f.lower() instanceof Expr.Const lo)
                 || !(f.bound() instanceof Expr.Const hi) || f.step() <= 0 || f.step() > Integer.MAX_VALUE) {
             return null;
@@ -280,7 +285,7 @@ public final class PrivateArrays {
      * at the start of {@code stmts} (for the subscripts' ranges), and grows with each assignment in the list that
      * no later statement of the list has undone.
      */
-    private static List<Stmt> scalarize(List<Stmt> stmts, java.util.Map<Var, Expr> known) {
+    private List<Stmt> scalarize(List<Stmt> stmts, java.util.Map<Var, Expr> known) {
         List<Stmt> out = new ArrayList<>();
         java.util.Map<Var, Expr> flow = new java.util.HashMap<>(known);
         for (Stmt s : stmts) {
@@ -441,14 +446,14 @@ public final class PrivateArrays {
     // ------------------------------------------------------------------ rewriting expressions
 
     /** {@code stmts} with {@code f} applied to every expression, bottom up, integer constants folded. */
-    private static List<Stmt> mapStmts(List<Stmt> stmts, Function<Expr, Expr> f) {
+    private List<Stmt> mapStmts(List<Stmt> stmts, Function<Expr, Expr> f) {
         List<Stmt> out = new ArrayList<>();
         for (Stmt s : stmts) {
             if (s instanceof Stmt.Assign a) {
                 out.add(new Stmt.Assign(a.var(), map(a.value(), f), a.line()));
             } else if (s instanceof Stmt.Store st) {
                 out.add(new Stmt.Store(st.array(), st.row() == null ? null : map(st.row(), f), map(st.index(), f),
-                        map(st.value(), f), st.line()));
+                        map(st.value(), f), st.line(), nextAccess++));
             } else if (s instanceof Stmt.Atomic at) {
                 out.add(new Stmt.Atomic(at.op(), at.array(), at.row() == null ? null : map(at.row(), f),
                         map(at.index(), f), at.operands().stream().map(x -> map(x, f)).toList(), at.result(), at.line()));
@@ -472,10 +477,10 @@ public final class PrivateArrays {
         return out;
     }
 
-    private static Expr map(Expr e, Function<Expr, Expr> f) {
+    private Expr map(Expr e, Function<Expr, Expr> f) {
         Expr m;
         if (e instanceof Expr.Load l) {
-            m = new Expr.Load(l.array(), l.row() == null ? null : map(l.row(), f), map(l.index(), f));
+            m = new Expr.Load(l.array(), l.row() == null ? null : map(l.row(), f), map(l.index(), f), nextAccess++);
         } else if (e instanceof Expr.Length n) {
             m = new Expr.Length(n.array(), n.row() == null ? null : map(n.row(), f));
         } else if (e instanceof Expr.Call c) {

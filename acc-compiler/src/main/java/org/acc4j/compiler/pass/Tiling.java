@@ -2,7 +2,6 @@ package org.acc4j.compiler.pass;
 
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -111,9 +110,9 @@ public final class Tiling {
         if (!pureAssigns(defsOuter) || !pureAssigns(defsInner)) {
             return null;
         }
-        Set<Object> proven = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-        hoisted.forEach(c -> proven.add(c.node()));
-        if (!proven.contains(store) || !proven.contains(load)) {
+        Set<Integer> proven = new HashSet<>();
+        hoisted.forEach(c -> proven.add(c.access()));
+        if (!proven.contains(store.access()) || !proven.contains(load.access())) {
             return null;
         }
         List<Stmt> nest = List.of(outer);
@@ -403,10 +402,10 @@ public final class Tiling {
                 || x.array().equals(store.array()) || y.array().equals(store.array())) {
             return null;
         }
-        Set<Object> proven = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-        hoisted.forEach(ch -> proven.add(ch.node()));
-        if (!proven.contains(store) || !proven.contains(x) || !proven.contains(y)
-                || (own != null && !proven.contains(own))) {
+        Set<Integer> proven = new HashSet<>();
+        hoisted.forEach(ch -> proven.add(ch.access()));
+        if (!proven.contains(store.access()) || !proven.contains(x.access()) || !proven.contains(y.access())
+                || (own != null && !proven.contains(own.access()))) {
             return null;
         }
         List<Stmt> nest = List.of(outer);

@@ -75,7 +75,7 @@ final class Expressions implements Expr.Visitor<Reg> {
     @Override
     public Reg visit(Expr.Load l) {
         Reg index = expr(l.index());
-        boolean check = !em.unchecked.contains(l);
+        boolean check = !em.unchecked.contains(l.access());
         Reg addr = l.row() == null ? em.mem.address(l.array(), index, em.currentLine, l.array().elem().bytes(), check)
                 : em.mem.address2(l.array(), l.row(), index, em.currentLine, check);
         Reg d = w.reg(l.type());

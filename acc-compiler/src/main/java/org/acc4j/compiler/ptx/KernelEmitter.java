@@ -68,7 +68,8 @@ public final class KernelEmitter {
     Reg errDetail;
 
     /** The accesses (loads and stores, by identity) whose bounds checks were hoisted to the host. */
-    final Set<Object> unchecked;
+    /** The access ids of the loads and stores emitted without their bounds checks. */
+    final Set<Integer> unchecked;
 
     /** The region's row loop run with a group of lanes per row, or null. */
     private final RowGroup group;
@@ -76,7 +77,7 @@ public final class KernelEmitter {
     /** Where an error stub goes: {@code $L_raise}, or inside a row group's inner loop the lane's own exit. */
     String raiseTarget = "$L_raise";
 
-    private KernelEmitter(MethodBody method, Region region, Set<Object> unchecked, RowGroup group) {
+    private KernelEmitter(MethodBody method, Region region, Set<Integer> unchecked, RowGroup group) {
         this.method = method;
         this.region = region;
         this.unchecked = unchecked;
@@ -94,9 +95,10 @@ public final class KernelEmitter {
 
     /**
      * Emits the kernel for {@code region} of {@code method} without the bounds checks of the accesses in
-     * {@code unchecked} (loads and stores, by identity), which the runtime proves before the launch.
+     * {@code unchecked} (the access ids of loads and stores), which the runtime proves before the launch.
      */
-    public static Result emit(MethodBody method, Region region, String entry, int sm, java.util.Collection<?> unchecked) {
+    public static Result emit(MethodBody method, Region region, String entry, int sm,
+                              java.util.Collection<Integer> unchecked) {
         return emit(method, region, entry, sm, unchecked, null);
     }
 
@@ -104,11 +106,9 @@ public final class KernelEmitter {
      * As {@link #emit(MethodBody, Region, String, int, java.util.Collection)}, running the region's row loop with a
      * group of lanes per row when {@code group} is not null (its last parameter is {@link KernelParam.RowLanes}).
      */
-    public static Result emit(MethodBody method, Region region, String entry, int sm, java.util.Collection<?> unchecked,
-                              RowGroup group) {
-        java.util.Set<Object> ids = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        ids.addAll(unchecked);
-        return new KernelEmitter(method, region, ids, group).run(entry, sm);
+    public static Result emit(MethodBody method, Region region, String entry, int sm,
+                              java.util.Collection<Integer> unchecked, RowGroup group) {
+        return new KernelEmitter(method, region, Set.copyOf(unchecked), group).run(entry, sm);
     }
 
     private Result run(String entry, int sm) {
@@ -349,8 +349,8 @@ public final class KernelEmitter {
         // the iteration's accesses in Java's order, each with whether it is checked here
         List<ArrayRef> order = scan.inclusive() ? List.of(in, out) : List.of(out, in);
         List<Boolean> checked = scan.inclusive()
-                ? List.of(!unchecked.contains(scan.input()), !unchecked.contains(scan.output()))
-                : List.of(!unchecked.contains(scan.output()), !unchecked.contains(scan.input()));
+                ? List.of(!unchecked.contains(scan.input().access()), !unchecked.contains(scan.output().access()))
+                : List.of(!unchecked.contains(scan.output().access()), !unchecked.contains(scan.input().access()));
         // each access's own line, for the exception's place
         List<Integer> lines = scan.inclusive() ? List.of(scan.line(), scan.output().line())
                 : List.of(scan.output().line(), scan.line());

@@ -32,7 +32,7 @@ final class Statements implements Stmt.Visitor<Void> {
         Reg index = em.expr(st.index());
         Elem elem = st.array().elem();
         Reg value = em.expr(Expressions.stored(elem, st.value()));
-        boolean check = !em.unchecked.contains(st);
+        boolean check = !em.unchecked.contains(st.access());
         Reg addr = st.row() == null ? em.mem.address(st.array(), index, st.line(), elem.bytes(), check)
                 : em.mem.address2(st.array(), st.row(), index, st.line(), check);
         if (elem == Elem.BOOLEAN) {

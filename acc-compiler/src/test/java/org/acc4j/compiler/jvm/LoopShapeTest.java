@@ -132,7 +132,7 @@ class LoopShapeTest {
                 assertTrue(k.region().mapping().levels().size() >= (name.equals("downCollapsed") ? 1 : 2),
                         name + ": " + k.region().mapping());
                 byte[] bytes = new JvmEmitter(k.region(), params).emit(JvmEmitter.BASE.substring(0,
-                        JvmEmitter.BASE.lastIndexOf('/') + 1) + "Nest", RegionUses.identitySet());
+                        JvmEmitter.BASE.lastIndexOf('/') + 1) + "Nest", java.util.Set.of());
                 ClassNode cn = new ClassNode();
                 new ClassReader(bytes).accept(cn, 0);
                 List<String> calls = new ArrayList<>();

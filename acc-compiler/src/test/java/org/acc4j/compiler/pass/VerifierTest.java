@@ -96,6 +96,28 @@ class VerifierTest {
     }
 
     @Test
+    void everyAccessHasAnIdOfItsOwn() {
+        MethodBody m = TestClasses.read(org.acc4j.compiler.fixtures.Kernels1D.class, "vectorAdd");
+        Stmt.For loop = (Stmt.For) m.body().get(0);
+        Stmt.Store st = (Stmt.Store) loop.body().get(0);
+        Expr.Binary sum = (Expr.Binary) st.value();
+        Expr.Load a = (Expr.Load) sum.left();
+        Expr.Load b = (Expr.Load) sum.right();
+        assertEquals(3, java.util.Set.of(a.access(), b.access(), st.access()).size(), "ids " + a + ", " + b + ", " + st);
+        assertTrue(a.access() > 0 && b.access() > 0 && st.access() > 0);
+        assertEquals(List.of(), Verifier.problems("reading", m));
+        // a pattern (no id) placed in the IR, and a store that takes a load's id
+        Expr pattern = new Expr.Binary(sum.op(), new Expr.Load(a.array(), a.index()), b);
+        Stmt.Store stolen = new Stmt.Store(st.array(), null, st.index(), pattern, st.line(), b.access());
+        MethodBody broken = new MethodBody(m.owner(), m.name(), m.descriptor(), m.isStatic(), m.sourceFile(), m.params(),
+                List.of(loop.withBody(List.of(stolen)), m.body().get(1)));
+        List<String> p = Verifier.problems("a test", broken);
+        assertTrue(p.contains("a[i] has no access id (a pattern placed in the IR)"), p.toString());
+        assertTrue(p.stream().anyMatch(x -> x.startsWith("the access id " + b.access() + " names both ")), p.toString());
+        assertEquals(2, p.size(), p.toString());
+    }
+
+    @Test
     void checkThrowsNamingThePhaseWhenEnabled() {
         assertTrue(Verifier.ENABLED, "the tests run with -Dacc4j.verifyIr=true");
         MethodBody m = TestClasses.read(PassFixtures.class, "sum");
