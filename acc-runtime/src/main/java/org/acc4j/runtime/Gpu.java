@@ -58,7 +58,8 @@ final class Gpu implements AutoCloseable {
      */
     static Gpu open(Device device, Options options, Profiler profile, Consumer<String> report) {
         Context context = Context.open(device);
-        PresentTable table = new PresentTable(new CudaMemory());
+        PresentTable table = new PresentTable(new CudaMemory(
+                org.acc4j.runtime.transfer.StagedCopy.Settings.fromEnvironment(Log::warning)));
         KernelCache cache = new KernelCache(options.cache() == Options.CacheMode.CUBIN && options.cacheDir() != null
                 ? new CubinCache<>(options.cacheDir(), Device.driverVersion(), device.smTarget(), KernelCache.CUDA,
                         Log::warning)

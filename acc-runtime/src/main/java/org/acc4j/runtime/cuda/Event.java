@@ -57,6 +57,20 @@ public final class Event extends Handle {
         Driver.check(JCudaDriver.cuEventSynchronize(event), "cuEventSynchronize", "waiting for the event " + what);
     }
 
+    /**
+     * Whether the work before the event's last record has completed ({@code cuEventQuery}); true if it was never
+     * recorded. Never waits.
+     */
+    public boolean isDone() {
+        ensureOpen();
+        int r = JCudaDriver.cuEventQuery(event);
+        if (r == jcuda.driver.CUresult.CUDA_ERROR_NOT_READY) {
+            return false;
+        }
+        Driver.check(r, "cuEventQuery", "asking whether the event " + what + " has completed");
+        return true;
+    }
+
     /** What the event marks, for messages. */
     public String what() {
         return what;

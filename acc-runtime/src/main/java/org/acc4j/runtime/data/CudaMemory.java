@@ -17,7 +17,7 @@ import org.acc4j.runtime.transfer.StagedCopy;
  * boolean[] is one byte per element on the device, 0 or 1. The launcher reaches the device address of a buffer
  * through {@link #deviceBuffer(Buffer)}. Array copies of 8 MiB or more (rows of 1 MiB or more) go through a
  * {@link StagedCopy} (pinned staging, pipelined), the others and those it declines straight from the Java array;
- * the staging memory is freed by {@link #close()}. A few raw buffers closed lately are kept for reuse at the same
+ * the staging memory is freed by {@link #close()}. A few buffers closed lately are kept for reuse at the same
  * size (see {@link #spareBytes()}), also freed by {@link #close()}. Thread-safe.
  */
 public final class CudaMemory implements DeviceMemory {
@@ -30,7 +30,7 @@ public final class CudaMemory implements DeviceMemory {
         private final int length;
         private final AtomicLong inUse;
         private final StagedCopy<DeviceBuffer> staging;
-        /** For a raw buffer, the memory that may keep its device memory for reuse once it is closed; else null. */
+        /** The memory that may keep its device memory for reuse once it is closed. */
         private final CudaMemory spareTo;
         private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -189,9 +189,10 @@ public final class CudaMemory implements DeviceMemory {
     public CudaBuffer allocate(Object hostArray) {
         HostArrays.require(hostArray);
         long bytes = HostArrays.byteSize(hostArray);
-        DeviceBuffer buffer = allocateBuffer(bytes, HostArrays.describe(hostArray));
+        DeviceBuffer buffer = spareOrNew(bytes, HostArrays.describe(hostArray));
         inUse.addAndGet(bytes);
-        return new CudaBuffer(buffer, hostArray.getClass(), HostArrays.length(hostArray), inUse, staging, null);
+        return new CudaBuffer(buffer, hostArray.getClass(), HostArrays.length(hostArray), inUse, staging,
+                bytes <= SPARE_ARRAY_MAX_BYTES ? this : null);
     }
 
     @Override
@@ -199,32 +200,45 @@ public final class CudaMemory implements DeviceMemory {
         if (bytes < 0) {
             throw new IllegalArgumentException("negative size " + bytes + " for " + what);
         }
-        DeviceBuffer buffer = reuse(bytes);
-        if (buffer == null) {
-            try {
-                buffer = allocateBuffer(bytes, what);
-            } catch (OutOfDeviceMemoryException e) {
-                // the spare buffers may be what is missing
-                if (!freeSpare()) {
-                    throw e;
-                }
-                buffer = allocateBuffer(bytes, what);
-            }
-        }
+        DeviceBuffer buffer = spareOrNew(bytes, what);
         inUse.addAndGet(bytes);
         return new CudaBuffer(buffer, null, -1, inUse, staging, this);
     }
 
-    /** Raw buffers smaller than this are freed, not kept. */
+    /** A spare buffer of {@code bytes}, else a new one; when the device is full, the spare buffers are freed first. */
+    private DeviceBuffer spareOrNew(long bytes, String what) {
+        DeviceBuffer buffer = reuse(bytes);
+        if (buffer != null) {
+            return buffer;
+        }
+        try {
+            return allocateBuffer(bytes, what);
+        } catch (OutOfDeviceMemoryException e) {
+            // the spare buffers may be what is missing
+            if (!freeSpare()) {
+                throw e;
+            }
+            return allocateBuffer(bytes, what);
+        }
+    }
+
+    /** Buffers smaller than this are freed, not kept. */
     static final long SPARE_MIN_BYTES = 4 << 10;
-    /** At most this many raw buffers are kept, {@link #SPARE_MAX_BYTES} in all. */
+    /**
+     * An array's buffer larger than this is freed, not kept: its allocation is small against its copy, and memory
+     * that a call could not fit is given back at once.
+     */
+    static final long SPARE_ARRAY_MAX_BYTES = 16L << 20;
+    /** At most this many buffers are kept, {@link #SPARE_MAX_BYTES} in all. */
     static final int SPARE_BUFFERS = 8;
     static final long SPARE_MAX_BYTES = 256L << 20;
 
     /**
-     * Raw buffers closed lately, kept for the next allocation of the same size: a two-dimensional array's block and
-     * table are allocated and freed at every call that takes the array to the device, and {@code cuMemFree} waits
-     * for the device. Freed by {@link #close()}, and before an allocation that does not fit otherwise.
+     * Buffers closed lately, kept for the next allocation of the same size, raw or of an array up to {@link
+     * #SPARE_ARRAY_MAX_BYTES}: an array's buffer (a two-dimensional array's block and table) is allocated and freed at
+     * every call that takes the array to the device, {@code cuMemAlloc} costs about as much as copying a small array
+     * and {@code cuMemFree} waits for the device. Freed by {@link #close()}, and before an allocation that does not
+     * fit otherwise.
      */
     private final java.util.List<DeviceBuffer> spare = new java.util.ArrayList<>();
     private long spareBytes;

@@ -87,6 +87,11 @@ public final class CudaLane implements Lane<DeviceBuffer> {
     }
 
     @Override
+    public boolean done(int slot) {
+        return done[slot].isDone();
+    }
+
+    @Override
     public void drain() {
         stream.synchronize("staged copies");
     }

@@ -35,6 +35,12 @@ public interface Lane<D> extends AutoCloseable {
     /** Waits until the last copy queued for {@code slot} has completed; returns at once when none is queued. */
     void await(int slot);
 
+    /**
+     * Whether the last copy queued for {@code slot} has completed (or none is queued); never waits. The slot is the
+     * host's again only once {@linkplain #await awaited}, which then returns at once.
+     */
+    boolean done(int slot);
+
     /** Waits until every queued copy has completed. */
     void drain();
 

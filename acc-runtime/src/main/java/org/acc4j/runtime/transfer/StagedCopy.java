@@ -39,38 +39,172 @@ public final class StagedCopy<D> implements AutoCloseable {
      * @param chunksPerCopy an array is cut into at least this many chunks where {@code minChunkBytes} allows, so
      *                      that even a copy of a few slots overlaps the host's work with the device's
      * @param minPieceBytes the least a core is given of a chunk's host-side copy
+     * @param rowsMinBytes  rows (whose direct path is a copy per row) of fewer bytes than this, or than
+     *                      {@code minBytes}, go direct
+     * @param threads       the threads that copy a chunk between the array and its slot: 0 for the common fork-join
+     *                      pool's workers with the calling thread; else {@code threads - 1} threads of the copier's
+     *                      own, which stay awake a little between copies, with the calling thread (1: the calling
+     *                      thread alone)
+     * @param copy          how the host copies between an array and a slot
+     * @param pipelined     whether the host's pieces flow across chunks ({@link Pipeline}: each chunk's device copy
+     *                      queued the moment its last piece is staged) rather than in rounds, one per chunk, each
+     *                      waiting for its slowest piece
      */
     public record Settings(long minBytes, long slotBytes, int slots, int lanes, long minChunkBytes, int chunksPerCopy,
-                           long minPieceBytes) {
+                           long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined) {
 
         private static final long MIB = 1L << 20;
 
         /**
-         * The runtime's settings, from the device sweep ({@code TransferBench}), for a Hopper GPU on PCIe 5 (~55 GB/s
-         * pinned) and 16 host cores: the host's copies, not the link, bound a staged copy, and each chunk costs a
-         * fork-join round, so large arrays take whole 32 MiB slots, where a round's fixed cost is small against its
-         * 0.6 ms of copying; an 8 MiB array is still cut into 4 chunks of 2 MiB, so that the host's copy of one
-         * overlaps the device's copy of another. 3 slots leave one copy in flight while another waits and a third is
-         * staged. An array below 8 MiB goes straight from the Java array: on an H100 the driver's own copy from
-         * pageable memory moved 2 MiB to the device at 12.6 GB/s against 6.1 staged, and 4 MiB at 13.0 against 7.7,
-         * while from 16 MiB on the staged copy is ahead (15.7 against 13.1, 23.9 against 8.5 at 64 MiB). Rows, whose
-         * direct path is a copy per row, are staged from {@link #ROWS_MIN_BYTES}. Pinned memory held: at most 2 lanes
-         * of 3 slots of 32 MiB, 192 MiB, opened on first use and kept.
+         * The runtime's settings, from device probes on an H100 (PCIe 5, ~53 GB/s pinned) with 16 host cores. There
+         * the host's copies bound a staged copy: 16 cores copy a Java array into pinned memory at 37-40 GB/s alone,
+         * and at 22-25 GB/s into 64 MiB of pinned memory that the device reads meanwhile; fewer cores copy less (30
+         * GB/s on 8), and the JDK's bulk buffer transfer is as fast as {@code Unsafe.copyMemory}. Slots of 8 MiB, 6
+         * per lane, beat slots of 32 MiB, 3 per lane, at 1 GiB (0.83-0.95 of pinned against 0.61-0.78, same threads):
+         * a slot the host has just written is still largely in its cache when the device reads it. The pieces flow
+         * across chunks ({@link Pipeline}: 0.69-0.75 of pinned at 1 GiB against 0.32-0.39 in rounds per chunk), on
+         * threads of the copier's own that stay awake between copies ({@link Crew}: the heat equation's step, which
+         * moves three 2 MiB blocks, took 1.14 ms against 1.36 on the common pool). An array is cut into at least 8
+         * chunks of at least 512 KiB, so that the device starts early. An array below 8 MiB goes straight from the
+         * Java array, where the driver's own copy from pageable memory (8-13 GB/s) is as fast as a staged one. Rows,
+         * whose direct path is a copy per row, are staged from {@link #ROWS_MIN_BYTES}. Pinned memory held: at most
+         * 2 lanes of 6 slots of 8 MiB, 96 MiB, opened on first use and kept.
          */
-        public static final Settings DEFAULT = new Settings(8 * MIB, 32 * MIB, 3, 2, 2 * MIB, 4, MIB / 8);
+        public static final Settings DEFAULT = new Settings(8 * MIB, 8 * MIB, 6, 2, MIB / 2, 8, MIB / 16,
+                MIB, Runtime.getRuntime().availableProcessors(), HostCopy.BUFFER, true);
 
-        /** The least bytes of rows that are staged (when the settings' least is higher): one copy, not one per row. */
+        /** The least bytes of rows that are staged by default (when the settings' least is higher). */
         public static final long ROWS_MIN_BYTES = MIB;
+
+        /** The system property (and, upper case with {@code _}, the environment variable) that overrides settings. */
+        public static final String PROPERTY = "acc4j.staging";
 
         public Settings {
             if (minBytes < 0 || slotBytes < 8 || slotBytes % 8 != 0 || slotBytes > 1L << 30 || slots < 1 || lanes < 0
                     || minChunkBytes < 8 || minChunkBytes % 8 != 0 || minChunkBytes > slotBytes || chunksPerCopy < 1
-                    || minPieceBytes < 1) {
+                    || minPieceBytes < 1 || rowsMinBytes < 0 || threads < 0 || copy == null) {
                 throw new IllegalArgumentException("bad staging settings: " + minBytes + " bytes at least, slots of "
                         + slotBytes + " bytes (a multiple of 8 up to 1 GiB), " + slots + " slots, " + lanes
                         + " lanes, chunks of " + minChunkBytes + " bytes at least (a multiple of 8 up to a slot), "
-                        + chunksPerCopy + " chunks per copy, pieces of " + minPieceBytes + " bytes");
+                        + chunksPerCopy + " chunks per copy, pieces of " + minPieceBytes + " bytes, rows from "
+                        + rowsMinBytes + " bytes, " + threads + " threads, copies by " + copy);
             }
+        }
+
+        /** Settings with rows staged from {@link #ROWS_MIN_BYTES}, the common pool's threads and bulk buffer copies. */
+        public Settings(long minBytes, long slotBytes, int slots, int lanes, long minChunkBytes, int chunksPerCopy,
+                        long minPieceBytes) {
+            this(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes, ROWS_MIN_BYTES, 0,
+                    HostCopy.BUFFER, true);
+        }
+
+        /** These settings with the host's copies made by {@code threads} threads ({@link #threads()}). */
+        public Settings withThreads(int threads) {
+            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
+                    rowsMinBytes, threads, copy, pipelined);
+        }
+
+        /** These settings with the host's copies made by {@code copy}. */
+        public Settings withCopy(HostCopy copy) {
+            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
+                    rowsMinBytes, threads, copy, pipelined);
+        }
+
+        /** These settings with the host's pieces in a {@link Pipeline} ({@code true}) or in rounds per chunk. */
+        public Settings withPipelined(boolean pipelined) {
+            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
+                    rowsMinBytes, threads, copy, pipelined);
+        }
+
+        /**
+         * {@code base} with the changes of {@code spec}, a comma-separated list of {@code key=value}: {@code min},
+         * {@code rows}, {@code slot}, {@code chunk}, {@code piece} in bytes (with an optional suffix {@code k},
+         * {@code m} or {@code g}), {@code slots}, {@code lanes}, {@code chunks}, {@code threads} as counts,
+         * {@code copy} as {@code buffer} or {@code unsafe}, {@code pipelined} as {@code true} or {@code false}.
+         * E.g. {@code slot=16m,slots=4,threads=8}.
+         *
+         * @throws IllegalArgumentException naming the entry that is not understood, or for settings out of range
+         */
+        public static Settings parse(String spec, Settings base) {
+            long min = base.minBytes;
+            long slot = base.slotBytes;
+            int slots = base.slots;
+            int lanes = base.lanes;
+            long chunk = base.minChunkBytes;
+            int chunks = base.chunksPerCopy;
+            long piece = base.minPieceBytes;
+            long rows = base.rowsMinBytes;
+            int threads = base.threads;
+            HostCopy copy = base.copy;
+            boolean pipelined = base.pipelined;
+            for (String entry : spec.split(",")) {
+                String e = entry.trim();
+                if (e.isEmpty()) {
+                    continue;
+                }
+                int eq = e.indexOf('=');
+                if (eq <= 0) {
+                    throw new IllegalArgumentException("staging setting '" + e + "' is not key=value");
+                }
+                String key = e.substring(0, eq).trim();
+                String value = e.substring(eq + 1).trim();
+                try {
+                    switch (key) {
+                        case "min" -> min = bytes(value);
+                        case "rows" -> rows = bytes(value);
+                        case "slot" -> slot = bytes(value);
+                        case "chunk" -> chunk = bytes(value);
+                        case "piece" -> piece = bytes(value);
+                        case "slots" -> slots = Integer.parseInt(value);
+                        case "lanes" -> lanes = Integer.parseInt(value);
+                        case "chunks" -> chunks = Integer.parseInt(value);
+                        case "threads" -> threads = Integer.parseInt(value);
+                        case "copy" -> copy = HostCopy.valueOf(value.toUpperCase(java.util.Locale.ROOT));
+                        case "pipelined" -> pipelined = switch (value) {
+                            case "true" -> true;
+                            case "false" -> false;
+                            default -> throw new IllegalArgumentException("not true or false");
+                        };
+                        default -> throw new IllegalArgumentException("unknown key");
+                    }
+                } catch (IllegalArgumentException x) {
+                    throw new IllegalArgumentException("staging setting '" + e + "' not understood: keys min, rows,"
+                            + " slot, chunk, piece (bytes, suffix k, m or g), slots, lanes, chunks, threads (counts),"
+                            + " copy (buffer or unsafe), pipelined (true or false)", x);
+                }
+            }
+            return new Settings(min, slot, slots, lanes, chunk, chunks, piece, rows, threads, copy, pipelined);
+        }
+
+        /**
+         * {@link #DEFAULT} with the changes given by {@code -Dacc4j.staging=...} or else {@code ACC4J_STAGING}
+         * ({@link #parse}); a setting not understood is reported through {@code warn} and the defaults kept.
+         */
+        public static Settings fromEnvironment(java.util.function.Consumer<String> warn) {
+            String spec = System.getProperty(PROPERTY);
+            if (spec == null) {
+                spec = System.getenv("ACC4J_STAGING");
+            }
+            if (spec == null || spec.isBlank()) {
+                return DEFAULT;
+            }
+            try {
+                return parse(spec, DEFAULT);
+            } catch (IllegalArgumentException e) {
+                warn.accept(e.getMessage() + "; the default staging is kept");
+                return DEFAULT;
+            }
+        }
+
+        private static long bytes(String value) {
+            String v = value.toLowerCase(java.util.Locale.ROOT);
+            long scale = switch (v.isEmpty() ? ' ' : v.charAt(v.length() - 1)) {
+                case 'k' -> 1L << 10;
+                case 'm' -> 1L << 20;
+                case 'g' -> 1L << 30;
+                default -> 1;
+            };
+            return Long.parseLong(scale == 1 ? v : v.substring(0, v.length() - 1)) * scale;
         }
     }
 
@@ -92,13 +226,13 @@ public final class StagedCopy<D> implements AutoCloseable {
      *               cannot pin the memory, and the copies then go direct
      */
     public StagedCopy(Settings settings, Opener<D> opener) {
-        this(settings, opener, 0);
+        this(settings, opener, settings.threads());
     }
 
     /**
      * @param threads the threads that copy a chunk between the array and its slot: 0 for the common fork-join pool's
-     *                workers with the calling thread; else a pool of its own of {@code threads - 1} workers with the
-     *                calling thread (1: the calling thread alone)
+     *                workers with the calling thread; else {@code threads - 1} threads of its own ({@link Crew}) with
+     *                the calling thread (1: the calling thread alone)
      */
     public StagedCopy(Settings settings, Opener<D> opener, int threads) {
         if (threads < 0) {
@@ -106,12 +240,28 @@ public final class StagedCopy<D> implements AutoCloseable {
         }
         this.settings = settings;
         this.pool = new LanePool<>(opener, settings.slotBytes(), settings.slots(), settings.lanes());
-        this.workers = threads > 1 ? new ForkJoinPool(threads - 1) : null;
+        this.ownThreads = threads > 1 ? threads - 1 : 0;
         this.cores = threads == 0 ? ForkJoinPool.getCommonPoolParallelism() + 1 : threads;
     }
 
-    /** The pool of this copier's own staging threads, or null: the common pool (or the calling thread alone). */
-    private final ForkJoinPool workers;
+    /** How many staging threads of its own this copier has (besides the caller), or 0: the common pool or none. */
+    private final int ownThreads;
+    /**
+     * This copier's own staging threads, which stay awake a little between copies ({@link Crew}), started on first
+     * use and ended by {@link #close}; null until then.
+     */
+    private Crew crew;
+
+    /** Where the helpers of a copy run: this copier's own threads, started when needed, or the common pool. */
+    private synchronized java.util.concurrent.Executor workers() {
+        if (ownThreads == 0) {
+            return ForkJoinPool.commonPool();
+        }
+        if (crew == null) {
+            crew = new Crew(ownThreads);
+        }
+        return crew;
+    }
 
     /** The settings. */
     public Settings settings() {
@@ -156,11 +306,16 @@ public final class StagedCopy<D> implements AutoCloseable {
     /** Frees the staging memory (the runtime's shutdown); later copies open lanes again. Needs the context current. */
     @Override
     public void close() {
+        Crew ending;
+        synchronized (this) {
+            ending = crew;
+            crew = null;
+        }
         try {
             pool.close();
         } finally {
-            if (workers != null) {
-                workers.shutdown();
+            if (ending != null) {
+                ending.close();
             }
         }
     }
@@ -188,7 +343,7 @@ public final class StagedCopy<D> implements AutoCloseable {
     }
 
     /** The host side of a copy: one array, or rows of one length seen as one array of {@code length} elements. */
-    private record Host(Object array, Object[] rows, int width, int rowLength, long length) {
+    record Host(Object array, Object[] rows, int width, int rowLength, long length) {
         static Host of(Object array) {
             int width = Slices.width(array);
             return new Host(array, null, width, 0, java.lang.reflect.Array.getLength(array));
@@ -211,12 +366,12 @@ public final class StagedCopy<D> implements AutoCloseable {
         }
 
         /** Copies elements [first, first + count) between this host data and {@code slot} at byte {@code at}. */
-        void copy(long first, int count, ByteBuffer slot, int at, boolean in) {
+        void copy(HostCopy how, long first, int count, ByteBuffer slot, int at, boolean in) {
             if (rows == null) {
                 if (in) {
-                    Slices.put(array, (int) first, count, slot, at);
+                    how.put(array, (int) first, count, slot, at);
                 } else {
-                    Slices.get(slot, at, array, (int) first, count);
+                    how.get(slot, at, array, (int) first, count);
                 }
                 return;
             }
@@ -225,9 +380,9 @@ public final class StagedCopy<D> implements AutoCloseable {
                 int from = (int) (first % rowLength);
                 int n = Math.min(count, rowLength - from);
                 if (in) {
-                    Slices.put(row, from, n, slot, at);
+                    how.put(row, from, n, slot, at);
                 } else {
-                    Slices.get(slot, at, row, from, n);
+                    how.get(slot, at, row, from, n);
                 }
                 first += n;
                 count -= n;
@@ -246,7 +401,7 @@ public final class StagedCopy<D> implements AutoCloseable {
 
     private boolean copy(Host host, D device, boolean in) {
         long bytes = (long) host.width() * host.length();
-        long least = host.rows() == null ? settings.minBytes() : Math.min(settings.minBytes(), Settings.ROWS_MIN_BYTES);
+        long least = host.rows() == null ? settings.minBytes() : Math.min(settings.minBytes(), settings.rowsMinBytes());
         if (bytes == 0 || bytes < least) {
             return false;
         }
@@ -257,7 +412,10 @@ public final class StagedCopy<D> implements AutoCloseable {
         }
         try {
             Plan plan = plan(host.width(), host.length());
-            if (in) {
+            if (settings.pipelined() && cores > 1 && plan.pieces() > 1) {
+                Pipeline.run(plan, host, lane, device, in, workers(),
+                        cores - 1);
+            } else if (in) {
                 toDevice(plan, host, lane, device);
             } else {
                 toHost(plan, host, lane, device);
@@ -273,13 +431,19 @@ public final class StagedCopy<D> implements AutoCloseable {
     }
 
     /** How an array of {@code length} elements of {@code width} bytes is cut: chunks, and pieces of a chunk per core. */
-    record Plan(int width, long length, int chunkElements, long chunks, int pieceElements) {
+    record Plan(int width, long length, int chunkElements, long chunks, int pieceElements, HostCopy copy) {
         long first(long chunk) {
             return chunk * chunkElements;
         }
 
         int count(long chunk) {
             return (int) Math.min(chunkElements, length - chunk * chunkElements);
+        }
+
+        /** Pieces of the whole array: a piece never spans two chunks. */
+        long pieces() {
+            return chunks == 0 ? 0 : (chunks - 1) * ceilDiv(chunkElements, pieceElements)
+                    + ceilDiv(count(chunks - 1), pieceElements);
         }
     }
 
@@ -290,7 +454,8 @@ public final class StagedCopy<D> implements AutoCloseable {
         int chunkElements = (int) (chunkBytes / width);
         long perCore = ceilDiv(chunkElements, cores);
         int pieceElements = (int) Math.min(chunkElements, Math.max(ceilDiv(settings.minPieceBytes(), width), perCore));
-        return new Plan(width, length, chunkElements, ceilDiv(length, chunkElements), pieceElements);
+        return new Plan(width, length, chunkElements, ceilDiv(length, chunkElements), pieceElements,
+                settings.copy());
     }
 
     /** Stages chunk c in slot c % slots once that slot's copy c - slots is done, and queues its copy to the device. */
@@ -336,15 +501,16 @@ public final class StagedCopy<D> implements AutoCloseable {
             piece(plan, array, first, count, slot, 0, in);
             return;
         }
-        if (workers == null) {
+        if (ownThreads == 0) {
             IntStream.range(0, pieces).parallel().forEach(p -> pieceOf(plan, array, first, count, slot, in, per, p));
             return;
         }
         // the calling thread takes the last piece while the pool's workers take the others
-        java.util.List<java.util.concurrent.ForkJoinTask<?>> tasks = new java.util.ArrayList<>(pieces - 1);
+        java.util.List<java.util.concurrent.CompletableFuture<Void>> tasks = new java.util.ArrayList<>(pieces - 1);
         for (int p = 0; p < pieces - 1; p++) {
             int piece = p;
-            tasks.add(workers.submit(() -> pieceOf(plan, array, first, count, slot, in, per, piece)));
+            tasks.add(java.util.concurrent.CompletableFuture.runAsync(
+                    () -> pieceOf(plan, array, first, count, slot, in, per, piece), workers()));
         }
         RuntimeException failure = null;
         try {
@@ -352,14 +518,15 @@ public final class StagedCopy<D> implements AutoCloseable {
         } catch (RuntimeException e) {
             failure = e;
         }
-        for (java.util.concurrent.ForkJoinTask<?> t : tasks) {
+        for (java.util.concurrent.CompletableFuture<Void> t : tasks) {
             try {
                 t.join();
-            } catch (RuntimeException e) {
+            } catch (java.util.concurrent.CompletionException e) {
+                RuntimeException cause = e.getCause() instanceof RuntimeException r ? r : e;
                 if (failure == null) {
-                    failure = e;
+                    failure = cause;
                 } else {
-                    failure.addSuppressed(e);
+                    failure.addSuppressed(cause);
                 }
             }
         }
@@ -376,7 +543,7 @@ public final class StagedCopy<D> implements AutoCloseable {
 
     private static void piece(Plan plan, Host array, long first, int count, ByteBuffer slot, int slotElement,
                               boolean in) {
-        array.copy(first, count, slot, slotElement * plan.width(), in);
+        array.copy(plan.copy(), first, count, slot, slotElement * plan.width(), in);
     }
 
     private static long ceilDiv(long a, long b) {

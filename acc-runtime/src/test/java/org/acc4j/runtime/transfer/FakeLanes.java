@@ -143,6 +143,14 @@ final class FakeLanes implements StagedCopy.Opener<FakeDevice> {
         }
 
         @Override
+        public boolean done(int slot) {
+            synchronized (this) {
+                open("done");
+                return pending[slot] == null || pending[slot].isDone();
+            }
+        }
+
+        @Override
         public void drain() {
             // like a stream's synchronisation: everything completes, then the first failure is reported
             RuntimeException failure = null;

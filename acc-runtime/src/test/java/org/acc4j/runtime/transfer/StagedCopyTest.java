@@ -112,14 +112,96 @@ class StagedCopyTest {
     }
 
     @Test
+    void everyHostCopyWayCopiesEveryTypeAtEveryOffset() {
+        Random r = new Random(57);
+        for (HostCopy how : new HostCopy[] {HostCopy.BUFFER, HostCopy.UNSAFE}) {
+            for (int threads : new int[] {1, 3, 6}) {
+                Settings s = new Settings(0, 4096, 3, 1, 512, 4, 64).withCopy(how).withThreads(threads)
+                        .withPipelined(threads != 6);
+                try (StagedCopy<FakeDevice> staged = new StagedCopy<>(s, new FakeLanes())) {
+                    for (Class<?> type : TYPES) {
+                        for (int length : new int[] {1, 7, 511, 512, 513, 4097, 20_000 + r.nextInt(100)}) {
+                            Object array = random(type, length, r);
+                            byte[] expected = bytesOf(array);
+                            FakeDevice.Bytes device = FakeDevice.bytes(expected.length);
+                            assertTrue(staged.toDevice(array, device));
+                            assertArrayEquals(expected, device.data.array(),
+                                    () -> how + ", " + threads + " threads, " + type.getSimpleName() + " of " + length);
+                            byte[] other = new byte[expected.length];
+                            r.nextBytes(other);
+                            device.data.put(0, other);
+                            Object back = Array.newInstance(type.getComponentType(), length);
+                            assertTrue(staged.toHost(device, back));
+                            assertArrayEquals(other, bytesOf(back),
+                                    () -> how + ", back: " + type.getSimpleName() + " of " + length);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void aClosedCopierStartsItsThreadsAndLanesAgainOnItsNextCopy() {
+        Random r = new Random(61);
+        FakeLanes lanes = new FakeLanes();
+        Settings s = new Settings(0, 4096, 3, 1, 512, 4, 64).withThreads(4);
+        StagedCopy<FakeDevice> staged = new StagedCopy<>(s, lanes);
+        for (int round = 0; round < 3; round++) {
+            for (boolean pipelined : new boolean[] {true, false}) {
+                StagedCopy<FakeDevice> copier = pipelined ? staged : new StagedCopy<>(s.withPipelined(false), lanes);
+                long[] a = (long[]) random(long[].class, 5000 + round, r);
+                FakeDevice.Bytes device = FakeDevice.bytes(8 * a.length);
+                assertTrue(copier.toDevice(a, device));
+                assertArrayEquals(bytesOf(a), device.data.array());
+                long[] back = new long[a.length];
+                assertTrue(copier.toHost(device, back));
+                assertArrayEquals(a, back);
+                copier.close();
+            }
+        }
+        assertEquals(List.of(), lanes.violations);
+        assertEquals(0, lanes.open());
+    }
+
+    @Test
+    void rawHostCopiesCheckBothRanges() {
+        ByteBuffer memory = ByteBuffer.allocateDirect(64);
+        double[] a = new double[4];
+        assertThrows(IndexOutOfBoundsException.class, () -> HostCopy.UNSAFE.put(a, 1, 4, memory, 0));
+        assertThrows(IndexOutOfBoundsException.class, () -> HostCopy.UNSAFE.put(a, 0, 4, memory, 40));
+        assertThrows(IndexOutOfBoundsException.class, () -> HostCopy.UNSAFE.get(memory, -8, a, 0, 1));
+        assertThrows(IndexOutOfBoundsException.class, () -> HostCopy.UNSAFE.put(a, 0, 1, ByteBuffer.allocate(64), 0));
+        a[3] = 2.5;
+        HostCopy.UNSAFE.put(a, 3, 1, memory, 56);
+        assertEquals(2.5, memory.order(ByteOrder.nativeOrder()).getDouble(56));
+    }
+
+    @Test
+    void stagingSettingsParseFromTheirSpecAndNameWhatIsWrong() {
+        Settings s = Settings.parse("slot=16m, slots=4,threads=8,copy=unsafe,min=512k,rows=2m,chunk=1m,chunks=8,"
+                + "piece=64k,lanes=3,pipelined=false", Settings.DEFAULT);
+        assertEquals(new Settings(512 << 10, 16 << 20, 4, 3, 1 << 20, 8, 64 << 10, 2 << 20, 8, HostCopy.UNSAFE, false),
+                s);
+        assertEquals(Settings.DEFAULT, Settings.parse("", Settings.DEFAULT));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Settings.parse("slot=16m,slotz=3", Settings.DEFAULT));
+        assertTrue(e.getMessage().contains("'slotz=3'"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Settings.parse("copy=memcpy", Settings.DEFAULT));
+        assertThrows(IllegalArgumentException.class, () -> Settings.parse("slot=12", Settings.DEFAULT));
+    }
+
+    @Test
     void arraysAreCutIntoChunksOfTheSettingsWithLongOffsets() {
         StagedCopy<FakeDevice> staged = new StagedCopy<>(Settings.DEFAULT, new FakeLanes());
         long mib = 1 << 20;
-        // 8 MiB of doubles: four chunks of 2 MiB; 1 GiB: chunks of a whole slot (32 MiB); 1 MiB: one chunk
-        assertEquals(2 * mib / 8, staged.plan(8, (int) (mib)).chunkElements());
-        assertEquals(4, staged.plan(8, (int) (mib)).chunks());
-        assertEquals(32, staged.plan(8, (int) (128 * mib)).chunks());
-        assertEquals(1, staged.plan(8, (int) (mib / 8)).chunks());
+        // 8 MiB of doubles: eight chunks of 1 MiB; 1 GiB: chunks of a whole slot (8 MiB); 512 KiB: one chunk;
+        // 2 MiB: four chunks of the least, 512 KiB
+        assertEquals(mib / 8, staged.plan(8, (int) (mib)).chunkElements());
+        assertEquals(8, staged.plan(8, (int) (mib)).chunks());
+        assertEquals(128, staged.plan(8, (int) (128 * mib)).chunks());
+        assertEquals(1, staged.plan(8, (int) (mib / 16)).chunks());
+        assertEquals(4, staged.plan(8, (int) (mib / 4)).chunks());
         for (int width : new int[] {1, 2, 4, 8}) {
             for (int length : new int[] {1, 7, (int) mib + 1, Integer.MAX_VALUE - 8, Integer.MAX_VALUE}) {
                 StagedCopy.Plan p = staged.plan(width, length);

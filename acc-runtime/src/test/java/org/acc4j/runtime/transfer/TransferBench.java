@@ -43,6 +43,7 @@ public final class TransferBench {
     public static void main(String[] args) {
         long[] sizes = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
         boolean sweep = true;
+        boolean breakdown = false;
         long[] sweepSizes = {8, 64, 512};
         long[] slotMib = {8, 16, 32, 64};
         int[] slotCounts = {2, 3, 4};
@@ -52,13 +53,14 @@ public final class TransferBench {
             switch (args[i]) {
                 case "--sizes" -> sizes = longs(args[++i]);
                 case "--no-sweep" -> sweep = false;
+                case "--breakdown" -> breakdown = true;
                 case "--sweep-sizes" -> sweepSizes = longs(args[++i]);
                 case "--slot-mib" -> slotMib = longs(args[++i]);
                 case "--slots" -> slotCounts = Arrays.stream(longs(args[++i])).mapToInt(v -> (int) v).toArray();
                 case "--threads" -> threads = Arrays.stream(longs(args[++i])).mapToInt(v -> (int) v).toArray();
                 default -> throw new IllegalArgumentException("usage: TransferBench [--sizes 1,8,64 (MiB)] [--no-sweep]"
                         + " [--sweep-sizes 8,64,512 (MiB)] [--slot-mib 8,16,32,64] [--slots 2,3,4]"
-                        + " [--threads 0,8,16 (0: the common pool)]");
+                        + " [--threads 0,8,16 (0: the common pool)] [--breakdown]");
             }
         }
         Acc.install(AccRuntime.get().backend());
@@ -70,8 +72,11 @@ public final class TransferBench {
         Context context = Context.open(Device.all().get(0));
         try {
             System.out.printf(Locale.ROOT, "device: %s; host: %d cores; staging %s%n", Device.all().get(0).name(),
-                    Runtime.getRuntime().availableProcessors(), Settings.DEFAULT);
+                    Runtime.getRuntime().availableProcessors(), Settings.fromEnvironment(System.out::println));
             warmUp(context);
+            if (breakdown) {
+                breakdown(context);
+            }
             table(context, sizes);
             if (sweep) {
                 sweep(context, sweepSizes, slotMib, slotCounts, threads);
@@ -124,6 +129,69 @@ public final class TransferBench {
                             + " | %.2f |%n", mib, copyin, copyout, updateDevice, updateHost, pinnedIn, pinnedOut, pageIn,
                     pageOut, copyin / pinnedIn, copyout / pinnedOut, updateDevice / pinnedIn, updateHost / pinnedOut);
         }
+    }
+
+    /**
+     * What a small copy costs, step by step, in microseconds (medians): the driver's allocation, free and pageable
+     * copies of 1 MiB, against {@code Acc.copyin}, {@code delete}, {@code updateDevice}, {@code updateHost} and
+     * {@code copyout} of the same array, to find the fixed cost of a copy beyond the copy itself.
+     */
+    private static void breakdown(Context context) {
+        long bytes = MIB;
+        double[] a = new double[(int) (bytes / 8)];
+        Arrays.fill(a, 1.5);
+        System.out.println();
+        System.out.println("| 1 MiB step | us |");
+        System.out.println("| --- | ---: |");
+        context.makeCurrent();
+        CUdeviceptr[] held = new CUdeviceptr[1];
+        micros("cuMemAlloc", null, () -> {
+            held[0] = new CUdeviceptr();
+            check(JCudaDriver.cuMemAlloc(held[0], bytes), "cuMemAlloc");
+        }, () -> check(JCudaDriver.cuMemFree(held[0]), "cuMemFree"));
+        micros("cuMemFree", () -> {
+            held[0] = new CUdeviceptr();
+            check(JCudaDriver.cuMemAlloc(held[0], bytes), "cuMemAlloc");
+        }, () -> check(JCudaDriver.cuMemFree(held[0]), "cuMemFree"), null);
+        CUdeviceptr device = new CUdeviceptr();
+        check(JCudaDriver.cuMemAlloc(device, bytes), "cuMemAlloc");
+        micros("cuMemcpyHtoD pageable", null, () -> check(JCudaDriver.cuMemcpyHtoD(device, Pointer.to(a), bytes),
+                "H2D"), null);
+        micros("cuMemcpyDtoH pageable", null, () -> check(JCudaDriver.cuMemcpyDtoH(Pointer.to(a), device, bytes),
+                "D2H"), null);
+        micros("cuCtxSynchronize (idle)", null, () -> check(JCudaDriver.cuCtxSynchronize(), "sync"), null);
+        check(JCudaDriver.cuMemFree(device), "cuMemFree");
+        micros("Acc.copyin", null, () -> Acc.copyin(a), () -> Acc.delete(a));
+        micros("Acc.delete", () -> Acc.copyin(a), () -> Acc.delete(a), null);
+        micros("Acc.create", null, () -> Acc.create(a), () -> Acc.delete(a));
+        Acc.copyin(a);
+        micros("Acc.updateDevice", null, () -> Acc.updateDevice(a), null);
+        micros("Acc.updateHost", null, () -> Acc.updateHost(a), null);
+        micros("Acc.isPresent", null, () -> Acc.isPresent(a), null);
+        Acc.delete(a);
+        micros("Acc.copyout", () -> Acc.copyin(a), () -> Acc.copyout(a), null);
+        context.makeCurrent();
+    }
+
+    private static void micros(String step, Op before, Op op, Op after) {
+        int reps = 41;
+        long[] nanos = new long[reps];
+        for (int i = -5; i < reps; i++) {
+            if (before != null) {
+                before.run();
+            }
+            long t0 = System.nanoTime();
+            op.run();
+            long t = System.nanoTime() - t0;
+            if (i >= 0) {
+                nanos[i] = t;
+            }
+            if (after != null) {
+                after.run();
+            }
+        }
+        Arrays.sort(nanos);
+        System.out.printf(Locale.ROOT, "| %s | %.1f |%n", step, nanos[reps / 2] / 1e3);
     }
 
     private static long[] longs(String list) {

@@ -150,6 +150,72 @@ class TransferGpuTest {
     }
 
     @Test
+    void everyHostCopyWayAndThreadCountMovesEveryElement() {
+        context.makeCurrent();
+        Random r = new Random(77);
+        for (HostCopy how : HostCopy.available()) {
+            for (int threads : new int[] {1, 4, 0}) {
+                Settings s = new Settings(0, 64 << 10, 3, 1, 8 << 10, 4, 1 << 10).withCopy(how).withThreads(threads);
+                CudaMemory memory = new CudaMemory(s);
+                try {
+                    for (Class<?> type : new Class<?>[] {byte[].class, char[].class, int[].class, double[].class}) {
+                        int width = StagedCopyTest.width(type);
+                        for (int n : new int[] {1, (8 << 10) / width + 1, (64 << 10) / width - 1,
+                                (3 << 20) / width + 5}) {
+                            String what = how + ", " + threads + " threads, " + type.getSimpleName() + " of " + n;
+                            Object a = StagedCopyTest.random(type, n, r);
+                            CudaMemory.CudaBuffer buffer = memory.allocate(a);
+                            try {
+                                buffer.upload(a);
+                                Object direct = Array.newInstance(type.getComponentType(), n);
+                                buffer.deviceBuffer().copyToHost(direct);
+                                assertArrayEquals(StagedCopyTest.bytesOf(a), StagedCopyTest.bytesOf(direct), what);
+                                Object b = StagedCopyTest.random(type, n, r);
+                                buffer.deviceBuffer().copyFromHost(b);
+                                buffer.download(a);
+                                assertArrayEquals(StagedCopyTest.bytesOf(b), StagedCopyTest.bytesOf(a), what + " back");
+                            } finally {
+                                buffer.close();
+                            }
+                        }
+                    }
+                    assertEquals(0, memory.staging().declined(), how + " staged every copy");
+                } finally {
+                    memory.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    void aFreedArraysDeviceMemoryServesTheNextArrayOfItsSizeWithThatArraysValues() {
+        context.makeCurrent();
+        CudaMemory memory = new CudaMemory();
+        Random r = new Random(19);
+        double[] a = (double[]) StagedCopyTest.random(double[].class, MIB / 8 + 3, r);
+        CudaMemory.CudaBuffer first = memory.allocate(a);
+        first.upload(a);
+        long address = first.address();
+        first.close();
+        assertEquals(8L * a.length, memory.spareBytes(), "kept for the next array of its size");
+        double[] b = (double[]) StagedCopyTest.random(double[].class, a.length, r);
+        CudaMemory.CudaBuffer second = memory.allocate(b);
+        assertEquals(0L, memory.spareBytes(), "taken back");
+        assertEquals(address, second.address());
+        second.upload(b);
+        double[] seen = new double[b.length];
+        second.deviceBuffer().copyToHost(seen);
+        assertArrayEquals(b, seen);
+        second.close();
+        CudaMemory.CudaBuffer large = memory.allocate(new double[(32 << 20) / 8]);
+        large.close();
+        assertEquals(8L * a.length, memory.spareBytes(), "an array's buffer beyond 16 MiB is freed at once");
+        memory.close();
+        assertEquals(0L, memory.spareBytes(), "freed with the memory");
+        assertEquals(0L, memory.bytesInUse());
+    }
+
+    @Test
     void concurrentCallersEachMoveTheirOwnArrays() throws Exception {
         ExecutorService threads = Executors.newFixedThreadPool(8);
         List<Future<?>> done = new ArrayList<>();
