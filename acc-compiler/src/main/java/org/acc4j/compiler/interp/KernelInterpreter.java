@@ -144,7 +144,7 @@ public final class KernelInterpreter {
         for (KernelPlan plan : method.kernels()) {
             k.checks(plan.region());
         }
-        return HostProgram.run(method, k.evaluator(null), (n, host) -> k.kernel(method.kernels().get(n), host));
+        return HostProgram.run(method, k.evaluator(null), (n, host) -> k.launches(method.kernels().get(n), host));
     }
 
     private Evaluator evaluator(Thread t) {
