@@ -129,12 +129,12 @@ public final class LaunchShapes {
      * The grid of a launch of {@code mapping} with {@code block} in place of its own, each axis at most {@code cap};
      * null when the outer level runs no iteration (see {@link Mapping#grid}).
      */
-    public static int[] grid(Mapping mapping, int[] block, Evaluator ev, int fullDevice, long cap) {
+    static int[] grid(Mapping mapping, int[] block, Evaluator ev, int fullDevice, long cap) {
         return mapping.withBlock(block).grid(ev, fullDevice, cap);
     }
 
     /** Each parallel level's trip count for a launch, outermost first (-1 where it depends on the nest). */
-    public static long[] trips(Mapping mapping, Evaluator ev) {
+    static long[] trips(Mapping mapping, Evaluator ev) {
         long[] t = new long[mapping.levels().size()];
         for (int i = 0; i < t.length; i++) {
             t[i] = Mapping.trip(mapping.levels().get(i), ev);
