@@ -75,10 +75,7 @@ public final class KernelInterpreter {
     public static Object run(CompiledMethod method, Function<ArrayRef.Source, Object> sources, Object[] args,
                              int maxBlocks) {
         KernelInterpreter k = new KernelInterpreter(method, sources, args, maxBlocks);
-        for (KernelPlan plan : method.kernels()) {
-            k.checks(plan.region());
-        }
-        return HostProgram.run(method, k.evaluator(null), (n, host) -> k.launches(method.kernels().get(n), host));
+        return k.runAll();
     }
 
     /** The colour order of the coloured region being run. */
@@ -141,10 +138,15 @@ public final class KernelInterpreter {
             throw new IllegalArgumentException("the field " + s.name() + " (use the sources form)");
         }, args, maxBlocks);
         k.blockOf = blockOf;
+        return k.runAll();
+    }
+
+    /** Checks every region, then runs the method's host program, each kernel launched as the runtime launches it. */
+    private Object runAll() {
         for (KernelPlan plan : method.kernels()) {
-            k.checks(plan.region());
+            checks(plan.region());
         }
-        return HostProgram.run(method, k.evaluator(null), (n, host) -> k.launches(method.kernels().get(n), host));
+        return HostProgram.run(method, evaluator(null), (n, host) -> launches(method.kernels().get(n), host));
     }
 
     private Evaluator evaluator(Thread t) {
