@@ -406,6 +406,11 @@ public final class AccRuntime {
         INSTANCE.loops.installed(methods);
     }
 
+    /** How many implicit data regions this JVM has made (entered on the device). */
+    public static long loopRegionsMade() {
+        return INSTANCE.loops.made();
+    }
+
     /** Whether the agent wraps host loops in implicit data regions ({@code ACC4J_LOOP_REGIONS}, on by default). */
     public static boolean loopRegionsEnabled() {
         return LoopData.enabled();

@@ -30,6 +30,8 @@ final class LoopData {
     private final AccRuntime runtime;
     /** The {@code @Kernels} methods whose rewritten code the JVM received, as {@code owner.namedescriptor}. */
     private final Set<String> installed = ConcurrentHashMap.newKeySet();
+    /** How many regions were made in this JVM. */
+    private final java.util.concurrent.atomic.AtomicLong made = new java.util.concurrent.atomic.AtomicLong();
     /** Per loop: "" when its regions may be made, else why not (found once, at its first entry). */
     private final Map<String, String> verdicts = new ConcurrentHashMap<>();
 
@@ -53,6 +55,10 @@ final class LoopData {
             v = System.getenv("ACC4J_REPORT");
         }
         return v != null && Set.of("1", "true", "yes", "on").contains(v.trim().toLowerCase(Locale.ROOT));
+    }
+
+    long made() {
+        return made.get();
     }
 
     void installed(List<String> methods) {
@@ -102,7 +108,11 @@ final class LoopData {
                 }
             }
         }
-        return entered.isEmpty() ? null : new Token(where, entered, new AtomicBoolean());
+        if (entered.isEmpty()) {
+            return null;
+        }
+        made.incrementAndGet();
+        return new Token(where, entered, new AtomicBoolean());
     }
 
     /** Exits a region entered by {@link #enter}; a second exit of the same token does nothing. */

@@ -158,6 +158,9 @@ final class LoopCheck {
                         callees.add(m.owner + "." + m.name + m.desc);
                         continue;
                     }
+                    if (m.owner.startsWith("[")) {
+                        return "it copies an array (" + m.name + ", line " + lineAt(mn, i) + ")";
+                    }
                     if (!PURE_OWNERS.contains(m.owner)) {
                         return "it calls " + simple(m.owner) + "." + m.name + " (line " + lineAt(mn, i)
                                 + "), which acc4j does not look into";
