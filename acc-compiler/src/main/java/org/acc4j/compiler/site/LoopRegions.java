@@ -223,6 +223,12 @@ public final class LoopRegions {
         return new Result(regions, notes);
     }
 
+    /** The report's line for a loop that gets a region. */
+    public static String describe(ClassNode cn, MethodNode mn, Region r) {
+        return where(cn, mn, r.line()) + ": an implicit data region keeps " + String.join(", ", r.names())
+                + " on the device across its calls";
+    }
+
     /** "Owner.method, the loop at line N". */
     static String where(ClassNode cn, MethodNode mn, int line) {
         String simple = cn.name.substring(cn.name.lastIndexOf('/') + 1);
