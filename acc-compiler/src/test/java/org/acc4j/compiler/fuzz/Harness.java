@@ -216,6 +216,8 @@ public final class Harness {
         public final Map<String, Integer> groups = new TreeMap<>();
         public final Map<Long, String> failures = new TreeMap<>();
         public final Map<String, Integer> features = new TreeMap<>();
+        /** For the shape features ({@code tiling-*}, {@code stencil-*}): nests by outcome kind, in {@link Outcome.Kind}'s order. */
+        public final Map<String, int[]> shapes = new TreeMap<>();
         public int nests;
 
         public synchronized void add(Nest nest, Outcome o) {
@@ -223,6 +225,9 @@ public final class Harness {
             groups.merge(o.group(), 1, Integer::sum);
             for (String f : nest.features()) {
                 features.merge(f, 1, Integer::sum);
+                if (f.startsWith("tiling-") || f.startsWith("stencil-")) {
+                    shapes.computeIfAbsent(f, x -> new int[Outcome.Kind.values().length])[o.kind().ordinal()]++;
+                }
             }
             if (o.failed()) {
                 failures.put(nest.seed(), o.detail());
@@ -241,6 +246,11 @@ public final class Harness {
                     + " sent to the host at launch, " + failures.size() + " failed\n");
             groups.forEach((g, n) -> s.append(String.format("  %5d  %s%n", n, g)));
             s.append("  features: ").append(features).append('\n');
+            if (!shapes.isEmpty()) {
+                s.append("  shapes (nests: matched, threw as Java, host, host at launch, failed):\n");
+                shapes.forEach((f, k) -> s.append(String.format("  %5d  %-22s %5d %5d %5d %5d %5d%n",
+                        java.util.Arrays.stream(k).sum(), f, k[0], k[1], k[2], k[3], k[4])));
+            }
             failures.forEach((seed, why) -> s.append("  FAILED seed ").append(seed).append(": ")
                     .append(why.lines().limit(6).reduce((a, b) -> a + "\n      " + b).orElse("")).append('\n'));
             return s.toString();

@@ -202,7 +202,31 @@ public final class NestGenerator {
         if (d.nextInt(8) == 0) {
             fault = "index";
         }
+        aliases(new Random(seed * 0x3C6EF372FE94F82BL + 23));
         return finish(false);
+    }
+
+    /**
+     * Sometimes binds two array parameters of a shape to one array (a die of its own, so that the shapes stay what
+     * they were): the input as the output too ({@code tiling-alias}: the launch must be refused), or, for a matmul
+     * whose second operand's reads fit in the first, both operands ({@code tiling-alias-read}: fine).
+     */
+    private void aliases(Random d) {
+        Arr a = named("a");
+        Arr b = named("b");
+        Arr out = named("o");
+        int k = d.nextInt(100);
+        if (k < 6 && a.twoD == out.twoD) {
+            out.sameAs = "a";
+            features.add("tiling-alias");
+        } else if (k < 12 && b != null && fault == null && b.maxRow <= a.maxRow && b.maxIndex <= a.maxIndex) {
+            b.sameAs = "a";
+            features.add("tiling-alias-read");
+        }
+    }
+
+    private Arr named(String name) {
+        return arrays.stream().filter(x -> x.name.equals(name)).findFirst().orElse(null);
     }
 
     private boolean chance(int percent, String flag) {
