@@ -13,7 +13,8 @@ import java.util.Random;
  *   <li>{@code stencil-3d}: flat over planes, 7-point, 13-point (radius 2) or 27-point box, loops in any order;
  *   <li>{@code stencil-line}: taps along one axis only, on 1×N and N×1 grids;
  *   <li>{@code stencil-blur}: the window summed by two constant-trip inner loops with a weights array (3×3 or 5×5);
- *   <li>{@code stencil-rows}: 5- or 9-point over {@code double[][]};
+ *   <li>{@code stencil-rows}: 5- or 9-point over {@code double[][]}, or 7-point over planes that are flat rows
+ *       ({@code a[k][i * m + j]});
  *   <li>{@code stencil-rank3}: over {@code double[][][]}, which the compiler refuses with a diagnostic.
  * </ul>
  *
@@ -260,10 +261,17 @@ final class StencilShapes {
             s.append(indent).append("int c = ").append(centre).append(";\n");
         }
         List<String> terms = new ArrayList<>();
+        // the marching pass wants a column: one array read at two adjacent offsets along axis 0, the others equal
+        java.util.Set<String> column = new java.util.HashSet<>();
+        boolean adjacent = false;
         for (int[] t : taps(dims, radius, box)) {
             String array = second != null && d.nextBoolean() ? second : in;
             terms.add(array + "[" + subscript(dims, t, local, centre) + "]");
+            String rest = array + java.util.Arrays.toString(java.util.Arrays.copyOfRange(t, 1, dims));
+            adjacent |= column.contains(rest + (t[0] - 1)) || column.contains(rest + (t[0] + 1));
+            column.add(rest + t[0]);
         }
+        marchable &= adjacent;
         String value = combine(terms);
         String store = local ? "c" : centre;
         if ("own".equals(edge)) {
@@ -359,9 +367,13 @@ final class StencilShapes {
                 .append("            }\n        }\n");
     }
 
-    /** A 5- or 9-point stencil over {@code double[][]} rows. */
+    /** A 5- or 9-point stencil over {@code double[][]} rows, or a 7-point one over planes that are flat rows. */
     private void rows() {
         g.features.add("stencil-rows");
+        if (d.nextInt(3) == 0) {
+            planes();
+            return;
+        }
         elem = "double";
         boolean box = d.nextBoolean();
         int n = size(0, 1, 2, 3, 9, 10, 17, 18, 34);
@@ -404,6 +416,53 @@ final class StencilShapes {
                 .append("            for (int j = ").append(loJ).append("; j < ").append(hiJ).append("; j++) {\n")
                 .append("                ").append(out).append("[i][j] = ").append(value).append(";\n")
                 .append("            }\n        }\n");
+    }
+
+    /** A 3D 7-point stencil over {@code double[][]} whose rows are flat planes: {@code a[k][i * m + j]}. */
+    private void planes() {
+        elem = "double";
+        int p = size(0, 1, 2, 3, 17, 18, 19);
+        int n = size(1, 2, 3, 9, 10);
+        int m = size(1, 2, 3, 33, 34);
+        scalar("p", p);
+        scalar("n", n);
+        scalar("m", m);
+        boolean inplace = "inplace".equals(edge);
+        if ("wrap".equals(edge) || "alias-read".equals(edge)) {
+            edge = "none";
+        }
+        g.shapeArray("a", elem, true, inplace, p, (long) n * m);
+        String out = inplace ? "a" : "o";
+        if (!inplace) {
+            NestGenerator.Arr o = g.shapeArray("o", elem, true, true, p, (long) n * m);
+            if ("alias".equals(edge)) {
+                o.sameAs = "a";
+            }
+        }
+        String loK = "1";
+        String hiK = "p - 1";
+        if ("halo".equals(edge)) {
+            g.fault = "halo";
+            if (d.nextBoolean()) {
+                loK = "0";
+            } else {
+                hiK = "p";
+            }
+        }
+        List<String> terms = new ArrayList<>();
+        for (int[] t : taps(3, 1, false)) {
+            String within = t[1] != 0 ? paren("i", t[1]) + " * m + j" : "i * m + " + offset("j", t[2]);
+            terms.add("a[" + offset("k", t[0]) + "][" + within + "]");
+        }
+        String value = combine(terms);
+        if ("own".equals(edge)) {
+            value = out + "[k][i * m + j] * " + weight() + " + " + value;
+        }
+        g.body.append("        for (int k = ").append(loK).append("; k < ").append(hiK).append("; k++) {\n")
+                .append("            for (int i = 1; i < n - 1; i++) {\n")
+                .append("                for (int j = 1; j < m - 1; j++) {\n")
+                .append("                    ").append(out).append("[k][i * m + j] = ").append(value).append(";\n")
+                .append("                }\n            }\n        }\n");
     }
 
     /** A 7-point stencil over {@code double[][][]}, which the compiler refuses, naming the parameter's type. */
