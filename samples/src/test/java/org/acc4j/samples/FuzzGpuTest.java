@@ -79,28 +79,32 @@ class FuzzGpuTest {
         } finally {
             pool.shutdownNow();
         }
-        System.out.printf("fuzz (GPU) on %d threads; summed over the threads: %s%n", threads, TIMES.summary());
+        System.out.printf("fuzz (GPU) on %d threads; summed over the threads: %s%n", threads,
+                TIMES.summary(System.nanoTime() - t0));
         System.out.printf("fuzz (GPU), seeds %d..%d in %.0f s: %s", first, first + count - 1, (System.nanoTime() - t0) / 1e9,
                 tally.summary());
         assertTrue(failures(tally) == 0, "failing seeds " + tally.failures.keySet() + "\n" + tally.summary());
     }
 
-    /** Where the threads' time went, summed over them (nanoseconds), and how many offloaded calls ran twice. */
+    /**
+     * Where the threads' time went, summed over them (nanoseconds). The runtime makes the calls' device work (copies,
+     * each new kernel's module load, the launch) one at a time under its device lock, so the offloaded calls' sum
+     * includes the time each waited for the others; the wall time per offloaded nest is what a longer run scales by.
+     */
     private static final class Times {
         final java.util.concurrent.atomic.AtomicLong load = new java.util.concurrent.atomic.AtomicLong();
         final java.util.concurrent.atomic.AtomicLong compile = new java.util.concurrent.atomic.AtomicLong();
         final java.util.concurrent.atomic.AtomicLong plain = new java.util.concurrent.atomic.AtomicLong();
-        final java.util.concurrent.atomic.AtomicLong first = new java.util.concurrent.atomic.AtomicLong();
-        final java.util.concurrent.atomic.AtomicLong firstOfRepeated = new java.util.concurrent.atomic.AtomicLong();
-        final java.util.concurrent.atomic.AtomicLong again = new java.util.concurrent.atomic.AtomicLong();
+        final java.util.concurrent.atomic.AtomicLong calls = new java.util.concurrent.atomic.AtomicLong();
+        final java.util.concurrent.atomic.AtomicLong offloaded = new java.util.concurrent.atomic.AtomicLong();
         final java.util.concurrent.atomic.AtomicLong repeated = new java.util.concurrent.atomic.AtomicLong();
 
-        String summary() {
-            long r = Math.max(1, repeated.get());
+        String summary(long wallNanos) {
             return String.format("loading the nests' classes %.1f s, compiling for the checks %.1f s, plain Java %.1f s, "
-                    + "offloaded calls %.1f s; of %d calls made twice, the first took %.2f ms on average (compiling, "
-                    + "loading the module, the call), the second %.2f ms (the call)", load.get() / 1e9, compile.get() / 1e9,
-                    plain.get() / 1e9, first.get() / 1e9, repeated.get(), firstOfRepeated.get() / 1e6 / r, again.get() / 1e6 / r);
+                    + "offloaded calls %.1f s (waits for the device lock included; %d of them a second call); "
+                    + "%.1f ms of wall time per nest the compiler offloaded (%d)", load.get() / 1e9, compile.get() / 1e9,
+                    plain.get() / 1e9, calls.get() / 1e9, repeated.get(), wallNanos / 1e6 / Math.max(1, offloaded.get()),
+                    offloaded.get());
         }
     }
 
@@ -171,13 +175,13 @@ class FuzzGpuTest {
         Throwable javaThrew = Harness.plain(plainJava, expected);
         long t2 = System.nanoTime();
         TIMES.plain.addAndGet(t2 - t1);
+        TIMES.offloaded.incrementAndGet();
         Outcome o = call(n, c, expected, javaThrew);
         long t3 = System.nanoTime();
-        TIMES.first.addAndGet(t3 - t2);
+        TIMES.calls.addAndGet(t3 - t2);
         if (!o.failed() && o.kind() != Outcome.Kind.HOST_AT_LAUNCH && Math.floorMod(n.seed(), AGAIN_EVERY) == 0) {
             Outcome again = call(n, c, expected, javaThrew);
-            TIMES.again.addAndGet(System.nanoTime() - t3);
-            TIMES.firstOfRepeated.addAndGet(t3 - t2);
+            TIMES.calls.addAndGet(System.nanoTime() - t3);
             TIMES.repeated.incrementAndGet();
             if (again.failed()) {
                 return Outcome.failed("the second call: " + again.detail());
