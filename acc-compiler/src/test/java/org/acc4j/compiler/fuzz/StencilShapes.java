@@ -25,7 +25,8 @@ import java.util.Random;
  * {@code stencil-alias-read} (two inputs bound to one array, which is fine), {@code stencil-wrap} (a range one wider
  * along the fast axis: a flat subscript wraps into the next row, as Java allows), {@code fault-halo} (a range one
  * wider along the outer axis: the halo leaves the array, Java's exception is thrown by several iterations) and, from
- * {@link NestGenerator}, {@code fault-index} (an array one element short). Nests the marching pass must take carry
+ * {@link NestGenerator}, {@code fault-index} (an array one element short); {@code stencil-annotated} (a {@code @Loop}
+ * clause on one loop of a flat stencil: not marched). Nests the marching pass must take carry
  * {@code stencil-marchable}.
  */
 final class StencilShapes {
@@ -65,7 +66,22 @@ final class StencilShapes {
         if (g.fault == null && d.nextInt(8) == 0) {
             g.fault = "index";
         }
-        return g.finish(false);
+        return g.finish(g.features.contains("annotated"));
+    }
+
+    /**
+     * Sometimes (flat stencils whose loops are independent) a {@code @Loop} clause on one loop: the nest is then not
+     * marched, and its mapping follows the clause.
+     */
+    private String annotation(int loop, int annotated) {
+        if (loop != annotated) {
+            return "";
+        }
+        g.features.add("annotated");
+        g.features.add("stencil-annotated");
+        String[] clauses = {"@Loop(independent = true) ", "@Loop(gang = Loop.AUTO) ", "@Loop(gang = Loop.AUTO, vector = 32) ",
+            "@Loop(vector = 128) "};
+        return clauses[d.nextInt(clauses.length)];
     }
 
     private String pickType() {
@@ -251,9 +267,12 @@ final class StencilShapes {
         String centre = dims == 3 ? (d.nextBoolean() ? "(k * n + i) * m + j" : "k * n * m + i * m + j") : "i * m + j";
         StringBuilder s = new StringBuilder();
         String indent = "        ";
+        // on the outermost loop (a clause on an inner one leaves the outer loops sequential around it: a diagnostic)
+        int annotated = g.o.on("annotations") && !"inplace".equals(edge) && d.nextInt(10) == 0 ? 0 : -1;
+        marchable &= annotated < 0;
         for (int q = 0; q < dims; q++) {
             int x = order[q];
-            s.append(indent).append("for (int ").append(idx[x]).append(" = ").append(lo[x]).append("; ").append(idx[x])
+            s.append(indent).append("for (").append(annotation(q, annotated)).append("int ").append(idx[x]).append(" = ").append(lo[x]).append("; ").append(idx[x])
                     .append(" ").append(cond[x]).append(" ").append(hi[x]).append("; ").append(idx[x]).append("++) {\n");
             indent += "    ";
         }
