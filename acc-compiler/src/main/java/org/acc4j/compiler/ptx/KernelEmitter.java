@@ -108,10 +108,34 @@ public final class KernelEmitter {
      */
     public static Result emit(MethodBody method, Region region, String entry, int sm,
                               java.util.Collection<Integer> unchecked, RowGroup group) {
-        return new KernelEmitter(method, region, Set.copyOf(unchecked), group).run(entry, sm);
+        return new KernelEmitter(method, region, Set.copyOf(unchecked), group).run(entry, sm, List.of());
     }
 
-    private Result run(String entry, int sm) {
+    /**
+     * As {@link #emit(MethodBody, Region, String, int, java.util.Collection, RowGroup)} for a rewritten form of a
+     * region whose kernel takes {@code like}'s parameters: arrays and scalars come in {@code like}'s order (those not in
+     * it after, in the order of first use), so that a variant whose statements read the arrays in another order is
+     * launched with the same arguments. The caller compares the result's parameters with {@code like}.
+     */
+    public static Result emitLike(MethodBody method, Region region, String entry, int sm,
+                                  java.util.Collection<Integer> unchecked, List<KernelParam> like) {
+        return new KernelEmitter(method, region, Set.copyOf(unchecked), null).run(entry, sm, like);
+    }
+
+    /** {@code items} sorted by the position of {@code param(item)} in {@code like}, those not in it last, stably. */
+    private static <T> List<T> inOrderOf(java.util.Collection<T> items, List<KernelParam> like,
+                                         java.util.function.Function<T, KernelParam> param) {
+        List<T> sorted = new ArrayList<>(items);
+        if (!like.isEmpty()) {
+            sorted.sort(java.util.Comparator.comparingInt(t -> {
+                int at = like.indexOf(param.apply(t));
+                return at < 0 ? Integer.MAX_VALUE : at;
+            }));
+        }
+        return sorted;
+    }
+
+    private Result run(String entry, int sm, List<KernelParam> like) {
         List<Stmt> all = new ArrayList<>(region.devicePrologue());
         all.add(region.loop());
         List<KernelParam> params = new ArrayList<>();
@@ -120,7 +144,7 @@ public final class KernelEmitter {
         decl.append("\t.param .u64 p_err");
 
         Map<ArrayRef, boolean[]> uses = Dataflow.arrayUses(all);
-        Set<ArrayRef> arrays = uses.keySet();
+        List<ArrayRef> arrays = inOrderOf(uses.keySet(), like, a -> new KernelParam.ArrayLength(a));
         for (Map.Entry<ArrayRef, boolean[]> u : uses.entrySet()) {
             if (u.getValue()[1]) {
                 written.add(u.getKey());
@@ -138,8 +162,15 @@ public final class KernelEmitter {
                         .append(ident(a.name())).append("_pitch");
             }
         }
-        Set<Var> liveIn = new LinkedHashSet<>();
-        Dataflow.liveIn(all, liveIn);
+        Set<Var> live = new LinkedHashSet<>();
+        Dataflow.liveIn(all, live);
+        List<Var> liveIn = inOrderOf(live, like, v -> {
+            if (region.hostVars().contains(v)) {
+                return new KernelParam.HostValue(v);
+            }
+            MethodBody.Param p = method.paramAtSlot(v.slot());
+            return p == null ? null : new KernelParam.Scalar(new ArrayRef.Parameter(p.index(), p.name()), v.type());
+        });
         List<Var> scalarParams = new ArrayList<>();
         for (Var v : liveIn) {
             if (region.hostVars().contains(v)) {
