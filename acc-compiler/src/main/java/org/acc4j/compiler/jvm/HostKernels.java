@@ -85,6 +85,15 @@ public final class HostKernels {
         default int chunksPerThread() {
             return CHUNKS_PER_THREAD;
         }
+
+        /**
+         * Chunks per thread of a nest with a reduction (at least 1): {@link #REDUCTION_CHUNKS_PER_THREAD}, which the
+         * runtime's pools keep, so that a reduction's rounding follows the thread count only; a pool that says
+         * otherwise (a measurement of the chunking) changes a floating-point reduction's bits.
+         */
+        default int reductionChunksPerThread() {
+            return REDUCTION_CHUNKS_PER_THREAD;
+        }
     }
 
     /**
@@ -331,7 +340,7 @@ public final class HostKernels {
         int threads = Math.max(1, pool.threads());
         int chunks = 0;
         if (trip > 0) {
-            chunks = chunks(trip, threads, reds.isEmpty() ? pool.chunksPerThread() : REDUCTION_CHUNKS_PER_THREAD);
+            chunks = chunks(trip, threads, reds.isEmpty() ? pool.chunksPerThread() : pool.reductionChunksPerThread());
             long[][] partials = new long[chunks][reds.size()];
             Throwable[] errors = new Throwable[chunks];
             AtomicInteger failed = new AtomicInteger(Integer.MAX_VALUE);

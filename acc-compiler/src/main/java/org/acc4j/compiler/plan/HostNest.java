@@ -26,6 +26,14 @@ public final class HostNest {
         /** Chunks per thread of a nest without a reduction (at least 1). */
         int chunksPerThread();
 
+        /**
+         * Chunks per thread of a nest with a reduction: {@link #REDUCTION_CHUNKS_PER_THREAD}, which the runtime keeps
+         * so that a reduction's rounding follows the thread count only; another count is for measuring the chunking.
+         */
+        default int reductionChunksPerThread() {
+            return REDUCTION_CHUNKS_PER_THREAD;
+        }
+
         /** Runs {@code chunk.accept(c)} for every {@code c} in {@code [0, chunks)}; returns when all are done. */
         void run(int chunks, IntConsumer chunk);
     }
@@ -146,6 +154,11 @@ public final class HostNest {
         @Override
         public int chunksPerThread() {
             return pool.chunksPerThread();
+        }
+
+        @Override
+        public int reductionChunksPerThread() {
+            return pool.reductionChunksPerThread();
         }
     }
 }
