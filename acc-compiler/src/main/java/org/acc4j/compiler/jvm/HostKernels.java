@@ -98,10 +98,11 @@ public final class HostKernels {
 
     /**
      * One nest's run, for the report and the profile: {@code inPlace} when it could not throw (nothing saved);
-     * {@code order} the loops' order ({@code j | k | i}) when the run reordered them ({@link LoopOrder}), else null.
+     * {@code order} the loops' order ({@code j | k | i}) when the run reordered them ({@link LoopOrder}), else null;
+     * {@code colours} the colours a coloured nest ran (its trip and chunks summed over them), 0 for another nest.
      */
     public record Launch(int kernel, int line, long trip, int chunks, int threads, boolean inPlace, long nanos,
-                         String order) {
+                         String order, int colours) {
     }
 
     /**
@@ -125,7 +126,8 @@ public final class HostKernels {
 
     private record Kernel(KernelPlan plan, JvmKernel code, List<ArrayRef> arrays, List<Var> inputs,
                           List<Expr.FieldValue> fields, boolean[] mayThrow, Set<ArrayRef> written,
-                          java.util.concurrent.atomic.AtomicReference<Object[]> spare, String order) {
+                          java.util.concurrent.atomic.AtomicReference<Object[]> spare, String order,
+                          HostColours colours) {
     }
 
     private HostKernels(CompiledMethod method, List<Kernel> kernels) {
@@ -149,10 +151,9 @@ public final class HostKernels {
         List<Kernel> out = new ArrayList<>();
         for (KernelPlan k : m.kernels()) {
             Region r = k.region();
-            if (r.colour() != null) {
+            if (r.colour() != null && (!r.colour().lowered() || !r.reductions().isEmpty())) {
                 throw new Unsupported(m.body().displayName() + " (line " + r.loop().line() + "): the loop over "
-                        + r.colour().item().name() + " runs colour by colour on the device; on the host's cores it runs "
-                        + "as plain Java", null);
+                        + r.colour().item().name() + " is coloured but not lowered over its colour order", null);
             }
             JvmEmitter e = new JvmEmitter(r, params, k.unchecked() != null
                     && k.unchecked().tiled() instanceof org.acc4j.compiler.pass.Tiling.Matmul mm ? mm : null);
@@ -180,7 +181,7 @@ public final class HostKernels {
             writes(r.prologue(), written);
             out.add(new Kernel(k, code, e.arrays, e.inputs, e.fields, e.mayThrow.clone(), written,
                     new java.util.concurrent.atomic.AtomicReference<>(),
-                    e.orderNote));
+                    e.orderNote, r.colour() == null ? null : new HostColours()));
         }
         return new HostKernels(m, List.copyOf(out));
     }
@@ -262,6 +263,10 @@ public final class HostKernels {
         Map<Object, Integer> seen = new IdentityHashMap<>();
         List<Object> values = new ArrayList<>();
         for (ArrayRef a : k.arrays()) {
+            if (a.source() instanceof ArrayRef.ColourOrder) {
+                values.add(null); // made at the launch
+                continue;
+            }
             Object v = sources.apply(a.source());
             if (v == null) {
                 throw new HostInstead("the array " + a.name() + " is null");
@@ -276,7 +281,7 @@ public final class HostKernels {
         }
         for (int i = 0; i < k.arrays().size(); i++) {
             ArrayRef a = k.arrays().get(i);
-            if (k.written().contains(a)) {
+            if (k.written().contains(a) && values.get(i) != null) {
                 for (Object leaf : leaves(a, values.get(i))) {
                     if (seen.get(leaf) > 1) {
                         throw new HostInstead("the nest writes " + a.name() + ", which it can also reach another way");
@@ -292,34 +297,15 @@ public final class HostKernels {
 
     private long[] launch(Kernel k, int n, Evaluator ev, Function<ArrayRef.Source, Object> sources, Object[] scalars,
                           Pool pool, java.util.function.Consumer<Launch> launches) {
+        if (k.colours() != null) {
+            return launchColoured(k, n, ev, sources, scalars, pool, launches);
+        }
         long t0 = System.nanoTime();
         KernelPlan plan = k.plan();
         Region r = plan.region();
         List<Reduction> reds = r.reductions();
-        Object[] arrays = new Object[k.arrays().size()];
-        for (int i = 0; i < arrays.length; i++) {
-            arrays[i] = sources.apply(k.arrays().get(i).source());
-        }
-        long[] inputs = new long[k.inputs().size() + k.fields().size()];
-        for (int i = 0; i < k.inputs().size(); i++) {
-            Var v = k.inputs().get(i);
-            Object value;
-            if (r.hostVars().contains(v)) {
-                value = ev.get(v);
-            } else {
-                MethodBody.Param p = method.body().paramAtSlot(v.slot());
-                value = p == null ? null : scalars[p.index()];
-            }
-            if (value == null) {
-                throw new HostInstead("the value of " + v.name() + " at the loop of line " + r.loop().line()
-                        + " is not known on the host");
-            }
-            inputs[i] = bits(v.type(), value);
-        }
-        for (int i = 0; i < k.fields().size(); i++) {
-            Expr.FieldValue f = k.fields().get(i);
-            inputs[k.inputs().size() + i] = bits(f.type(), scalar(sources.apply(f.field())));
-        }
+        Object[] arrays = arrays(k, sources, null);
+        long[] inputs = inputs(k, ev, sources, scalars);
         boolean proven = plan.provenInBounds(ev, a -> sources.apply(a.source()));
         boolean inPlace = !k.mayThrow()[proven ? 1 : 0];
         Object[] saved = null;
@@ -342,33 +328,14 @@ public final class HostKernels {
         if (trip > 0) {
             chunks = chunks(trip, threads, reds.isEmpty() ? pool.chunksPerThread() : pool.reductionChunksPerThread());
             long[][] partials = new long[chunks][reds.size()];
-            Throwable[] errors = new Throwable[chunks];
-            AtomicInteger failed = new AtomicInteger(Integer.MAX_VALUE);
-            long size = trip / chunks;
-            long extra = trip % chunks;
-            pool.run(chunks, c -> {
-                if (c > failed.get()) {
-                    return; // an earlier chunk threw: this one's work cannot matter
+            Throwable t = runChunks(k, proven, arrays, inputs, trip, chunks, partials, pool);
+            if (t != null) {
+                if (saved != null) {
+                    restore(k, saved, arrays, pool);
                 }
-                long lo = c * size + Math.min(c, extra);
-                long hi = lo + size + (c < extra ? 1 : 0);
-                try {
-                    k.code().chunk(proven, arrays, inputs, lo, hi, partials[c]);
-                } catch (Throwable t) {
-                    errors[c] = t;
-                    failed.accumulateAndGet(c, Math::min);
-                }
-            });
-            for (Throwable t : errors) {
-                if (t != null) {
-                    if (saved != null) {
-                        restore(k, saved, arrays, pool);
-                    }
-                    release(k, saved);
-                    throw raised(t);
-                }
+                release(k, saved);
+                throw raised(t);
             }
-            release(k, saved);
             for (int j = 0; j < out.length; j++) {
                 var routine = reds.get(j).routine();
                 long v = partials[0][j];
@@ -378,11 +345,159 @@ public final class HostKernels {
                 out[j] = v;
             }
         }
+        release(k, saved);
         if (launches != null) {
             launches.accept(new Launch(n, r.loop().line(), trip, chunks, threads, inPlace, System.nanoTime() - t0,
-                    proven ? k.order() : null));
+                    proven ? k.order() : null, 0));
         }
         return out;
+    }
+
+    /**
+     * A coloured nest ({@code @Loop(increments = COLOUR)}): the colours in order, each colour's iterations (positions
+     * {@code start..end-1} of the colour order) cut into chunks on the pool as any nest's, the pool's return the barrier
+     * between two colours. No two iterations of a colour reach one element through the index arrays, so a colour's
+     * chunks write disjoint elements, and every element sees its increments in colour order: the same in every run on
+     * the same index arrays, whatever the thread count, and the GPU's order. When a chunk throws, the arrays the nest
+     * writes are restored and its iterations run again in Java's order on the calling thread, so that the call throws
+     * Java's first exception, with nothing written; should that run end normally, its result, plain Java's, stays.
+     */
+    private long[] launchColoured(Kernel k, int n, Evaluator ev, Function<ArrayRef.Source, Object> sources,
+                                  Object[] scalars, Pool pool, java.util.function.Consumer<Launch> launches) {
+        long t0 = System.nanoTime();
+        Region r = k.plan().region();
+        org.acc4j.compiler.ir.ColourPlan c = r.colour();
+        Evaluator bounds = evaluator(sources, scalars);
+        for (Var v : r.hostVars()) {
+            if (ev.get(v) != null) {
+                bounds.set(v, ev.get(v));
+            }
+        }
+        HostColours.Call call = k.colours().colouring(r, bounds, sources, pool);
+        org.acc4j.Colouring col = call.colouring();
+        Object[] arrays = arrays(k, sources, col.order());
+        boolean inPlace = !k.mayThrow()[0];
+        Object[] saved = inPlace ? null : save(k, arrays, pool);
+        int threads = Math.max(1, pool.threads());
+        long trips = 0;
+        int chunksRun = 0;
+        Throwable error = null;
+        for (int colour = 0; colour < col.colours() && error == null; colour++) {
+            ev.set(c.start(), col.start(colour));
+            ev.set(c.end(), col.end(colour));
+            long[] inputs = inputs(k, ev, sources, scalars);
+            long trip;
+            try {
+                trip = k.code().trip(false, arrays, inputs);
+            } catch (RuntimeException | Error e) {
+                error = e;
+                break;
+            }
+            if (trip > 0) {
+                int chunks = chunks(trip, threads, pool.chunksPerThread());
+                error = runChunks(k, false, arrays, inputs, trip, chunks, new long[chunks][0], pool);
+                trips += trip;
+                chunksRun += chunks;
+            }
+        }
+        if (error != null && saved == null) {
+            // nothing in the nest could throw: not Java's exception, and nothing to restore
+            throw raised(error);
+        }
+        if (error != null) {
+            restore(k, saved, arrays, pool);
+            Object[] java = arrays(k, sources, HostColours.javaOrder(call.lo(), call.hi()));
+            ev.set(c.start(), 0);
+            ev.set(c.end(), Math.max(0, call.hi() - call.lo()));
+            long[] inputs = inputs(k, ev, sources, scalars);
+            Throwable first = null;
+            try {
+                long trip = k.code().trip(false, java, inputs);
+                if (trip > 0) {
+                    k.code().chunk(false, java, inputs, 0, trip, new long[0]);
+                }
+            } catch (Throwable t) {
+                first = t;
+            }
+            if (first != null) {
+                restore(k, saved, java, pool);
+                release(k, saved);
+                throw raised(first);
+            }
+        }
+        release(k, saved);
+        if (launches != null) {
+            launches.accept(new Launch(n, r.loop().line(), trips, chunksRun, threads, inPlace,
+                    System.nanoTime() - t0, null, col.colours()));
+        }
+        return new long[0];
+    }
+
+    /** The nest's arrays for a call, the colour order {@code order} for a coloured nest's. */
+    private static Object[] arrays(Kernel k, Function<ArrayRef.Source, Object> sources, int[] order) {
+        Object[] arrays = new Object[k.arrays().size()];
+        for (int i = 0; i < arrays.length; i++) {
+            ArrayRef.Source s = k.arrays().get(i).source();
+            arrays[i] = s instanceof ArrayRef.ColourOrder ? order : sources.apply(s);
+        }
+        return arrays;
+    }
+
+    /** The nest's scalar inputs as raw bits: its host values and parameters, then the fields it reads. */
+    private long[] inputs(Kernel k, Evaluator ev, Function<ArrayRef.Source, Object> sources, Object[] scalars) {
+        Region r = k.plan().region();
+        long[] inputs = new long[k.inputs().size() + k.fields().size()];
+        for (int i = 0; i < k.inputs().size(); i++) {
+            Var v = k.inputs().get(i);
+            Object value;
+            if (r.hostVars().contains(v)) {
+                value = ev.get(v);
+            } else {
+                MethodBody.Param p = method.body().paramAtSlot(v.slot());
+                value = p == null ? null : scalars[p.index()];
+            }
+            if (value == null) {
+                throw new HostInstead("the value of " + v.name() + " at the loop of line " + r.loop().line()
+                        + " is not known on the host");
+            }
+            inputs[i] = bits(v.type(), value);
+        }
+        for (int i = 0; i < k.fields().size(); i++) {
+            Expr.FieldValue f = k.fields().get(i);
+            inputs[k.inputs().size() + i] = bits(f.type(), scalar(sources.apply(f.field())));
+        }
+        return inputs;
+    }
+
+    /**
+     * Runs a level of {@code trip} iterations as {@code chunks} chunks on the pool, each chunk's reduction partials in
+     * {@code partials[c]}; the exception of the lowest chunk that threw (the first in the level's order), or null.
+     */
+    private static Throwable runChunks(Kernel k, boolean proven, Object[] arrays, long[] inputs, long trip, int chunks,
+                                       long[][] partials, Pool pool) {
+        Throwable[] errors = new Throwable[chunks];
+        AtomicInteger failed = new AtomicInteger(Integer.MAX_VALUE);
+        long size = trip / chunks;
+        long extra = trip % chunks;
+        pool.run(chunks, c -> {
+            if (c > failed.get()) {
+                return; // an earlier chunk threw: this one's work cannot matter
+            }
+            long lo = c * size + Math.min(c, extra);
+            long hi = lo + size + (c < extra ? 1 : 0);
+            try {
+                k.code().chunk(proven, arrays, inputs, lo, hi, partials[c]);
+            } catch (Throwable t) {
+                errors[c] = t;
+                failed.accumulateAndGet(c, Math::min);
+            }
+        });
+        for (Throwable t : errors) {
+            if (t != null) {
+                return t;
+            }
+        }
+        return null;
     }
 
     /** The chunk count of a nest with a reduction, for a level of {@code trip} iterations on {@code threads}. */

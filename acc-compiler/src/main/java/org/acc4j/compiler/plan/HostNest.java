@@ -40,10 +40,11 @@ public final class HostNest {
 
     /**
      * One nest's run, for the report and the profile: {@code inPlace} when it could not throw (nothing saved);
-     * {@code order} the loops' order when the run reordered them, else null.
+     * {@code order} the loops' order when the run reordered them, else null; {@code colours} the colours a coloured
+     * nest ran one after the other (its trip and chunks summed over them), 0 for another nest.
      */
     public record Run(int kernel, int line, long trip, int chunks, int threads, boolean inPlace, long nanos,
-                      String order) {
+                      String order, int colours) {
     }
 
     /** The method has a nest this backend does not translate: it runs as plain Java, for the reason given. */
@@ -100,6 +101,9 @@ public final class HostNest {
         List<ArrayUse> uses = new ArrayList<>();
         for (Map.Entry<ArrayRef, Boolean> e : written.entrySet()) {
             ArrayRef a = e.getKey();
+            if (a.source() instanceof ArrayRef.ColourOrder) {
+                continue; // made at each call from the index arrays
+            }
             uses.add(new ArrayUse(uses.size(), a.name(), Sources.of(a.source()), a.dims(), e.getValue()));
         }
         return new HostNest(k, List.copyOf(uses));
@@ -134,7 +138,7 @@ public final class HostNest {
             return kernels.run(s -> s instanceof ArrayRef.Parameter p ? args[p.index()]
                     : reader.value(fields.computeIfAbsent(s, Sources::of), self, args), args, v,
                     runs == null ? null : l -> runs.accept(new Run(l.kernel(), l.line(), l.trip(), l.chunks(),
-                            l.threads(), l.inPlace(), l.nanos(), l.order())));
+                            l.threads(), l.inPlace(), l.nanos(), l.order(), l.colours())));
         } catch (HostKernels.HostInstead h) {
             throw new Refused(h.getMessage());
         }

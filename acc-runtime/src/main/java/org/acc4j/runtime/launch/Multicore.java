@@ -124,7 +124,9 @@ public final class Multicore implements HostNest.Pool, AutoCloseable {
         return l.threads() + " thread" + (l.threads() == 1 ? "" : "s") + ", " + l.chunks() + " chunk"
                 + (l.chunks() == 1 ? "" : "s") + " of " + l.trip() + " iteration" + (l.trip() == 1 ? "" : "s")
                 + (l.inPlace() ? ", in place" : ", the arrays it writes saved first (it may throw)")
-                + (l.order() == null ? "" : ", loops run " + l.order()) + ", "
+                + (l.order() == null ? "" : ", loops run " + l.order())
+                + (l.colours() == 0 ? "" : ", colour by colour: " + l.colours() + " colour" + (l.colours() == 1 ? "" : "s")
+                        + " one after the other") + ", "
                 + String.format(java.util.Locale.ROOT, "%.3f ms", l.nanos() / 1e6);
     }
 
