@@ -9,6 +9,8 @@
 #   MC_HARNESS   "name:size[:variant,...[:rounds]] ..." (default: the JMH set, the target's own chunking)
 #   MC_ROUNDS    rounds (default 25), MC_SLOT seconds per variant and round (default 0.12)
 #   MC_HEAP      the heap of each JVM (default 8g)
+#   MC_EDGEFLUX  "cells reps" for the edge-flux sample on the multicore target (coloured loops colour by colour on the
+#                cores against plain Java on one thread; needs scripts/gpu-pack.sh's samples.jar; "" to skip)
 #   MC_JMH       1 to run JMH's multicore and streams modes afterwards (default 0), MC_JMH_ARGS its options
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +34,13 @@ for spec in $set; do
   echo "$name $size: exit ${PIPESTATUS[0]}, $(( $(date +%s) - t0 )) s" | tee -a "$out/run-info.txt"
 done
 echo "harness: $(( $(date +%s) - start )) s" | tee -a "$out/run-info.txt"
+edge=${MC_EDGEFLUX-4194304 10}
+if [ -n "$edge" ] && [ -f .gpu/samples.jar ]; then
+  echo "== edge fluxes on the multicore target ($(nproc) threads)"
+  ACC_DEVICE_TYPE=multicore timeout "${MC_HARNESS_TIMEOUT:-90}" "${java[@]}" -Xms"$heap" -Xmx"$heap" -XX:+UseParallelGC \
+    -javaagent:.gpu/acc.jar -cp .gpu/samples.jar:.gpu/lib/annotations.jar org.acc4j.samples.EdgeFlux $edge 2>&1 \
+    | grep -av "^acc4j: .*  " | tee "$out/edge-flux.txt" | tail -12
+fi
 if [ "${MC_JMH:-0}" = 1 ]; then
   echo "== JMH: multicore against parallel streams ($(nproc) cores)"
   timeout "${MC_JMH_TIMEOUT:-240}" "${java[@]}" "${jvm[@]}" -jar .gpu/bench/benchmarks.jar \

@@ -18,7 +18,8 @@ import org.acc4j.runtime.launch.Multicore;
  * the streams version and the target as the runtime runs it, with optional other chunkings, timed in interleaved
  * rounds. Each round runs every variant for a slot of about {@code SECONDS} (after one untimed call that wakes its
  * threads), in an order shuffled per round from a fixed seed, so that neither drift of the machine nor a variant's
- * place in the round favours one; the rounds' calls are all checked-in results of the same arrays.
+ * place in the round favours one. Every variant runs on the same arrays, those of the streams version, after each
+ * was checked against plain Java on a copy of its own.
  *
  * <p>Each variant's figure is the median over the rounds of its <em>paired</em> ratio, the streams version's mean
  * time per call in that round divided by the variant's (above 1: faster than the streams), with a distribution-free
@@ -76,6 +77,9 @@ public final class ChunkingHarness {
         streams.setUp(size);
         MulticoreState cores = new MulticoreState(sample) { };
         cores.setUp(size, "default");
+        // both on the very same arrays (each checked on its own copy at its setup): the nests write their outputs
+        // from their inputs only, so each call writes the same values
+        cores.args = streams.args;
         List<Variant> variants = new ArrayList<>();
         variants.add(new Variant("streams", streams::run));
         List<AutoCloseable> pools = new ArrayList<>();
@@ -141,6 +145,7 @@ public final class ChunkingHarness {
         if (v.equals("serial")) {
             SerialState plain = new SerialState(sample) { };
             plain.setUp(size);
+            plain.args = cores.args;
             return new Variant(v, plain::run);
         }
         if (v.equals("one")) {
@@ -181,8 +186,12 @@ public final class ChunkingHarness {
             };
             if (reduction) {
                 // another chunk count adds in another order: check this one's result against plain Java too
-                cores.workload.clearOutputs(cores.args);
-                cores.workload.check(sample.name() + " multicore " + v, cores.args, cores.run(on));
+                Object[] own = cores.workload.freshArgs();
+                cores.workload.clearOutputs(own);
+                Object[] shared = cores.args;
+                cores.args = own;
+                cores.workload.check(sample.name() + " multicore " + v, own, cores.run(on));
+                cores.args = shared;
             }
             return new Variant(v, () -> cores.run(on));
         }
