@@ -156,6 +156,48 @@ class MulticoreTest {
     }
 
     @Test
+    void arraysSavedByChunkAndWholeAreBothPutBack() {
+        CompiledMethod m = CompilerTest.offload(MulticoreKernels.class, "gatherFrom");
+        HostKernels hk = HostKernels.of(m);
+        int n = 40_000;
+        int lo = 1234;
+        double[] in = new Random(4).doubles(n).toArray();
+        int[] idx = new int[n];
+        for (int i = 0; i < n; i++) {
+            idx[i] = (i * 17) % n;
+        }
+        double[] plainOut = new Random(5).doubles(n).toArray();
+        double[] plainSpread = new Random(6).doubles(2 * n).toArray();
+        double[] outStart = plainOut.clone();
+        double[] spreadStart = plainSpread.clone();
+        MulticoreKernels.gatherFrom(plainOut, plainSpread, in, idx, lo, n);
+        for (TestPool pool : POOLS) {
+            for (int call = 0; call < 2; call++) {
+                double[] out = outStart.clone();
+                double[] spread = spreadStart.clone();
+                run(hk, new Object[] {out, spread, in, idx, lo, n}, pool);
+                assertArrayEquals(plainOut, out, "on " + pool.threads() + " threads");
+                assertArrayEquals(plainSpread, spread, "on " + pool.threads() + " threads");
+            }
+        }
+        // a bad index in the middle and one in the last chunk: Java's exception, both arrays as they were
+        idx[n / 2] = -3;
+        idx[n - 1] = n + 5;
+        Throwable plainJava = assertThrows(ArrayIndexOutOfBoundsException.class,
+                () -> MulticoreKernels.gatherFrom(new double[n], new double[2 * n], in, idx, lo, n));
+        for (TestPool pool : POOLS) {
+            double[] out = outStart.clone();
+            double[] spread = spreadStart.clone();
+            RuntimeException e = assertThrows(RuntimeException.class,
+                    () -> run(hk, new Object[] {out, spread, in, idx, lo, n}, pool));
+            assertEquals(plainJava.getClass(), e.getClass());
+            assertEquals(plainJava.getMessage(), e.getMessage());
+            assertArrayEquals(outStart, out, "written before the exception on " + pool.threads() + " threads");
+            assertArrayEquals(spreadStart, spread, "written before the exception on " + pool.threads() + " threads");
+        }
+    }
+
+    @Test
     void aDivisionByZeroInsideAChunkIsJavas() {
         HostKernels hk = HostKernels.of(CompilerTest.offload(MulticoreKernels.class, "divide"));
         int n = 10_000;

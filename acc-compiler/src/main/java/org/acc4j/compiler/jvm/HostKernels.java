@@ -127,7 +127,7 @@ public final class HostKernels {
     private record Kernel(KernelPlan plan, JvmKernel code, List<ArrayRef> arrays, List<Var> inputs,
                           List<Expr.FieldValue> fields, boolean[] mayThrow, Set<ArrayRef> written,
                           java.util.concurrent.atomic.AtomicReference<Object[]> spare, String order,
-                          HostColours colours) {
+                          HostColours colours, boolean[] writtenAt, boolean[] byChunk) {
     }
 
     private HostKernels(CompiledMethod method, List<Kernel> kernels) {
@@ -181,7 +181,8 @@ public final class HostKernels {
             writes(r.prologue(), written);
             out.add(new Kernel(k, code, e.arrays, e.inputs, e.fields, e.mayThrow.clone(), written,
                     new java.util.concurrent.atomic.AtomicReference<>(),
-                    e.orderNote, r.colour() == null ? null : new HostColours()));
+                    e.orderNote, r.colour() == null ? null : new HostColours(), writtenAt(e.arrays, written),
+                    r.colour() == null ? ChunkWrites.of(r, e.chunked, e.arrays, written) : null));
         }
         return new HostKernels(m, List.copyOf(out));
     }
@@ -308,15 +309,19 @@ public final class HostKernels {
         long[] inputs = inputs(k, ev, sources, scalars);
         boolean proven = plan.provenInBounds(ev, a -> sources.apply(a.source()));
         boolean inPlace = !k.mayThrow()[proven ? 1 : 0];
-        Object[] saved = null;
+        WrittenArrays saved = null;
         if (!inPlace) {
-            saved = save(k, arrays, pool);
+            Long lower = k.byChunk() == null ? null : ChunkWrites.lower(r, bounds(k, ev, sources, scalars));
+            saved = WrittenArrays.save(k.spare(), k.writtenAt(), arrays, lower == null ? null : k.byChunk(),
+                    lower == null ? 0 : lower, pool);
         }
         long trip;
         try {
             trip = k.code().trip(proven, arrays, inputs);
         } catch (RuntimeException | Error e) {
-            release(k, saved);
+            if (saved != null) {
+                saved.release();
+            }
             throw raised(e);
         }
         long[] out = new long[reds.size()];
@@ -328,12 +333,15 @@ public final class HostKernels {
         if (trip > 0) {
             chunks = chunks(trip, threads, reds.isEmpty() ? pool.chunksPerThread() : pool.reductionChunksPerThread());
             long[][] partials = new long[chunks][reds.size()];
-            Throwable t = runChunks(k, proven, arrays, inputs, trip, chunks, partials, pool);
+            if (saved != null) {
+                saved.chunks(chunks, trip);
+            }
+            Throwable t = runChunks(k, proven, arrays, inputs, trip, chunks, partials, pool, saved);
             if (t != null) {
                 if (saved != null) {
-                    restore(k, saved, arrays, pool);
+                    saved.restore(pool);
+                    saved.release();
                 }
-                release(k, saved);
                 throw raised(t);
             }
             for (int j = 0; j < out.length; j++) {
@@ -345,7 +353,9 @@ public final class HostKernels {
                 out[j] = v;
             }
         }
-        release(k, saved);
+        if (saved != null) {
+            saved.release();
+        }
         if (launches != null) {
             launches.accept(new Launch(n, r.loop().line(), trip, chunks, threads, inPlace, System.nanoTime() - t0,
                     proven ? k.order() : null, 0));
@@ -367,17 +377,11 @@ public final class HostKernels {
         long t0 = System.nanoTime();
         Region r = k.plan().region();
         org.acc4j.compiler.ir.ColourPlan c = r.colour();
-        Evaluator bounds = evaluator(sources, scalars);
-        for (Var v : r.hostVars()) {
-            if (ev.get(v) != null) {
-                bounds.set(v, ev.get(v));
-            }
-        }
-        HostColours.Call call = k.colours().colouring(r, bounds, sources, pool);
+        HostColours.Call call = k.colours().colouring(r, bounds(k, ev, sources, scalars), sources, pool);
         org.acc4j.Colouring col = call.colouring();
         Object[] arrays = arrays(k, sources, col.order());
         boolean inPlace = !k.mayThrow()[0];
-        Object[] saved = inPlace ? null : save(k, arrays, pool);
+        WrittenArrays saved = inPlace ? null : WrittenArrays.save(k.spare(), k.writtenAt(), arrays, null, 0, pool);
         int threads = Math.max(1, pool.threads());
         long trips = 0;
         int chunksRun = 0;
@@ -395,7 +399,7 @@ public final class HostKernels {
             }
             if (trip > 0) {
                 int chunks = chunks(trip, threads, pool.chunksPerThread());
-                error = runChunks(k, false, arrays, inputs, trip, chunks, new long[chunks][0], pool);
+                error = runChunks(k, false, arrays, inputs, trip, chunks, new long[chunks][0], pool, null);
                 trips += trip;
                 chunksRun += chunks;
             }
@@ -405,7 +409,7 @@ public final class HostKernels {
             throw raised(error);
         }
         if (error != null) {
-            restore(k, saved, arrays, pool);
+            saved.restore(pool);
             Object[] java = arrays(k, sources, HostColours.javaOrder(call.lo(), call.hi()));
             ev.set(c.start(), 0);
             ev.set(c.end(), Math.max(0, call.hi() - call.lo()));
@@ -420,17 +424,43 @@ public final class HostKernels {
                 first = t;
             }
             if (first != null) {
-                restore(k, saved, java, pool);
-                release(k, saved);
+                saved.restore(pool);
+                saved.release();
                 throw raised(first);
             }
         }
-        release(k, saved);
+        if (saved != null) {
+            saved.release();
+        }
         if (launches != null) {
             launches.accept(new Launch(n, r.loop().line(), trips, chunksRun, threads, inPlace,
                     System.nanoTime() - t0, null, col.colours()));
         }
         return new long[0];
+    }
+
+    /** Whether each array (by position) is one the nest writes. */
+    private static boolean[] writtenAt(List<ArrayRef> arrays, Set<ArrayRef> written) {
+        boolean[] out = new boolean[arrays.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = written.contains(arrays.get(i));
+        }
+        return out;
+    }
+
+    /**
+     * An evaluator of the region's bounds: the parameters, the host values the program computed before the nest
+     * ({@code ev}), then the region's device prologue (what it cannot evaluate stays unset).
+     */
+    private Evaluator bounds(Kernel k, Evaluator ev, Function<ArrayRef.Source, Object> sources, Object[] scalars) {
+        Region r = k.plan().region();
+        Evaluator out = evaluator(sources, scalars);
+        for (Var v : r.hostVars()) {
+            if (ev.get(v) != null) {
+                out.set(v, ev.get(v));
+            }
+        }
+        return out;
     }
 
     /** The nest's arrays for a call, the colour order {@code order} for a coloured nest's. */
@@ -474,7 +504,7 @@ public final class HostKernels {
      * {@code partials[c]}; the exception of the lowest chunk that threw (the first in the level's order), or null.
      */
     private static Throwable runChunks(Kernel k, boolean proven, Object[] arrays, long[] inputs, long trip, int chunks,
-                                       long[][] partials, Pool pool) {
+                                       long[][] partials, Pool pool, WrittenArrays saved) {
         Throwable[] errors = new Throwable[chunks];
         AtomicInteger failed = new AtomicInteger(Integer.MAX_VALUE);
         long size = trip / chunks;
@@ -485,6 +515,9 @@ public final class HostKernels {
             }
             long lo = c * size + Math.min(c, extra);
             long hi = lo + size + (c < extra ? 1 : 0);
+            if (saved != null) {
+                saved.beforeChunk(c, lo, hi);
+            }
             try {
                 k.code().chunk(proven, arrays, inputs, lo, hi, partials[c]);
             } catch (Throwable t) {
@@ -532,93 +565,6 @@ public final class HostKernels {
             throw e;
         }
         throw new IllegalStateException(java);
-    }
-
-    /** Pieces of at least this many elements per task of a parallel copy. */
-    private static final int COPY_PIECE = 1 << 16;
-
-    /**
-     * Saves the arrays the nest writes into buffers (the nest's spare ones when their shapes fit), in parallel; the
-     * saved copies, by the position of their array.
-     */
-    private static Object[] save(Kernel k, Object[] arrays, Pool pool) {
-        Object[] saved = k.spare().getAndSet(null);
-        if (saved == null || saved.length != arrays.length) {
-            saved = new Object[arrays.length];
-        }
-        List<Object[]> pairs = new ArrayList<>();
-        for (int i = 0; i < arrays.length; i++) {
-            if (!k.written().contains(k.arrays().get(i))) {
-                saved[i] = null;
-                continue;
-            }
-            saved[i] = fit(saved[i], arrays[i]);
-            pairs(arrays[i], saved[i], pairs);
-        }
-        copy(pairs, pool);
-        return saved;
-    }
-
-    /** Copies the saved contents back after a chunk threw. */
-    private static void restore(Kernel k, Object[] saved, Object[] arrays, Pool pool) {
-        List<Object[]> pairs = new ArrayList<>();
-        for (int i = 0; i < arrays.length; i++) {
-            if (saved[i] != null) {
-                pairs(saved[i], arrays[i], pairs);
-            }
-        }
-        copy(pairs, pool);
-    }
-
-    private static void release(Kernel k, Object[] saved) {
-        if (saved != null) {
-            k.spare().set(saved);
-        }
-    }
-
-    /** A buffer of {@code array}'s shape: {@code old} when it has it, else a new one. */
-    private static Object fit(Object old, Object array) {
-        if (array instanceof Object[] rows) {
-            Object[] o = old instanceof Object[] r && r.length == rows.length && r.getClass() == rows.getClass() ? r
-                    : (Object[]) java.lang.reflect.Array.newInstance(rows.getClass().getComponentType(), rows.length);
-            for (int i = 0; i < rows.length; i++) {
-                o[i] = fit(o[i], rows[i]);
-            }
-            return o;
-        }
-        int length = java.lang.reflect.Array.getLength(array);
-        if (old != null && old.getClass() == array.getClass() && java.lang.reflect.Array.getLength(old) == length) {
-            return old;
-        }
-        return java.lang.reflect.Array.newInstance(array.getClass().getComponentType(), length);
-    }
-
-    /** The 1D copies ({from, to, offset, length}) that copy {@code from} into {@code to}, in pieces. */
-    private static void pairs(Object from, Object to, List<Object[]> out) {
-        if (from instanceof Object[] rows) {
-            Object[] t = (Object[]) to;
-            for (int i = 0; i < rows.length; i++) {
-                pairs(rows[i], t[i], out);
-            }
-            return;
-        }
-        int length = java.lang.reflect.Array.getLength(from);
-        for (int at = 0; at < length; at += COPY_PIECE) {
-            out.add(new Object[] {from, to, at, Math.min(COPY_PIECE, length - at)});
-        }
-    }
-
-    private static void copy(List<Object[]> pieces, Pool pool) {
-        if (pieces.isEmpty()) {
-            return;
-        }
-        int tasks = Math.min(pieces.size(), Math.max(1, pool.threads()) * CHUNKS_PER_THREAD);
-        pool.run(tasks, t -> {
-            for (int p = t; p < pieces.size(); p += tasks) {
-                Object[] c = pieces.get(p);
-                System.arraycopy(c[0], (Integer) c[2], c[1], (Integer) c[2], (Integer) c[3]);
-            }
-        });
     }
 
     private static long bits(Type t, Object v) {
