@@ -31,7 +31,8 @@ import org.acc4j.runtime.launch.Multicore;
  * name:size[:variant,...] ...}, names {@code vectoradd dot jacobi stencil laplacian dgemm spmv}; variants (the
  * target's own, {@code mc}, when none is given): {@code mc} (as the runtime runs it), {@code kN} ({@code N} chunks per
  * thread for a nest without a reduction), {@code rN} ({@code N} per thread for a nest with one: its rounding changes
- * with it), {@code halves} (the target's chunks on a fork/join pool that splits them in halves, as
+ * with it), {@code whole} (a nest that may throw saves every array it writes whole before the run, not an array
+ * written only at the chunked index chunk by chunk), {@code halves} (the target's chunks on a fork/join pool that splits them in halves, as
  * {@code RecursiveAction.invokeAll} does), {@code serial} (plain Java on the calling thread) and {@code one} (the
  * target on one thread). Threads from {@code ACC_NUM_CORES}, else every core.
  */
@@ -158,8 +159,9 @@ public final class ChunkingHarness {
             pools.add(halves);
             return new Variant(v, () -> cores.run(halves));
         }
-        if (v.matches("[kr][0-9]+")) {
-            int k = Integer.parseInt(v.substring(1));
+        if (v.matches("[kr][0-9]+") || v.equals("whole")) {
+            boolean whole = v.equals("whole");
+            int k = whole ? MulticoreState.chunksPerThread() : Integer.parseInt(v.substring(1));
             boolean reduction = v.charAt(0) == 'r';
             Multicore m = new Multicore(threads, reduction ? MulticoreState.chunksPerThread() : k, null, null);
             pools.add(m);
@@ -180,6 +182,11 @@ public final class ChunkingHarness {
                 }
 
                 @Override
+                public boolean savesByChunk() {
+                    return !whole;
+                }
+
+                @Override
                 public void run(int chunks, IntConsumer chunk) {
                     m.run(chunks, chunk);
                 }
@@ -195,7 +202,7 @@ public final class ChunkingHarness {
             }
             return new Variant(v, () -> cores.run(on));
         }
-        throw new IllegalArgumentException("no variant " + v + " (mc, kN, rN, halves, serial, one)");
+        throw new IllegalArgumentException("no variant " + v + " (mc, kN, rN, whole, halves, serial, one)");
     }
 
     /** One untimed call, then calls for about {@code seconds} (at least two); the mean time per call in ms. */

@@ -94,6 +94,15 @@ public final class HostKernels {
         default int reductionChunksPerThread() {
             return REDUCTION_CHUNKS_PER_THREAD;
         }
+
+        /**
+         * Whether a chunk saves, just before it runs, its own range of an array the nest writes only at the chunked
+         * loop's index ({@link WrittenArrays}); true unless the pool says otherwise (a measurement of that saving:
+         * false saves every written array whole before the run).
+         */
+        default boolean savesByChunk() {
+            return true;
+        }
     }
 
     /**
@@ -311,7 +320,8 @@ public final class HostKernels {
         boolean inPlace = !k.mayThrow()[proven ? 1 : 0];
         WrittenArrays saved = null;
         if (!inPlace) {
-            Long lower = k.byChunk() == null ? null : ChunkWrites.lower(r, bounds(k, ev, sources, scalars));
+            Long lower = k.byChunk() == null || !pool.savesByChunk() ? null
+                    : ChunkWrites.lower(r, bounds(k, ev, sources, scalars));
             saved = WrittenArrays.save(k.spare(), k.writtenAt(), arrays, lower == null ? null : k.byChunk(),
                     lower == null ? 0 : lower, pool);
         }

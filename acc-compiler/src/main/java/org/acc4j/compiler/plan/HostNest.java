@@ -34,6 +34,14 @@ public final class HostNest {
             return REDUCTION_CHUNKS_PER_THREAD;
         }
 
+        /**
+         * Whether a chunk saves its own range of an array its nest writes only at the chunked index just before it
+         * runs (true), rather than every written array whole before the run; false is for measuring that saving.
+         */
+        default boolean savesByChunk() {
+            return true;
+        }
+
         /** Runs {@code chunk.accept(c)} for every {@code c} in {@code [0, chunks)}; returns when all are done. */
         void run(int chunks, IntConsumer chunk);
     }
@@ -163,6 +171,11 @@ public final class HostNest {
         @Override
         public int reductionChunksPerThread() {
             return pool.reductionChunksPerThread();
+        }
+
+        @Override
+        public boolean savesByChunk() {
+            return pool.savesByChunk();
         }
     }
 }
