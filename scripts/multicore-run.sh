@@ -5,7 +5,7 @@
 # ratio), the median of those ratios with a distribution-free 95% interval. Every JVM has the same fixed heap, touched
 # at start (-Xms = -Xmx, -XX:+AlwaysPreTouch), and the parallel collector, so that no concurrent collector thread
 # competes with the 16 threads of either version; Java cannot pin threads to cores, and the machine has one NUMA node
-# and one thread per core. Logs to $OUT: harness.txt (every figure), ratios.txt (the RATIO lines).
+# and one thread per core. Logs to $OUT: harness.txt (every figure), ratios.txt (the RATIO and VS lines).
 #   MC_HARNESS   "name:size[:variant,...[:rounds]] ..." (default: the JMH set, the target's own chunking)
 #   MC_ROUNDS    rounds (default 25), MC_SLOT seconds per variant and round (default 0.12)
 #   MC_HEAP      the heap of each JVM (default 8g)
@@ -30,7 +30,7 @@ for spec in $set; do
   t0=$(date +%s)
   timeout "${MC_HARNESS_TIMEOUT:-90}" "${java[@]}" "${jvm[@]}" -cp .gpu/bench/benchmarks.jar org.acc4j.jmh.ChunkingHarness \
     "${rounds:-${MC_ROUNDS:-25}}" "${MC_SLOT:-0.12}" "$name:$size${variants:+:$variants}" 2>&1 | grep -av "^acc4j: " \
-    | tee -a "$out/harness.txt" | grep -a "^RATIO" | tee -a "$out/ratios.txt"
+    | tee -a "$out/harness.txt" | grep -a "^RATIO\|^VS" | tee -a "$out/ratios.txt"
   echo "$name $size: exit ${PIPESTATUS[0]}, $(( $(date +%s) - t0 )) s" | tee -a "$out/run-info.txt"
 done
 echo "harness: $(( $(date +%s) - start )) s" | tee -a "$out/run-info.txt"

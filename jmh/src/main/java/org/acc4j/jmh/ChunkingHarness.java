@@ -25,7 +25,8 @@ import org.acc4j.runtime.launch.Multicore;
  * time per call in that round divided by the variant's (above 1: faster than the streams), with a distribution-free
  * 95% confidence interval of that median: the order statistics {@code j} and {@code n + 1 - j} of the {@code n}
  * rounds' ratios, {@code j} the largest rank with {@code P(Binomial(n, 1/2) < j) <= 0.025}. A line per variant
- * {@code RATIO name size variant median [low, high]} is what the run script collects.
+ * {@code RATIO name size variant median [low, high]} is what the run script collects; a line {@code VS ...} gives each
+ * further variant against the first one named, paired the same way (above 1: faster than the first).
  *
  * <p>Run: {@code java -javaagent:acc.jar -cp benchmarks.jar org.acc4j.jmh.ChunkingHarness ROUNDS SECONDS_PER_SLOT
  * name:size[:variant,...] ...}, names {@code vectoradd dot jacobi stencil laplacian dgemm spmv}; variants (the
@@ -127,6 +128,16 @@ public final class ChunkingHarness {
             double[] ci = medianInterval(ratio);
             System.out.println(String.format(Locale.ROOT, "RATIO %-10s %-12s %-8s %.3f [%.3f, %.3f]", name, size,
                     variants.get(i).name(), median(ratio), ci[0], ci[1]));
+        }
+        // each further variant against the first one named (the target as shipped, when it is mc), paired per round
+        for (int i = 2; i < n; i++) {
+            double[] ratio = new double[rounds];
+            for (int r = 0; r < rounds; r++) {
+                ratio[r] = times[1][r] / times[i][r];
+            }
+            double[] ci = medianInterval(ratio);
+            System.out.println(String.format(Locale.ROOT, "VS    %-10s %-12s %-8s %.3f [%.3f, %.3f] of %s", name, size,
+                    variants.get(i).name(), median(ratio), ci[0], ci[1], variants.get(1).name()));
         }
         for (AutoCloseable c : pools) {
             try {
