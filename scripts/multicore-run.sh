@@ -19,7 +19,7 @@ mkdir -p "$out"
 read -r -a java <<<"${MC_JAVA:-bash .gpu/on-gpu.sh}"
 heap=${MC_HEAP:-8g}
 jvm=(-Xms"$heap" -Xmx"$heap" -XX:+AlwaysPreTouch -XX:+UseParallelGC -javaagent:.gpu/acc.jar)
-set=${MC_HARNESS-vectoradd:67108864 dot:134217728 jacobi:8192 stencil:512x512x64 stencil:256x256x256 laplacian:512x512x64 laplacian:256x256x256 dgemm:1024:mc:9 spmv:2097152}
+set=${MC_HARNESS-vectoradd:67108864 dot:134217728 jacobi:8192 stencil:512x512x64 stencil:256x256x256 laplacian:512x512x64 laplacian:256x256x256 wave13pt:512x512x64 wave13pt:256x256x256 dgemm:1024:mc:9 spmv:2097152}
 echo "== $(nproc) cores; $(cat .gpu/bench/commit.txt 2>/dev/null | head -1)" | tee "$out/run-info.txt"
 lscpu 2>/dev/null | grep -i "model name\|socket\|core\|numa\|L3" | tee -a "$out/run-info.txt"
 echo "jvm: ${jvm[*]}; rounds ${MC_ROUNDS:-25}, slot ${MC_SLOT:-0.12} s" | tee -a "$out/run-info.txt"

@@ -29,7 +29,7 @@ import org.acc4j.runtime.launch.Multicore;
  * further variant against the first one named, paired the same way (above 1: faster than the first).
  *
  * <p>Run: {@code java -javaagent:acc.jar -cp benchmarks.jar org.acc4j.jmh.ChunkingHarness ROUNDS SECONDS_PER_SLOT
- * name:size[:variant,...] ...}, names {@code vectoradd dot jacobi stencil laplacian dgemm spmv}; variants (the
+ * name:size[:variant,...] ...}, names {@code vectoradd dot jacobi stencil laplacian wave13pt dgemm spmv}; variants (the
  * target's own, {@code mc}, when none is given): {@code mc} (as the runtime runs it), {@code kN} ({@code N} chunks per
  * thread for a nest without a reduction), {@code rN} ({@code N} per thread for a nest with one: its rounding changes
  * with it), {@code whole} (a nest that may throw saves every array it writes whole before the run, not an array
@@ -66,6 +66,7 @@ public final class ChunkingHarness {
             case "jacobi" -> JacobiBench.SAMPLE;
             case "stencil" -> StencilBench.SAMPLE;
             case "laplacian" -> LaplacianBench.SAMPLE;
+            case "wave13pt" -> Wave13ptBench.SAMPLE;
             case "dgemm" -> DgemmBench.SAMPLE;
             case "spmv" -> SpmvBench.SAMPLE;
             default -> throw new IllegalArgumentException("no benchmark " + name);
