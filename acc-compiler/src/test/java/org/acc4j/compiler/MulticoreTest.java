@@ -66,10 +66,12 @@ class MulticoreTest {
     void chunksAreFixedByTripAndThreads() {
         assertEquals(1, HostKernels.chunks(1, 16));
         assertEquals(7, HostKernels.chunks(7, 16));
-        assertEquals(64, HostKernels.chunks(1_000_000, 16));
-        assertEquals(8, HostKernels.chunks(1_000_000, 2));
-        assertEquals(4, HostKernels.chunks(5_000_000_000L, 1), "a chunk counts its iterations in an int");
-        assertEquals(128, HostKernels.chunks(1_000_000, 16, HostKernels.CHUNKS_PER_THREAD), "without a reduction");
+        assertEquals(256, HostKernels.chunks(1_000_000, 16));
+        assertEquals(32, HostKernels.chunks(1_000_000, 2));
+        assertEquals(3, HostKernels.chunks(5_000_000_000L, 1, 1), "a chunk counts its iterations in an int");
+        assertEquals(16, HostKernels.chunks(5_000_000_000L, 1));
+        assertEquals(256, HostKernels.chunks(1_000_000, 16, HostKernels.CHUNKS_PER_THREAD), "without a reduction");
+        assertEquals(40, HostKernels.chunks(1_000_000, 5, 8), "a pool's own count");
     }
 
     /**

@@ -119,7 +119,7 @@ public final class Multicore implements HostNest.Pool, AutoCloseable {
         }
     }
 
-    /** {@code 16 threads, 64 chunks of 1000000 iterations, in place, 1.234 ms}. */
+    /** {@code 16 threads, 256 chunks of 1000000 iterations, in place, 1.234 ms}. */
     static String description(HostNest.Run l) {
         return l.threads() + " thread" + (l.threads() == 1 ? "" : "s") + ", " + l.chunks() + " chunk"
                 + (l.chunks() == 1 ? "" : "s") + " of " + l.trip() + " iteration" + (l.trip() == 1 ? "" : "s")
