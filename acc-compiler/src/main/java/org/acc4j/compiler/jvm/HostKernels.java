@@ -50,10 +50,14 @@ import org.acc4j.templates.reduce.ReduceOrder;
  * the exception of the lowest chunk that threw, which is the first in Java's iteration order, with Java's type and
  * message. Nothing is left written by a call that threw, as on the GPU: a nest that may throw (an access whose bounds
  * the host could not prove for the call, an integer division by a variable, an atomic operation) first saves the
- * arrays it writes (a copy made in parallel on the pool, into buffers kept for the nest's next call), runs in place,
- * and copies the saved contents back when a chunk threw. That costs one parallel copy of each written array per call,
- * and a second one only when the call throws. A nest that cannot throw (every access proven in bounds before the run,
- * no division by a variable) runs in place with nothing saved.
+ * arrays it writes ({@link WrittenArrays}: a copy made in parallel on the pool, into buffers kept for the nest's next
+ * call, or, for an array written only at the chunked loop's index, each chunk's own range just before it runs), runs
+ * in place, and copies the saved contents back when a chunk threw. A nest that cannot throw (every access proven in
+ * bounds before the run, no division by a variable) runs in place with nothing saved.
+ *
+ * <p><b>Coloured nests</b> ({@code @Loop(increments = COLOUR)}) run colour by colour with the GPU path's colouring
+ * ({@link HostColours}), each colour's positions in the colour order chunked as above, the colours one after the
+ * other (a call that threw runs the iterations again in Java's order to throw Java's first exception).
  */
 public final class HostKernels {
     /** The nest must run as plain Java this time (a loop or disjointness check failed, an array is null or aliased). */
