@@ -33,9 +33,9 @@ import org.acc4j.runtime.launch.Multicore;
  * target's own, {@code mc}, when none is given): {@code mc} (as the runtime runs it), {@code kN} ({@code N} chunks per
  * thread for a nest without a reduction), {@code rN} ({@code N} per thread for a nest with one: its rounding changes
  * with it), {@code whole} (a nest that may throw saves every array it writes whole before the run, not an array
- * written only at the chunked index chunk by chunk), {@code halves} (the target's chunks on a fork/join pool that splits them in halves, as
- * {@code RecursiveAction.invokeAll} does), {@code serial} (plain Java on the calling thread) and {@code one} (the
- * target on one thread). Threads from {@code ACC_NUM_CORES}, else every core.
+ * written only at the chunked index chunk by chunk), {@code halves} (the target's chunks on a fork/join pool that
+ * splits them in halves, as {@code RecursiveAction.invokeAll} does), {@code serial} (plain Java on the calling thread)
+ * and {@code one} (the target on one thread). Threads from {@code ACC_NUM_CORES}, else every core.
  */
 public final class ChunkingHarness {
     private ChunkingHarness() {
