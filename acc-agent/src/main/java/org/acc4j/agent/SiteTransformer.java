@@ -47,7 +47,8 @@ final class SiteTransformer implements ClassFileTransformer {
 
     /** Whether {@code owner}, as {@code loader} would load it, is a class with {@code @Kernels} methods. */
     private boolean kernelClass(ClassLoader loader, String owner) {
-        if (ignored(owner) || owner.startsWith("javax/") || owner.startsWith("org/acc4j/")) {
+        if (ignored(owner) || owner.startsWith("javax/") || owner.startsWith("com/sun/")
+                || owner.startsWith("org/acc4j/")) {
             return false;
         }
         String key = (loader == null ? 0 : System.identityHashCode(loader)) + ":" + owner;
@@ -65,7 +66,9 @@ final class SiteTransformer implements ClassFileTransformer {
         }
         boolean mentions = ClassRewriter.mentionsKernels(bytes);
         try {
-            if (!mentions && !(loops && LoopRegions.mayCallKernels(bytes, owner -> kernelClass(loader, owner)))) {
+            // the platform's own classes (the boot loader's) call no @Kernels method
+            if (!mentions && (loader == null || !loops
+                    || !LoopRegions.mayCallKernels(bytes, owner -> kernelClass(loader, owner)))) {
                 return null;
             }
             Inliner.ClassSource classes = internalName -> read(loader, internalName);

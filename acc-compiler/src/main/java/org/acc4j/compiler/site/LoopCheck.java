@@ -437,41 +437,40 @@ final class LoopCheck {
 
         /** Exception handlers: those covering the body must lead into it or out of it as a block, in table order. */
         private String handlers() {
-            boolean outside = false;
+            boolean enclosingSeen = false;
             for (TryCatchBlockNode t : mn.tryCatchBlocks) {
                 int from = mn.instructions.indexOf(t.start);
                 int to = mn.instructions.indexOf(t.end);
-                int handler = mn.instructions.indexOf(t.handler);
                 boolean covers = false;
+                boolean inside = true;
                 for (int i = from; i < to; i++) {
-                    if (body.get(i) && flow.reachable(i)) {
-                        covers = true;
-                        break;
+                    if (!flow.reachable(i) || mn.instructions.get(i).getOpcode() < 0) {
+                        continue;
                     }
+                    covers |= body.get(i);
+                    inside &= body.get(i);
                 }
                 if (!covers) {
                     continue;
                 }
-                if (body.get(handler)) {
-                    if (outside) {
+                if (inside) {
+                    // a try block inside the loop (its handler inside, or outside: an exit the rewrite takes
+                    // through the region's exit); it must come before the handlers around the loop
+                    if (enclosingSeen) {
                         return "its exception handlers are in an order acc4j does not follow";
                     }
-                    // a handler inside the loop: its range must lie inside it too
-                    for (int i = from; i < to; i++) {
-                        if (!body.get(i) && flow.reachable(i) && mn.instructions.get(i).getOpcode() >= 0) {
-                            return "a try block starts outside it and ends inside it";
-                        }
-                    }
-                } else {
-                    outside = true;
-                    // a handler outside the loop: its range covers the whole loop
-                    for (int i = body.nextSetBit(0); i >= 0; i = body.nextSetBit(i + 1)) {
-                        if ((i < from || i >= to) && flow.reachable(i) && mn.instructions.get(i).getOpcode() >= 0) {
-                            return "a try block inside it has its handler outside it (line " + lineAt(mn, handler)
-                                    + ")";
-                        }
+                    continue;
+                }
+                if (body.get(mn.instructions.indexOf(t.handler))) {
+                    return "a try block starts outside it and ends inside it";
+                }
+                // a handler outside the loop: its range covers the whole loop
+                for (int i = body.nextSetBit(0); i >= 0; i = body.nextSetBit(i + 1)) {
+                    if ((i < from || i >= to) && flow.reachable(i) && mn.instructions.get(i).getOpcode() >= 0) {
+                        return "a try block covers part of it (line " + lineAt(mn, from) + ")";
                     }
                 }
+                enclosingSeen = true;
             }
             return null;
         }

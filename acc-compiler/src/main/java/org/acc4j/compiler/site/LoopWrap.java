@@ -77,13 +77,20 @@ final class LoopWrap {
         // the handlers outside the loop that cover it, in table order (they cover the code added below as well)
         List<TryCatchBlockNode> enclosing = new ArrayList<>();
         int firstEnclosing = -1;
+        // and those inside it whose handler is outside: exits, through a trampoline of their own
+        Map<LabelNode, LabelNode> handlerTrampolines = new LinkedHashMap<>();
         for (int k = 0; k < mn.tryCatchBlocks.size(); k++) {
             TryCatchBlockNode t = mn.tryCatchBlocks.get(k);
-            if (!body.contains(t.handler) && covers(insns, t, body)) {
-                enclosing.add(t);
-                if (firstEnclosing < 0) {
-                    firstEnclosing = k;
-                }
+            if (body.contains(t.handler) || !covers(insns, t, body)) {
+                continue;
+            }
+            if (within(t, body)) {
+                t.handler = handlerTrampolines.computeIfAbsent(t.handler, h -> new LabelNode());
+                continue;
+            }
+            enclosing.add(t);
+            if (firstEnclosing < 0) {
+                firstEnclosing = k;
             }
         }
         InsnList tail = new InsnList();
@@ -104,6 +111,12 @@ final class LoopWrap {
             }
         }
         for (Map.Entry<LabelNode, LabelNode> e : trampolines.entrySet()) {
+            tail.add(e.getValue());
+            exit(tail, token, runtime);
+            tail.add(new JumpInsnNode(Opcodes.GOTO, e.getKey()));
+        }
+        for (Map.Entry<LabelNode, LabelNode> e : handlerTrampolines.entrySet()) {
+            // the caught exception stays on the stack for the handler
             tail.add(e.getValue());
             exit(tail, token, runtime);
             tail.add(new JumpInsnNode(Opcodes.GOTO, e.getKey()));
@@ -240,6 +253,16 @@ final class LoopWrap {
             }
         }
         return false;
+    }
+
+    /** Whether every instruction a try block covers is in the loop. */
+    private static boolean within(TryCatchBlockNode t, Set<AbstractInsnNode> body) {
+        for (AbstractInsnNode i = t.start; i != null && i != t.end; i = i.getNext()) {
+            if (i.getOpcode() >= 0 && !body.contains(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean fallsThrough(AbstractInsnNode i) {

@@ -156,6 +156,50 @@ final class LoopFixtures {
         }
     }
 
+    static double switches(double[] x, int k) {
+        for (int s = 0; s < 12; s++) {
+            switch (s % 4) {
+                case 0:
+                    scale(x, 1.5);
+                    break;
+                case 1:
+                    scale(x, 0.5);
+                    break;
+                case 2:
+                    if (s > k) {
+                        return s;
+                    }
+                    break;
+                default:
+                    continue;
+            }
+            scale(x, 1.25);
+        }
+        return -1;
+    }
+
+    static int finallyCount;
+
+    static void tryFinally(double[] x, int k) {
+        for (int s = 0; s < 6; s++) {
+            try {
+                poke(x, s == k ? x.length : 0);
+            } finally {
+                finallyCount++;
+            }
+        }
+    }
+
+    static Object lock = new Object();
+
+    static void locked(double[] x, int k) {
+        for (int s = 0; s < k; s++) {
+            synchronized (lock) {
+                scale(x, 2);
+            }
+        }
+    }
+
     // ---------------------------------------------------------------- loops that do not
 
     static double hostRead(double[] x, int k) {

@@ -86,7 +86,7 @@ class LoopRegionsTest {
     @Test
     void theLoopsThatQualifyAndWhy() throws Exception {
         for (String m : List.of("swap", "whileLoop", "doWhile", "breakOut", "returnInside", "throwInside",
-                "kernelThrows", "tryInside", "intSteps", "prints", "freshArrays", "labelled")) {
+                "kernelThrows", "tryInside", "intSteps", "prints", "freshArrays", "labelled", "switches", "tryFinally")) {
             LoopRegions.Result r = analyze(m);
             assertEquals(1, r.regions().size(), () -> m + ": " + r.notes());
         }
@@ -106,6 +106,7 @@ class LoopRegionsTest {
         assertTrue(swapping.regions().isEmpty() && swapping.notes().get(0).contains("stores an array into the field a"),
                 swapping.notes()::toString);
         assertRefused("storesArray", "stores an array into an array");
+        assertRefused("locked", "takes a lock");
         assertRefused("aliasRead", "reads an element of an array that may be one of x");
         LoopRegions.Result nested = analyze("nested");
         assertEquals(1, nested.regions().size(), "the inner loop");
@@ -160,6 +161,9 @@ class LoopRegionsTest {
                 same(c, "nested", r, k);
                 same(c, "freshArrays", r, k);
                 same(c, "gridRun", r, k);
+                same(c, "switches", r, k);
+                same(c, "tryFinally", r, k);
+                same(c, "locked", r, k);
                 same(c, "gridRunSwapping", r, k);
             }
             double[] x = random(r, 16);
