@@ -122,8 +122,8 @@ public final class HostKernels {
      * Chunks per thread of a nest without a reduction, by default: enough that the threads finishing early take
      * chunks from the slower ones until little is left, few enough that each chunk is long against its cost (a call, a
      * microsecond). On the GPU machine's 16 cores, against parallel streams in the same process (the chunking
-     * harness), 16 per thread ran the memory-bound nests (vector add, Jacobi, the Laplacian, the CSR mat-vec) 1-6%
-     * faster than 8, which ran them 5-10% faster than 4.
+     * harness), 16 per thread ran the memory-bound nests (vector add, Jacobi, the stencils, the CSR mat-vec) up to 6%
+     * faster than 8, which ran them 5-10% faster than 4; 32 gained nothing more.
      */
     public static final int CHUNKS_PER_THREAD = 16;
 
@@ -131,7 +131,7 @@ public final class HostKernels {
      * Chunks per thread of a nest with a reduction, whatever the runtime's pool says: the chunks' partial values are
      * combined in order, so a floating-point result's rounding depends on this count; it is fixed so that a run's bits
      * depend on the trip count and the thread count only, never on timing. Measured as for {@link #CHUNKS_PER_THREAD}:
-     * the dot product of 2^27 doubles ran 9% faster with 16 per thread than with 4, 4% faster than with 8.
+     * the dot product of 2^27 doubles ran 9% faster with 16 per thread than with 4, and level with 8.
      */
     public static final int REDUCTION_CHUNKS_PER_THREAD = 16;
 
