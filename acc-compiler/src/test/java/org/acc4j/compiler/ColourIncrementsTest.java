@@ -16,7 +16,6 @@ import org.acc4j.compiler.fixtures.ColourKernels;
 import org.acc4j.compiler.interp.KernelInterpreter;
 import org.acc4j.compiler.ir.ArrayRef;
 import org.acc4j.compiler.ir.ColourPlan;
-import org.acc4j.compiler.jvm.HostKernels;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -241,13 +240,5 @@ class ColourIncrementsTest {
         assertTrue(branch.contains("the subscript of res at line"), branch);
         String read = CompilerTest.host(ColourKernels.class, "colourAndRead").toString();
         assertTrue(read.contains("res is written and also accessed at another subscript"), read);
-    }
-
-    @Test
-    void theHostsCoresRunAColouredLoopAsPlainJava() {
-        CompiledMethod m = CompilerTest.offload(ColourKernels.class, "edges");
-        HostKernels.Unsupported u = assertThrows(HostKernels.Unsupported.class, () -> HostKernels.of(m));
-        assertTrue(u.getMessage().contains("runs colour by colour on the device; on the host's cores it runs as plain "
-                + "Java"), u.getMessage());
     }
 }

@@ -66,10 +66,12 @@ class MulticoreTest {
     void chunksAreFixedByTripAndThreads() {
         assertEquals(1, HostKernels.chunks(1, 16));
         assertEquals(7, HostKernels.chunks(7, 16));
-        assertEquals(64, HostKernels.chunks(1_000_000, 16));
-        assertEquals(8, HostKernels.chunks(1_000_000, 2));
-        assertEquals(4, HostKernels.chunks(5_000_000_000L, 1), "a chunk counts its iterations in an int");
-        assertEquals(128, HostKernels.chunks(1_000_000, 16, HostKernels.CHUNKS_PER_THREAD), "without a reduction");
+        assertEquals(256, HostKernels.chunks(1_000_000, 16));
+        assertEquals(32, HostKernels.chunks(1_000_000, 2));
+        assertEquals(3, HostKernels.chunks(5_000_000_000L, 1, 1), "a chunk counts its iterations in an int");
+        assertEquals(16, HostKernels.chunks(5_000_000_000L, 1));
+        assertEquals(256, HostKernels.chunks(1_000_000, 16, HostKernels.CHUNKS_PER_THREAD), "without a reduction");
+        assertEquals(40, HostKernels.chunks(1_000_000, 5, 8), "a pool's own count");
     }
 
     /**
@@ -152,6 +154,48 @@ class MulticoreTest {
                 run(hk, new Object[] {out, in, idx, n}, pool);
                 assertArrayEquals(plain, out);
             }
+        }
+    }
+
+    @Test
+    void arraysSavedByChunkAndWholeAreBothPutBack() {
+        CompiledMethod m = CompilerTest.offload(MulticoreKernels.class, "gatherFrom");
+        HostKernels hk = HostKernels.of(m);
+        int n = 40_000;
+        int lo = 1234;
+        double[] in = new Random(4).doubles(n).toArray();
+        int[] idx = new int[n];
+        for (int i = 0; i < n; i++) {
+            idx[i] = (i * 17) % n;
+        }
+        double[] plainOut = new Random(5).doubles(n).toArray();
+        double[] plainSpread = new Random(6).doubles(2 * n).toArray();
+        double[] outStart = plainOut.clone();
+        double[] spreadStart = plainSpread.clone();
+        MulticoreKernels.gatherFrom(plainOut, plainSpread, in, idx, lo, n);
+        for (TestPool pool : POOLS) {
+            for (int call = 0; call < 2; call++) {
+                double[] out = outStart.clone();
+                double[] spread = spreadStart.clone();
+                run(hk, new Object[] {out, spread, in, idx, lo, n}, pool);
+                assertArrayEquals(plainOut, out, "on " + pool.threads() + " threads");
+                assertArrayEquals(plainSpread, spread, "on " + pool.threads() + " threads");
+            }
+        }
+        // a bad index in the middle and one in the last chunk: Java's exception, both arrays as they were
+        idx[n / 2] = -3;
+        idx[n - 1] = n + 5;
+        Throwable plainJava = assertThrows(ArrayIndexOutOfBoundsException.class,
+                () -> MulticoreKernels.gatherFrom(new double[n], new double[2 * n], in, idx, lo, n));
+        for (TestPool pool : POOLS) {
+            double[] out = outStart.clone();
+            double[] spread = spreadStart.clone();
+            RuntimeException e = assertThrows(RuntimeException.class,
+                    () -> run(hk, new Object[] {out, spread, in, idx, lo, n}, pool));
+            assertEquals(plainJava.getClass(), e.getClass());
+            assertEquals(plainJava.getMessage(), e.getMessage());
+            assertArrayEquals(outStart, out, "written before the exception on " + pool.threads() + " threads");
+            assertArrayEquals(spreadStart, spread, "written before the exception on " + pool.threads() + " threads");
         }
     }
 

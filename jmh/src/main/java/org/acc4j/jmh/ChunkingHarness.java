@@ -2,8 +2,10 @@ package org.acc4j.jmh;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Random;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveAction;
 import java.util.function.IntConsumer;
@@ -12,15 +14,28 @@ import org.acc4j.compiler.plan.HostNest;
 import org.acc4j.runtime.launch.Multicore;
 
 /**
- * Measures the multicore target's chunking against parallel streams in one process: for each benchmark, the streams
- * version and the multicore target with several chunk counts per thread, and a fork/join pool that splits the chunks in
- * halves (as {@code RecursiveAction.invokeAll} does), all on the same arguments, timed in interleaved rounds so that
- * drift of the machine falls on every variant alike. Prints each variant's median time per call, its spread, and the
- * streams version's median divided by it (above 1: faster than the streams).
+ * Measures the multicore target against parallel streams in one process, on the same arguments: for each benchmark
+ * the streams version and the target as the runtime runs it, with optional other chunkings, timed in interleaved
+ * rounds. Each round runs every variant for a slot of about {@code SECONDS} (after one untimed call that wakes its
+ * threads), in an order shuffled per round from a fixed seed, so that neither drift of the machine nor a variant's
+ * place in the round favours one. Every variant runs on the same arrays, those of the streams version, after each
+ * was checked against plain Java on a copy of its own.
  *
- * <p>Run: {@code java -javaagent:acc.jar -cp benchmarks.jar org.acc4j.jmh.ChunkingHarness ROUNDS SECONDS_PER_ROUND
- * name:size[:serial] ...}, names {@code vectoradd dot jacobi stencil laplacian dgemm spmv}, {@code :serial} adding plain
- * Java and the target on one thread; threads from {@code ACC_NUM_CORES}, else every core.
+ * <p>Each variant's figure is the median over the rounds of its <em>paired</em> ratio, the streams version's mean
+ * time per call in that round divided by the variant's (above 1: faster than the streams), with a distribution-free
+ * 95% confidence interval of that median: the order statistics {@code j} and {@code n + 1 - j} of the {@code n}
+ * rounds' ratios, {@code j} the largest rank with {@code P(Binomial(n, 1/2) < j) <= 0.025}. A line per variant
+ * {@code RATIO name size variant median [low, high]} is what the run script collects; a line {@code VS ...} gives each
+ * further variant against the first one named, paired the same way (above 1: faster than the first).
+ *
+ * <p>Run: {@code java -javaagent:acc.jar -cp benchmarks.jar org.acc4j.jmh.ChunkingHarness ROUNDS SECONDS_PER_SLOT
+ * name:size[:variant,...] ...}, names {@code vectoradd dot jacobi stencil laplacian wave13pt dgemm spmv}; variants (the
+ * target's own, {@code mc}, when none is given): {@code mc} (as the runtime runs it), {@code kN} ({@code N} chunks per
+ * thread for a nest without a reduction), {@code rN} ({@code N} per thread for a nest with one: its rounding changes
+ * with it), {@code whole} (a nest that may throw saves every array it writes whole before the run, not an array
+ * written only at the chunked index chunk by chunk), {@code halves} (the target's chunks on a fork/join pool that
+ * splits them in halves, as {@code RecursiveAction.invokeAll} does), {@code serial} (plain Java on the calling thread)
+ * and {@code one} (the target on one thread). Threads from {@code ACC_NUM_CORES}, else every core.
  */
 public final class ChunkingHarness {
     private ChunkingHarness() {
@@ -33,10 +48,14 @@ public final class ChunkingHarness {
         int rounds = Integer.parseInt(args[0]);
         double seconds = Double.parseDouble(args[1]);
         int threads = MulticoreState.threads();
-        System.out.println("# " + threads + " threads, " + rounds + " rounds of " + seconds + " s per variant");
+        System.out.println("# " + threads + " threads, " + rounds + " rounds of " + seconds
+                + " s per variant, the order shuffled per round; Java " + System.getProperty("java.version") + ", "
+                + Runtime.getRuntime().availableProcessors() + " processors, heap "
+                + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB");
         for (String spec : Arrays.asList(args).subList(2, args.length)) {
             String[] p = spec.split(":");
-            measure(sample(p[0]), p[1], threads, rounds, seconds, p.length > 2 && p[2].equals("serial"));
+            List<String> variants = p.length > 2 ? List.of(p[2].split(",")) : List.of("mc");
+            measure(p[0], p[1], threads, rounds, seconds, variants);
         }
     }
 
@@ -47,53 +66,79 @@ public final class ChunkingHarness {
             case "jacobi" -> JacobiBench.SAMPLE;
             case "stencil" -> StencilBench.SAMPLE;
             case "laplacian" -> LaplacianBench.SAMPLE;
+            case "wave13pt" -> Wave13ptBench.SAMPLE;
             case "dgemm" -> DgemmBench.SAMPLE;
             case "spmv" -> SpmvBench.SAMPLE;
             default -> throw new IllegalArgumentException("no benchmark " + name);
         };
     }
 
-    private static void measure(Sample sample, String size, int threads, int rounds, double seconds,
-                                boolean serial) {
+    private static void measure(String name, String size, int threads, int rounds, double seconds,
+                                List<String> names) {
+        Sample sample = sample(name);
         StreamsState streams = new StreamsState(sample) { };
         streams.setUp(size);
         MulticoreState cores = new MulticoreState(sample) { };
         cores.setUp(size, "default");
+        // both on the very same arrays (each checked on its own copy at its setup): the nests write their outputs
+        // from their inputs only, so each call writes the same values
+        cores.args = streams.args;
         List<Variant> variants = new ArrayList<>();
         variants.add(new Variant("streams", streams::run));
         List<AutoCloseable> pools = new ArrayList<>();
-        for (int k : new int[] {1, 2, 4, 8}) {
-            Multicore m = new Multicore(threads, k, null, null);
-            pools.add(m);
-            variants.add(new Variant("blocks k=" + k, () -> cores.run(m)));
+        for (String v : names) {
+            variants.add(variant(v, sample, size, threads, cores, pools));
         }
-        Halves halves = new Halves(threads, 4);
-        pools.add(halves);
-        variants.add(new Variant("fork/join halves k=4", () -> cores.run(halves)));
-        if (serial) {
-            SerialState plain = new SerialState(sample) { };
-            plain.setUp(size);
-            variants.add(new Variant("serial (plain Java)", plain::run));
-            Multicore one = new Multicore(1, 1, null, null);
-            pools.add(one);
-            variants.add(new Variant("target on 1 thread", () -> cores.run(one)));
+        int n = variants.size();
+        double[][] times = new double[n][rounds];
+        // warm-up: every variant until C2 has compiled its loops, in the order the rounds use
+        for (int w = 0; w < 3; w++) {
+            for (Variant v : variants) {
+                timed(v, seconds);
+            }
         }
-        double[][] times = new double[variants.size()][rounds];
-        for (Variant v : variants) {
-            timed(v, seconds);
+        Random order = new Random(17);
+        List<Integer> slots = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            slots.add(i);
         }
         for (int r = 0; r < rounds; r++) {
-            for (int i = 0; i < variants.size(); i++) {
+            Collections.shuffle(slots, order);
+            for (int i : slots) {
                 times[i][r] = timed(variants.get(i), seconds);
             }
         }
-        double base = median(times[0]);
-        System.out.println("== " + sample.name() + " " + size);
-        for (int i = 0; i < variants.size(); i++) {
+        System.out.println("== " + sample.name() + " " + size + " (" + rounds + " rounds)");
+        for (int i = 0; i < n; i++) {
+            double[] ratio = new double[rounds];
+            for (int r = 0; r < rounds; r++) {
+                ratio[r] = times[0][r] / times[i][r];
+            }
             double[] t = times[i].clone();
             Arrays.sort(t);
-            System.out.println(String.format(Locale.ROOT, "%-22s median %9.3f ms  min %9.3f  max %9.3f  streams/this %.3f",
-                    variants.get(i).name(), median(times[i]), t[0], t[t.length - 1], base / median(times[i])));
+            double[] ci = medianInterval(ratio);
+            System.out.println(String.format(Locale.ROOT,
+                    "%-22s median %9.3f ms  min %9.3f  max %9.3f  streams/this %.3f [%.3f, %.3f]",
+                    variants.get(i).name(), median(times[i]), t[0], t[t.length - 1], median(ratio), ci[0], ci[1]));
+        }
+        for (int i = 1; i < n; i++) {
+            double[] ratio = new double[rounds];
+            for (int r = 0; r < rounds; r++) {
+                ratio[r] = times[0][r] / times[i][r];
+            }
+            double[] ci = medianInterval(ratio);
+            System.out.println(String.format(Locale.ROOT, "RATIO %-10s %-12s %-8s %.3f [%.3f, %.3f]", name, size,
+                    variants.get(i).name(), median(ratio), ci[0], ci[1]));
+        }
+        // each further variant against the first one named (the target as shipped, when it is mc), paired per round
+        for (int i = 2; i < n; i++) {
+            double[] ratio = new double[rounds];
+            for (int r = 0; r < rounds; r++) {
+                ratio[r] = times[1][r] / times[i][r];
+            }
+            double[] ci = medianInterval(ratio);
+            System.out.println(String.format(Locale.ROOT, "VS    %-10s %-12s %-8s %.3f [%.3f, %.3f] of %s", name, size,
+                    variants.get(i).name(), median(ratio), ci[0], ci[1], variants.get(1).name()));
         }
         for (AutoCloseable c : pools) {
             try {
@@ -105,13 +150,80 @@ public final class ChunkingHarness {
         cores.tearDown();
     }
 
-    /** Calls for about {@code seconds}; the mean time per call in ms. */
+    private static Variant variant(String v, Sample sample, String size, int threads, MulticoreState cores,
+                                   List<AutoCloseable> pools) {
+        if (v.equals("mc")) {
+            return new Variant(v, cores::run);
+        }
+        if (v.equals("serial")) {
+            SerialState plain = new SerialState(sample) { };
+            plain.setUp(size);
+            plain.args = cores.args;
+            return new Variant(v, plain::run);
+        }
+        if (v.equals("one")) {
+            Multicore one = new Multicore(1, 1, null, null);
+            pools.add(one);
+            return new Variant(v, () -> cores.run(one));
+        }
+        if (v.equals("halves")) {
+            Halves halves = new Halves(threads, MulticoreState.chunksPerThread());
+            pools.add(halves);
+            return new Variant(v, () -> cores.run(halves));
+        }
+        if (v.matches("[kr][0-9]+") || v.equals("whole")) {
+            boolean whole = v.equals("whole");
+            int k = whole ? MulticoreState.chunksPerThread() : Integer.parseInt(v.substring(1));
+            boolean reduction = v.charAt(0) == 'r';
+            Multicore m = new Multicore(threads, reduction ? MulticoreState.chunksPerThread() : k, null, null);
+            pools.add(m);
+            HostNest.Pool on = new HostNest.Pool() {
+                @Override
+                public int threads() {
+                    return m.threads();
+                }
+
+                @Override
+                public int chunksPerThread() {
+                    return m.chunksPerThread();
+                }
+
+                @Override
+                public int reductionChunksPerThread() {
+                    return reduction ? k : HostNest.REDUCTION_CHUNKS_PER_THREAD;
+                }
+
+                @Override
+                public boolean savesByChunk() {
+                    return !whole;
+                }
+
+                @Override
+                public void run(int chunks, IntConsumer chunk) {
+                    m.run(chunks, chunk);
+                }
+            };
+            if (reduction) {
+                // another chunk count adds in another order: check this one's result against plain Java too
+                Object[] own = cores.workload.freshArgs();
+                cores.workload.clearOutputs(own);
+                Object[] shared = cores.args;
+                cores.args = own;
+                cores.workload.check(sample.name() + " multicore " + v, own, cores.run(on));
+                cores.args = shared;
+            }
+            return new Variant(v, () -> cores.run(on));
+        }
+        throw new IllegalArgumentException("no variant " + v + " (mc, kN, rN, whole, halves, serial, one)");
+    }
+
+    /** One untimed call, then calls for about {@code seconds} (at least two); the mean time per call in ms. */
     private static double timed(Variant v, double seconds) {
+        Object sink = v.call().get();
         long budget = (long) (seconds * 1e9);
         long t0 = System.nanoTime();
         int n = 0;
-        Object sink = null;
-        while (System.nanoTime() - t0 < budget || n == 0) {
+        while (System.nanoTime() - t0 < budget || n < 2) {
             sink = v.call().get();
             n++;
         }
@@ -122,10 +234,33 @@ public final class ChunkingHarness {
         return t / 1e6 / n;
     }
 
-    private static double median(double[] x) {
+    static double median(double[] x) {
         double[] t = x.clone();
         Arrays.sort(t);
         return t.length % 2 == 1 ? t[t.length / 2] : (t[t.length / 2 - 1] + t[t.length / 2]) / 2;
+    }
+
+    /**
+     * A 95% confidence interval of the median of {@code x}'s distribution, free of any assumption on its shape: the
+     * order statistics {@code x(j)} and {@code x(n+1-j)}, {@code j} the largest rank with
+     * {@code P(Binomial(n, 1/2) < j) <= 0.025} (at least 1).
+     */
+    static double[] medianInterval(double[] x) {
+        double[] t = x.clone();
+        Arrays.sort(t);
+        int n = t.length;
+        double pk = Math.pow(0.5, n); // P(B = k), from k = 0
+        double cdf = pk; // P(B <= j - 1)
+        int j = 1;
+        while (j < (n + 1) / 2) {
+            pk = pk * (n - j + 1) / j; // P(B = j)
+            if (cdf + pk > 0.025) {
+                break;
+            }
+            cdf += pk;
+            j++;
+        }
+        return new double[] {t[j - 1], t[n - j]};
     }
 
     /** A fork/join pool of {@code threads} workers running the chunks split in halves; the caller waits. */

@@ -15,7 +15,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * acc4j's multicore target: the sample's {@code @Kernels} method (parameter {@code variant}) compiled as the agent
- * compiles it, each nest run as generated JVM bytecode in chunks on a fork/join pool of {@code ACC_NUM_CORES} threads
+ * compiles it, each nest run as generated JVM bytecode in chunks on the target's pool of {@code ACC_NUM_CORES} threads
  * (every core when unset), exactly as a launch site runs it where there is no GPU; driven directly, so that it runs in
  * the same JVM as the GPU modes. Data is the host's: nothing moves. The setup checks one call against plain Java
  * (output arrays bit for bit; a reduction's value within the sample's tolerance) before anything is timed. The

@@ -50,10 +50,14 @@ import org.acc4j.templates.reduce.ReduceOrder;
  * the exception of the lowest chunk that threw, which is the first in Java's iteration order, with Java's type and
  * message. Nothing is left written by a call that threw, as on the GPU: a nest that may throw (an access whose bounds
  * the host could not prove for the call, an integer division by a variable, an atomic operation) first saves the
- * arrays it writes (a copy made in parallel on the pool, into buffers kept for the nest's next call), runs in place,
- * and copies the saved contents back when a chunk threw. That costs one parallel copy of each written array per call,
- * and a second one only when the call throws. A nest that cannot throw (every access proven in bounds before the run,
- * no division by a variable) runs in place with nothing saved.
+ * arrays it writes ({@link WrittenArrays}: a copy made in parallel on the pool, into buffers kept for the nest's next
+ * call, or, for an array written only at the chunked loop's index, each chunk's own range just before it runs), runs
+ * in place, and copies the saved contents back when a chunk threw. A nest that cannot throw (every access proven in
+ * bounds before the run, no division by a variable) runs in place with nothing saved.
+ *
+ * <p><b>Coloured nests</b> ({@code @Loop(increments = COLOUR)}) run colour by colour with the GPU path's colouring
+ * ({@link HostColours}), each colour's positions in the colour order chunked as above, the colours one after the
+ * other (a call that threw runs the iterations again in Java's order to throw Java's first exception).
  */
 public final class HostKernels {
     /** The nest must run as plain Java this time (a loop or disjointness check failed, an array is null or aliased). */
@@ -85,29 +89,51 @@ public final class HostKernels {
         default int chunksPerThread() {
             return CHUNKS_PER_THREAD;
         }
+
+        /**
+         * Chunks per thread of a nest with a reduction (at least 1): {@link #REDUCTION_CHUNKS_PER_THREAD}, which the
+         * runtime's pools keep, so that a reduction's rounding follows the thread count only; a pool that says
+         * otherwise (a measurement of the chunking) changes a floating-point reduction's bits.
+         */
+        default int reductionChunksPerThread() {
+            return REDUCTION_CHUNKS_PER_THREAD;
+        }
+
+        /**
+         * Whether a chunk saves, just before it runs, its own range of an array the nest writes only at the chunked
+         * loop's index ({@link WrittenArrays}); true unless the pool says otherwise (a measurement of that saving:
+         * false saves every written array whole before the run).
+         */
+        default boolean savesByChunk() {
+            return true;
+        }
     }
 
     /**
      * One nest's run, for the report and the profile: {@code inPlace} when it could not throw (nothing saved);
-     * {@code order} the loops' order ({@code j | k | i}) when the run reordered them ({@link LoopOrder}), else null.
+     * {@code order} the loops' order ({@code j | k | i}) when the run reordered them ({@link LoopOrder}), else null;
+     * {@code colours} the colours a coloured nest ran (its trip and chunks summed over them), 0 for another nest.
      */
     public record Launch(int kernel, int line, long trip, int chunks, int threads, boolean inPlace, long nanos,
-                         String order) {
+                         String order, int colours) {
     }
 
     /**
      * Chunks per thread of a nest without a reduction, by default: enough that the threads finishing early take
-     * chunks from the slower ones until little is left (on 16 cores, 8 per thread ran memory-bound nests 2-8% faster
-     * than 4, 12-25% faster than 1), few enough that each chunk is long against its cost (a call, a microsecond).
+     * chunks from the slower ones until little is left, few enough that each chunk is long against its cost (a call, a
+     * microsecond). On the GPU machine's 16 cores, against parallel streams in the same process (the chunking
+     * harness), 16 per thread ran the memory-bound nests (vector add, Jacobi, the stencils, the CSR mat-vec) up to 6%
+     * faster than 8, which ran them 5-10% faster than 4; 32 gained nothing more.
      */
-    public static final int CHUNKS_PER_THREAD = 8;
+    public static final int CHUNKS_PER_THREAD = 16;
 
     /**
-     * Chunks per thread of a nest with a reduction, whatever the pool says: the chunks' partial values are combined in
-     * order, so a floating-point result's rounding depends on this count; it is fixed so that a run's bits depend on
-     * the trip count and the thread count only.
+     * Chunks per thread of a nest with a reduction, whatever the runtime's pool says: the chunks' partial values are
+     * combined in order, so a floating-point result's rounding depends on this count; it is fixed so that a run's bits
+     * depend on the trip count and the thread count only, never on timing. Measured as for {@link #CHUNKS_PER_THREAD}:
+     * the dot product of 2^27 doubles ran 9% faster with 16 per thread than with 4, and level with 8.
      */
-    public static final int REDUCTION_CHUNKS_PER_THREAD = 4;
+    public static final int REDUCTION_CHUNKS_PER_THREAD = 16;
 
     private static final ThreadLocal<Throwable> LAST = new ThreadLocal<>();
 
@@ -116,7 +142,8 @@ public final class HostKernels {
 
     private record Kernel(KernelPlan plan, JvmKernel code, List<ArrayRef> arrays, List<Var> inputs,
                           List<Expr.FieldValue> fields, boolean[] mayThrow, Set<ArrayRef> written,
-                          java.util.concurrent.atomic.AtomicReference<Object[]> spare, String order) {
+                          java.util.concurrent.atomic.AtomicReference<Object[]> spare, String order,
+                          HostColours colours, boolean[] writtenAt, boolean[] byChunk) {
     }
 
     private HostKernels(CompiledMethod method, List<Kernel> kernels) {
@@ -140,10 +167,9 @@ public final class HostKernels {
         List<Kernel> out = new ArrayList<>();
         for (KernelPlan k : m.kernels()) {
             Region r = k.region();
-            if (r.colour() != null) {
+            if (r.colour() != null && (!r.colour().lowered() || !r.reductions().isEmpty())) {
                 throw new Unsupported(m.body().displayName() + " (line " + r.loop().line() + "): the loop over "
-                        + r.colour().item().name() + " runs colour by colour on the device; on the host's cores it runs "
-                        + "as plain Java", null);
+                        + r.colour().item().name() + " is coloured but not lowered over its colour order", null);
             }
             JvmEmitter e = new JvmEmitter(r, params, k.unchecked() != null
                     && k.unchecked().tiled() instanceof org.acc4j.compiler.pass.Tiling.Matmul mm ? mm : null);
@@ -171,7 +197,8 @@ public final class HostKernels {
             writes(r.prologue(), written);
             out.add(new Kernel(k, code, e.arrays, e.inputs, e.fields, e.mayThrow.clone(), written,
                     new java.util.concurrent.atomic.AtomicReference<>(),
-                    e.orderNote));
+                    e.orderNote, r.colour() == null ? null : new HostColours(), writtenAt(e.arrays, written),
+                    r.colour() == null ? ChunkWrites.of(r, e.chunked, e.arrays, written) : null));
         }
         return new HostKernels(m, List.copyOf(out));
     }
@@ -253,6 +280,10 @@ public final class HostKernels {
         Map<Object, Integer> seen = new IdentityHashMap<>();
         List<Object> values = new ArrayList<>();
         for (ArrayRef a : k.arrays()) {
+            if (a.source() instanceof ArrayRef.ColourOrder) {
+                values.add(null); // made at the launch
+                continue;
+            }
             Object v = sources.apply(a.source());
             if (v == null) {
                 throw new HostInstead("the array " + a.name() + " is null");
@@ -267,7 +298,7 @@ public final class HostKernels {
         }
         for (int i = 0; i < k.arrays().size(); i++) {
             ArrayRef a = k.arrays().get(i);
-            if (k.written().contains(a)) {
+            if (k.written().contains(a) && values.get(i) != null) {
                 for (Object leaf : leaves(a, values.get(i))) {
                     if (seen.get(leaf) > 1) {
                         throw new HostInstead("the nest writes " + a.name() + ", which it can also reach another way");
@@ -283,14 +314,185 @@ public final class HostKernels {
 
     private long[] launch(Kernel k, int n, Evaluator ev, Function<ArrayRef.Source, Object> sources, Object[] scalars,
                           Pool pool, java.util.function.Consumer<Launch> launches) {
+        if (k.colours() != null) {
+            return launchColoured(k, n, ev, sources, scalars, pool, launches);
+        }
         long t0 = System.nanoTime();
         KernelPlan plan = k.plan();
         Region r = plan.region();
         List<Reduction> reds = r.reductions();
+        Object[] arrays = arrays(k, sources, null);
+        long[] inputs = inputs(k, ev, sources, scalars);
+        boolean proven = plan.provenInBounds(ev, a -> sources.apply(a.source()));
+        boolean inPlace = !k.mayThrow()[proven ? 1 : 0];
+        WrittenArrays saved = null;
+        if (!inPlace) {
+            Long lower = k.byChunk() == null || !pool.savesByChunk() ? null
+                    : ChunkWrites.lower(r, bounds(k, ev, sources, scalars));
+            saved = WrittenArrays.save(k.spare(), k.writtenAt(), arrays, lower == null ? null : k.byChunk(),
+                    lower == null ? 0 : lower, pool);
+        }
+        long trip;
+        try {
+            trip = k.code().trip(proven, arrays, inputs);
+        } catch (RuntimeException | Error e) {
+            if (saved != null) {
+                saved.release();
+            }
+            throw raised(e);
+        }
+        long[] out = new long[reds.size()];
+        for (int j = 0; j < out.length; j++) {
+            out[j] = reds.get(j).identityBits();
+        }
+        int threads = Math.max(1, pool.threads());
+        int chunks = 0;
+        if (trip > 0) {
+            chunks = chunks(trip, threads, reds.isEmpty() ? pool.chunksPerThread() : pool.reductionChunksPerThread());
+            long[][] partials = new long[chunks][reds.size()];
+            if (saved != null) {
+                saved.chunks(chunks, trip);
+            }
+            Throwable t = runChunks(k, proven, arrays, inputs, trip, chunks, partials, pool, saved);
+            if (t != null) {
+                if (saved != null) {
+                    saved.restore(pool);
+                    saved.release();
+                }
+                throw raised(t);
+            }
+            for (int j = 0; j < out.length; j++) {
+                var routine = reds.get(j).routine();
+                long v = partials[0][j];
+                for (int c = 1; c < chunks; c++) {
+                    v = ReduceOrder.apply(routine.op(), routine.kind(), v, partials[c][j]);
+                }
+                out[j] = v;
+            }
+        }
+        if (saved != null) {
+            saved.release();
+        }
+        if (launches != null) {
+            launches.accept(new Launch(n, r.loop().line(), trip, chunks, threads, inPlace, System.nanoTime() - t0,
+                    proven ? k.order() : null, 0));
+        }
+        return out;
+    }
+
+    /**
+     * A coloured nest ({@code @Loop(increments = COLOUR)}): the colours in order, each colour's iterations (positions
+     * {@code start..end-1} of the colour order) cut into chunks on the pool as any nest's, the pool's return the barrier
+     * between two colours. No two iterations of a colour reach one element through the index arrays, so a colour's
+     * chunks write disjoint elements, and every element sees its increments in colour order: the same in every run on
+     * the same index arrays, whatever the thread count, and the GPU's order. When a chunk throws, the arrays the nest
+     * writes are restored and its iterations run again in Java's order on the calling thread, so that the call throws
+     * Java's first exception, with nothing written; should that run end normally, its result, plain Java's, stays.
+     */
+    private long[] launchColoured(Kernel k, int n, Evaluator ev, Function<ArrayRef.Source, Object> sources,
+                                  Object[] scalars, Pool pool, java.util.function.Consumer<Launch> launches) {
+        long t0 = System.nanoTime();
+        Region r = k.plan().region();
+        org.acc4j.compiler.ir.ColourPlan c = r.colour();
+        HostColours.Call call = k.colours().colouring(r, bounds(k, ev, sources, scalars), sources, pool);
+        org.acc4j.Colouring col = call.colouring();
+        Object[] arrays = arrays(k, sources, col.order());
+        boolean inPlace = !k.mayThrow()[0];
+        WrittenArrays saved = inPlace ? null : WrittenArrays.save(k.spare(), k.writtenAt(), arrays, null, 0, pool);
+        int threads = Math.max(1, pool.threads());
+        long trips = 0;
+        int chunksRun = 0;
+        Throwable error = null;
+        for (int colour = 0; colour < col.colours() && error == null; colour++) {
+            ev.set(c.start(), col.start(colour));
+            ev.set(c.end(), col.end(colour));
+            long[] inputs = inputs(k, ev, sources, scalars);
+            long trip;
+            try {
+                trip = k.code().trip(false, arrays, inputs);
+            } catch (RuntimeException | Error e) {
+                error = e;
+                break;
+            }
+            if (trip > 0) {
+                int chunks = chunks(trip, threads, pool.chunksPerThread());
+                error = runChunks(k, false, arrays, inputs, trip, chunks, new long[chunks][0], pool, null);
+                trips += trip;
+                chunksRun += chunks;
+            }
+        }
+        if (error != null && saved == null) {
+            // nothing in the nest could throw: not Java's exception, and nothing to restore
+            throw raised(error);
+        }
+        if (error != null) {
+            saved.restore(pool);
+            Object[] java = arrays(k, sources, HostColours.javaOrder(call.lo(), call.hi()));
+            ev.set(c.start(), 0);
+            ev.set(c.end(), Math.max(0, call.hi() - call.lo()));
+            long[] inputs = inputs(k, ev, sources, scalars);
+            Throwable first = null;
+            try {
+                long trip = k.code().trip(false, java, inputs);
+                if (trip > 0) {
+                    k.code().chunk(false, java, inputs, 0, trip, new long[0]);
+                }
+            } catch (Throwable t) {
+                first = t;
+            }
+            if (first != null) {
+                saved.restore(pool);
+                saved.release();
+                throw raised(first);
+            }
+        }
+        if (saved != null) {
+            saved.release();
+        }
+        if (launches != null) {
+            launches.accept(new Launch(n, r.loop().line(), trips, chunksRun, threads, inPlace,
+                    System.nanoTime() - t0, null, col.colours()));
+        }
+        return new long[0];
+    }
+
+    /** Whether each array (by position) is one the nest writes. */
+    private static boolean[] writtenAt(List<ArrayRef> arrays, Set<ArrayRef> written) {
+        boolean[] out = new boolean[arrays.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = written.contains(arrays.get(i));
+        }
+        return out;
+    }
+
+    /**
+     * An evaluator of the region's bounds: the parameters, the host values the program computed before the nest
+     * ({@code ev}), then the region's device prologue (what it cannot evaluate stays unset).
+     */
+    private Evaluator bounds(Kernel k, Evaluator ev, Function<ArrayRef.Source, Object> sources, Object[] scalars) {
+        Region r = k.plan().region();
+        Evaluator out = evaluator(sources, scalars);
+        for (Var v : r.hostVars()) {
+            if (ev.get(v) != null) {
+                out.set(v, ev.get(v));
+            }
+        }
+        return out;
+    }
+
+    /** The nest's arrays for a call, the colour order {@code order} for a coloured nest's. */
+    private static Object[] arrays(Kernel k, Function<ArrayRef.Source, Object> sources, int[] order) {
         Object[] arrays = new Object[k.arrays().size()];
         for (int i = 0; i < arrays.length; i++) {
-            arrays[i] = sources.apply(k.arrays().get(i).source());
+            ArrayRef.Source s = k.arrays().get(i).source();
+            arrays[i] = s instanceof ArrayRef.ColourOrder ? order : sources.apply(s);
         }
+        return arrays;
+    }
+
+    /** The nest's scalar inputs as raw bits: its host values and parameters, then the fields it reads. */
+    private long[] inputs(Kernel k, Evaluator ev, Function<ArrayRef.Source, Object> sources, Object[] scalars) {
+        Region r = k.plan().region();
         long[] inputs = new long[k.inputs().size() + k.fields().size()];
         for (int i = 0; i < k.inputs().size(); i++) {
             Var v = k.inputs().get(i);
@@ -311,69 +513,41 @@ public final class HostKernels {
             Expr.FieldValue f = k.fields().get(i);
             inputs[k.inputs().size() + i] = bits(f.type(), scalar(sources.apply(f.field())));
         }
-        boolean proven = plan.provenInBounds(ev, a -> sources.apply(a.source()));
-        boolean inPlace = !k.mayThrow()[proven ? 1 : 0];
-        Object[] saved = null;
-        if (!inPlace) {
-            saved = save(k, arrays, pool);
-        }
-        long trip;
-        try {
-            trip = k.code().trip(proven, arrays, inputs);
-        } catch (RuntimeException | Error e) {
-            release(k, saved);
-            throw raised(e);
-        }
-        long[] out = new long[reds.size()];
-        for (int j = 0; j < out.length; j++) {
-            out[j] = reds.get(j).identityBits();
-        }
-        int threads = Math.max(1, pool.threads());
-        int chunks = 0;
-        if (trip > 0) {
-            chunks = chunks(trip, threads, reds.isEmpty() ? pool.chunksPerThread() : REDUCTION_CHUNKS_PER_THREAD);
-            long[][] partials = new long[chunks][reds.size()];
-            Throwable[] errors = new Throwable[chunks];
-            AtomicInteger failed = new AtomicInteger(Integer.MAX_VALUE);
-            long size = trip / chunks;
-            long extra = trip % chunks;
-            pool.run(chunks, c -> {
-                if (c > failed.get()) {
-                    return; // an earlier chunk threw: this one's work cannot matter
-                }
-                long lo = c * size + Math.min(c, extra);
-                long hi = lo + size + (c < extra ? 1 : 0);
-                try {
-                    k.code().chunk(proven, arrays, inputs, lo, hi, partials[c]);
-                } catch (Throwable t) {
-                    errors[c] = t;
-                    failed.accumulateAndGet(c, Math::min);
-                }
-            });
-            for (Throwable t : errors) {
-                if (t != null) {
-                    if (saved != null) {
-                        restore(k, saved, arrays, pool);
-                    }
-                    release(k, saved);
-                    throw raised(t);
-                }
+        return inputs;
+    }
+
+    /**
+     * Runs a level of {@code trip} iterations as {@code chunks} chunks on the pool, each chunk's reduction partials in
+     * {@code partials[c]}; the exception of the lowest chunk that threw (the first in the level's order), or null.
+     */
+    private static Throwable runChunks(Kernel k, boolean proven, Object[] arrays, long[] inputs, long trip, int chunks,
+                                       long[][] partials, Pool pool, WrittenArrays saved) {
+        Throwable[] errors = new Throwable[chunks];
+        AtomicInteger failed = new AtomicInteger(Integer.MAX_VALUE);
+        long size = trip / chunks;
+        long extra = trip % chunks;
+        pool.run(chunks, c -> {
+            if (c > failed.get()) {
+                return; // an earlier chunk threw: this one's work cannot matter
             }
-            release(k, saved);
-            for (int j = 0; j < out.length; j++) {
-                var routine = reds.get(j).routine();
-                long v = partials[0][j];
-                for (int c = 1; c < chunks; c++) {
-                    v = ReduceOrder.apply(routine.op(), routine.kind(), v, partials[c][j]);
-                }
-                out[j] = v;
+            long lo = c * size + Math.min(c, extra);
+            long hi = lo + size + (c < extra ? 1 : 0);
+            if (saved != null) {
+                saved.beforeChunk(c, lo, hi);
+            }
+            try {
+                k.code().chunk(proven, arrays, inputs, lo, hi, partials[c]);
+            } catch (Throwable t) {
+                errors[c] = t;
+                failed.accumulateAndGet(c, Math::min);
+            }
+        });
+        for (Throwable t : errors) {
+            if (t != null) {
+                return t;
             }
         }
-        if (launches != null) {
-            launches.accept(new Launch(n, r.loop().line(), trip, chunks, threads, inPlace, System.nanoTime() - t0,
-                    proven ? k.order() : null));
-        }
-        return out;
+        return null;
     }
 
     /** The chunk count of a nest with a reduction, for a level of {@code trip} iterations on {@code threads}. */
@@ -408,93 +582,6 @@ public final class HostKernels {
             throw e;
         }
         throw new IllegalStateException(java);
-    }
-
-    /** Pieces of at least this many elements per task of a parallel copy. */
-    private static final int COPY_PIECE = 1 << 16;
-
-    /**
-     * Saves the arrays the nest writes into buffers (the nest's spare ones when their shapes fit), in parallel; the
-     * saved copies, by the position of their array.
-     */
-    private static Object[] save(Kernel k, Object[] arrays, Pool pool) {
-        Object[] saved = k.spare().getAndSet(null);
-        if (saved == null || saved.length != arrays.length) {
-            saved = new Object[arrays.length];
-        }
-        List<Object[]> pairs = new ArrayList<>();
-        for (int i = 0; i < arrays.length; i++) {
-            if (!k.written().contains(k.arrays().get(i))) {
-                saved[i] = null;
-                continue;
-            }
-            saved[i] = fit(saved[i], arrays[i]);
-            pairs(arrays[i], saved[i], pairs);
-        }
-        copy(pairs, pool);
-        return saved;
-    }
-
-    /** Copies the saved contents back after a chunk threw. */
-    private static void restore(Kernel k, Object[] saved, Object[] arrays, Pool pool) {
-        List<Object[]> pairs = new ArrayList<>();
-        for (int i = 0; i < arrays.length; i++) {
-            if (saved[i] != null) {
-                pairs(saved[i], arrays[i], pairs);
-            }
-        }
-        copy(pairs, pool);
-    }
-
-    private static void release(Kernel k, Object[] saved) {
-        if (saved != null) {
-            k.spare().set(saved);
-        }
-    }
-
-    /** A buffer of {@code array}'s shape: {@code old} when it has it, else a new one. */
-    private static Object fit(Object old, Object array) {
-        if (array instanceof Object[] rows) {
-            Object[] o = old instanceof Object[] r && r.length == rows.length && r.getClass() == rows.getClass() ? r
-                    : (Object[]) java.lang.reflect.Array.newInstance(rows.getClass().getComponentType(), rows.length);
-            for (int i = 0; i < rows.length; i++) {
-                o[i] = fit(o[i], rows[i]);
-            }
-            return o;
-        }
-        int length = java.lang.reflect.Array.getLength(array);
-        if (old != null && old.getClass() == array.getClass() && java.lang.reflect.Array.getLength(old) == length) {
-            return old;
-        }
-        return java.lang.reflect.Array.newInstance(array.getClass().getComponentType(), length);
-    }
-
-    /** The 1D copies ({from, to, offset, length}) that copy {@code from} into {@code to}, in pieces. */
-    private static void pairs(Object from, Object to, List<Object[]> out) {
-        if (from instanceof Object[] rows) {
-            Object[] t = (Object[]) to;
-            for (int i = 0; i < rows.length; i++) {
-                pairs(rows[i], t[i], out);
-            }
-            return;
-        }
-        int length = java.lang.reflect.Array.getLength(from);
-        for (int at = 0; at < length; at += COPY_PIECE) {
-            out.add(new Object[] {from, to, at, Math.min(COPY_PIECE, length - at)});
-        }
-    }
-
-    private static void copy(List<Object[]> pieces, Pool pool) {
-        if (pieces.isEmpty()) {
-            return;
-        }
-        int tasks = Math.min(pieces.size(), Math.max(1, pool.threads()) * CHUNKS_PER_THREAD);
-        pool.run(tasks, t -> {
-            for (int p = t; p < pieces.size(); p += tasks) {
-                Object[] c = pieces.get(p);
-                System.arraycopy(c[0], (Integer) c[2], c[1], (Integer) c[2], (Integer) c[3]);
-            }
-        });
     }
 
     private static long bits(Type t, Object v) {

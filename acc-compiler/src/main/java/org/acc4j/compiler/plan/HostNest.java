@@ -26,16 +26,33 @@ public final class HostNest {
         /** Chunks per thread of a nest without a reduction (at least 1). */
         int chunksPerThread();
 
+        /**
+         * Chunks per thread of a nest with a reduction: {@link #REDUCTION_CHUNKS_PER_THREAD}, which the runtime keeps
+         * so that a reduction's rounding follows the thread count only; another count is for measuring the chunking.
+         */
+        default int reductionChunksPerThread() {
+            return REDUCTION_CHUNKS_PER_THREAD;
+        }
+
+        /**
+         * Whether a chunk saves its own range of an array its nest writes only at the chunked index just before it
+         * runs (true), rather than every written array whole before the run; false is for measuring that saving.
+         */
+        default boolean savesByChunk() {
+            return true;
+        }
+
         /** Runs {@code chunk.accept(c)} for every {@code c} in {@code [0, chunks)}; returns when all are done. */
         void run(int chunks, IntConsumer chunk);
     }
 
     /**
      * One nest's run, for the report and the profile: {@code inPlace} when it could not throw (nothing saved);
-     * {@code order} the loops' order when the run reordered them, else null.
+     * {@code order} the loops' order when the run reordered them, else null; {@code colours} the colours a coloured
+     * nest ran one after the other (its trip and chunks summed over them), 0 for another nest.
      */
     public record Run(int kernel, int line, long trip, int chunks, int threads, boolean inPlace, long nanos,
-                      String order) {
+                      String order, int colours) {
     }
 
     /** The method has a nest this backend does not translate: it runs as plain Java, for the reason given. */
@@ -92,6 +109,9 @@ public final class HostNest {
         List<ArrayUse> uses = new ArrayList<>();
         for (Map.Entry<ArrayRef, Boolean> e : written.entrySet()) {
             ArrayRef a = e.getKey();
+            if (a.source() instanceof ArrayRef.ColourOrder) {
+                continue; // made at each call from the index arrays
+            }
             uses.add(new ArrayUse(uses.size(), a.name(), Sources.of(a.source()), a.dims(), e.getValue()));
         }
         return new HostNest(k, List.copyOf(uses));
@@ -126,7 +146,7 @@ public final class HostNest {
             return kernels.run(s -> s instanceof ArrayRef.Parameter p ? args[p.index()]
                     : reader.value(fields.computeIfAbsent(s, Sources::of), self, args), args, v,
                     runs == null ? null : l -> runs.accept(new Run(l.kernel(), l.line(), l.trip(), l.chunks(),
-                            l.threads(), l.inPlace(), l.nanos(), l.order())));
+                            l.threads(), l.inPlace(), l.nanos(), l.order(), l.colours())));
         } catch (HostKernels.HostInstead h) {
             throw new Refused(h.getMessage());
         }
@@ -146,6 +166,16 @@ public final class HostNest {
         @Override
         public int chunksPerThread() {
             return pool.chunksPerThread();
+        }
+
+        @Override
+        public int reductionChunksPerThread() {
+            return pool.reductionChunksPerThread();
+        }
+
+        @Override
+        public boolean savesByChunk() {
+            return pool.savesByChunk();
         }
     }
 }

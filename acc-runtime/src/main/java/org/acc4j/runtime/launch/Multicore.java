@@ -119,12 +119,14 @@ public final class Multicore implements HostNest.Pool, AutoCloseable {
         }
     }
 
-    /** {@code 16 threads, 64 chunks of 1000000 iterations, in place, 1.234 ms}. */
+    /** {@code 16 threads, 256 chunks of 1000000 iterations, in place, 1.234 ms}. */
     static String description(HostNest.Run l) {
         return l.threads() + " thread" + (l.threads() == 1 ? "" : "s") + ", " + l.chunks() + " chunk"
                 + (l.chunks() == 1 ? "" : "s") + " of " + l.trip() + " iteration" + (l.trip() == 1 ? "" : "s")
                 + (l.inPlace() ? ", in place" : ", the arrays it writes saved first (it may throw)")
-                + (l.order() == null ? "" : ", loops run " + l.order()) + ", "
+                + (l.order() == null ? "" : ", loops run " + l.order())
+                + (l.colours() == 0 ? "" : ", colour by colour: " + l.colours() + " colour" + (l.colours() == 1 ? "" : "s")
+                        + " one after the other") + ", "
                 + String.format(java.util.Locale.ROOT, "%.3f ms", l.nanos() / 1e6);
     }
 
