@@ -42,6 +42,8 @@ final class Pipeline<D> {
     private final int perChunk;
     private final long pieces;
     private final Thread caller = Thread.currentThread();
+    /** Where the copy's events go, or null. */
+    private final Trace trace;
 
     /** The next piece to take, over the whole array in order. */
     private final AtomicLong next = new AtomicLong();
@@ -55,8 +57,9 @@ final class Pipeline<D> {
     /** Helpers inside the copy, with the sign bit set once the copy admits no more. */
     private final AtomicInteger inside = new AtomicInteger();
 
-    private Pipeline(StagedCopy.Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in) {
+    private Pipeline(StagedCopy.Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in, Trace trace) {
         this.plan = plan;
+        this.trace = trace;
         this.host = host;
         this.lane = lane;
         this.device = device;
@@ -80,11 +83,20 @@ final class Pipeline<D> {
      */
     static <D> void run(StagedCopy.Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in,
                         Executor executor, int helpers) {
-        Pipeline<D> p = new Pipeline<>(plan, host, lane, device, in);
+        run(plan, host, lane, device, in, executor, helpers, null);
+    }
+
+    /** {@link #run(StagedCopy.Plan, StagedCopy.Host, Lane, Object, boolean, Executor, int)}, its events to {@code trace}. */
+    static <D> void run(StagedCopy.Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in,
+                        Executor executor, int helpers, Trace trace) {
+        Pipeline<D> p = new Pipeline<>(plan, host, lane, device, in, trace);
         long n = Math.min(helpers, p.pieces - 1);
         try {
             for (long i = 0; i < n; i++) {
                 try {
+                    if (trace != null) {
+                        trace.add(Trace.Kind.HELPER_QUEUED, i);
+                    }
                     executor.execute(p::help);
                 } catch (java.util.concurrent.RejectedExecutionException e) {
                     // no more helpers (their threads are ending): the caller copies what they would have
@@ -100,6 +112,9 @@ final class Pipeline<D> {
             p.fail(e);
         }
         p.close();
+        if (trace != null) {
+            trace.add(Trace.Kind.PIPELINE_END, 0);
+        }
         Throwable t = p.failure.get();
         if (t instanceof RuntimeException r) {
             throw r;
@@ -122,12 +137,15 @@ final class Pipeline<D> {
             int r = (int) (queued % slots);
             if (ready.get(r) == queued && left.get(r) == 0) {
                 memory.set(r, null);
+                event(Trace.Kind.QUEUE_BEGIN, queued);
                 lane.toDevice(r, bytes(queued), device, offset(queued));
+                event(Trace.Kind.QUEUE_END, queued);
                 queued++;
                 moved = true;
             }
             if (released < chunks && released - slots < queued && lane.done((int) (released % slots))) {
                 lane.await((int) (released % slots));
+                event(Trace.Kind.LANDED, released - slots);
                 release(released);
                 released++;
                 moved = true;
@@ -140,7 +158,9 @@ final class Pipeline<D> {
     private void toHost() {
         long queued = Math.min(slots, chunks);
         for (long k = 0; k < queued; k++) {
+            event(Trace.Kind.QUEUE_BEGIN, k);
             lane.toHost(device, offset(k), (int) k, bytes(k));
+            event(Trace.Kind.QUEUE_END, k);
         }
         long landed = 0;
         long finished = 0;
@@ -149,6 +169,7 @@ final class Pipeline<D> {
             boolean moved = false;
             if (landed < queued && lane.done((int) (landed % slots))) {
                 lane.await((int) (landed % slots));
+                event(Trace.Kind.LANDED, landed);
                 release(landed);
                 landed++;
                 moved = true;
@@ -158,7 +179,9 @@ final class Pipeline<D> {
                 memory.set(r, null);
                 finished++;
                 if (queued < chunks) {
+                    event(Trace.Kind.QUEUE_BEGIN, queued);
                     lane.toHost(device, offset(queued), (int) (queued % slots), bytes(queued));
+                    event(Trace.Kind.QUEUE_END, queued);
                     queued++;
                 }
                 moved = true;
@@ -173,6 +196,13 @@ final class Pipeline<D> {
         memory.set(r, lane.host(r));
         left.set(r, piecesOf(k));
         ready.set(r, k);
+        event(Trace.Kind.RELEASE, k);
+    }
+
+    private void event(Trace.Kind kind, long arg) {
+        if (trace != null) {
+            trace.add(kind, arg);
+        }
     }
 
     /** A helper: enters unless the copy is over, takes pieces in order until none is left or the copy failed. */
@@ -185,6 +215,7 @@ final class Pipeline<D> {
                 break;
             }
         }
+        event(Trace.Kind.HELPER_ENTER, 0);
         try {
             while (failure.get() == null) {
                 long p = next.getAndIncrement();
@@ -236,7 +267,9 @@ final class Pipeline<D> {
         int r = (int) (k % slots);
         int from = i * plan.pieceElements();
         int count = Math.min(plan.pieceElements(), plan.count(k) - from);
+        event(Trace.Kind.PIECE_BEGIN, p);
         host.copy(plan.copy(), plan.first(k) + from, count, memory.get(r), from * plan.width(), in);
+        event(Trace.Kind.PIECE_END, p);
         if (left.decrementAndGet(r) == 0) {
             LockSupport.unpark(caller);
         }

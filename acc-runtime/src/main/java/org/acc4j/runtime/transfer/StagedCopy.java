@@ -263,6 +263,14 @@ public final class StagedCopy<D> implements AutoCloseable {
         return crew;
     }
 
+    /** Where staged copies record their timeline ({@link Trace}), or null: a probe's, never the runtime's. */
+    private volatile Trace trace;
+
+    /** Records the timeline of later copies in {@code trace} (null: none). */
+    void trace(Trace trace) {
+        this.trace = trace;
+    }
+
     /** The settings. */
     public Settings settings() {
         return settings;
@@ -405,6 +413,10 @@ public final class StagedCopy<D> implements AutoCloseable {
         if (bytes == 0 || bytes < least) {
             return false;
         }
+        Trace t = trace;
+        if (t != null) {
+            t.add(Trace.Kind.BEGIN, bytes);
+        }
         Lane<D> lane = pool.take();
         if (lane == null) {
             declined.incrementAndGet();
@@ -412,15 +424,20 @@ public final class StagedCopy<D> implements AutoCloseable {
         }
         try {
             Plan plan = plan(host.width(), host.length());
+            if (t != null) {
+                t.add(Trace.Kind.LANE, plan.chunks());
+            }
             if (settings.pipelined() && cores > 1 && plan.pieces() > 1) {
-                Pipeline.run(plan, host, lane, device, in, workers(),
-                        cores - 1);
+                Pipeline.run(plan, host, lane, device, in, workers(), cores - 1, t);
             } else if (in) {
                 toDevice(plan, host, lane, device);
             } else {
                 toHost(plan, host, lane, device);
             }
             lane.drain();
+            if (t != null) {
+                t.add(Trace.Kind.END, 0);
+            }
         } catch (RuntimeException | Error e) {
             pool.discard(lane, e);
             throw e;
