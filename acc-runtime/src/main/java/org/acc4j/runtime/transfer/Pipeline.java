@@ -31,15 +31,13 @@ final class Pipeline<D> {
     private static final int SPINS = 2000;
     private static final long NAP_NANOS = 5_000;
 
-    private final StagedCopy.Plan plan;
+    private final Plan plan;
     private final StagedCopy.Host host;
     private final Lane<D> lane;
     private final D device;
     private final boolean in;
     private final int slots;
     private final long chunks;
-    /** Pieces of every chunk but possibly the last. */
-    private final int perChunk;
     private final long pieces;
     private final Thread caller = Thread.currentThread();
     /** Where the copy's events go, or null. */
@@ -57,7 +55,7 @@ final class Pipeline<D> {
     /** Helpers inside the copy, with the sign bit set once the copy admits no more. */
     private final AtomicInteger inside = new AtomicInteger();
 
-    private Pipeline(StagedCopy.Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in, Trace trace) {
+    private Pipeline(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in, Trace trace) {
         this.plan = plan;
         this.trace = trace;
         this.host = host;
@@ -66,7 +64,6 @@ final class Pipeline<D> {
         this.in = in;
         this.slots = lane.slots();
         this.chunks = plan.chunks();
-        this.perChunk = (int) ceilDiv(plan.chunkElements(), plan.pieceElements());
         this.pieces = plan.pieces();
         this.memory = new AtomicReferenceArray<>(slots);
         this.ready = new AtomicLongArray(slots);
@@ -81,13 +78,13 @@ final class Pipeline<D> {
      * to {@code helpers} tasks of {@code executor} copying pieces beside the calling thread. Returns once every
      * device copy is queued (to the device) or every piece is in the array (to the host); the caller drains.
      */
-    static <D> void run(StagedCopy.Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in,
+    static <D> void run(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in,
                         Executor executor, int helpers) {
         run(plan, host, lane, device, in, executor, helpers, null);
     }
 
-    /** {@link #run(StagedCopy.Plan, StagedCopy.Host, Lane, Object, boolean, Executor, int)}, its events to {@code trace}. */
-    static <D> void run(StagedCopy.Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in,
+    /** {@link #run(Plan, StagedCopy.Host, Lane, Object, boolean, Executor, int)}, its events to {@code trace}. */
+    static <D> void run(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in,
                         Executor executor, int helpers, Trace trace) {
         Pipeline<D> p = new Pipeline<>(plan, host, lane, device, in, trace);
         long n = Math.min(helpers, p.pieces - 1);
@@ -222,7 +219,7 @@ final class Pipeline<D> {
                 if (p >= pieces) {
                     return;
                 }
-                if (!waitFor(p / perChunk)) {
+                if (!waitFor(plan.chunkOf(p))) {
                     return;
                 }
                 copy(p);
@@ -237,7 +234,11 @@ final class Pipeline<D> {
     /** The caller's turn at a piece, taken only when its chunk is ready, so that the caller never waits for one. */
     private boolean takeOne() {
         long p = next.get();
-        if (p >= pieces || ready.get((int) ((p / perChunk) % slots)) != p / perChunk || !next.compareAndSet(p, p + 1)) {
+        if (p >= pieces) {
+            return false;
+        }
+        long k = plan.chunkOf(p);
+        if (ready.get((int) (k % slots)) != k || !next.compareAndSet(p, p + 1)) {
             return false;
         }
         copy(p);
@@ -262,11 +263,11 @@ final class Pipeline<D> {
 
     /** Copies piece {@code p} between the array and its chunk's slot; wakes the caller after a chunk's last piece. */
     private void copy(long p) {
-        long k = p / perChunk;
-        int i = (int) (p % perChunk);
+        long k = plan.chunkOf(p);
         int r = (int) (k % slots);
-        int from = i * plan.pieceElements();
-        int count = Math.min(plan.pieceElements(), plan.count(k) - from);
+        int per = plan.pieceElements(k);
+        int from = (int) (p - plan.firstPiece(k)) * per;
+        int count = Math.min(per, plan.count(k) - from);
         event(Trace.Kind.PIECE_BEGIN, p);
         host.copy(plan.copy(), plan.first(k) + from, count, memory.get(r), from * plan.width(), in);
         event(Trace.Kind.PIECE_END, p);
@@ -305,7 +306,7 @@ final class Pipeline<D> {
     }
 
     private int piecesOf(long k) {
-        return (int) ceilDiv(plan.count(k), plan.pieceElements());
+        return (int) (plan.firstPiece(k + 1) - plan.firstPiece(k));
     }
 
     private long bytes(long k) {
@@ -314,9 +315,5 @@ final class Pipeline<D> {
 
     private long offset(long k) {
         return plan.first(k) * plan.width();
-    }
-
-    private static long ceilDiv(long a, long b) {
-        return (a + b - 1) / b;
     }
 }

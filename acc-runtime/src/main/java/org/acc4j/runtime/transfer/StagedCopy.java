@@ -49,9 +49,14 @@ public final class StagedCopy<D> implements AutoCloseable {
      * @param pipelined     whether the host's pieces flow across chunks ({@link Pipeline}: each chunk's device copy
      *                      queued the moment its last piece is staged) rather than in rounds, one per chunk, each
      *                      waiting for its slowest piece
+     * @param rampBytes     the first and last chunks of a copy grow from (and shrink back to) this size, doubling up
+     *                      to the chunk size ({@link Plan}); 0 for chunks of one size
+     * @param spinMicros    how long the copier's own staging threads keep looking for work after a copy before they
+     *                      sleep ({@link Crew})
      */
     public record Settings(long minBytes, long slotBytes, int slots, int lanes, long minChunkBytes, int chunksPerCopy,
-                           long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined) {
+                           long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined,
+                           long rampBytes, long spinMicros) {
 
         private static final long MIB = 1L << 20;
 
@@ -71,7 +76,7 @@ public final class StagedCopy<D> implements AutoCloseable {
          * 2 lanes of 6 slots of 8 MiB, 96 MiB, opened on first use and kept.
          */
         public static final Settings DEFAULT = new Settings(8 * MIB, 8 * MIB, 6, 2, MIB / 2, 8, MIB / 16,
-                MIB, Runtime.getRuntime().availableProcessors(), HostCopy.BUFFER, true);
+                MIB, Runtime.getRuntime().availableProcessors(), HostCopy.BUFFER, true, 0, Crew.SPIN_MICROS);
 
         /** The least bytes of rows that are staged by default (when the settings' least is higher). */
         public static final long ROWS_MIN_BYTES = MIB;
@@ -82,13 +87,22 @@ public final class StagedCopy<D> implements AutoCloseable {
         public Settings {
             if (minBytes < 0 || slotBytes < 8 || slotBytes % 8 != 0 || slotBytes > 1L << 30 || slots < 1 || lanes < 0
                     || minChunkBytes < 8 || minChunkBytes % 8 != 0 || minChunkBytes > slotBytes || chunksPerCopy < 1
-                    || minPieceBytes < 1 || rowsMinBytes < 0 || threads < 0 || copy == null) {
+                    || minPieceBytes < 1 || rowsMinBytes < 0 || threads < 0 || copy == null || rampBytes < 0
+                    || spinMicros < 0) {
                 throw new IllegalArgumentException("bad staging settings: " + minBytes + " bytes at least, slots of "
                         + slotBytes + " bytes (a multiple of 8 up to 1 GiB), " + slots + " slots, " + lanes
                         + " lanes, chunks of " + minChunkBytes + " bytes at least (a multiple of 8 up to a slot), "
                         + chunksPerCopy + " chunks per copy, pieces of " + minPieceBytes + " bytes, rows from "
-                        + rowsMinBytes + " bytes, " + threads + " threads, copies by " + copy);
+                        + rowsMinBytes + " bytes, " + threads + " threads, copies by " + copy + ", ramp from "
+                        + rampBytes + " bytes, threads awake " + spinMicros + " us");
             }
+        }
+
+        /** Settings with chunks of one size and the staging threads awake for {@link Crew#SPIN_MICROS} after a copy. */
+        public Settings(long minBytes, long slotBytes, int slots, int lanes, long minChunkBytes, int chunksPerCopy,
+                        long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined) {
+            this(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes, rowsMinBytes, threads,
+                    copy, pipelined, 0, Crew.SPIN_MICROS);
         }
 
         /** Settings with rows staged from {@link #ROWS_MIN_BYTES}, the common pool's threads and bulk buffer copies. */
@@ -101,25 +115,26 @@ public final class StagedCopy<D> implements AutoCloseable {
         /** These settings with the host's copies made by {@code threads} threads ({@link #threads()}). */
         public Settings withThreads(int threads) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined);
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros);
         }
 
         /** These settings with the host's copies made by {@code copy}. */
         public Settings withCopy(HostCopy copy) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined);
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros);
         }
 
         /** These settings with the host's pieces in a {@link Pipeline} ({@code true}) or in rounds per chunk. */
         public Settings withPipelined(boolean pipelined) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined);
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros);
         }
 
         /**
          * {@code base} with the changes of {@code spec}, a comma-separated list of {@code key=value}: {@code min},
-         * {@code rows}, {@code slot}, {@code chunk}, {@code piece} in bytes (with an optional suffix {@code k},
-         * {@code m} or {@code g}), {@code slots}, {@code lanes}, {@code chunks}, {@code threads} as counts,
+         * {@code rows}, {@code slot}, {@code chunk}, {@code piece}, {@code ramp} in bytes (with an optional suffix
+         * {@code k}, {@code m} or {@code g}), {@code slots}, {@code lanes}, {@code chunks}, {@code threads} as counts,
+         * {@code spin} in microseconds,
          * {@code copy} as {@code buffer} or {@code unsafe}, {@code pipelined} as {@code true} or {@code false}.
          * E.g. {@code slot=16m,slots=4,threads=8}.
          *
@@ -137,6 +152,8 @@ public final class StagedCopy<D> implements AutoCloseable {
             int threads = base.threads;
             HostCopy copy = base.copy;
             boolean pipelined = base.pipelined;
+            long ramp = base.rampBytes;
+            long spin = base.spinMicros;
             for (String entry : spec.split(",")) {
                 String e = entry.trim();
                 if (e.isEmpty()) {
@@ -155,6 +172,8 @@ public final class StagedCopy<D> implements AutoCloseable {
                         case "slot" -> slot = bytes(value);
                         case "chunk" -> chunk = bytes(value);
                         case "piece" -> piece = bytes(value);
+                        case "ramp" -> ramp = bytes(value);
+                        case "spin" -> spin = Long.parseLong(value);
                         case "slots" -> slots = Integer.parseInt(value);
                         case "lanes" -> lanes = Integer.parseInt(value);
                         case "chunks" -> chunks = Integer.parseInt(value);
@@ -169,11 +188,12 @@ public final class StagedCopy<D> implements AutoCloseable {
                     }
                 } catch (IllegalArgumentException x) {
                     throw new IllegalArgumentException("staging setting '" + e + "' not understood: keys min, rows,"
-                            + " slot, chunk, piece (bytes, suffix k, m or g), slots, lanes, chunks, threads (counts),"
-                            + " copy (buffer or unsafe), pipelined (true or false)", x);
+                            + " slot, chunk, piece, ramp (bytes, suffix k, m or g), slots, lanes, chunks, threads"
+                            + " (counts), spin (microseconds), copy (buffer or unsafe), pipelined (true or false)", x);
                 }
             }
-            return new Settings(min, slot, slots, lanes, chunk, chunks, piece, rows, threads, copy, pipelined);
+            return new Settings(min, slot, slots, lanes, chunk, chunks, piece, rows, threads, copy, pipelined, ramp,
+                    spin);
         }
 
         /**
@@ -258,7 +278,7 @@ public final class StagedCopy<D> implements AutoCloseable {
             return ForkJoinPool.commonPool();
         }
         if (crew == null) {
-            crew = new Crew(ownThreads);
+            crew = new Crew(ownThreads, settings.spinMicros() * 1000);
         }
         return crew;
     }
@@ -447,32 +467,12 @@ public final class StagedCopy<D> implements AutoCloseable {
         return true;
     }
 
-    /** How an array of {@code length} elements of {@code width} bytes is cut: chunks, and pieces of a chunk per core. */
-    record Plan(int width, long length, int chunkElements, long chunks, int pieceElements, HostCopy copy) {
-        long first(long chunk) {
-            return chunk * chunkElements;
-        }
-
-        int count(long chunk) {
-            return (int) Math.min(chunkElements, length - chunk * chunkElements);
-        }
-
-        /** Pieces of the whole array: a piece never spans two chunks. */
-        long pieces() {
-            return chunks == 0 ? 0 : (chunks - 1) * ceilDiv(chunkElements, pieceElements)
-                    + ceilDiv(count(chunks - 1), pieceElements);
-        }
-    }
-
     Plan plan(int width, long length) {
         long bytes = (long) width * length;
         long wanted = (ceilDiv(bytes, settings.chunksPerCopy()) + 7) & ~7L;
         long chunkBytes = Math.min(settings.slotBytes(), Math.max(settings.minChunkBytes(), wanted));
-        int chunkElements = (int) (chunkBytes / width);
-        long perCore = ceilDiv(chunkElements, cores);
-        int pieceElements = (int) Math.min(chunkElements, Math.max(ceilDiv(settings.minPieceBytes(), width), perCore));
-        return new Plan(width, length, chunkElements, ceilDiv(length, chunkElements), pieceElements,
-                settings.copy());
+        return new Plan(width, length, (int) (chunkBytes / width), settings.rampBytes() / width,
+                ceilDiv(settings.minPieceBytes(), width), cores, settings.copy());
     }
 
     /** Stages chunk c in slot c % slots once that slot's copy c - slots is done, and queues its copy to the device. */

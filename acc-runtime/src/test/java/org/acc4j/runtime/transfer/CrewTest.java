@@ -32,7 +32,7 @@ class CrewTest {
                 assertTrue(done.await(10, TimeUnit.SECONDS), "round " + round);
                 if (round % 4 == 3) {
                     // long enough for every thread to fall asleep
-                    Thread.sleep(2 * Crew.SPIN_NANOS / 1_000_000 + 5);
+                    Thread.sleep(2 * Crew.SPIN_MICROS / 1_000 + 5);
                 }
             }
             assertEquals(77, ran.get());

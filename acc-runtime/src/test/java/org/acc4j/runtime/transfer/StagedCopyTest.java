@@ -204,7 +204,7 @@ class StagedCopyTest {
         assertEquals(4, staged.plan(8, (int) (mib / 4)).chunks());
         for (int width : new int[] {1, 2, 4, 8}) {
             for (int length : new int[] {1, 7, (int) mib + 1, Integer.MAX_VALUE - 8, Integer.MAX_VALUE}) {
-                StagedCopy.Plan p = staged.plan(width, length);
+                Plan p = staged.plan(width, length);
                 long covered = 0;
                 for (long c = 0; c < p.chunks(); c++) {
                     assertEquals(covered, p.first(c), "chunks follow each other");

@@ -37,7 +37,7 @@ class TraceTest {
                 } else {
                     assertArrayEquals(a, back);
                 }
-                StagedCopy.Plan plan = staged.plan(8, a.length);
+                Plan plan = staged.plan(8, a.length);
                 assertEquals(0, t.dropped());
                 assertEquals(Trace.Kind.BEGIN, t.kind(0));
                 assertEquals(Trace.Kind.END, t.kind(t.size() - 1));

@@ -127,7 +127,7 @@ public final class TransferTimeline {
             verify(a, back, "staged copies after a pause");
             double hostIn = micros(null, () -> require(hostOnly.toDevice(a, device)), null);
             double hostOut = micros(null, () -> require(hostOnly.toHost(device, back)), null);
-            StagedCopy.Plan plan = staged.plan(8, a.length);
+            Plan plan = staged.plan(8, a.length);
             TimingLane lane = opened.get(0);
             double dmaIn = micros(null, () -> deviceOnly(plan, lane, device, true), null);
             double dmaOut = micros(null, () -> deviceOnly(plan, lane, device, false), null);
@@ -139,8 +139,8 @@ public final class TransferTimeline {
             row("host side alone, from pinned", bytes, hostOut, pinnedOut);
             row("device side alone (same chunks), H2D", bytes, dmaIn, pinnedIn);
             row("device side alone (same chunks), D2H", bytes, dmaOut, pinnedOut);
-            System.out.printf(Locale.ROOT, "%nplan: %d chunks of %d KiB, pieces of %d KiB, %d pieces%n", plan.chunks(),
-                    plan.chunkElements() * 8L >> 10, plan.pieceElements() * 8L >> 10, plan.pieces());
+            System.out.printf(Locale.ROOT, "%nplan: %s; middle pieces of %d KiB%n", plan,
+                    plan.pieceElements() * 8L >> 10);
             timeline(staged, lane, a, back, device, true, plan);
             timeline(staged, lane, a, back, device, false, plan);
             verify(a, back, "traced copies");
@@ -148,7 +148,7 @@ public final class TransferTimeline {
     }
 
     private static void timeline(StagedCopy<DeviceBuffer> staged, TimingLane lane, double[] a, double[] back,
-                                 DeviceBuffer device, boolean in, StagedCopy.Plan plan) {
+                                 DeviceBuffer device, boolean in, Plan plan) {
         int runs = 9;
         Trace[] traces = new Trace[runs];
         long[][] gpu = new long[runs][];
@@ -190,7 +190,6 @@ public final class TransferTimeline {
         long[] queueBegin = filled(chunks);
         long[] queueEnd = filled(chunks);
         long[] landed = filled(chunks);
-        int perChunk = (int) ((plan.chunkElements() + plan.pieceElements() - 1) / plan.pieceElements());
         int threads = 0;
         for (int i = 0; i < t.size(); i++) {
             threads = Math.max(threads, t.thread(i) + 1);
@@ -214,12 +213,12 @@ public final class TransferTimeline {
                     lastEnter = at / 1e3;
                 }
                 case PIECE_BEGIN -> {
-                    int k = (int) (arg / perChunk);
+                    int k = (int) plan.chunkOf(arg);
                     firstPiece[k] = firstPiece[k] < 0 ? at : Math.min(firstPiece[k], at);
                     open[t.thread(i)] = at;
                 }
                 case PIECE_END -> {
-                    int k = (int) (arg / perChunk);
+                    int k = (int) plan.chunkOf(arg);
                     lastPiece[k] = Math.max(lastPiece[k], at);
                     busy[t.thread(i)] += at - open[t.thread(i)];
                     pieces[t.thread(i)]++;
@@ -295,7 +294,7 @@ public final class TransferTimeline {
     }
 
     /** The plan's chunks between the lane's slots and the device, as the pipeline queues them, with no host copy. */
-    private static void deviceOnly(StagedCopy.Plan plan, Lane<DeviceBuffer> lane, DeviceBuffer device, boolean in) {
+    private static void deviceOnly(Plan plan, Lane<DeviceBuffer> lane, DeviceBuffer device, boolean in) {
         int slots = lane.slots();
         for (long k = 0; k < plan.chunks(); k++) {
             int slot = (int) (k % slots);
