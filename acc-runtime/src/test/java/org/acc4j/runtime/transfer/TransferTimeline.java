@@ -53,7 +53,8 @@ public final class TransferTimeline {
         Acc.install(AccRuntime.get().backend());
         Acc.init();
         if (!AccRuntime.get().onDevice()) {
-            System.out.println("no CUDA device: nothing to measure");
+            System.out.println("no CUDA device: the timeline of fake lanes only, to check the probe itself");
+            fake(sizes);
             return;
         }
         Settings settings = Settings.fromEnvironment(System.out::println);
@@ -141,14 +142,15 @@ public final class TransferTimeline {
             row("device side alone (same chunks), D2H", bytes, dmaOut, pinnedOut);
             System.out.printf(Locale.ROOT, "%nplan: %s; middle pieces of %d KiB%n", plan,
                     plan.pieceElements() * 8L >> 10);
-            timeline(staged, lane, a, back, device, true, plan);
-            timeline(staged, lane, a, back, device, false, plan);
+            timeline(staged, lane::begin, lane::end, () -> require(staged.toDevice(a, device)), true, plan);
+            timeline(staged, lane::begin, lane::end, () -> require(staged.toHost(device, back)), false, plan);
             verify(a, back, "traced copies");
         }
     }
 
-    private static void timeline(StagedCopy<DeviceBuffer> staged, TimingLane lane, double[] a, double[] back,
-                                 DeviceBuffer device, boolean in, Plan plan) {
+    /** The timeline of the median of several traced copies ({@code copy}), {@code begin} and {@code end} timing the device side. */
+    static void timeline(StagedCopy<?> staged, Runnable begin, java.util.function.Supplier<long[]> end, Runnable copy,
+                         boolean in, Plan plan) {
         int runs = 9;
         Trace[] traces = new Trace[runs];
         long[][] gpu = new long[runs][];
@@ -156,14 +158,10 @@ public final class TransferTimeline {
         for (int i = 0; i < runs; i++) {
             Trace t = new Trace(1 << 16);
             staged.trace(t);
-            lane.begin();
-            if (in) {
-                require(staged.toDevice(a, device));
-            } else {
-                require(staged.toHost(device, back));
-            }
+            begin.run();
+            copy.run();
             staged.trace(null);
-            gpu[i] = lane.end();
+            gpu[i] = end.get();
             traces[i] = t;
             total[i] = t.time(t.size() - 1) - t.time(0);
         }
@@ -253,7 +251,7 @@ public final class TransferTimeline {
             System.out.printf(Locale.ROOT, "| %d | %d | %s | %s | %s | %.1f | %s | %.1f | %s | %s | %.1f | %.1f | %s |%n",
                     k, kb >> 10, us(release[k]), us(firstPiece[k]), us(lastPiece[k]),
                     kb / (double) Math.max(1, lastPiece[k] - firstPiece[k]), us(queueBegin[k]),
-                    (queueEnd[k] - queueBegin[k]) / 1e3, us(gs), us(ge), kb / (double) Math.max(1, ge - gs), gap,
+                    (queueEnd[k] - queueBegin[k]) / 1e3, us(gs), us(ge), gs < 0 ? 0 : kb / (double) Math.max(1, ge - gs), gap,
                     us(landed[k]));
         }
         System.out.printf(Locale.ROOT, "%ndevice busy %.1f us, idle between chunks %.1f us; events dropped %d%n",
@@ -263,6 +261,26 @@ public final class TransferTimeline {
             b.append(String.format(Locale.ROOT, " %d:%d/%.0f", i, pieces[i], busy[i] / 1e3));
         }
         System.out.println(b);
+    }
+
+    /** The timelines of copies over {@link FakeLanes}, whose device copies take a few microseconds each. */
+    private static void fake(long[] sizes) {
+        Settings settings = Settings.fromEnvironment(System.out::println);
+        for (long mib : sizes) {
+            double[] a = new double[(int) (mib * MIB / 8)];
+            Arrays.setAll(a, i -> i * 0.5);
+            double[] back = new double[a.length];
+            FakeLanes lanes = new FakeLanes();
+            lanes.delayMicros = 5;
+            FakeDevice.Bytes device = FakeDevice.bytes(a.length * 8);
+            try (StagedCopy<FakeDevice> staged = new StagedCopy<>(settings, lanes)) {
+                Plan plan = staged.plan(8, a.length);
+                System.out.printf(Locale.ROOT, "%n## %d MiB (fake lanes)%n%nplan: %s%n", mib, plan);
+                timeline(staged, () -> { }, () -> null, () -> require(staged.toDevice(a, device)), true, plan);
+                timeline(staged, () -> { }, () -> null, () -> require(staged.toHost(device, back)), false, plan);
+                verify(a, back, "copies through fake lanes");
+            }
+        }
     }
 
     private static long at(Trace t, Trace.Kind kind) {
