@@ -2,7 +2,8 @@
 # On the GPU machine, from a packed .gpu/ (scripts/gpu-pack.sh), in about 3 minutes: where the time of a staged copy
 # goes (org.acc4j.runtime.transfer.TransferTimeline) at TIMELINE_SIZES MiB (default 8,32), with the default staging,
 # then with each staging setting of TIMELINE_VARIANTS (values of -Dacc4j.staging separated by spaces); then the
-# transfer table (TransferBench) from 4 MiB to 1 GiB with the default staging. Tables to $OUT.
+# transfer table (TransferBench) from 4 MiB to 1 GiB with the default staging, and again with each setting of
+# TABLE_VARIANTS. Tables to $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/acc4j-timeline}
@@ -22,4 +23,9 @@ if [ "${TIMELINE_TABLE:-1}" != 0 ]; then
   echo "== transfers (default staging)"
   timeout 70 bash .gpu/on-gpu.sh -Xmx24g -cp "$cp" org.acc4j.runtime.transfer.TransferBench --no-sweep \
     --sizes ${TABLE_SIZES:-4,8,16,32,64,128,512,1024} 2>&1 | tee "$out/transfers-default.txt"
+  for v in ${TABLE_VARIANTS:-}; do
+    echo "== transfers with -Dacc4j.staging=$v"
+    timeout 70 bash .gpu/on-gpu.sh -Xmx24g -Dacc4j.staging="$v" -cp "$cp" org.acc4j.runtime.transfer.TransferBench \
+      --no-sweep --sizes ${TABLE_SIZES:-4,8,16,32,64,128,512,1024} 2>&1 | tee "$out/transfers-$(echo "$v" | tr -c 'a-z0-9\n' '_').txt"
+  done
 fi
