@@ -27,9 +27,14 @@ import java.util.concurrent.locks.LockSupport;
  * finish it, and the first failure is thrown with the others suppressed; the caller then drains and discards the lane.
  */
 final class Pipeline<D> {
-    /** Spins of the calling thread before it sleeps a little while waiting for a helper or the device. */
-    private static final int SPINS = 2000;
-    private static final long NAP_NANOS = 5_000;
+    /**
+     * How a thread waits for a helper or the device: it spins for {@code SPIN_NANOS}, then yields its core for up to
+     * {@code YIELD_NANOS} (a yield returns at once when no other thread wants the core), and only then naps: a nap
+     * takes tens of microseconds however short it is asked to be (the kernel's timer slack), as long as a chunk's copy.
+     */
+    private static final long SPIN_NANOS = 50_000;
+    private static final long YIELD_NANOS = 2_000_000;
+    private static final long NAP_NANOS = 20_000;
 
     private final Plan plan;
     private final StagedCopy.Host host;
@@ -128,7 +133,7 @@ final class Pipeline<D> {
             release(k);
         }
         long queued = 0;
-        int idle = 0;
+        long idle = 0;
         while (queued < chunks && failure.get() == null) {
             boolean moved = false;
             int r = (int) (queued % slots);
@@ -161,7 +166,7 @@ final class Pipeline<D> {
         }
         long landed = 0;
         long finished = 0;
-        int idle = 0;
+        long idle = 0;
         while (finished < chunks && failure.get() == null) {
             boolean moved = false;
             if (landed < queued && lane.done((int) (landed % slots))) {
@@ -248,14 +253,9 @@ final class Pipeline<D> {
     /** Waits until chunk {@code k} is the host's; false when the copy failed meanwhile. */
     private boolean waitFor(long k) {
         int r = (int) (k % slots);
-        for (int spins = 0; ready.get(r) != k; spins++) {
+        for (long since = 0; ready.get(r) != k; since = pause(since)) {
             if (failure.get() != null) {
                 return false;
-            }
-            if (spins < SPINS) {
-                Thread.onSpinWait();
-            } else {
-                LockSupport.parkNanos(NAP_NANOS);
             }
         }
         return true;
@@ -276,13 +276,22 @@ final class Pipeline<D> {
         }
     }
 
-    private int pause(int idle) {
-        if (idle < SPINS) {
+    /** One step of a wait that began at {@code since} (0: begins now); returns when it began. */
+    private static long pause(long since) {
+        long now = System.nanoTime();
+        if (since == 0) {
             Thread.onSpinWait();
+            return now == 0 ? 1 : now;
+        }
+        long waited = now - since;
+        if (waited < SPIN_NANOS) {
+            Thread.onSpinWait();
+        } else if (waited < YIELD_NANOS) {
+            Thread.yield();
         } else {
             LockSupport.parkNanos(NAP_NANOS);
         }
-        return idle + 1;
+        return since;
     }
 
     private void fail(Throwable t) {
@@ -296,12 +305,8 @@ final class Pipeline<D> {
         for (int s = inside.get(); !inside.compareAndSet(s, s | Integer.MIN_VALUE); s = inside.get()) {
             Thread.onSpinWait();
         }
-        for (int spins = 0; (inside.get() & Integer.MAX_VALUE) != 0; spins++) {
-            if (spins < SPINS) {
-                Thread.onSpinWait();
-            } else {
-                LockSupport.parkNanos(NAP_NANOS);
-            }
+        for (long since = 0; (inside.get() & Integer.MAX_VALUE) != 0; since = pause(since)) {
+            // each helper inside finishes its piece
         }
     }
 
