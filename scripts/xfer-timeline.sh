@@ -11,6 +11,7 @@ mkdir -p "$out"
 cp=".gpu/acc.jar:.gpu/test-classes:.gpu/lib/annotations.jar"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | tee "$out/run-info.txt"
 lscpu 2>/dev/null | grep -i "model name\|^CPU(s)\|Thread(s) per core\|L3\|NUMA node(s)" | tee -a "$out/run-info.txt"
+{ echo "nproc $(nproc)"; cat /sys/fs/cgroup/cpu.max 2>/dev/null; java -version 2>&1 | head -1; } | tee -a "$out/run-info.txt"
 echo "== timeline (default staging)"
 timeout 50 bash .gpu/on-gpu.sh -Xmx8g -cp "$cp" org.acc4j.runtime.transfer.TransferTimeline ${TIMELINE_SIZES:-8,32} \
   2>&1 | tee "$out/timeline-default.txt"
