@@ -189,6 +189,8 @@ public final class CudaMemory implements DeviceMemory {
     public CudaBuffer allocate(Object hostArray) {
         HostArrays.require(hostArray);
         long bytes = HostArrays.byteSize(hostArray);
+        // a staged upload usually follows: its staging threads wake meanwhile
+        staging.expect(bytes);
         DeviceBuffer buffer = spareOrNew(bytes, HostArrays.describe(hostArray));
         inUse.addAndGet(bytes);
         return new CudaBuffer(buffer, hostArray.getClass(), HostArrays.length(hostArray), inUse, staging,
@@ -200,6 +202,7 @@ public final class CudaMemory implements DeviceMemory {
         if (bytes < 0) {
             throw new IllegalArgumentException("negative size " + bytes + " for " + what);
         }
+        staging.expect(bytes);
         DeviceBuffer buffer = spareOrNew(bytes, what);
         inUse.addAndGet(bytes);
         return new CudaBuffer(buffer, null, -1, inUse, staging, this);

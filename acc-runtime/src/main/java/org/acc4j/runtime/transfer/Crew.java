@@ -24,6 +24,8 @@ final class Crew implements Executor, AutoCloseable {
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedDeque<Thread> sleeping = new ConcurrentLinkedDeque<>();
     private volatile boolean closed;
+    /** Until when ({@link System#nanoTime}) a thread that wakes wakes two more: a copy is on its way. */
+    private volatile long rousing;
 
     Crew(int size) {
         this(size, SPIN_MICROS * 1000);
@@ -54,6 +56,23 @@ final class Crew implements Executor, AutoCloseable {
         }
         tasks.add(task);
         wakeOne();
+    }
+
+    /**
+     * Wakes the sleeping threads ahead of a copy that is coming (after an allocation, say), so that its pieces find
+     * them looking for work: this wakes one, and each thread that wakes wakes two more, the caller's cost staying one
+     * wake. Returns at once.
+     */
+    void rouse() {
+        if (!sleeping.isEmpty()) {
+            rousing = System.nanoTime() + spinNanos;
+            wakeOne();
+        }
+    }
+
+    /** Threads asleep now. */
+    int asleep() {
+        return sleeping.size();
     }
 
     private void wakeOne() {
@@ -88,6 +107,10 @@ final class Crew implements Executor, AutoCloseable {
                 }
                 sleeping.remove(self);
                 idleSince = System.nanoTime();
+                if (idleSince - rousing < 0) {
+                    wakeOne();
+                    wakeOne();
+                }
             }
         }
     }

@@ -270,7 +270,7 @@ public final class StagedCopy<D> implements AutoCloseable {
      * This copier's own staging threads, which stay awake a little between copies ({@link Crew}), started on first
      * use and ended by {@link #close}; null until then.
      */
-    private Crew crew;
+    private volatile Crew crew;
 
     /** Where the helpers of a copy run: this copier's own threads, started when needed, or the common pool. */
     private synchronized java.util.concurrent.Executor workers() {
@@ -294,6 +294,18 @@ public final class StagedCopy<D> implements AutoCloseable {
     /** The settings. */
     public Settings settings() {
         return settings;
+    }
+
+    /**
+     * Says that a copy of {@code bytes} is coming (the caller is about to allocate its device memory): where it will
+     * be staged, this copier's sleeping staging threads are woken now ({@link Crew#rouse}), so that they are awake
+     * when its pieces come. Returns at once; does nothing where the copier has no threads of its own or none yet.
+     */
+    public void expect(long bytes) {
+        Crew c = crew;
+        if (c != null && bytes > 0 && bytes >= Math.min(settings.minBytes(), settings.rowsMinBytes())) {
+            c.rouse();
+        }
     }
 
     /**

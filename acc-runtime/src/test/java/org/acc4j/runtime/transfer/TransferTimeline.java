@@ -91,7 +91,9 @@ public final class TransferTimeline {
         Acc.copyin(a);
         double updateDevice = micros(null, () -> Acc.updateDevice(a), null);
         double updateHost = micros(null, () -> Acc.updateHost(a), null);
+        double updateDeviceCold = micros(TransferTimeline::pause, () -> Acc.updateDevice(a), null);
         Acc.delete(a);
+        double copyinCold = micros(TransferTimeline::pause, () -> Acc.copyin(a), () -> Acc.delete(a));
         context.makeCurrent();
 
         CUdeviceptr raw = new CUdeviceptr();
@@ -111,6 +113,8 @@ public final class TransferTimeline {
         row("Acc.copyout", bytes, copyout, pinnedOut);
         row("Acc.updateDevice", bytes, updateDevice, pinnedIn);
         row("Acc.updateHost", bytes, updateHost, pinnedOut);
+        row("Acc.copyin, after 5 ms idle", bytes, copyinCold, pinnedIn);
+        row("Acc.updateDevice, after 5 ms idle", bytes, updateDeviceCold, pinnedIn);
 
         List<TimingLane> opened = new ArrayList<>();
         try (DeviceBuffer device = DeviceBuffer.allocate(bytes, "the timeline");
