@@ -392,8 +392,9 @@ public final class AccRuntime {
      * methods: the arrays the loop's locals hold go to the device for the whole loop. Never throws for a region it
      * cannot make (the loop then runs as written); the token goes to {@link #exitLoopData}.
      */
-    public static Object enterLoopData(Class<?> caller, String where, String callees, Object[] arrays) {
-        return INSTANCE.loops.enter(caller, where, callees, arrays);
+    public static Object enterLoopData(Class<?> caller, String where, String callees, String fields,
+                                       Object[] values) {
+        return INSTANCE.loops.enter(caller, where, callees, fields, values);
     }
 
     /** Exit of an implicit data region, on every way out of its loop; a second exit does nothing. */

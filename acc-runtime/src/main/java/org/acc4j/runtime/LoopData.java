@@ -70,10 +70,12 @@ final class LoopData {
     }
 
     /**
-     * Enters the region of a loop of {@code caller} ({@code where} names it) for {@code arrays}; the token, or null
-     * when no region is made. {@code callees}: the {@code @Kernels} methods the loop calls, separated by ';'.
+     * Enters the region of a loop of {@code caller} ({@code where} names it); the token, or null when no region is
+     * made. {@code callees}: the {@code @Kernels} methods the loop calls, separated by ';'. {@code values}: the
+     * region's arrays, then objects whose array fields enter it; {@code fields}: {@code "T1:a,b;T2:c|S1:d"}, the
+     * classes declaring those objects' fields with the fields, then the class whose static array fields enter it.
      */
-    Object enter(Class<?> caller, String where, String callees, Object[] arrays) {
+    Object enter(Class<?> caller, String where, String callees, String fields, Object[] values) {
         Gpu s = runtime.gpu();
         if (s == null) {
             return null;
@@ -82,11 +84,71 @@ final class LoopData {
         if (!why.isEmpty()) {
             return null;
         }
+        List<Object> arrays = arrays(caller, fields, values);
         return s.run("the implicit data region of " + where, () -> {
             // the region sees everything queued before it
             s.launcher.queues().finishAll();
-            return enterAll(s.table, where, arrays);
+            return enterAll(s.table, where, arrays.toArray());
         }, () -> null);
+    }
+
+    /** The region's arrays: those given, and those the objects' and classes' array fields hold now. */
+    private static List<Object> arrays(Class<?> caller, String fields, Object[] values) {
+        int bar = fields.indexOf('|');
+        String[] types = fields.substring(0, bar).isEmpty() ? new String[0] : fields.substring(0, bar).split(";");
+        String[] statics = fields.substring(bar + 1).isEmpty() ? new String[0] : fields.substring(bar + 1).split(";");
+        int arrays = values.length - types.length;
+        List<Object> out = new ArrayList<>(java.util.Arrays.asList(values).subList(0, arrays));
+        ClassLoader loader = caller.getClassLoader();
+        for (int k = 0; k < types.length; k++) {
+            Object o = values[arrays + k];
+            int colon = types[k].indexOf(':');
+            Class<?> declared = load(types[k].substring(0, colon), loader);
+            if (o != null && declared != null && declared.isInstance(o)) {
+                fields(declared, o, types[k].substring(colon + 1).split(","), out);
+            }
+        }
+        for (String st : statics) {
+            int colon = st.indexOf(':');
+            // only the caller's own class: it is initialised, since its code is running
+            if (st.substring(0, colon).replace('/', '.').equals(caller.getName())) {
+                fields(caller, null, st.substring(colon + 1).split(","), out);
+            }
+        }
+        return out;
+    }
+
+    private static Class<?> load(String internalName, ClassLoader loader) {
+        try {
+            return Class.forName(internalName.replace('/', '.'), false, loader);
+        } catch (ClassNotFoundException | LinkageError e) {
+            return null;
+        }
+    }
+
+    /** The values of the fields {@code names} of {@code c} or its super classes, static or of {@code o}. */
+    private static void fields(Class<?> c, Object o, String[] names, List<Object> out) {
+        for (String name : names) {
+            for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
+                try {
+                    java.lang.reflect.Field f = k.getDeclaredField(name);
+                    if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) == (o == null)
+                            && HostArrays.isDataType(f.getType())) {
+                        f.setAccessible(true);
+                        Object v = f.get(o);
+                        if (v != null) {
+                            out.add(v);
+                        }
+                    }
+                    break;
+                } catch (NoSuchFieldException e) {
+                    // further up
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    // a field acc4j cannot read stays out of the region: the calls move its array, as written
+                    break;
+                }
+            }
+        }
     }
 
     private Object enterAll(PresentTable table, String where, Object[] arrays) {

@@ -144,8 +144,7 @@ public final class ClassRewriter {
             out.methods.set(i, framed);
             if (notes != null) {
                 for (LoopRegions.Region g : r.regions()) {
-                    notes.accept(LoopRegions.where(original, mn, g.line()) + ": an implicit data region keeps "
-                            + String.join(", ", g.names()) + " on the device across its calls");
+                    notes.accept(LoopRegions.describe(original, mn, g));
                 }
             }
             return true;

@@ -49,6 +49,8 @@ final class LoopCheck {
             "java/lang/Integer", "java/lang/Long", "java/lang/Double", "java/lang/Float", "java/lang/Short",
             "java/lang/Byte", "java/lang/Character", "java/lang/Boolean", "java/lang/String",
             "java/lang/StringBuilder", "java/io/PrintStream");
+    /** Methods of the platform that read a clock. */
+    private static final Set<String> CLOCKS = Set.of("java/lang/System.nanoTime", "java/lang/System.currentTimeMillis");
     /** Reference types whose values are never arrays of the application. */
     private static final Set<String> INERT = Set.of("java/lang/String", "java/lang/Integer", "java/lang/Long",
             "java/lang/Double", "java/lang/Float", "java/lang/Short", "java/lang/Byte", "java/lang/Character",
@@ -99,6 +101,9 @@ final class LoopCheck {
         private int current;
         int line;
         private int[] slots;
+        private int[] objects;
+        private String[] objectTypes;
+        private final List<String> statics = new ArrayList<>();
         private String[] names;
         private final Set<String> callees = new LinkedHashSet<>();
 
@@ -116,7 +121,8 @@ final class LoopCheck {
         }
 
         Region region() {
-            return new Region(loop.header.start, body, slots, names, line, new ArrayList<>(callees));
+            return new Region(loop.header.start, body, slots, objects, objectTypes, List.copyOf(statics), names, line,
+                    new ArrayList<>(callees));
         }
 
         /** Null when the loop qualifies; otherwise why not. */
@@ -161,7 +167,7 @@ final class LoopCheck {
                     if (m.owner.startsWith("[")) {
                         return "it copies an array (" + m.name + ", line " + lineAt(mn, i) + ")";
                     }
-                    if (!PURE_OWNERS.contains(m.owner)) {
+                    if (!PURE_OWNERS.contains(m.owner) && !CLOCKS.contains(m.owner + "." + m.name)) {
                         return "it calls " + simple(m.owner) + "." + m.name + " (line " + lineAt(mn, i)
                                 + "), which acc4j does not look into";
                     }
@@ -180,15 +186,24 @@ final class LoopCheck {
                     }
                 }
             }
-            // the arrays of the calls' array parameters; a call keeps the present table coherent for whatever else it
-            // receives (an object holding arrays), as inside any data region
+            // the arrays of the calls' array parameters, the receivers of instance calls (their array fields), and the
+            // classes of static calls; a call keeps the present table coherent for whatever else it receives (an
+            // object holding arrays), as inside any data region
+            Set<Integer> receivers = new TreeSet<>();
+            Set<String> owners = new LinkedHashSet<>();
+            Set<String> used = new LinkedHashSet<>();
             for (int i = body.nextSetBit(0); i >= 0; i = body.nextSetBit(i + 1)) {
                 if (mn.instructions.get(i) instanceof MethodInsnNode m && kernels.find(m.owner, m.name, m.desc) != null) {
                     Type[] params = params(m);
                     List<V> values = seen.getOrDefault(i, List.of());
+                    owners.add(m.owner);
+                    used.addAll(fieldsUsed(m.owner, m.name, m.desc));
                     for (int k = 0; k < values.size(); k++) {
                         if (params[k % params.length].getSort() == Type.ARRAY) {
                             region.addAll(values.get(k).slots());
+                        } else if (k % params.length == 0 && m.getOpcode() != Opcodes.INVOKESTATIC
+                                && !values.get(k).other()) {
+                            receivers.addAll(values.get(k).slots());
                         }
                     }
                 }
@@ -208,7 +223,42 @@ final class LoopCheck {
                     kinds.add(Type.ARRAY);
                 }
             }
-            if (keep.isEmpty()) {
+            // objects whose methods the loop calls: the array fields their declared classes have
+            List<Integer> objs = new ArrayList<>();
+            List<String> objTypes = new ArrayList<>();
+            List<String> extraNames = new ArrayList<>();
+            for (int s : receivers) {
+                Type t = s < typed.getLocals() ? typed.getLocal(s).getType() : null;
+                if (t == null || t.getSort() != Type.OBJECT || t.getInternalName().equals("null")) {
+                    continue;
+                }
+                List<FieldNode> fs = arrayFields(t.getInternalName(), false);
+                fs.removeIf(f -> !used.contains(f.name));
+                if (fs.isEmpty()) {
+                    continue;
+                }
+                objs.add(s);
+                objTypes.add(t.getInternalName() + ":" + String.join(",", fs.stream().map(f -> f.name).toList()));
+                String local = localName(mn, s, h);
+                for (FieldNode f : fs) {
+                    addKinds(kinds, Type.getType(f.desc));
+                    extraNames.add((local.equals("this") ? "this" : local) + "." + f.name);
+                }
+            }
+            // static array fields of the loop's own class, when it calls its own @Kernels methods (another class's
+            // statics would be read before that class is initialised)
+            if (owners.contains(cn.name)) {
+                List<FieldNode> fs = arrayFields(cn.name, true);
+                fs.removeIf(f -> !used.contains(cn.name + "." + f.name));
+                if (!fs.isEmpty()) {
+                    statics.add(cn.name + ":" + String.join(",", fs.stream().map(f -> f.name).toList()));
+                    for (FieldNode f : fs) {
+                        addKinds(kinds, Type.getType(f.desc));
+                        extraNames.add(simple(cn.name) + "." + f.name);
+                    }
+                }
+            }
+            if (keep.isEmpty() && objs.isEmpty() && statics.isEmpty()) {
                 return "no array passed to its calls is held in a local from before the loop";
             }
             Set<Integer> regionSlots = new LinkedHashSet<>(keep);
@@ -253,11 +303,88 @@ final class LoopCheck {
                 }
             }
             slots = keep.stream().mapToInt(Integer::intValue).toArray();
-            names = new String[slots.length];
-            for (int k = 0; k < slots.length; k++) {
-                names[k] = localName(mn, slots[k], h);
+            objects = objs.stream().mapToInt(Integer::intValue).toArray();
+            objectTypes = objTypes.toArray(new String[0]);
+            List<String> all = new ArrayList<>();
+            for (int slot : slots) {
+                all.add(localName(mn, slot, h));
             }
+            all.addAll(extraNames);
+            names = all.toArray(new String[0]);
             return null;
+        }
+
+        /**
+         * The array fields a {@code @Kernels} method's own code reads: instance fields by name, static fields as
+         * {@code owner.name}; empty when its class file cannot be read.
+         */
+        private Set<String> fieldsUsed(String owner, String name, String desc) {
+            ClassNode node = cn;
+            if (!owner.equals(cn.name)) {
+                byte[] b = classes.bytes(owner);
+                if (b == null) {
+                    return Set.of();
+                }
+                node = new ClassNode();
+                new ClassReader(b).accept(node, ClassReader.SKIP_FRAMES);
+            }
+            Set<String> out = new LinkedHashSet<>();
+            for (MethodNode m : node.methods) {
+                if (!m.name.equals(name) || !m.desc.equals(desc)) {
+                    continue;
+                }
+                for (AbstractInsnNode i = m.instructions.getFirst(); i != null; i = i.getNext()) {
+                    if (i instanceof FieldInsnNode f && f.desc.startsWith("[")) {
+                        if (f.getOpcode() == Opcodes.GETFIELD) {
+                            out.add(f.name);
+                        } else if (f.getOpcode() == Opcodes.GETSTATIC) {
+                            out.add(f.owner + "." + f.name);
+                        }
+                    }
+                }
+            }
+            return out;
+        }
+
+        private static void addKinds(Set<Integer> kinds, Type t) {
+            kinds.add(t.getElementType().getSort());
+            if (t.getDimensions() == 2) {
+                kinds.add(Type.ARRAY);
+            }
+        }
+
+        /**
+         * The fields of {@code owner} holding primitive arrays of rank 1 or 2: its static ones, or its instance ones
+         * and those of its super classes (as far as their class files can be read).
+         */
+        private List<FieldNode> arrayFields(String owner, boolean isStatic) {
+            List<FieldNode> out = new ArrayList<>();
+            String c = owner;
+            for (int depth = 0; c != null && depth < 16 && !HostEffects.platform(c); depth++) {
+                ClassNode node;
+                if (c.equals(cn.name)) {
+                    node = cn;
+                } else {
+                    byte[] b = classes.bytes(c);
+                    if (b == null) {
+                        break;
+                    }
+                    node = new ClassNode();
+                    new ClassReader(b).accept(node, ClassReader.SKIP_CODE);
+                }
+                for (FieldNode f : node.fields) {
+                    Type t = Type.getType(f.desc);
+                    if (((f.access & Opcodes.ACC_STATIC) != 0) == isStatic && t.getSort() == Type.ARRAY
+                            && t.getDimensions() <= 2 && t.getElementType().getSort() <= Type.DOUBLE) {
+                        out.add(f);
+                    }
+                }
+                if (isStatic) {
+                    break;
+                }
+                c = node.superName;
+            }
+            return out;
         }
 
         /** Whether a value recorded at {@code i} (the {@code which}-th kept per visit) may be an array. */

@@ -49,10 +49,15 @@ import org.objectweb.asm.tree.analysis.AnalyzerException;
  * calls was rewritten for the device; otherwise the loop runs as written.
  */
 public final class LoopRegions {
-    /** Entry of the runtime: {@code (Class caller, String where, String callees, Object[] arrays) -> token}. */
+    /**
+     * Entry of the runtime: {@code (Class caller, String where, String callees, String fields, Object[] values) ->
+     * token}: {@code values} holds the region's arrays, then the objects whose array fields enter it;
+     * {@code fields} is {@code "T1:a,b;T2:c|S1:d"}: the classes declaring those objects' fields with the fields (the
+     * array fields the called methods read), then the class whose static array fields enter (internal names).
+     */
     public static final String ENTER = "enterLoopData";
-    public static final String ENTER_DESC = "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/String;[Ljava/lang/Object;)"
-            + "Ljava/lang/Object;";
+    public static final String ENTER_DESC = "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/String;Ljava/lang/String;"
+            + "[Ljava/lang/Object;)Ljava/lang/Object;";
     /** Exit of the runtime: {@code (Object token)}, idempotent. */
     public static final String EXIT = "exitLoopData";
     public static final String EXIT_DESC = "(Ljava/lang/Object;)V";
@@ -75,8 +80,13 @@ public final class LoopRegions {
     public record Callee(boolean async, boolean overridable) {
     }
 
-    /** A loop to wrap: its header and body (instruction indices), and the locals whose values enter the region. */
-    public record Region(int header, BitSet body, int[] slots, String[] names, int line, List<String> callees) {
+    /**
+     * A loop to wrap: its header and body (instruction indices); the locals whose arrays enter the region
+     * ({@code slots}); the locals holding objects whose array fields enter it ({@code objects}, with the classes that
+     * declare those fields, {@code objectTypes}); the classes whose static array fields enter it ({@code statics}).
+     */
+    public record Region(int header, BitSet body, int[] slots, int[] objects, String[] objectTypes,
+                         List<String> statics, String[] names, int line, List<String> callees) {
     }
 
     /** What the analysis found in one method: the loops to wrap, and a line for each loop with calls that is not. */
@@ -211,6 +221,12 @@ public final class LoopRegions {
         }
         regions.sort((a, b) -> Integer.compare(a.header(), b.header()));
         return new Result(regions, notes);
+    }
+
+    /** The report's line for a loop that gets a region. */
+    public static String describe(ClassNode cn, MethodNode mn, Region r) {
+        return where(cn, mn, r.line()) + ": an implicit data region keeps " + String.join(", ", r.names())
+                + " on the device across its calls";
     }
 
     /** "Owner.method, the loop at line N". */

@@ -153,12 +153,16 @@ final class LoopWrap {
         entry.add(new LdcInsnNode(Type.getObjectType(cn.name)));
         entry.add(new LdcInsnNode(LoopRegions.where(cn, mn, r.line()) + ": " + String.join(", ", r.names())));
         entry.add(new LdcInsnNode(String.join(";", r.callees())));
-        push(entry, r.slots().length);
+        entry.add(new LdcInsnNode(String.join(";", r.objectTypes()) + "|" + String.join(";", r.statics())));
+        int[] values = new int[r.slots().length + r.objects().length];
+        System.arraycopy(r.slots(), 0, values, 0, r.slots().length);
+        System.arraycopy(r.objects(), 0, values, r.slots().length, r.objects().length);
+        push(entry, values.length);
         entry.add(new TypeInsnNode(Opcodes.ANEWARRAY, "java/lang/Object"));
-        for (int k = 0; k < r.slots().length; k++) {
+        for (int k = 0; k < values.length; k++) {
             entry.add(new InsnNode(Opcodes.DUP));
             push(entry, k);
-            entry.add(new VarInsnNode(Opcodes.ALOAD, r.slots()[k]));
+            entry.add(new VarInsnNode(Opcodes.ALOAD, values[k]));
             entry.add(new InsnNode(Opcodes.AASTORE));
         }
         entry.add(new MethodInsnNode(Opcodes.INVOKESTATIC, runtime, LoopRegions.ENTER, LoopRegions.ENTER_DESC));
@@ -252,8 +256,10 @@ final class LoopWrap {
     private static void push(InsnList code, int value) {
         if (value <= 5) {
             code.add(new InsnNode(Opcodes.ICONST_0 + value));
-        } else {
+        } else if (value <= Byte.MAX_VALUE) {
             code.add(new IntInsnNode(Opcodes.BIPUSH, value));
+        } else {
+            code.add(new IntInsnNode(Opcodes.SIPUSH, value));
         }
     }
 }

@@ -206,6 +206,71 @@ final class LoopFixtures {
         return sum;
     }
 
+    // ---------------------------------------------------------------- arrays in fields
+
+    static double[] sa = new double[16];
+    static double[] sb = new double[16];
+
+    @Kernels
+    static void staticSweep() {
+        for (int i = 0; i < sa.length; i++) {
+            sa[i] = sa[i] * 0.5 + sb[i];
+        }
+    }
+
+    static void staticLoop(int k) {
+        for (int s = 0; s < k; s++) {
+            staticSweep();
+        }
+    }
+
+    /** Arrays in instance fields, and a final @Kernels method on them. */
+    static final class Grid {
+        double[] a;
+        double[] b;
+        int sweeps;
+
+        Grid(double[] a, double[] b) {
+            this.a = a;
+            this.b = b;
+        }
+
+        @Kernels
+        void relax() {
+            for (int i = 0; i < a.length; i++) {
+                a[i] = 0.5 * (a[i] + b[i]) + 1;
+            }
+        }
+
+        void run(int k) {
+            for (int s = 0; s < k; s++) {
+                relax();
+                sweeps++;
+            }
+        }
+
+        void runSwapping(int k) {
+            for (int s = 0; s < k; s++) {
+                relax();
+                double[] t = a;
+                a = b;
+                b = t;
+            }
+        }
+    }
+
+    static double gridRun(double[] a, int k) {
+        Grid g = new Grid(a, a.clone());
+        g.run(k);
+        return g.sweeps;
+    }
+
+    static double gridRunSwapping(double[] a, int k) {
+        Grid g = new Grid(a, a.clone());
+        g.runSwapping(k);
+        return g.a[0];
+    }
+
     private static void helper() {
         helperCalls++;
     }

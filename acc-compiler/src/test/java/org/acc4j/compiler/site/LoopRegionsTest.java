@@ -46,7 +46,7 @@ class LoopRegionsTest {
         @Override
         protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
             synchronized (getClassLoadingLock(name)) {
-                if (!name.equals(LoopFixtures.class.getName())) {
+                if (!name.startsWith(LoopFixtures.class.getName())) {
                     return super.loadClass(name, resolve);
                 }
                 Class<?> c = findLoadedClass(name);
@@ -68,8 +68,12 @@ class LoopRegionsTest {
     }
 
     private static LoopRegions.Result analyze(String method) throws Exception {
+        return analyze(LoopFixtures.class, method);
+    }
+
+    private static LoopRegions.Result analyze(Class<?> c, String method) throws Exception {
         ClassNode cn = new ClassNode();
-        new ClassReader(SitesTest.bytes(LoopFixtures.class.getName().replace('.', '/'))).accept(cn, 0);
+        new ClassReader(SitesTest.bytes(c.getName().replace('.', '/'))).accept(cn, 0);
         for (MethodNode mn : cn.methods) {
             if (mn.name.equals(method)) {
                 return LoopRegions.analyze(cn, mn, LoopRegions.withClass(cn, LoopRegions.fromClassFiles(CLASSES)),
@@ -94,6 +98,13 @@ class LoopRegionsTest {
         assertRefused("hostRead", "reads an element of x on the host");
         assertRefused("appCall", "calls LoopFixtures.helper");
         assertRefused("fieldOnly", "no array passed to its calls is held in a local");
+        assertEquals(List.of("LoopFixtures.sa", "LoopFixtures.sb"),
+                List.of(analyze("staticLoop").regions().get(0).names()), "the static arrays the kernel reads");
+        assertEquals(List.of("this.a", "this.b"),
+                List.of(analyze(LoopFixtures.Grid.class, "run").regions().get(0).names()), "the receiver's fields");
+        LoopRegions.Result swapping = analyze(LoopFixtures.Grid.class, "runSwapping");
+        assertTrue(swapping.regions().isEmpty() && swapping.notes().get(0).contains("stores an array into the field a"),
+                swapping.notes()::toString);
         assertRefused("storesArray", "stores an array into an array");
         assertRefused("aliasRead", "reads an element of an array that may be one of x");
         LoopRegions.Result nested = analyze("nested");
@@ -148,6 +159,8 @@ class LoopRegionsTest {
                 same(c, "storesArray", r, k);
                 same(c, "nested", r, k);
                 same(c, "freshArrays", r, k);
+                same(c, "gridRun", r, k);
+                same(c, "gridRunSwapping", r, k);
             }
             double[] x = random(r, 16);
             int[] factors = {2, 3, 1, 5};
@@ -171,6 +184,23 @@ class LoopRegionsTest {
             invoke(c, "prints", x4, 3, log);
             assertArrayEquals(px4, x4);
             assertEquals(plainLog.toString(), log.toString());
+            double[] sa = random(r, 16);
+            double[] sb = random(r, 16);
+            System.arraycopy(sa, 0, LoopFixtures.sa, 0, 16);
+            System.arraycopy(sb, 0, LoopFixtures.sb, 0, 16);
+            LoopFixtures.staticLoop(5);
+            java.lang.reflect.Field fa = c.getDeclaredField("sa");
+            java.lang.reflect.Field fb = c.getDeclaredField("sb");
+            fa.setAccessible(true);
+            fb.setAccessible(true);
+            double[] rsa = (double[]) fa.get(null);
+            System.arraycopy(sa, 0, rsa, 0, 16);
+            System.arraycopy(sb, 0, (double[]) fb.get(null), 0, 16);
+            invoke(c, "staticLoop", 5);
+            assertArrayEquals(LoopFixtures.sa, rsa);
+            if (!decline) {
+                assertEquals("|org/acc4j/compiler/site/LoopFixtures:sa,sb", TestRuntime.lastRegionFields);
+            }
             assertEquals(0, TestRuntime.openRegions, "every region entered was exited");
         }
     }

@@ -94,7 +94,10 @@ public final class TestRuntime {
         boolean exited;
     }
 
-    public static Object enterLoopData(Class<?> caller, String where, String callees, Object[] arrays) {
+    static String lastRegionFields;
+
+    public static Object enterLoopData(Class<?> caller, String where, String callees, String fields,
+                                       Object[] arrays) {
         if (declineRegions) {
             return null;
         }
@@ -102,6 +105,7 @@ public final class TestRuntime {
         openRegions++;
         lastRegionArrays = arrays.clone();
         lastRegionWhere = where;
+        lastRegionFields = fields;
         return new Region();
     }
 

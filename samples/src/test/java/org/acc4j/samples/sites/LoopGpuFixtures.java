@@ -101,4 +101,37 @@ final class LoopGpuFixtures {
             mixed(x, n);
         }
     }
+
+    /** Arrays in instance fields, a final {@code @Kernels} method on them, and a loop calling it. */
+    static final class Grid {
+        final double[] a;
+        final double[] b;
+        final int n;
+
+        Grid(double[] a, double[] b, int n) {
+            this.a = a;
+            this.b = b;
+            this.n = n;
+        }
+
+        @Kernels
+        void relax() {
+            for (int i = 1; i < n - 1; i++) {
+                a[i] = 0.5 * a[i] + 0.25 * (b[i - 1] + b[i + 1]);
+            }
+            for (int i = 1; i < n - 1; i++) {
+                b[i] = 0.5 * b[i] + 0.25 * (a[i - 1] + a[i + 1]);
+            }
+        }
+
+        void run(int sweeps) {
+            for (int s = 0; s < sweeps; s++) {
+                relax();
+            }
+        }
+    }
+
+    static void gridRun(double[] a, double[] b, int sweeps) {
+        new Grid(a, b, a.length).run(sweeps);
+    }
 }

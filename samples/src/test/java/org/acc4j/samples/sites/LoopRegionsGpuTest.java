@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * Implicit data regions on the GPU: host loops of {@link LoopGpuFixtures}, rewritten as the agent rewrites them, keep
  * their arrays on the device across their calls, and every array ends as plain Java leaves it, element for element,
  * bit for bit: a heat equation on {@code double[][]} with swaps, a Jacobi solver that leaves its loop by a break on a
- * device reduction, a kernel that throws in the loop, and a method whose second nest runs on the host between kernels.
+ * device reduction, a kernel that throws in the loop, a method whose second nest runs on the host between kernels, and
+ * arrays in the fields of the object whose {@code @Kernels} method the loop calls.
  */
 @Tag("gpu")
 class LoopRegionsGpuTest {
@@ -43,7 +44,7 @@ class LoopRegionsGpuTest {
         @Override
         protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
             synchronized (getClassLoadingLock(name)) {
-                if (!name.equals(LoopGpuFixtures.class.getName())) {
+                if (!name.startsWith(LoopGpuFixtures.class.getName())) {
                     return super.loadClass(name, resolve);
                 }
                 Class<?> c = findLoadedClass(name);
@@ -146,6 +147,24 @@ class LoopRegionsGpuTest {
         double[] x = x0.clone();
         call("mixedLoop", x, n, 7);
         assertArrayEquals(px, x);
+    }
+
+    @Test
+    void arraysInFieldsOfTheObjectWhoseKernelsTheLoopCalls() throws Throwable {
+        Random r = new Random(35);
+        int n = 100_003;
+        double[] a0 = random(r, n);
+        double[] b0 = random(r, n);
+        double[] pa = a0.clone();
+        double[] pb = b0.clone();
+        LoopGpuFixtures.gridRun(pa, pb, 9);
+        double[] a = a0.clone();
+        double[] b = b0.clone();
+        long made = AccRuntime.loopRegionsMade();
+        call("gridRun", a, b, 9);
+        assertEquals(made + 1, AccRuntime.loopRegionsMade(), "the loop got a region for this.a and this.b");
+        assertArrayEquals(pa, a);
+        assertArrayEquals(pb, b);
     }
 
     private static double[] random(Random r, int n) {
