@@ -3,7 +3,8 @@
 # goes (org.acc4j.runtime.transfer.TransferTimeline) at TIMELINE_SIZES MiB (default 8,32), with the default staging,
 # then with each staging setting of TIMELINE_VARIANTS (values of -Dacc4j.staging separated by spaces); then the
 # transfer table (TransferBench) from 4 MiB to 1 GiB with the default staging, and again with each setting of
-# TABLE_VARIANTS. Tables to $OUT.
+# TABLE_VARIANTS; then the GPU test classes of TIMELINE_TESTS (fully qualified, separated by spaces). Tables and logs
+# to $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/acc4j-timeline}
@@ -29,4 +30,13 @@ if [ "${TIMELINE_TABLE:-1}" != 0 ]; then
     timeout 70 bash .gpu/on-gpu.sh -Xmx24g -Dacc4j.staging="$v" -cp "$cp" org.acc4j.runtime.transfer.TransferBench \
       --no-sweep --sizes ${TABLE_SIZES:-4,8,16,32,64,128,512,1024} 2>&1 | tee "$out/transfers-$(echo "$v" | tr -c 'a-z0-9\n' '_').txt"
   done
+fi
+if [ -n "${TIMELINE_TESTS:-}" ]; then
+  echo "== GPU tests: $TIMELINE_TESTS"
+  tcp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')"
+  sel=$(for c in $TIMELINE_TESTS; do printf -- "--select-class %s " "$c"; done)
+  timeout "${TIMELINE_TESTS_TIMEOUT:-100}" bash .gpu/on-gpu.sh -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar \
+    -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path "$tcp" --include-tag gpu $sel \
+    --details=tree --disable-banner > "$out/gpu-tests.log" 2>&1
+  tail -15 "$out/gpu-tests.log"; grep -a "✘" "$out/gpu-tests.log" | head -20
 fi

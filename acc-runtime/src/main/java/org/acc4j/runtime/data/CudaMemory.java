@@ -231,7 +231,7 @@ public final class CudaMemory implements DeviceMemory {
      * An array's buffer larger than this is freed, not kept: its allocation is small against its copy, and memory
      * that a call could not fit is given back at once.
      */
-    static final long SPARE_ARRAY_MAX_BYTES = 16L << 20;
+    static final long SPARE_ARRAY_MAX_BYTES = 64L << 20;
     /** At most this many buffers are kept, {@link #SPARE_MAX_BYTES} in all. */
     static final int SPARE_BUFFERS = 8;
     static final long SPARE_MAX_BYTES = 256L << 20;

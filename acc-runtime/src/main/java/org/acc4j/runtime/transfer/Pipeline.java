@@ -47,6 +47,9 @@ final class Pipeline<D> {
     private final Thread caller = Thread.currentThread();
     /** Where the copy's events go, or null. */
     private final Trace trace;
+    /** The least time between two questions to the lane whether a device copy is done (0: none). */
+    private final long pollNanos;
+    private long nextPoll;
 
     /** The next piece to take, over the whole array in order. */
     private final AtomicLong next = new AtomicLong();
@@ -60,9 +63,11 @@ final class Pipeline<D> {
     /** Helpers inside the copy, with the sign bit set once the copy admits no more. */
     private final AtomicInteger inside = new AtomicInteger();
 
-    private Pipeline(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in, Trace trace) {
+    private Pipeline(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in, Trace trace,
+                     long pollNanos) {
         this.plan = plan;
         this.trace = trace;
+        this.pollNanos = pollNanos;
         this.host = host;
         this.lane = lane;
         this.device = device;
@@ -85,13 +90,17 @@ final class Pipeline<D> {
      */
     static <D> void run(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in,
                         Executor executor, int helpers) {
-        run(plan, host, lane, device, in, executor, helpers, null);
+        run(plan, host, lane, device, in, executor, helpers, null, 0);
     }
 
-    /** {@link #run(Plan, StagedCopy.Host, Lane, Object, boolean, Executor, int)}, its events to {@code trace}. */
+    /**
+     * {@link #run(Plan, StagedCopy.Host, Lane, Object, boolean, Executor, int)}, its events to {@code trace} (or
+     * none), asking the lane whether a device copy is done at most once per {@code pollNanos} (0: as often as the
+     * caller has nothing else to do).
+     */
     static <D> void run(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in,
-                        Executor executor, int helpers, Trace trace) {
-        Pipeline<D> p = new Pipeline<>(plan, host, lane, device, in, trace);
+                        Executor executor, int helpers, Trace trace, long pollNanos) {
+        Pipeline<D> p = new Pipeline<>(plan, host, lane, device, in, trace, pollNanos);
         long n = Math.min(helpers, p.pieces - 1);
         try {
             for (long i = 0; i < n; i++) {
@@ -145,7 +154,7 @@ final class Pipeline<D> {
                 queued++;
                 moved = true;
             }
-            if (released < chunks && released - slots < queued && lane.done((int) (released % slots))) {
+            if (released < chunks && released - slots < queued && done((int) (released % slots))) {
                 lane.await((int) (released % slots));
                 event(Trace.Kind.LANDED, released - slots);
                 release(released);
@@ -169,7 +178,7 @@ final class Pipeline<D> {
         long idle = 0;
         while (finished < chunks && failure.get() == null) {
             boolean moved = false;
-            if (landed < queued && lane.done((int) (landed % slots))) {
+            if (landed < queued && done((int) (landed % slots))) {
                 lane.await((int) (landed % slots));
                 event(Trace.Kind.LANDED, landed);
                 release(landed);
@@ -190,6 +199,20 @@ final class Pipeline<D> {
             }
             idle = moved || takeOne() ? 0 : pause(idle);
         }
+    }
+
+    /** Whether the last device copy of {@code slot} is done, asking the lane at most once per {@code pollNanos}. */
+    private boolean done(int slot) {
+        if (pollNanos == 0) {
+            return lane.done(slot);
+        }
+        long now = System.nanoTime();
+        if (now - nextPoll < 0) {
+            return false;
+        }
+        boolean done = lane.done(slot);
+        nextPoll = done ? now : now + pollNanos;
+        return done;
     }
 
     /** Hands chunk {@code k}'s slot to the pieces: its memory, its count of pieces, then the chunk itself. */

@@ -53,30 +53,34 @@ public final class StagedCopy<D> implements AutoCloseable {
      *                      to the chunk size ({@link Plan}); 0 for chunks of one size
      * @param spinMicros    how long the copier's own staging threads keep looking for work after a copy before they
      *                      sleep ({@link Crew})
+     * @param pollMicros    the least time between two questions to the lane whether a device copy is done (0: as
+     *                      often as the calling thread has nothing else to do)
      */
     public record Settings(long minBytes, long slotBytes, int slots, int lanes, long minChunkBytes, int chunksPerCopy,
                            long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined,
-                           long rampBytes, long spinMicros) {
+                           long rampBytes, long spinMicros, long pollMicros) {
 
         private static final long MIB = 1L << 20;
 
         /**
          * The runtime's settings, from device probes on an H100 (PCIe 5, ~53 GB/s pinned) with 16 host cores. There
          * the host's copies bound a staged copy: 16 cores copy a Java array into pinned memory at 37-40 GB/s alone,
-         * and at 22-25 GB/s into 64 MiB of pinned memory that the device reads meanwhile; fewer cores copy less (30
-         * GB/s on 8), and the JDK's bulk buffer transfer is as fast as {@code Unsafe.copyMemory}. Slots of 8 MiB, 6
-         * per lane, beat slots of 32 MiB, 3 per lane, at 1 GiB (0.83-0.95 of pinned against 0.61-0.78, same threads):
-         * a slot the host has just written is still largely in its cache when the device reads it. The pieces flow
-         * across chunks ({@link Pipeline}: 0.69-0.75 of pinned at 1 GiB against 0.32-0.39 in rounds per chunk), on
-         * threads of the copier's own that stay awake between copies ({@link Crew}: the heat equation's step, which
-         * moves three 2 MiB blocks, took 1.14 ms against 1.36 on the common pool). An array is cut into at least 8
-         * chunks of at least 512 KiB, so that the device starts early. An array below 8 MiB goes straight from the
-         * Java array, where the driver's own copy from pageable memory (8-13 GB/s) is as fast as a staged one. Rows,
-         * whose direct path is a copy per row, are staged from {@link #ROWS_MIN_BYTES}. Pinned memory held: at most
-         * 2 lanes of 6 slots of 8 MiB, 96 MiB, opened on first use and kept.
+         * and at 22-25 GB/s into 64 MiB of pinned memory that the device reads meanwhile. Slots of 8 MiB, 6 per lane,
+         * beat slots of 32 MiB, 3 per lane, at 1 GiB (0.83-0.95 of pinned against 0.61-0.78): a slot the host has
+         * just written is still largely in its cache when the device reads it. The pieces flow across chunks
+         * ({@link Pipeline}), on threads of the copier's own that stay awake between copies ({@link Crew}). Half the
+         * cores copy: with every core, the copies' timelines (TransferTimeline) showed staging threads that started
+         * up to 0.4-1 ms late and pieces stalled for 0.3 ms, the calling thread and the driver competing with them
+         * for the cores, where half the cores started within 45 us (8 MiB staged at 0.31-0.36 of pinned against
+         * 0.12-0.17). An array is cut into at least 8 chunks of at least 512 KiB, ramping from 64 KiB at each end, in
+         * pieces of at least 16 KiB. An array below 8 MiB goes straight from the Java array, where the driver's own
+         * copy from pageable memory (8-13 GB/s) is as fast as a staged one. Rows, whose direct path is a copy per
+         * row, are staged from {@link #ROWS_MIN_BYTES}. Pinned memory held: at most 2 lanes of 6 slots of 8 MiB,
+         * 96 MiB, opened on first use and kept.
          */
-        public static final Settings DEFAULT = new Settings(8 * MIB, 8 * MIB, 6, 2, MIB / 2, 8, MIB / 16,
-                MIB, Runtime.getRuntime().availableProcessors(), HostCopy.BUFFER, true, 0, Crew.SPIN_MICROS);
+        public static final Settings DEFAULT = new Settings(8 * MIB, 8 * MIB, 6, 2, MIB / 2, 8, MIB / 64,
+                MIB, Math.max(1, Runtime.getRuntime().availableProcessors() / 2), HostCopy.BUFFER, true, MIB / 16,
+                Crew.SPIN_MICROS, 0);
 
         /** The least bytes of rows that are staged by default (when the settings' least is higher). */
         public static final long ROWS_MIN_BYTES = MIB;
@@ -88,13 +92,13 @@ public final class StagedCopy<D> implements AutoCloseable {
             if (minBytes < 0 || slotBytes < 8 || slotBytes % 8 != 0 || slotBytes > 1L << 30 || slots < 1 || lanes < 0
                     || minChunkBytes < 8 || minChunkBytes % 8 != 0 || minChunkBytes > slotBytes || chunksPerCopy < 1
                     || minPieceBytes < 1 || rowsMinBytes < 0 || threads < 0 || copy == null || rampBytes < 0
-                    || spinMicros < 0) {
+                    || spinMicros < 0 || pollMicros < 0) {
                 throw new IllegalArgumentException("bad staging settings: " + minBytes + " bytes at least, slots of "
                         + slotBytes + " bytes (a multiple of 8 up to 1 GiB), " + slots + " slots, " + lanes
                         + " lanes, chunks of " + minChunkBytes + " bytes at least (a multiple of 8 up to a slot), "
                         + chunksPerCopy + " chunks per copy, pieces of " + minPieceBytes + " bytes, rows from "
                         + rowsMinBytes + " bytes, " + threads + " threads, copies by " + copy + ", ramp from "
-                        + rampBytes + " bytes, threads awake " + spinMicros + " us");
+                        + rampBytes + " bytes, threads awake " + spinMicros + " us, polls " + pollMicros + " us apart");
             }
         }
 
@@ -102,7 +106,7 @@ public final class StagedCopy<D> implements AutoCloseable {
         public Settings(long minBytes, long slotBytes, int slots, int lanes, long minChunkBytes, int chunksPerCopy,
                         long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined) {
             this(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes, rowsMinBytes, threads,
-                    copy, pipelined, 0, Crew.SPIN_MICROS);
+                    copy, pipelined, 0, Crew.SPIN_MICROS, 0);
         }
 
         /** Settings with rows staged from {@link #ROWS_MIN_BYTES}, the common pool's threads and bulk buffer copies. */
@@ -115,26 +119,26 @@ public final class StagedCopy<D> implements AutoCloseable {
         /** These settings with the host's copies made by {@code threads} threads ({@link #threads()}). */
         public Settings withThreads(int threads) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros);
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros);
         }
 
         /** These settings with the host's copies made by {@code copy}. */
         public Settings withCopy(HostCopy copy) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros);
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros);
         }
 
         /** These settings with the host's pieces in a {@link Pipeline} ({@code true}) or in rounds per chunk. */
         public Settings withPipelined(boolean pipelined) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros);
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros);
         }
 
         /**
          * {@code base} with the changes of {@code spec}, a comma-separated list of {@code key=value}: {@code min},
          * {@code rows}, {@code slot}, {@code chunk}, {@code piece}, {@code ramp} in bytes (with an optional suffix
          * {@code k}, {@code m} or {@code g}), {@code slots}, {@code lanes}, {@code chunks}, {@code threads} as counts,
-         * {@code spin} in microseconds,
+         * {@code spin}, {@code poll} in microseconds,
          * {@code copy} as {@code buffer} or {@code unsafe}, {@code pipelined} as {@code true} or {@code false}.
          * E.g. {@code slot=16m,slots=4,threads=8}.
          *
@@ -154,6 +158,7 @@ public final class StagedCopy<D> implements AutoCloseable {
             boolean pipelined = base.pipelined;
             long ramp = base.rampBytes;
             long spin = base.spinMicros;
+            long poll = base.pollMicros;
             for (String entry : spec.split(",")) {
                 String e = entry.trim();
                 if (e.isEmpty()) {
@@ -174,6 +179,7 @@ public final class StagedCopy<D> implements AutoCloseable {
                         case "piece" -> piece = bytes(value);
                         case "ramp" -> ramp = bytes(value);
                         case "spin" -> spin = Long.parseLong(value);
+                        case "poll" -> poll = Long.parseLong(value);
                         case "slots" -> slots = Integer.parseInt(value);
                         case "lanes" -> lanes = Integer.parseInt(value);
                         case "chunks" -> chunks = Integer.parseInt(value);
@@ -189,11 +195,11 @@ public final class StagedCopy<D> implements AutoCloseable {
                 } catch (IllegalArgumentException x) {
                     throw new IllegalArgumentException("staging setting '" + e + "' not understood: keys min, rows,"
                             + " slot, chunk, piece, ramp (bytes, suffix k, m or g), slots, lanes, chunks, threads"
-                            + " (counts), spin (microseconds), copy (buffer or unsafe), pipelined (true or false)", x);
+                            + " (counts), spin, poll (microseconds), copy (buffer or unsafe), pipelined (true or false)", x);
                 }
             }
             return new Settings(min, slot, slots, lanes, chunk, chunks, piece, rows, threads, copy, pipelined, ramp,
-                    spin);
+                    spin, poll);
         }
 
         /**
@@ -460,7 +466,7 @@ public final class StagedCopy<D> implements AutoCloseable {
                 t.add(Trace.Kind.LANE, plan.chunks());
             }
             if (settings.pipelined() && cores > 1 && plan.pieces() > 1) {
-                Pipeline.run(plan, host, lane, device, in, workers(), cores - 1, t);
+                Pipeline.run(plan, host, lane, device, in, workers(), cores - 1, t, settings.pollMicros() * 1000);
             } else if (in) {
                 toDevice(plan, host, lane, device);
             } else {

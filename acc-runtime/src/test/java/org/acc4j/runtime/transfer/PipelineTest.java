@@ -23,7 +23,7 @@ class PipelineTest {
     private static final Settings TINY = new Settings(0, 256, 3, 1, 64, 4, 16);
     /** TINY with chunks of 16 and 32 bytes at each end of a copy. */
     private static final Settings RAMPED = new Settings(0, 256, 3, 1, 64, 4, 16, Settings.ROWS_MIN_BYTES, 0,
-            HostCopy.BUFFER, true, 16, 200);
+            HostCopy.BUFFER, true, 16, 200, 0);
 
     @Test
     void manyChunksThroughFewSlotsArriveWholeEachWay() throws Exception {

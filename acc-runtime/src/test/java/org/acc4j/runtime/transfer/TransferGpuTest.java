@@ -195,7 +195,7 @@ class TransferGpuTest {
         for (int threads : new int[] {1, 5, 16}) {
             // slots of 64 KiB, middle chunks of 8 KiB at least, a ramp from 1000 bytes (not a multiple of a width)
             Settings s = new Settings(0, 64 << 10, 3, 1, 8 << 10, 8, 256, Settings.ROWS_MIN_BYTES, threads,
-                    HostCopy.BUFFER, true, 1000, Crew.SPIN_MICROS);
+                    HostCopy.BUFFER, true, 1000, Crew.SPIN_MICROS, 0);
             CudaMemory memory = new CudaMemory(s);
             try {
                 for (Class<?> type : new Class<?>[] {byte[].class, short[].class, float[].class, double[].class}) {
