@@ -255,9 +255,9 @@ class TransferGpuTest {
         second.deviceBuffer().copyToHost(seen);
         assertArrayEquals(b, seen);
         second.close();
-        CudaMemory.CudaBuffer large = memory.allocate(new double[(32 << 20) / 8]);
+        CudaMemory.CudaBuffer large = memory.allocate(new double[(96 << 20) / 8]);
         large.close();
-        assertEquals(8L * a.length, memory.spareBytes(), "an array's buffer beyond 16 MiB is freed at once");
+        assertEquals(8L * a.length, memory.spareBytes(), "an array's buffer beyond 64 MiB is freed at once");
         memory.close();
         assertEquals(0L, memory.spareBytes(), "freed with the memory");
         assertEquals(0L, memory.bytesInUse());
