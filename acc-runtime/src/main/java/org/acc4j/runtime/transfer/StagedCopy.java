@@ -69,7 +69,7 @@ public final class StagedCopy<D> implements AutoCloseable {
          * beat slots of 32 MiB, 3 per lane, at 1 GiB (0.83-0.95 of pinned against 0.61-0.78): a slot the host has
          * just written is still largely in its cache when the device reads it. The pieces flow across chunks
          * ({@link Pipeline}), on threads of the copier's own that stay awake between copies ({@link Crew}). Half the
-         * cores copy: with every core, the copies' timelines (TransferTimeline) showed staging threads that started
+         * cores copy an array below 64 MiB ({@link #WIDE_BYTES}; every core a larger one): with every core, the copies' timelines (TransferTimeline) showed staging threads that started
          * up to 0.4-1 ms late and pieces stalled for 0.3 ms, the calling thread and the driver competing with them
          * for the cores, where half the cores started within 45 us (8 MiB staged at 0.31-0.36 of pinned against
          * 0.12-0.17). An array is cut into at least 8 chunks of at least 512 KiB, ramping from 64 KiB at each end, in
@@ -244,6 +244,22 @@ public final class StagedCopy<D> implements AutoCloseable {
     private final LanePool<D> pool;
     /** Cores that copy a chunk together: the common pool's workers and the calling thread. */
     private final int cores;
+    /**
+     * Cores that copy a chunk of a copy of at least {@link #WIDE_BYTES}: every core, where the settings' threads are
+     * fewer and of the copier's own.
+     */
+    private final int wideCores;
+
+    /**
+     * Copies of at least this many bytes use every core: on the H100 machine, 16 cores against 8 staged 128 MiB-1 GiB
+     * at 0.74-0.96 of pinned against 0.60-0.88 (the same device call), where 8 cores did better from 8 to 32 MiB.
+     */
+    static final long WIDE_BYTES = 64L << 20;
+
+    /** The cores that copy a chunk of a copy of {@code bytes}. */
+    private int coresFor(long bytes) {
+        return bytes >= WIDE_BYTES ? wideCores : cores;
+    }
     private final AtomicLong staged = new AtomicLong();
     private final AtomicLong declined = new AtomicLong();
 
@@ -266,8 +282,9 @@ public final class StagedCopy<D> implements AutoCloseable {
         }
         this.settings = settings;
         this.pool = new LanePool<>(opener, settings.slotBytes(), settings.slots(), settings.lanes());
-        this.ownThreads = threads > 1 ? threads - 1 : 0;
         this.cores = threads == 0 ? ForkJoinPool.getCommonPoolParallelism() + 1 : threads;
+        this.wideCores = threads <= 1 ? cores : Math.max(threads, Runtime.getRuntime().availableProcessors());
+        this.ownThreads = threads > 1 ? wideCores - 1 : 0;
     }
 
     /** How many staging threads of its own this copier has (besides the caller), or 0: the common pool or none. */
@@ -465,8 +482,9 @@ public final class StagedCopy<D> implements AutoCloseable {
             if (t != null) {
                 t.add(Trace.Kind.LANE, plan.chunks());
             }
-            if (settings.pipelined() && cores > 1 && plan.pieces() > 1) {
-                Pipeline.run(plan, host, lane, device, in, workers(), cores - 1, t, settings.pollMicros() * 1000);
+            int c = coresFor(bytes);
+            if (settings.pipelined() && c > 1 && plan.pieces() > 1) {
+                Pipeline.run(plan, host, lane, device, in, workers(), c - 1, t, settings.pollMicros() * 1000);
             } else if (in) {
                 toDevice(plan, host, lane, device);
             } else {
@@ -490,7 +508,7 @@ public final class StagedCopy<D> implements AutoCloseable {
         long wanted = (ceilDiv(bytes, settings.chunksPerCopy()) + 7) & ~7L;
         long chunkBytes = Math.min(settings.slotBytes(), Math.max(settings.minChunkBytes(), wanted));
         return new Plan(width, length, (int) (chunkBytes / width), settings.rampBytes() / width,
-                ceilDiv(settings.minPieceBytes(), width), cores, settings.copy());
+                ceilDiv(settings.minPieceBytes(), width), coresFor(bytes), settings.copy());
     }
 
     /** Stages chunk c in slot c % slots once that slot's copy c - slots is done, and queues its copy to the device. */
