@@ -189,6 +189,8 @@ public final class CudaMemory implements DeviceMemory {
     public CudaBuffer allocate(Object hostArray) {
         HostArrays.require(hostArray);
         long bytes = HostArrays.byteSize(hostArray);
+        // a staged upload usually follows: its staging threads wake meanwhile
+        staging.expect(bytes);
         DeviceBuffer buffer = spareOrNew(bytes, HostArrays.describe(hostArray));
         inUse.addAndGet(bytes);
         return new CudaBuffer(buffer, hostArray.getClass(), HostArrays.length(hostArray), inUse, staging,
@@ -200,6 +202,7 @@ public final class CudaMemory implements DeviceMemory {
         if (bytes < 0) {
             throw new IllegalArgumentException("negative size " + bytes + " for " + what);
         }
+        staging.expect(bytes);
         DeviceBuffer buffer = spareOrNew(bytes, what);
         inUse.addAndGet(bytes);
         return new CudaBuffer(buffer, null, -1, inUse, staging, this);
@@ -228,7 +231,7 @@ public final class CudaMemory implements DeviceMemory {
      * An array's buffer larger than this is freed, not kept: its allocation is small against its copy, and memory
      * that a call could not fit is given back at once.
      */
-    static final long SPARE_ARRAY_MAX_BYTES = 16L << 20;
+    static final long SPARE_ARRAY_MAX_BYTES = 64L << 20;
     /** At most this many buffers are kept, {@link #SPARE_MAX_BYTES} in all. */
     static final int SPARE_BUFFERS = 8;
     static final long SPARE_MAX_BYTES = 256L << 20;

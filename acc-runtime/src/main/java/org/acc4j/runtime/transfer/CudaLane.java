@@ -54,6 +54,11 @@ public final class CudaLane implements Lane<DeviceBuffer> {
         }
     }
 
+    /** The stream the copies are queued on, for a probe that times them with events of its own. */
+    Stream stream() {
+        return stream;
+    }
+
     @Override
     public int slots() {
         return pinned.length;

@@ -27,21 +27,29 @@ import java.util.concurrent.locks.LockSupport;
  * finish it, and the first failure is thrown with the others suppressed; the caller then drains and discards the lane.
  */
 final class Pipeline<D> {
-    /** Spins of the calling thread before it sleeps a little while waiting for a helper or the device. */
-    private static final int SPINS = 2000;
-    private static final long NAP_NANOS = 5_000;
+    /**
+     * How a thread waits for a helper or the device: it spins for {@code SPIN_NANOS}, then yields its core for up to
+     * {@code YIELD_NANOS} (a yield returns at once when no other thread wants the core), and only then naps: a nap
+     * takes tens of microseconds however short it is asked to be (the kernel's timer slack), as long as a chunk's copy.
+     */
+    private static final long SPIN_NANOS = 50_000;
+    private static final long YIELD_NANOS = 2_000_000;
+    private static final long NAP_NANOS = 20_000;
 
-    private final StagedCopy.Plan plan;
+    private final Plan plan;
     private final StagedCopy.Host host;
     private final Lane<D> lane;
     private final D device;
     private final boolean in;
     private final int slots;
     private final long chunks;
-    /** Pieces of every chunk but possibly the last. */
-    private final int perChunk;
     private final long pieces;
     private final Thread caller = Thread.currentThread();
+    /** Where the copy's events go, or null. */
+    private final Trace trace;
+    /** The least time between two questions to the lane whether a device copy is done (0: none). */
+    private final long pollNanos;
+    private long nextPoll;
 
     /** The next piece to take, over the whole array in order. */
     private final AtomicLong next = new AtomicLong();
@@ -55,15 +63,17 @@ final class Pipeline<D> {
     /** Helpers inside the copy, with the sign bit set once the copy admits no more. */
     private final AtomicInteger inside = new AtomicInteger();
 
-    private Pipeline(StagedCopy.Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in) {
+    private Pipeline(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in, Trace trace,
+                     long pollNanos) {
         this.plan = plan;
+        this.trace = trace;
+        this.pollNanos = pollNanos;
         this.host = host;
         this.lane = lane;
         this.device = device;
         this.in = in;
         this.slots = lane.slots();
         this.chunks = plan.chunks();
-        this.perChunk = (int) ceilDiv(plan.chunkElements(), plan.pieceElements());
         this.pieces = plan.pieces();
         this.memory = new AtomicReferenceArray<>(slots);
         this.ready = new AtomicLongArray(slots);
@@ -78,13 +88,26 @@ final class Pipeline<D> {
      * to {@code helpers} tasks of {@code executor} copying pieces beside the calling thread. Returns once every
      * device copy is queued (to the device) or every piece is in the array (to the host); the caller drains.
      */
-    static <D> void run(StagedCopy.Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in,
+    static <D> void run(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in,
                         Executor executor, int helpers) {
-        Pipeline<D> p = new Pipeline<>(plan, host, lane, device, in);
+        run(plan, host, lane, device, in, executor, helpers, null, 0);
+    }
+
+    /**
+     * {@link #run(Plan, StagedCopy.Host, Lane, Object, boolean, Executor, int)}, its events to {@code trace} (or
+     * none), asking the lane whether a device copy is done at most once per {@code pollNanos} (0: as often as the
+     * caller has nothing else to do).
+     */
+    static <D> void run(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in,
+                        Executor executor, int helpers, Trace trace, long pollNanos) {
+        Pipeline<D> p = new Pipeline<>(plan, host, lane, device, in, trace, pollNanos);
         long n = Math.min(helpers, p.pieces - 1);
         try {
             for (long i = 0; i < n; i++) {
                 try {
+                    if (trace != null) {
+                        trace.add(Trace.Kind.HELPER_QUEUED, i);
+                    }
                     executor.execute(p::help);
                 } catch (java.util.concurrent.RejectedExecutionException e) {
                     // no more helpers (their threads are ending): the caller copies what they would have
@@ -100,6 +123,9 @@ final class Pipeline<D> {
             p.fail(e);
         }
         p.close();
+        if (trace != null) {
+            trace.add(Trace.Kind.PIPELINE_END, 0);
+        }
         Throwable t = p.failure.get();
         if (t instanceof RuntimeException r) {
             throw r;
@@ -116,18 +142,21 @@ final class Pipeline<D> {
             release(k);
         }
         long queued = 0;
-        int idle = 0;
+        long idle = 0;
         while (queued < chunks && failure.get() == null) {
             boolean moved = false;
             int r = (int) (queued % slots);
             if (ready.get(r) == queued && left.get(r) == 0) {
                 memory.set(r, null);
+                event(Trace.Kind.QUEUE_BEGIN, queued);
                 lane.toDevice(r, bytes(queued), device, offset(queued));
+                event(Trace.Kind.QUEUE_END, queued);
                 queued++;
                 moved = true;
             }
-            if (released < chunks && released - slots < queued && lane.done((int) (released % slots))) {
+            if (released < chunks && released - slots < queued && done((int) (released % slots))) {
                 lane.await((int) (released % slots));
+                event(Trace.Kind.LANDED, released - slots);
                 release(released);
                 released++;
                 moved = true;
@@ -140,15 +169,18 @@ final class Pipeline<D> {
     private void toHost() {
         long queued = Math.min(slots, chunks);
         for (long k = 0; k < queued; k++) {
+            event(Trace.Kind.QUEUE_BEGIN, k);
             lane.toHost(device, offset(k), (int) k, bytes(k));
+            event(Trace.Kind.QUEUE_END, k);
         }
         long landed = 0;
         long finished = 0;
-        int idle = 0;
+        long idle = 0;
         while (finished < chunks && failure.get() == null) {
             boolean moved = false;
-            if (landed < queued && lane.done((int) (landed % slots))) {
+            if (landed < queued && done((int) (landed % slots))) {
                 lane.await((int) (landed % slots));
+                event(Trace.Kind.LANDED, landed);
                 release(landed);
                 landed++;
                 moved = true;
@@ -158,7 +190,9 @@ final class Pipeline<D> {
                 memory.set(r, null);
                 finished++;
                 if (queued < chunks) {
+                    event(Trace.Kind.QUEUE_BEGIN, queued);
                     lane.toHost(device, offset(queued), (int) (queued % slots), bytes(queued));
+                    event(Trace.Kind.QUEUE_END, queued);
                     queued++;
                 }
                 moved = true;
@@ -167,12 +201,33 @@ final class Pipeline<D> {
         }
     }
 
+    /** Whether the last device copy of {@code slot} is done, asking the lane at most once per {@code pollNanos}. */
+    private boolean done(int slot) {
+        if (pollNanos == 0) {
+            return lane.done(slot);
+        }
+        long now = System.nanoTime();
+        if (now - nextPoll < 0) {
+            return false;
+        }
+        boolean done = lane.done(slot);
+        nextPoll = done ? now : now + pollNanos;
+        return done;
+    }
+
     /** Hands chunk {@code k}'s slot to the pieces: its memory, its count of pieces, then the chunk itself. */
     private void release(long k) {
         int r = (int) (k % slots);
         memory.set(r, lane.host(r));
         left.set(r, piecesOf(k));
         ready.set(r, k);
+        event(Trace.Kind.RELEASE, k);
+    }
+
+    private void event(Trace.Kind kind, long arg) {
+        if (trace != null) {
+            trace.add(kind, arg);
+        }
     }
 
     /** A helper: enters unless the copy is over, takes pieces in order until none is left or the copy failed. */
@@ -185,13 +240,14 @@ final class Pipeline<D> {
                 break;
             }
         }
+        event(Trace.Kind.HELPER_ENTER, 0);
         try {
             while (failure.get() == null) {
                 long p = next.getAndIncrement();
                 if (p >= pieces) {
                     return;
                 }
-                if (!waitFor(p / perChunk)) {
+                if (!waitFor(plan.chunkOf(p))) {
                     return;
                 }
                 copy(p);
@@ -206,7 +262,11 @@ final class Pipeline<D> {
     /** The caller's turn at a piece, taken only when its chunk is ready, so that the caller never waits for one. */
     private boolean takeOne() {
         long p = next.get();
-        if (p >= pieces || ready.get((int) ((p / perChunk) % slots)) != p / perChunk || !next.compareAndSet(p, p + 1)) {
+        if (p >= pieces) {
+            return false;
+        }
+        long k = plan.chunkOf(p);
+        if (ready.get((int) (k % slots)) != k || !next.compareAndSet(p, p + 1)) {
             return false;
         }
         copy(p);
@@ -216,14 +276,9 @@ final class Pipeline<D> {
     /** Waits until chunk {@code k} is the host's; false when the copy failed meanwhile. */
     private boolean waitFor(long k) {
         int r = (int) (k % slots);
-        for (int spins = 0; ready.get(r) != k; spins++) {
+        for (long since = 0; ready.get(r) != k; since = pause(since)) {
             if (failure.get() != null) {
                 return false;
-            }
-            if (spins < SPINS) {
-                Thread.onSpinWait();
-            } else {
-                LockSupport.parkNanos(NAP_NANOS);
             }
         }
         return true;
@@ -231,24 +286,35 @@ final class Pipeline<D> {
 
     /** Copies piece {@code p} between the array and its chunk's slot; wakes the caller after a chunk's last piece. */
     private void copy(long p) {
-        long k = p / perChunk;
-        int i = (int) (p % perChunk);
+        long k = plan.chunkOf(p);
         int r = (int) (k % slots);
-        int from = i * plan.pieceElements();
-        int count = Math.min(plan.pieceElements(), plan.count(k) - from);
+        int per = plan.pieceElements(k);
+        int from = (int) (p - plan.firstPiece(k)) * per;
+        int count = Math.min(per, plan.count(k) - from);
+        event(Trace.Kind.PIECE_BEGIN, p);
         host.copy(plan.copy(), plan.first(k) + from, count, memory.get(r), from * plan.width(), in);
+        event(Trace.Kind.PIECE_END, p);
         if (left.decrementAndGet(r) == 0) {
             LockSupport.unpark(caller);
         }
     }
 
-    private int pause(int idle) {
-        if (idle < SPINS) {
+    /** One step of a wait that began at {@code since} (0: begins now); returns when it began. */
+    private static long pause(long since) {
+        long now = System.nanoTime();
+        if (since == 0) {
             Thread.onSpinWait();
+            return now == 0 ? 1 : now;
+        }
+        long waited = now - since;
+        if (waited < SPIN_NANOS) {
+            Thread.onSpinWait();
+        } else if (waited < YIELD_NANOS) {
+            Thread.yield();
         } else {
             LockSupport.parkNanos(NAP_NANOS);
         }
-        return idle + 1;
+        return since;
     }
 
     private void fail(Throwable t) {
@@ -262,17 +328,13 @@ final class Pipeline<D> {
         for (int s = inside.get(); !inside.compareAndSet(s, s | Integer.MIN_VALUE); s = inside.get()) {
             Thread.onSpinWait();
         }
-        for (int spins = 0; (inside.get() & Integer.MAX_VALUE) != 0; spins++) {
-            if (spins < SPINS) {
-                Thread.onSpinWait();
-            } else {
-                LockSupport.parkNanos(NAP_NANOS);
-            }
+        for (long since = 0; (inside.get() & Integer.MAX_VALUE) != 0; since = pause(since)) {
+            // each helper inside finishes its piece
         }
     }
 
     private int piecesOf(long k) {
-        return (int) ceilDiv(plan.count(k), plan.pieceElements());
+        return (int) (plan.firstPiece(k + 1) - plan.firstPiece(k));
     }
 
     private long bytes(long k) {
@@ -281,9 +343,5 @@ final class Pipeline<D> {
 
     private long offset(long k) {
         return plan.first(k) * plan.width();
-    }
-
-    private static long ceilDiv(long a, long b) {
-        return (a + b - 1) / b;
     }
 }

@@ -49,29 +49,38 @@ public final class StagedCopy<D> implements AutoCloseable {
      * @param pipelined     whether the host's pieces flow across chunks ({@link Pipeline}: each chunk's device copy
      *                      queued the moment its last piece is staged) rather than in rounds, one per chunk, each
      *                      waiting for its slowest piece
+     * @param rampBytes     the first and last chunks of a copy grow from (and shrink back to) this size, doubling up
+     *                      to the chunk size ({@link Plan}); 0 for chunks of one size
+     * @param spinMicros    how long the copier's own staging threads keep looking for work after a copy before they
+     *                      sleep ({@link Crew})
+     * @param pollMicros    the least time between two questions to the lane whether a device copy is done (0: as
+     *                      often as the calling thread has nothing else to do)
      */
     public record Settings(long minBytes, long slotBytes, int slots, int lanes, long minChunkBytes, int chunksPerCopy,
-                           long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined) {
+                           long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined,
+                           long rampBytes, long spinMicros, long pollMicros) {
 
         private static final long MIB = 1L << 20;
 
         /**
          * The runtime's settings, from device probes on an H100 (PCIe 5, ~53 GB/s pinned) with 16 host cores. There
          * the host's copies bound a staged copy: 16 cores copy a Java array into pinned memory at 37-40 GB/s alone,
-         * and at 22-25 GB/s into 64 MiB of pinned memory that the device reads meanwhile; fewer cores copy less (30
-         * GB/s on 8), and the JDK's bulk buffer transfer is as fast as {@code Unsafe.copyMemory}. Slots of 8 MiB, 6
-         * per lane, beat slots of 32 MiB, 3 per lane, at 1 GiB (0.83-0.95 of pinned against 0.61-0.78, same threads):
-         * a slot the host has just written is still largely in its cache when the device reads it. The pieces flow
-         * across chunks ({@link Pipeline}: 0.69-0.75 of pinned at 1 GiB against 0.32-0.39 in rounds per chunk), on
-         * threads of the copier's own that stay awake between copies ({@link Crew}: the heat equation's step, which
-         * moves three 2 MiB blocks, took 1.14 ms against 1.36 on the common pool). An array is cut into at least 8
-         * chunks of at least 512 KiB, so that the device starts early. An array below 8 MiB goes straight from the
-         * Java array, where the driver's own copy from pageable memory (8-13 GB/s) is as fast as a staged one. Rows,
-         * whose direct path is a copy per row, are staged from {@link #ROWS_MIN_BYTES}. Pinned memory held: at most
-         * 2 lanes of 6 slots of 8 MiB, 96 MiB, opened on first use and kept.
+         * and at 22-25 GB/s into 64 MiB of pinned memory that the device reads meanwhile. Slots of 8 MiB, 6 per lane,
+         * beat slots of 32 MiB, 3 per lane, at 1 GiB (0.83-0.95 of pinned against 0.61-0.78): a slot the host has
+         * just written is still largely in its cache when the device reads it. The pieces flow across chunks
+         * ({@link Pipeline}), on threads of the copier's own that stay awake between copies ({@link Crew}). Half the
+         * cores copy an array below 64 MiB ({@link #WIDE_BYTES}; every core a larger one): with every core, the copies' timelines (TransferTimeline) showed staging threads that started
+         * up to 0.4-1 ms late and pieces stalled for 0.3 ms, the calling thread and the driver competing with them
+         * for the cores, where half the cores started within 45 us (8 MiB staged at 0.31-0.36 of pinned against
+         * 0.12-0.17). An array is cut into at least 8 chunks of at least 512 KiB, ramping from 64 KiB at each end, in
+         * pieces of at least 16 KiB. An array below 8 MiB goes straight from the Java array, where the driver's own
+         * copy from pageable memory (8-13 GB/s) is as fast as a staged one. Rows, whose direct path is a copy per
+         * row, are staged from {@link #ROWS_MIN_BYTES}. Pinned memory held: at most 2 lanes of 6 slots of 8 MiB,
+         * 96 MiB, opened on first use and kept.
          */
-        public static final Settings DEFAULT = new Settings(8 * MIB, 8 * MIB, 6, 2, MIB / 2, 8, MIB / 16,
-                MIB, Runtime.getRuntime().availableProcessors(), HostCopy.BUFFER, true);
+        public static final Settings DEFAULT = new Settings(8 * MIB, 8 * MIB, 6, 2, MIB / 2, 8, MIB / 64,
+                MIB, Math.max(1, Runtime.getRuntime().availableProcessors() / 2), HostCopy.BUFFER, true, MIB / 16,
+                Crew.SPIN_MICROS, 0);
 
         /** The least bytes of rows that are staged by default (when the settings' least is higher). */
         public static final long ROWS_MIN_BYTES = MIB;
@@ -82,13 +91,22 @@ public final class StagedCopy<D> implements AutoCloseable {
         public Settings {
             if (minBytes < 0 || slotBytes < 8 || slotBytes % 8 != 0 || slotBytes > 1L << 30 || slots < 1 || lanes < 0
                     || minChunkBytes < 8 || minChunkBytes % 8 != 0 || minChunkBytes > slotBytes || chunksPerCopy < 1
-                    || minPieceBytes < 1 || rowsMinBytes < 0 || threads < 0 || copy == null) {
+                    || minPieceBytes < 1 || rowsMinBytes < 0 || threads < 0 || copy == null || rampBytes < 0
+                    || spinMicros < 0 || pollMicros < 0) {
                 throw new IllegalArgumentException("bad staging settings: " + minBytes + " bytes at least, slots of "
                         + slotBytes + " bytes (a multiple of 8 up to 1 GiB), " + slots + " slots, " + lanes
                         + " lanes, chunks of " + minChunkBytes + " bytes at least (a multiple of 8 up to a slot), "
                         + chunksPerCopy + " chunks per copy, pieces of " + minPieceBytes + " bytes, rows from "
-                        + rowsMinBytes + " bytes, " + threads + " threads, copies by " + copy);
+                        + rowsMinBytes + " bytes, " + threads + " threads, copies by " + copy + ", ramp from "
+                        + rampBytes + " bytes, threads awake " + spinMicros + " us, polls " + pollMicros + " us apart");
             }
+        }
+
+        /** Settings with chunks of one size and the staging threads awake for {@link Crew#SPIN_MICROS} after a copy. */
+        public Settings(long minBytes, long slotBytes, int slots, int lanes, long minChunkBytes, int chunksPerCopy,
+                        long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined) {
+            this(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes, rowsMinBytes, threads,
+                    copy, pipelined, 0, Crew.SPIN_MICROS, 0);
         }
 
         /** Settings with rows staged from {@link #ROWS_MIN_BYTES}, the common pool's threads and bulk buffer copies. */
@@ -101,25 +119,26 @@ public final class StagedCopy<D> implements AutoCloseable {
         /** These settings with the host's copies made by {@code threads} threads ({@link #threads()}). */
         public Settings withThreads(int threads) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined);
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros);
         }
 
         /** These settings with the host's copies made by {@code copy}. */
         public Settings withCopy(HostCopy copy) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined);
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros);
         }
 
         /** These settings with the host's pieces in a {@link Pipeline} ({@code true}) or in rounds per chunk. */
         public Settings withPipelined(boolean pipelined) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined);
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros);
         }
 
         /**
          * {@code base} with the changes of {@code spec}, a comma-separated list of {@code key=value}: {@code min},
-         * {@code rows}, {@code slot}, {@code chunk}, {@code piece} in bytes (with an optional suffix {@code k},
-         * {@code m} or {@code g}), {@code slots}, {@code lanes}, {@code chunks}, {@code threads} as counts,
+         * {@code rows}, {@code slot}, {@code chunk}, {@code piece}, {@code ramp} in bytes (with an optional suffix
+         * {@code k}, {@code m} or {@code g}), {@code slots}, {@code lanes}, {@code chunks}, {@code threads} as counts,
+         * {@code spin}, {@code poll} in microseconds,
          * {@code copy} as {@code buffer} or {@code unsafe}, {@code pipelined} as {@code true} or {@code false}.
          * E.g. {@code slot=16m,slots=4,threads=8}.
          *
@@ -137,6 +156,9 @@ public final class StagedCopy<D> implements AutoCloseable {
             int threads = base.threads;
             HostCopy copy = base.copy;
             boolean pipelined = base.pipelined;
+            long ramp = base.rampBytes;
+            long spin = base.spinMicros;
+            long poll = base.pollMicros;
             for (String entry : spec.split(",")) {
                 String e = entry.trim();
                 if (e.isEmpty()) {
@@ -155,6 +177,9 @@ public final class StagedCopy<D> implements AutoCloseable {
                         case "slot" -> slot = bytes(value);
                         case "chunk" -> chunk = bytes(value);
                         case "piece" -> piece = bytes(value);
+                        case "ramp" -> ramp = bytes(value);
+                        case "spin" -> spin = Long.parseLong(value);
+                        case "poll" -> poll = Long.parseLong(value);
                         case "slots" -> slots = Integer.parseInt(value);
                         case "lanes" -> lanes = Integer.parseInt(value);
                         case "chunks" -> chunks = Integer.parseInt(value);
@@ -169,11 +194,12 @@ public final class StagedCopy<D> implements AutoCloseable {
                     }
                 } catch (IllegalArgumentException x) {
                     throw new IllegalArgumentException("staging setting '" + e + "' not understood: keys min, rows,"
-                            + " slot, chunk, piece (bytes, suffix k, m or g), slots, lanes, chunks, threads (counts),"
-                            + " copy (buffer or unsafe), pipelined (true or false)", x);
+                            + " slot, chunk, piece, ramp (bytes, suffix k, m or g), slots, lanes, chunks, threads"
+                            + " (counts), spin, poll (microseconds), copy (buffer or unsafe), pipelined (true or false)", x);
                 }
             }
-            return new Settings(min, slot, slots, lanes, chunk, chunks, piece, rows, threads, copy, pipelined);
+            return new Settings(min, slot, slots, lanes, chunk, chunks, piece, rows, threads, copy, pipelined, ramp,
+                    spin, poll);
         }
 
         /**
@@ -218,6 +244,22 @@ public final class StagedCopy<D> implements AutoCloseable {
     private final LanePool<D> pool;
     /** Cores that copy a chunk together: the common pool's workers and the calling thread. */
     private final int cores;
+    /**
+     * Cores that copy a chunk of a copy of at least {@link #WIDE_BYTES}: every core, where the settings' threads are
+     * fewer and of the copier's own.
+     */
+    private final int wideCores;
+
+    /**
+     * Copies of at least this many bytes use every core: on the H100 machine, 16 cores against 8 staged 128 MiB-1 GiB
+     * at 0.74-0.96 of pinned against 0.60-0.88 (the same device call), where 8 cores did better from 8 to 32 MiB.
+     */
+    static final long WIDE_BYTES = 64L << 20;
+
+    /** The cores that copy a chunk of a copy of {@code bytes}. */
+    private int coresFor(long bytes) {
+        return bytes >= WIDE_BYTES ? wideCores : cores;
+    }
     private final AtomicLong staged = new AtomicLong();
     private final AtomicLong declined = new AtomicLong();
 
@@ -240,8 +282,9 @@ public final class StagedCopy<D> implements AutoCloseable {
         }
         this.settings = settings;
         this.pool = new LanePool<>(opener, settings.slotBytes(), settings.slots(), settings.lanes());
-        this.ownThreads = threads > 1 ? threads - 1 : 0;
         this.cores = threads == 0 ? ForkJoinPool.getCommonPoolParallelism() + 1 : threads;
+        this.wideCores = threads <= 1 ? cores : Math.max(threads, Runtime.getRuntime().availableProcessors());
+        this.ownThreads = threads > 1 ? wideCores - 1 : 0;
     }
 
     /** How many staging threads of its own this copier has (besides the caller), or 0: the common pool or none. */
@@ -250,7 +293,7 @@ public final class StagedCopy<D> implements AutoCloseable {
      * This copier's own staging threads, which stay awake a little between copies ({@link Crew}), started on first
      * use and ended by {@link #close}; null until then.
      */
-    private Crew crew;
+    private volatile Crew crew;
 
     /** Where the helpers of a copy run: this copier's own threads, started when needed, or the common pool. */
     private synchronized java.util.concurrent.Executor workers() {
@@ -258,14 +301,34 @@ public final class StagedCopy<D> implements AutoCloseable {
             return ForkJoinPool.commonPool();
         }
         if (crew == null) {
-            crew = new Crew(ownThreads);
+            crew = new Crew(ownThreads, settings.spinMicros() * 1000);
         }
         return crew;
+    }
+
+    /** Where staged copies record their timeline ({@link Trace}), or null: a probe's, never the runtime's. */
+    private volatile Trace trace;
+
+    /** Records the timeline of later copies in {@code trace} (null: none). */
+    void trace(Trace trace) {
+        this.trace = trace;
     }
 
     /** The settings. */
     public Settings settings() {
         return settings;
+    }
+
+    /**
+     * Says that a copy of {@code bytes} is coming (the caller is about to allocate its device memory): where it will
+     * be staged, this copier's sleeping staging threads are woken now ({@link Crew#rouse}), so that they are awake
+     * when its pieces come. Returns at once; does nothing where the copier has no threads of its own or none yet.
+     */
+    public void expect(long bytes) {
+        Crew c = crew;
+        if (c != null && bytes > 0 && bytes >= Math.min(settings.minBytes(), settings.rowsMinBytes())) {
+            c.rouse();
+        }
     }
 
     /**
@@ -405,6 +468,10 @@ public final class StagedCopy<D> implements AutoCloseable {
         if (bytes == 0 || bytes < least) {
             return false;
         }
+        Trace t = trace;
+        if (t != null) {
+            t.add(Trace.Kind.BEGIN, bytes);
+        }
         Lane<D> lane = pool.take();
         if (lane == null) {
             declined.incrementAndGet();
@@ -412,15 +479,21 @@ public final class StagedCopy<D> implements AutoCloseable {
         }
         try {
             Plan plan = plan(host.width(), host.length());
-            if (settings.pipelined() && cores > 1 && plan.pieces() > 1) {
-                Pipeline.run(plan, host, lane, device, in, workers(),
-                        cores - 1);
+            if (t != null) {
+                t.add(Trace.Kind.LANE, plan.chunks());
+            }
+            int c = coresFor(bytes);
+            if (settings.pipelined() && c > 1 && plan.pieces() > 1) {
+                Pipeline.run(plan, host, lane, device, in, workers(), c - 1, t, settings.pollMicros() * 1000);
             } else if (in) {
                 toDevice(plan, host, lane, device);
             } else {
                 toHost(plan, host, lane, device);
             }
             lane.drain();
+            if (t != null) {
+                t.add(Trace.Kind.END, 0);
+            }
         } catch (RuntimeException | Error e) {
             pool.discard(lane, e);
             throw e;
@@ -430,32 +503,12 @@ public final class StagedCopy<D> implements AutoCloseable {
         return true;
     }
 
-    /** How an array of {@code length} elements of {@code width} bytes is cut: chunks, and pieces of a chunk per core. */
-    record Plan(int width, long length, int chunkElements, long chunks, int pieceElements, HostCopy copy) {
-        long first(long chunk) {
-            return chunk * chunkElements;
-        }
-
-        int count(long chunk) {
-            return (int) Math.min(chunkElements, length - chunk * chunkElements);
-        }
-
-        /** Pieces of the whole array: a piece never spans two chunks. */
-        long pieces() {
-            return chunks == 0 ? 0 : (chunks - 1) * ceilDiv(chunkElements, pieceElements)
-                    + ceilDiv(count(chunks - 1), pieceElements);
-        }
-    }
-
     Plan plan(int width, long length) {
         long bytes = (long) width * length;
         long wanted = (ceilDiv(bytes, settings.chunksPerCopy()) + 7) & ~7L;
         long chunkBytes = Math.min(settings.slotBytes(), Math.max(settings.minChunkBytes(), wanted));
-        int chunkElements = (int) (chunkBytes / width);
-        long perCore = ceilDiv(chunkElements, cores);
-        int pieceElements = (int) Math.min(chunkElements, Math.max(ceilDiv(settings.minPieceBytes(), width), perCore));
-        return new Plan(width, length, chunkElements, ceilDiv(length, chunkElements), pieceElements,
-                settings.copy());
+        return new Plan(width, length, (int) (chunkBytes / width), settings.rampBytes() / width,
+                ceilDiv(settings.minPieceBytes(), width), coresFor(bytes), settings.copy());
     }
 
     /** Stages chunk c in slot c % slots once that slot's copy c - slots is done, and queues its copy to the device. */

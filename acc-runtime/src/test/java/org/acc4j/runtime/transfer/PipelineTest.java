@@ -21,36 +21,43 @@ import org.junit.jupiter.api.Test;
  */
 class PipelineTest {
     private static final Settings TINY = new Settings(0, 256, 3, 1, 64, 4, 16);
+    /** TINY with chunks of 16 and 32 bytes at each end of a copy. */
+    private static final Settings RAMPED = new Settings(0, 256, 3, 1, 64, 4, 16, Settings.ROWS_MIN_BYTES, 0,
+            HostCopy.BUFFER, true, 16, 200, 0);
 
     @Test
     void manyChunksThroughFewSlotsArriveWholeEachWay() throws Exception {
         Random r = new Random(3);
         ExecutorService helpers = Executors.newFixedThreadPool(5);
         try {
-            for (int length : new int[] {2, 31, 32, 33, 95, 96, 97, 1000, 4099}) {
+            for (int length : new int[] {2, 5, 6, 7, 12, 13, 31, 32, 33, 95, 96, 97, 1000, 4099}) {
                 for (int n : new int[] {0, 1, 5}) {
-                    FakeLanes lanes = new FakeLanes();
-                    lanes.delayMicros = 30;
-                    FakeLanes.Lane lane = lanes.open(TINY.slotBytes(), TINY.slots());
-                    StagedCopy<FakeDevice> staged = new StagedCopy<>(TINY, lanes, 2);
-                    double[] a = (double[]) StagedCopyTest.random(double[].class, length, r);
-                    StagedCopy.Plan plan = staged.plan(8, length);
-                    FakeDevice.Bytes device = FakeDevice.bytes(8 * length);
-                    Pipeline.run(plan, StagedCopy.Host.of(a), lane, device, true, helpers, n);
-                    lane.drain();
-                    assertArrayEquals(StagedCopyTest.bytesOf(a), device.data.array(), length + " elements, " + n
-                            + " helpers");
-                    double[] back = new double[length];
-                    Pipeline.run(plan, StagedCopy.Host.of(back), lane, device, false, helpers, n);
-                    lane.drain();
-                    assertArrayEquals(a, back, length + " elements back, " + n + " helpers");
-                    assertEquals(List.of(), lanes.violations);
-                    lane.close();
+                    roundTrip(TINY, length, n, helpers, r);
+                    roundTrip(RAMPED, length, n, helpers, r);
                 }
             }
         } finally {
             helpers.shutdown();
         }
+    }
+
+    private static void roundTrip(Settings s, int length, int n, Executor helpers, Random r) {
+        FakeLanes lanes = new FakeLanes();
+        lanes.delayMicros = 30;
+        FakeLanes.Lane lane = lanes.open(s.slotBytes(), s.slots());
+        StagedCopy<FakeDevice> staged = new StagedCopy<>(s, lanes, 2);
+        double[] a = (double[]) StagedCopyTest.random(double[].class, length, r);
+        Plan plan = staged.plan(8, length);
+        FakeDevice.Bytes device = FakeDevice.bytes(8 * length);
+        Pipeline.run(plan, StagedCopy.Host.of(a), lane, device, true, helpers, n);
+        lane.drain();
+        assertArrayEquals(StagedCopyTest.bytesOf(a), device.data.array(), () -> plan + ", " + n + " helpers");
+        double[] back = new double[length];
+        Pipeline.run(plan, StagedCopy.Host.of(back), lane, device, false, helpers, n);
+        lane.drain();
+        assertArrayEquals(a, back, () -> plan + " back, " + n + " helpers");
+        assertEquals(List.of(), lanes.violations);
+        lane.close();
     }
 
     @Test

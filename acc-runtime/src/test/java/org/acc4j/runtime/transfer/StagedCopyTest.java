@@ -180,9 +180,9 @@ class StagedCopyTest {
     @Test
     void stagingSettingsParseFromTheirSpecAndNameWhatIsWrong() {
         Settings s = Settings.parse("slot=16m, slots=4,threads=8,copy=unsafe,min=512k,rows=2m,chunk=1m,chunks=8,"
-                + "piece=64k,lanes=3,pipelined=false", Settings.DEFAULT);
-        assertEquals(new Settings(512 << 10, 16 << 20, 4, 3, 1 << 20, 8, 64 << 10, 2 << 20, 8, HostCopy.UNSAFE, false),
-                s);
+                + "piece=64k,lanes=3,pipelined=false,ramp=32k,spin=300,poll=5", Settings.DEFAULT);
+        assertEquals(new Settings(512 << 10, 16 << 20, 4, 3, 1 << 20, 8, 64 << 10, 2 << 20, 8, HostCopy.UNSAFE, false,
+                32 << 10, 300, 5), s);
         assertEquals(Settings.DEFAULT, Settings.parse("", Settings.DEFAULT));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Settings.parse("slot=16m,slotz=3", Settings.DEFAULT));
@@ -195,16 +195,18 @@ class StagedCopyTest {
     void arraysAreCutIntoChunksOfTheSettingsWithLongOffsets() {
         StagedCopy<FakeDevice> staged = new StagedCopy<>(Settings.DEFAULT, new FakeLanes());
         long mib = 1 << 20;
-        // 8 MiB of doubles: eight chunks of 1 MiB; 1 GiB: chunks of a whole slot (8 MiB); 512 KiB: one chunk;
-        // 2 MiB: four chunks of the least, 512 KiB
+        // 8 MiB of doubles: middle chunks of 1 MiB, ramping 64, 128, 256, 512 KiB at each end (15 chunks); 1 GiB:
+        // chunks of a whole slot (8 MiB), ramping from 64 KiB to 4 MiB (141 chunks); 512 KiB: chunks of the least,
+        // 512 KiB, ramping 64 and 128 KiB (5 chunks); 2 MiB: 64, 128, 256 KiB, then 512, 512, 128 KiB (9 chunks)
         assertEquals(mib / 8, staged.plan(8, (int) (mib)).chunkElements());
-        assertEquals(8, staged.plan(8, (int) (mib)).chunks());
-        assertEquals(128, staged.plan(8, (int) (128 * mib)).chunks());
-        assertEquals(1, staged.plan(8, (int) (mib / 16)).chunks());
-        assertEquals(4, staged.plan(8, (int) (mib / 4)).chunks());
+        assertEquals(8192, staged.plan(8, (int) (mib)).count(0));
+        assertEquals(15, staged.plan(8, (int) (mib)).chunks());
+        assertEquals(141, staged.plan(8, (int) (128 * mib)).chunks());
+        assertEquals(5, staged.plan(8, (int) (mib / 16)).chunks());
+        assertEquals(9, staged.plan(8, (int) (mib / 4)).chunks());
         for (int width : new int[] {1, 2, 4, 8}) {
             for (int length : new int[] {1, 7, (int) mib + 1, Integer.MAX_VALUE - 8, Integer.MAX_VALUE}) {
-                StagedCopy.Plan p = staged.plan(width, length);
+                Plan p = staged.plan(width, length);
                 long covered = 0;
                 for (long c = 0; c < p.chunks(); c++) {
                     assertEquals(covered, p.first(c), "chunks follow each other");

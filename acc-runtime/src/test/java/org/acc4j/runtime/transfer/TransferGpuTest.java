@@ -32,7 +32,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Staged copies on the GPU, every element checked: {@code Acc.copyin}, {@code updateHost}, {@code updateDevice} and
  * {@code copyout} at sizes around the default settings' threshold, chunks and slots, for int, long, float and double,
- * and a {@code double[]} beyond 2 GiB; the pipeline with tiny slots (hundreds of chunks) for every element type;
+ * and a {@code double[]} beyond 2 GiB; the pipeline with tiny slots (hundreds of chunks) for every element type, and with chunks that ramp up and
+ * down at lengths on every ramp step;
  * concurrent callers. Each direction is checked on its own: what a staged copy put on the device is read back by a
  * plain {@code cuMemcpyDtoH}, and a staged copy to the host reads what a plain {@code cuMemcpyHtoD} wrote. Skips,
  * saying why, where there is no CUDA device.
@@ -188,6 +189,53 @@ class TransferGpuTest {
     }
 
     @Test
+    void rampedCopiesMoveEveryElementAtEveryRampStep() {
+        context.makeCurrent();
+        Random r = new Random(81);
+        for (int threads : new int[] {1, 5, 16}) {
+            // slots of 64 KiB, middle chunks of 8 KiB at least, a ramp from 1000 bytes (not a multiple of a width)
+            Settings s = new Settings(0, 64 << 10, 3, 1, 8 << 10, 8, 256, Settings.ROWS_MIN_BYTES, threads,
+                    HostCopy.BUFFER, true, 1000, Crew.SPIN_MICROS, 0);
+            CudaMemory memory = new CudaMemory(s);
+            try {
+                for (Class<?> type : new Class<?>[] {byte[].class, short[].class, float[].class, double[].class}) {
+                    int width = StagedCopyTest.width(type);
+                    TreeSet<Integer> lengths = new TreeSet<>(List.of(1, 7, 125, 3 * (1 << 20) / width + 13));
+                    long step = 1000 / width;
+                    for (int k = 1; k <= 4; k++) {
+                        long up = step * ((1L << k) - 1);
+                        for (long base : new long[] {2 * up, 2 * up + (8 << 10) / width, 2 * up + (64 << 10) / width}) {
+                            lengths.add((int) base - 1);
+                            lengths.add((int) base);
+                            lengths.add((int) base + 1);
+                        }
+                    }
+                    for (int n : lengths) {
+                        String what = threads + " threads, " + type.getSimpleName() + " of " + n;
+                        Object a = StagedCopyTest.random(type, n, r);
+                        CudaMemory.CudaBuffer buffer = memory.allocate(a);
+                        try {
+                            buffer.upload(a);
+                            Object direct = Array.newInstance(type.getComponentType(), n);
+                            buffer.deviceBuffer().copyToHost(direct);
+                            assertArrayEquals(StagedCopyTest.bytesOf(a), StagedCopyTest.bytesOf(direct), what);
+                            Object b = StagedCopyTest.random(type, n, r);
+                            buffer.deviceBuffer().copyFromHost(b);
+                            buffer.download(a);
+                            assertArrayEquals(StagedCopyTest.bytesOf(b), StagedCopyTest.bytesOf(a), what + " back");
+                        } finally {
+                            buffer.close();
+                        }
+                    }
+                }
+                assertEquals(0, memory.staging().declined(), "every copy staged");
+            } finally {
+                memory.close();
+            }
+        }
+    }
+
+    @Test
     void aFreedArraysDeviceMemoryServesTheNextArrayOfItsSizeWithThatArraysValues() {
         context.makeCurrent();
         CudaMemory memory = new CudaMemory();
@@ -207,9 +255,9 @@ class TransferGpuTest {
         second.deviceBuffer().copyToHost(seen);
         assertArrayEquals(b, seen);
         second.close();
-        CudaMemory.CudaBuffer large = memory.allocate(new double[(32 << 20) / 8]);
+        CudaMemory.CudaBuffer large = memory.allocate(new double[(96 << 20) / 8]);
         large.close();
-        assertEquals(8L * a.length, memory.spareBytes(), "an array's buffer beyond 16 MiB is freed at once");
+        assertEquals(8L * a.length, memory.spareBytes(), "an array's buffer beyond 64 MiB is freed at once");
         memory.close();
         assertEquals(0L, memory.spareBytes(), "freed with the memory");
         assertEquals(0L, memory.bytesInUse());
