@@ -172,7 +172,9 @@ final class MatmulTiles extends TiledEmitter {
         op("setp.eq.u32 " + stop + ", " + tilesK + ", 0");
         op("@" + stop + " bra $L_store");
         // k tile 0 into buffer 0
-        stage(t, kt, i0, j0, ri, rj, rk, am, ak, bkk, bn, aRow, aIdx, bRow, bIdx, pa, pb, null, vi, vj, vk);
+        // the rows of A (or B) that no k tile changes: their addresses found once per tile of c
+        Map<String, String> rows = new java.util.HashMap<>();
+        stage(t, kt, i0, j0, ri, rj, rk, am, ak, bkk, bn, aRow, aIdx, bRow, bIdx, pa, pb, rows, null, vi, vj, vk);
         for (int q = 0; q < perA; q++) {
             op("st.shared.f64 [" + aSt + "+" + (q * strideA * 8) + "], " + pa[q]);
         }
@@ -185,7 +187,7 @@ final class MatmulTiles extends TiledEmitter {
         op("add.u32 " + next + ", " + kt + ", 1");
         String hasNext = p();
         op("setp.lt.u32 " + hasNext + ", " + next + ", " + tilesK);
-        stage(t, next, i0, j0, ri, rj, rk, am, ak, bkk, bn, aRow, aIdx, bRow, bIdx, pa, pb, hasNext, vi, vj, vk);
+        stage(t, next, i0, j0, ri, rj, rk, am, ak, bkk, bn, aRow, aIdx, bRow, bIdx, pa, pb, rows, hasNext, vi, vj, vk);
         // compute on buffer kt & 1: kCount = min(depth, nK - depth kt) steps
         String buf = r();
         op("and.b32 " + buf + ", " + kt + ", 1");
@@ -446,7 +448,9 @@ final class MatmulTiles extends TiledEmitter {
         op("mov.u32 " + kt + ", 0");
         op("setp.eq.u32 " + stop + ", " + tilesK + ", 0");
         op("@" + stop + " bra $L_store");
-        stage(t, kt, i0, j0, ri, rj, rk, am, ak, bkk, bn, aRow, aIdx, bRow, bIdx, pa, pb, null, vi, vj, vk);
+        // the rows of A (or B) that no k tile changes: their addresses found once per tile of c
+        Map<String, String> rows = new java.util.HashMap<>();
+        stage(t, kt, i0, j0, ri, rj, rk, am, ak, bkk, bn, aRow, aIdx, bRow, bIdx, pa, pb, rows, null, vi, vj, vk);
         for (int n = 0; n < perA; n++) {
             op("st.shared.f64 [" + aSt + "+" + (n * strideA * 8) + "], " + pa[n]);
         }
@@ -459,7 +463,7 @@ final class MatmulTiles extends TiledEmitter {
         op("add.u32 " + next + ", " + kt + ", 1");
         String hasNext = p();
         op("setp.lt.u32 " + hasNext + ", " + next + ", " + tilesK);
-        stage(t, next, i0, j0, ri, rj, rk, am, ak, bkk, bn, aRow, aIdx, bRow, bIdx, pa, pb, hasNext, vi, vj, vk);
+        stage(t, next, i0, j0, ri, rj, rk, am, ak, bkk, bn, aRow, aIdx, bRow, bIdx, pa, pb, rows, hasNext, vi, vj, vk);
         String cur = r();
         op("and.b32 " + cur + ", " + kt + ", 1");
         String aCur = rd();
@@ -600,11 +604,13 @@ final class MatmulTiles extends TiledEmitter {
 
     /**
      * Loads this thread's elements of A's and B's k tile {@code ktile} into {@code pa}, {@code pb} (0 outside
-     * the ranges, and nothing loaded where {@code guard}, when given, is false).
+     * the ranges, and nothing loaded where {@code guard}, when given, is false). A row address that no k tile changes
+     * is found at the first call, before the k loop, and kept in {@code rows} for the calls in it.
      */
     private void stage(Tiling.Matmul t, String ktile, String i0, String j0, String[] ri, String[] rj, String[] rk,
                        String am, String ak, String bkk, String bn, FormRegs aRow, FormRegs aIdx, FormRegs bRow,
-                       FormRegs bIdx, String[] pa, String[] pb, String guard, Var vi, Var vj, Var vk) {
+                       FormRegs bIdx, String[] pa, String[] pb, Map<String, String> rows, String guard, Var vi, Var vj,
+                       Var vk) {
         int depth = t.tensorCores() ? t.tile().tensorDepth() : t.tile().depth();
         int threads = t.tensorCores() ? t.tile().tensorThreads() : t.tile().threads();
         int blockJ = t.tile().blockJ();
@@ -640,7 +646,19 @@ final class MatmulTiles extends TiledEmitter {
             op("setp.ge.or.u32 " + skipA + ", " + im + ", " + ri[1] + ", !" + kaIn);
             String iv = r();
             op("add.s32 " + iv + ", " + ri[0] + ", " + im);
-            String addrA = address(t.a().array(), aRow, aIdx, Map.of(vi, iv, vk, kaV), skipA);
+            String addrA;
+            if (aRow != null && aRow.coefficients().keySet().equals(java.util.Set.of(vi))) {
+                String row = rows.get("a" + q);
+                if (row == null) {
+                    String outside = p();
+                    op("setp.ge.u32 " + outside + ", " + im + ", " + ri[1]);
+                    row = rowAddress(t.a().array(), subscript(aRow, Map.of(vi, iv)), outside);
+                    rows.put("a" + q, row);
+                }
+                addrA = element(t.a().array(), row, aIdx, Map.of(vi, iv, vk, kaV));
+            } else {
+                addrA = address(t.a().array(), aRow, aIdx, Map.of(vi, iv, vk, kaV), skipA);
+            }
             op("mov.f64 " + pa[q] + ", 0d0000000000000000");
             op("@!" + skipA + " ld.global.f64 " + pa[q] + ", [" + addrA + "]");
         }
@@ -654,7 +672,19 @@ final class MatmulTiles extends TiledEmitter {
             op("setp.ge.or.u32 " + skipB + ", " + kb + ", " + rk[1] + ", !" + jbIn);
             String kv = r();
             op("add.s32 " + kv + ", " + rk[0] + ", " + kb);
-            String addrB = address(t.b().array(), bRow, bIdx, Map.of(vk, kv, vj, jbV), skipB);
+            String addrB;
+            if (bRow != null && bRow.coefficients().keySet().equals(java.util.Set.of(vj))) {
+                String row = rows.get("b");
+                if (row == null) {
+                    String outside = p();
+                    op("setp.ge.u32 " + outside + ", " + jb + ", " + rj[1]);
+                    row = rowAddress(t.b().array(), subscript(bRow, Map.of(vj, jbV)), outside);
+                    rows.put("b", row);
+                }
+                addrB = element(t.b().array(), row, bIdx, Map.of(vk, kv, vj, jbV));
+            } else {
+                addrB = address(t.b().array(), bRow, bIdx, Map.of(vk, kv, vj, jbV), skipB);
+            }
             op("mov.f64 " + pb[q] + ", 0d0000000000000000");
             op("@!" + skipB + " ld.global.f64 " + pb[q] + ", [" + addrB + "]");
         }
