@@ -37,6 +37,14 @@ public final class Entry {
      * in each row; {@link RowTables#settle} moves it into the rows before anything looks at them one by one.
      */
     boolean rowsNewer;
+    /**
+     * For a block entered for a call's kernels that only write it: the rows and columns they write, {firstRow,
+     * endRow, firstColumn, endColumn}, the only part of the block whose device data counts (nothing was copied in);
+     * null when the whole block holds the array. See {@link PresentTable#enterWritten}.
+     */
+    int[] window;
+    /** Whether a kernel has written {@link #window}: completing the block then copies it to the host first. */
+    boolean windowWritten;
 
     /** A new entry, every count 0, of the table whose lock is {@code lock}. */
     Entry(Object lock, WeakKey key, Buffer buffer, String array, Object[] rows, Entry[] rowEntries) {

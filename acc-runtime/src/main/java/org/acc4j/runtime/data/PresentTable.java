@@ -70,6 +70,8 @@ public final class PresentTable implements AutoCloseable {
     private final RowTables rows;
     private final LossLedger ledger;
     private final TransferPlans plans;
+    /** How many entries have a {@linkplain Entry#window window}: none, and no operation looks for one. */
+    private int windows;
     private boolean closed;
 
     /** A table that takes buffers from {@code memory}. */
@@ -116,6 +118,102 @@ public final class PresentTable implements AutoCloseable {
     }
 
     /**
+     * Structured entry, as {@link #enter enter(array, COPY)}, of a two-dimensional array that the kernels about to
+     * run only write, every element of rows {@code [firstRow, endRow)} and columns {@code [firstColumn, endColumn)}
+     * and no other: when it is absent and becomes one block, nothing is copied in, and its exit with a copying clause
+     * copies back only that window, so the host's other elements are never touched. Until then the block holds
+     * nothing but the window: any other use of the array or of one of its rows (another table listing a row, a row
+     * entered or updated on its own, the array entered or updated again) first makes the block whole, copying the
+     * window back if a kernel wrote it ({@link #windowWritten}) and then the host's rows in. Otherwise (present
+     * already, jagged, rows present on their own) it is {@code enter(array, COPY)}.
+     */
+    public synchronized Entry enterWritten(Object array, long firstRow, long endRow, long firstColumn,
+                                           long endColumn) {
+        prepare(array, true);
+        Entry present = entries.find(array);
+        if (present != null && present.window != null && sameWindow(present, firstRow, endRow, firstColumn,
+                endColumn)) {
+            // entered again for the same kernels' window (a launch inside the call that entered it)
+            present.structured++;
+            return present;
+        }
+        if (!HostArrays.isRank2(array) || present != null) {
+            return enter(array, Clause.COPY);
+        }
+        Entry entry = rows.createWritten(array, firstRow, endRow, firstColumn, endColumn);
+        if (entry == null) {
+            return enter(array, Clause.COPY);
+        }
+        windows++;
+        entry.structured = 1;
+        return entry;
+    }
+
+    /**
+     * Before a kernel that writes {@code array} runs: when {@code array} was {@linkplain #enterWritten entered with a
+     * window} and {@code firstRow..endColumn} (the window the host's values at this launch give, all -1 when they
+     * cannot be evaluated) are not that window, the block is made whole first (see {@link #enterWritten}), so that
+     * nothing the kernel does not write is copied back unset.
+     */
+    public synchronized void checkWindow(Object array, long firstRow, long endRow, long firstColumn, long endColumn) {
+        Entry entry = windows == 0 ? null : entries.find(array);
+        if (entry == null || entry.window == null) {
+            return;
+        }
+        if (!sameWindow(entry, firstRow, endRow, firstColumn, endColumn)) {
+            complete(entry);
+        }
+    }
+
+    private static boolean sameWindow(Entry entry, long firstRow, long endRow, long firstColumn, long endColumn) {
+        Object[] r = entry.rows;
+        int columns = HostArrays.length(r[0]);
+        int[] w = entry.window;
+        return firstRow >= 0 && w[0] == clip(firstRow, r.length) && w[1] == clip(endRow, r.length)
+                && w[2] == clip(firstColumn, columns) && w[3] == clip(endColumn, columns);
+    }
+
+    /** After a kernel wrote the window of {@code array} (see {@link #enterWritten}); anything else is ignored. */
+    public synchronized void windowWritten(Object array) {
+        Entry entry = windows == 0 ? null : entries.find(array);
+        if (entry != null && entry.window != null) {
+            entry.windowWritten = true;
+        }
+    }
+
+    private static int clip(long v, int limit) {
+        return (int) Math.max(0, Math.min(v, limit));
+    }
+
+    /** Makes a windowed block whole ({@link RowTables#complete}). */
+    private void complete(Entry entry) {
+        rows.complete(entry);
+        windows--;
+    }
+
+    /**
+     * Before any operation on {@code array} but the structured exit of a windowed array itself: a window that
+     * {@code array} is, or is a row of, is made whole.
+     */
+    private void completeWindows(Object array, boolean exiting) {
+        if (windows == 0) {
+            return;
+        }
+        Entry entry = entries.find(array);
+        if (entry == null) {
+            return;
+        }
+        if (entry.window != null && !exiting) {
+            complete(entry);
+        } else if (entry.rows == null) {
+            Entry owner = RowTables.windowedBy(entry);
+            if (owner != null) {
+                complete(owner);
+            }
+        }
+    }
+
+    /**
      * Structured exit: lowers the structured count; when both counts are then zero, downloads for
      * COPY and COPYOUT, frees the buffer and removes the entry. For a two-dimensional array the rows
      * its table lists are released as the class comment says; the host's rows now are not looked at.
@@ -123,7 +221,7 @@ public final class PresentTable implements AutoCloseable {
      * @throws IllegalStateException when the array is absent or has no structured reference
      */
     public synchronized void exit(Object array, Clause clause) {
-        prepare(array);
+        prepare(array, true);
         if (clause == null || clause == Clause.DELETE) {
             throw new IllegalArgumentException("exit takes copyin, copyout, copy, create or present, not " + clause);
         }
@@ -142,7 +240,7 @@ public final class PresentTable implements AutoCloseable {
      * @throws IllegalStateException when the array is present without a structured reference
      */
     public synchronized void discard(Object array) {
-        prepare(array);
+        prepare(array, true);
         if (entries.find(array) == null) {
             return;
         }
@@ -411,7 +509,17 @@ public final class PresentTable implements AutoCloseable {
      * @return how many arrays (rows and two-dimensional arrays each counted) are present again
      */
     public synchronized int restore() {
-        return closed ? 0 : ledger.restore();
+        if (closed) {
+            return 0;
+        }
+        // every buffer is filled from the host again: a window no longer stands apart from the rest
+        for (Entry entry : entries.all()) {
+            if (entry.window != null) {
+                RowTables.dropWindow(entry);
+            }
+        }
+        windows = 0;
+        return ledger.restore();
     }
 
     /**
@@ -440,6 +548,7 @@ public final class PresentTable implements AutoCloseable {
      * Needs no context.
      */
     public synchronized void lose() {
+        windows = 0;
         ledger.lose();
     }
 
@@ -488,13 +597,18 @@ public final class PresentTable implements AutoCloseable {
         }
     }
 
-    /** Checks the table is open and the array supported, then frees collected arrays. */
+    /** Checks the table is open and the array supported, frees collected arrays, then completes windows it uses. */
     private void prepare(Object array) {
+        prepare(array, false);
+    }
+
+    private void prepare(Object array, boolean exiting) {
         if (closed) {
             throw new IllegalStateException("the present table is closed");
         }
         HostArrays.requireData(array);
         drainCollected();
+        completeWindows(array, exiting);
     }
 
     private Entry requirePresent(Object array, String operation) {
@@ -553,16 +667,24 @@ public final class PresentTable implements AutoCloseable {
         }
         entries.remove(entry);
         RuntimeException failure = null;
-        boolean wholeBlock = rank2 && downloadTo != null && rows.leavesAsBlock(entry);
+        boolean windowed = rank2 && entry.window != null;
+        boolean wholeBlock = rank2 && downloadTo != null && (windowed || rows.leavesAsBlock(entry));
         try {
             if (downloadTo != null && !rank2) {
                 traffic.download(entry, downloadTo);
+            } else if (windowed && downloadTo != null) {
+                // only the window is on the device: it alone comes back, the host's other elements stay
+                rows.downloadWindow(entry);
             } else if (wholeBlock) {
                 // every row leaves the device with this table: one copy back instead of one per row
                 rows.downloadBlock(entry);
             }
         } catch (RuntimeException e) {
             failure = e;
+        }
+        if (windowed) {
+            RowTables.dropWindow(entry);
+            windows--;
         }
         try {
             traffic.free(entry);

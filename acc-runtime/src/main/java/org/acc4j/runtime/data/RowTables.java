@@ -66,6 +66,63 @@ final class RowTables {
         return entry;
     }
 
+    /**
+     * A rectangular array of rows new to the table entered as one block with nothing copied in, its {@linkplain
+     * Entry#window window} {@code [firstRow, endRow) x [firstColumn, endColumn)} (clipped to the array); null, having
+     * done nothing, when the array would not be one block.
+     */
+    Entry createWritten(Object array, long firstRow, long endRow, long firstColumn, long endColumn) {
+        Object[] now = currentRows(array);
+        if (!blockable(now, Clause.COPY)) {
+            return null;
+        }
+        Entry entry = createBlock(array, now, null);
+        int columns = HostArrays.length(now[0]);
+        entry.window = new int[] {clip(firstRow, now.length), clip(endRow, now.length), clip(firstColumn, columns),
+                clip(endColumn, columns)};
+        entry.block.windowed = entry;
+        return entry;
+    }
+
+    private static int clip(long v, int limit) {
+        return (int) Math.max(0, Math.min(v, limit));
+    }
+
+    /**
+     * Makes the block of {@code entry}, entered with a window, hold the whole array: when a kernel has written the
+     * window, it is copied to the host's rows first; then the host's rows are copied in, and the window is dropped.
+     * On failure the window stays (nothing outside it is copied back).
+     */
+    void complete(Entry entry) {
+        int[] w = entry.window;
+        if (entry.windowWritten) {
+            traffic.downloadWindow(entry.block.buffer, entry.rows, w);
+            entry.windowWritten = false;
+        }
+        traffic.uploadRows(entry.block.buffer, entry.rows);
+        dropWindow(entry);
+    }
+
+    /** Forgets {@code entry}'s window: its block holds the whole array or is going. */
+    static void dropWindow(Entry entry) {
+        entry.window = null;
+        entry.windowWritten = false;
+        if (entry.block != null && entry.block.windowed == entry) {
+            entry.block.windowed = null;
+        }
+    }
+
+    /** The entry whose window is alone on the device in the block of row entry {@code row}, or null. */
+    static Entry windowedBy(Entry row) {
+        return row.buffer instanceof Block.Slice slice ? slice.block().windowed : null;
+    }
+
+    /** Copies a windowed entry's window back into the rows its table lists, and only it. */
+    void downloadWindow(Entry entry) {
+        traffic.downloadWindow(entry.block.buffer, entry.rows, entry.window);
+        clearNewer(entry);
+    }
+
     /** A row table of {@code rows} entries and its trailer (see {@link #writeTable}); no bytes for no rows. */
     Buffer allocateTable(int rows, String array) {
         return traffic.allocateRaw(rows == 0 ? 0 : (long) (rows + 1) * PresentTable.ROW_ENTRY_BYTES,
@@ -107,7 +164,9 @@ final class RowTables {
         Buffer raw = traffic.allocateRaw(rows.length * rowBytes, HostArrays.describe(array) + " rows");
         Block block = new Block(traffic, raw, rowBytes);
         try {
-            if (clause.uploadsOnEntry()) {
+            if (clause == null) {
+                // entered for kernels that write it: nothing to copy in (see PresentTable#enterWritten)
+            } else if (clause.uploadsOnEntry()) {
                 traffic.uploadRows(raw, rows);
             } else {
                 raw.zero();
@@ -405,6 +464,11 @@ final class RowTables {
      */
     private Entry hold(Object row, Clause clause, Object outer, int index) {
         Entry entry = entries.find(row);
+        Entry windowed = entry == null ? null : windowedBy(entry);
+        if (windowed != null) {
+            // another table lists a row of which only a window is on the device: the whole block goes there first
+            complete(windowed);
+        }
         if (entry == null) {
             if (clause == Clause.PRESENT) {
                 throw new IllegalStateException("row " + index + " of " + HostArrays.describe(outer) + " ("

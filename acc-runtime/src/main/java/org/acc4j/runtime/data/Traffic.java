@@ -92,6 +92,18 @@ final class Traffic {
         downloaded(raw.bytes(), System.nanoTime() - t0);
     }
 
+    /**
+     * Copies {@code window} ({firstRow, endRow, firstColumn, endColumn}) of {@code raw}, laid out as {@code rows},
+     * back into those rows ({@link Buffer#downloadWindow}); counted as the window's bytes.
+     */
+    void downloadWindow(Buffer raw, Object[] rows, int[] window) {
+        long t0 = System.nanoTime();
+        raw.downloadWindow(rows, window[0], window[1], window[2], window[3]);
+        long bytes = window[1] <= window[0] || window[3] <= window[2] ? 0
+                : (long) (window[1] - window[0]) * (window[3] - window[2]) * HostArrays.elementBytes(rows[0]);
+        downloaded(bytes, System.nanoTime() - t0);
+    }
+
     /** Replaces {@code raw}'s contents with {@code values} (a row table), one copy. */
     void writeLongs(Buffer raw, long[] values) {
         long t0 = System.nanoTime();

@@ -93,6 +93,28 @@ public final class CallScope implements Launcher.Scope {
         }
     }
 
+    /** {@inheritDoc} Only an array the scope has not met yet, and not under {@code defaultPresent}. */
+    @Override
+    public boolean adoptWritten(Object array, String name, long firstRow, long endRow, long firstColumn,
+                                long endColumn) {
+        if (array == null || presentOnly != null || inScope.contains(array)) {
+            return false;
+        }
+        inScope.add(array);
+        boolean present = table.isPresent(array);
+        table.enterWritten(array, firstRow, endRow, firstColumn, endColumn);
+        entered.add(array);
+        if (!present) {
+            moves.add("nothing to the device: " + describe(array) + " (its kernels only write it, rows " + firstRow
+                    + ".." + (endRow - 1) + ", columns " + firstColumn + ".." + (endColumn - 1) + ")");
+        } else if (anyHostWrite) {
+            table.updateDevice(array);
+            uploads++;
+            moves.add("to the device: " + describe(array) + " (written on the host)");
+        }
+        return true;
+    }
+
     @Override
     public void written(Object array) {
         if (array != null) {

@@ -280,7 +280,7 @@ final class Pipeline<D> {
     }
 
     private long offset(long k) {
-        return plan.first(k) * plan.width();
+        return host.deviceOffset() + plan.first(k) * plan.width();
     }
 
     private static long ceilDiv(long a, long b) {
