@@ -2,6 +2,7 @@ package org.acc4j.samples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.invoke.MethodType;
@@ -248,6 +249,74 @@ class RowsGpuTest {
         Acc.copyin(a);
         check("sum", a, c, new double[m][n], m, n);
         Acc.delete(a);
+    }
+
+    @Test
+    void writtenOnlyArraysKeepEveryElementTheKernelDoesNotWrite() throws Exception {
+        // b is only written, over its interior: nothing is copied in, the interior alone comes back
+        for (int[] s : new int[][] {{3, 3}, {5, 700}, {300, 257}, {1030, 9}}) {
+            int m = s[0];
+            int n = s[1];
+            double[][] a = doubles(m, n);
+            double[][] b = doubles(m, n);
+            check("jacobi", a, b, m, n);
+            // rows replaced between calls, on both arrays
+            b[m / 2] = doubles(1, n)[0];
+            a[m - 1] = doubles(1, n)[0];
+            check("jacobi", a, b, m, n);
+            // b's rows shared with a and listed twice (the runtime may then run the call on the host: same result)
+            double[][] c = doubles(m, n);
+            c[0] = a[m / 2];
+            c[m - 1] = c[m / 2];
+            check("jacobi", a, c, m, n);
+            check("jacobi", c, doubles(m, n), m, n);
+            // present around the call: the whole array is on the device, and stays there
+            Acc.copyin(new Object[] {b});
+            checkPresent("jacobi", new Object[] {b}, a, b, m, n);
+            Acc.delete(new Object[] {b});
+        }
+        // written everywhere: the whole array comes back, and still nothing went in
+        check("sum", doubles(40, 33), doubles(40, 33), doubles(40, 33), 40, 33);
+        check("dgemm", doubles(300, 300), doubles(300, 300), doubles(300, 300), 300);
+    }
+
+    @Test
+    void aKernelThatThrowsCopiesNothingHalfWritten() throws Exception {
+        int m = 64;
+        int n = 80;
+        double[][] a = doubles(m - 3, n);
+        double[][] b = doubles(m, n);
+        double[][] before = HeatRows.copy(b);
+        double[][] plain = HeatRows.copy(b);
+        Class<? extends Throwable> javas = null;
+        try {
+            RowKernels.jacobi(a, plain, m, n);
+        } catch (RuntimeException e) {
+            javas = e.getClass();
+        }
+        assertNotNull(javas, "plain Java throws: a has too few rows");
+        Method k = method("jacobi");
+        String desc = MethodType.methodType(k.getReturnType(), k.getParameterTypes()).toMethodDescriptorString();
+        Throwable thrown = null;
+        try {
+            AccRuntime.offloadValue(RowKernels.class, "jacobi", desc, null, new Object[] {a, b, m, n});
+        } catch (RuntimeException e) {
+            thrown = e;
+        }
+        assertNotNull(thrown, "the device call throws too");
+        assertEquals(javas, thrown.getClass());
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < n; j++) {
+                double v = b[i][j];
+                assertTrue(v == before[i][j] || v == plain[i][j], "element [" + i + "][" + j + "]: " + v
+                        + " is neither its value before the call nor one Java's loop wrote");
+            }
+        }
+        // the edges, which no iteration writes, are untouched whatever happened
+        for (int j = 0; j < n; j++) {
+            assertEquals(before[0][j], b[0][j]);
+            assertEquals(before[m - 1][j], b[m - 1][j]);
+        }
     }
 
     @Test
