@@ -334,6 +334,11 @@ public final class CudaMemory implements DeviceMemory {
     }
 
     @Override
+    public boolean keepsLayouts() {
+        return true;
+    }
+
+    @Override
     public long bytesInUse() {
         return inUse.get();
     }

@@ -42,6 +42,21 @@ final class Entries {
         return entry;
     }
 
+    /**
+     * Takes {@code entry} out of the map without clearing its key, to be {@linkplain #attach attached} again ({@link
+     * KeptLayouts}); the collector may still queue the key, which then finds no entry.
+     */
+    void detach(Entry entry) {
+        assert Thread.holdsLock(lock) : "the present table's lock";
+        map.remove(entry.key);
+    }
+
+    /** Puts a {@linkplain #detach detached} entry back under its own key. */
+    void attach(Entry entry) {
+        assert Thread.holdsLock(lock) : "the present table's lock";
+        map.put(entry.key, entry);
+    }
+
     /** Removes {@code entry} and clears its key (a cleared key is not queued: the collector will not report it). */
     void remove(Entry entry) {
         assert Thread.holdsLock(lock) : "the present table's lock";

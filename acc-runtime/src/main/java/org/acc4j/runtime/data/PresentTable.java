@@ -68,6 +68,7 @@ public final class PresentTable implements AutoCloseable {
     private final Entries entries = new Entries(this);
     private final Traffic traffic;
     private final RowTables rows;
+    private final KeptLayouts kept;
     private final LossLedger ledger;
     private final TransferPlans plans;
     /** How many entries have a {@linkplain Entry#window window}: none, and no operation looks for one. */
@@ -80,7 +81,9 @@ public final class PresentTable implements AutoCloseable {
             throw new IllegalArgumentException("device memory must not be null");
         }
         this.traffic = new Traffic(memory);
-        this.rows = new RowTables(this, entries, traffic);
+        this.kept = new KeptLayouts(entries, traffic);
+        traffic.pressure(kept::freeAll);
+        this.rows = new RowTables(this, entries, traffic, kept);
         this.ledger = new LossLedger(entries, traffic, rows);
         this.plans = new TransferPlans(this, entries, rows);
     }
@@ -519,6 +522,7 @@ public final class PresentTable implements AutoCloseable {
             }
         }
         windows = 0;
+        kept.abandonAll();
         return ledger.restore();
     }
 
@@ -549,6 +553,7 @@ public final class PresentTable implements AutoCloseable {
      */
     public synchronized void lose() {
         windows = 0;
+        kept.abandonAll();
         ledger.lose();
     }
 
@@ -576,6 +581,11 @@ public final class PresentTable implements AutoCloseable {
         }
         closed = true;
         RuntimeException failure = null;
+        try {
+            kept.freeAll();
+        } catch (RuntimeException e) {
+            failure = e;
+        }
         for (Entry entry : entries.snapshot()) {
             entry.key.clear();
             try {
@@ -665,10 +675,17 @@ public final class PresentTable implements AutoCloseable {
             // rows that stay present (listed elsewhere, or present on their own) keep their state
             RowTables.settle(entry);
         }
-        entries.remove(entry);
-        RuntimeException failure = null;
         boolean windowed = rank2 && entry.window != null;
-        boolean wholeBlock = rank2 && downloadTo != null && (windowed || rows.leavesAsBlock(entry));
+        boolean whole = rank2 && (windowed || rows.leavesAsBlock(entry));
+        // a whole block may be kept for the array's next entry: out of the table, its key kept
+        boolean keep = whole && kept.wanted(entry);
+        if (keep) {
+            entries.detach(entry);
+        } else {
+            entries.remove(entry);
+        }
+        RuntimeException failure = null;
+        boolean wholeBlock = downloadTo != null && whole;
         try {
             if (downloadTo != null && !rank2) {
                 traffic.download(entry, downloadTo);
@@ -685,6 +702,13 @@ public final class PresentTable implements AutoCloseable {
         if (windowed) {
             RowTables.dropWindow(entry);
             windows--;
+        }
+        if (keep && failure == null) {
+            kept.keep(entry);
+            return;
+        }
+        if (keep) {
+            entry.key.clear();
         }
         try {
             traffic.free(entry);

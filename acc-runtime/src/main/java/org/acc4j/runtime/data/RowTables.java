@@ -24,11 +24,13 @@ final class RowTables {
     private final PresentTable table;
     private final Entries entries;
     private final Traffic traffic;
+    private final KeptLayouts kept;
 
-    RowTables(PresentTable table, Entries entries, Traffic traffic) {
+    RowTables(PresentTable table, Entries entries, Traffic traffic, KeptLayouts kept) {
         this.table = table;
         this.entries = entries;
         this.traffic = traffic;
+        this.kept = kept;
     }
 
     /**
@@ -37,6 +39,10 @@ final class RowTables {
      * failure nothing is left held or allocated.
      */
     Entry create(Object array, Clause clause) {
+        Entry reused = reuse(array, clause);
+        if (reused != null) {
+            return reused;
+        }
         Object[] rows = currentRows(array);
         if (blockable(rows, clause)) {
             return createBlock(array, rows, clause);
@@ -72,11 +78,15 @@ final class RowTables {
      * done nothing, when the array would not be one block.
      */
     Entry createWritten(Object array, long firstRow, long endRow, long firstColumn, long endColumn) {
-        Object[] now = currentRows(array);
-        if (!blockable(now, Clause.COPY)) {
-            return null;
+        Entry entry = reuse(array, null);
+        if (entry == null) {
+            Object[] now = currentRows(array);
+            if (!blockable(now, Clause.COPY)) {
+                return null;
+            }
+            entry = createBlock(array, now, null);
         }
-        Entry entry = createBlock(array, now, null);
+        Object[] now = entry.rows;
         int columns = HostArrays.length(now[0]);
         entry.window = new int[] {clip(firstRow, now.length), clip(endRow, now.length), clip(firstColumn, columns),
                 clip(endColumn, columns)};
@@ -121,6 +131,39 @@ final class RowTables {
     void downloadWindow(Entry entry) {
         traffic.downloadWindow(entry.block.buffer, entry.rows, entry.window);
         clearNewer(entry);
+    }
+
+    /**
+     * The layout {@link KeptLayouts} kept for {@code array}, back in the table with its data copied in as {@code
+     * clause} says (null: nothing), when its rows are still the kept ones; else null, having done nothing. On failure
+     * the layout is freed.
+     */
+    private Entry reuse(Object array, Clause clause) {
+        if (clause == Clause.PRESENT) {
+            return null;
+        }
+        Entry e = kept.take(array);
+        if (e == null) {
+            return null;
+        }
+        try {
+            if (clause == null) {
+                // entered for kernels that write it: nothing to copy in
+            } else if (clause.uploadsOnEntry()) {
+                traffic.uploadRows(e.block.buffer, e.rows);
+            } else {
+                e.block.buffer.zero();
+            }
+        } catch (RuntimeException x) {
+            try {
+                kept.free(e);
+            } catch (RuntimeException y) {
+                x.addSuppressed(y);
+            }
+            throw x;
+        }
+        kept.restore(e);
+        return e;
     }
 
     /** A row table of {@code rows} entries and its trailer (see {@link #writeTable}); no bytes for no rows. */

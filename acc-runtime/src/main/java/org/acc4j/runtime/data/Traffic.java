@@ -36,16 +36,39 @@ final class Traffic {
         this.listener = listener;
     }
 
+    /** Frees memory kept for later when an allocation does not fit; returns whether it freed any. */
+    private java.util.function.BooleanSupplier pressure = () -> false;
+
+    void pressure(java.util.function.BooleanSupplier freeKept) {
+        this.pressure = freeKept;
+    }
+
     /** A buffer sized for the one-dimensional {@code array}, counted (contents undefined). */
     Buffer allocate(Object array) {
-        Buffer buffer = memory.allocate(array);
+        Buffer buffer;
+        try {
+            buffer = memory.allocate(array);
+        } catch (OutOfDeviceMemoryException e) {
+            if (!pressure.getAsBoolean()) {
+                throw e;
+            }
+            buffer = memory.allocate(array);
+        }
         stats = stats.allocate();
         return buffer;
     }
 
     /** A raw buffer of {@code bytes}, counted (contents undefined). */
     Buffer allocateRaw(long bytes, String what) {
-        Buffer buffer = memory.allocateRaw(bytes, what);
+        Buffer buffer;
+        try {
+            buffer = memory.allocateRaw(bytes, what);
+        } catch (OutOfDeviceMemoryException e) {
+            if (!pressure.getAsBoolean()) {
+                throw e;
+            }
+            buffer = memory.allocateRaw(bytes, what);
+        }
         stats = stats.allocate();
         return buffer;
     }

@@ -399,6 +399,18 @@ final class FakeMemory implements DeviceMemory {
         return zeroFills;
     }
 
+    private boolean keepsLayouts;
+
+    /** Whether the table may keep the layouts of arrays that left (off unless a test turns it on). */
+    synchronized void keepsLayouts(boolean on) {
+        keepsLayouts = on;
+    }
+
+    @Override
+    public synchronized boolean keepsLayouts() {
+        return keepsLayouts;
+    }
+
     @Override
     public synchronized boolean blocks() {
         return blocks;
