@@ -20,11 +20,13 @@ sed -n '/samples with a frame/,$p' "$out/heat-sampled.txt" | head -90
 echo "== rows against flat"
 timeout 80 bash .gpu/on-gpu.sh -Xmx16g -javaagent:.gpu/acc.jar -cp "$scp" org.acc4j.samples.RowsVsFlat \
   ${ROWS_ARGS:-8192 2048 10} 2>&1 | grep -v "^acc4j: .*  " | tee "$out/rows-vs-flat.txt" | tail -8
-if [ -n "${ROWS_TESTS-org.acc4j.samples.RowsGpuTest org.acc4j.samples.TilingGpuTest}" ]; then
-  tests=${ROWS_TESTS-org.acc4j.samples.RowsGpuTest org.acc4j.samples.TilingGpuTest}
+default_tests="org.acc4j.samples.RowsGpuTest org.acc4j.samples.TilingGpuTest org.acc4j.samples.sites.SitesGpuTest \
+org.acc4j.samples.sites.ClausesGpuTest org.acc4j.runtime.data.RowTableGpuTest org.acc4j.runtime.transfer.TransferGpuTest"
+if [ -n "${ROWS_TESTS-$default_tests}" ]; then
+  tests=${ROWS_TESTS-$default_tests}
   echo "== GPU tests: $tests"
   sel=$(for c in $tests; do printf -- "--select-class %s " "$c"; done)
-  timeout "${ROWS_TESTS_TIMEOUT:-120}" bash .gpu/on-gpu.sh -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar \
+  timeout "${ROWS_TESTS_TIMEOUT:-150}" bash .gpu/on-gpu.sh -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar \
     -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path "$tcp" --include-tag gpu $sel \
     --details=tree --disable-banner > "$out/gpu-tests.log" 2>&1
   tail -15 "$out/gpu-tests.log"

@@ -37,7 +37,7 @@ final class Entries {
     Entry record(Object array, Buffer buffer, Object[] rows, Entry[] rowEntries) {
         assert Thread.holdsLock(lock) : "the present table's lock";
         WeakKey key = new WeakKey(array, collected);
-        Entry entry = new Entry(lock, key, buffer, HostArrays.describe(array), rows, rowEntries);
+        Entry entry = new Entry(lock, key, buffer, array, rows, rowEntries);
         map.put(key, entry);
         return entry;
     }

@@ -426,7 +426,7 @@ public final class PresentTable implements AutoCloseable {
                 return array;
             }
             if (address > b.address() && address - b.address() < b.bytes()) {
-                inside = " (it is byte " + (address - b.address()) + " of the copy of " + entry.array
+                inside = " (it is byte " + (address - b.address()) + " of the copy of " + entry.array()
                         + ", which starts at 0x" + Long.toHexString(b.address())
                         + ": Acc.hostptr takes the address Acc.deviceptr gives)";
             }
