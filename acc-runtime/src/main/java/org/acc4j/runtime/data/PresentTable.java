@@ -45,6 +45,11 @@ import org.acc4j.compiler.plan.Abi;
  * </ul>
  * An outer entry references its rows (never the outer array), so rows stay reachable while listed.
  *
+ * <p>A rectangular array that leaves the device as one whole block keeps its block, row table and entries out of the
+ * table for its next entry with the same row objects ({@code KeptLayouts}): that entry allocates nothing and writes
+ * no row table. A two-dimensional array that kernels only write over a rectangle may be entered with that window
+ * ({@link #enterWritten}): nothing is copied in, and only the window comes back.
+ *
  * <p>This class keeps the counts and releases; the rest is done by package-private classes, each owning one
  * concern: {@code Entries} (the weakly keyed entries and the reclamation of collected arrays), {@code RowTables}
  * (two-dimensional arrays: row tables, row references, blocks), {@code LossLedger} (what a device loss leaves stale,
@@ -470,6 +475,14 @@ public final class PresentTable implements AutoCloseable {
      */
     public void listener(TransferListener listener) {
         traffic.listener(listener);
+    }
+
+    /**
+     * Frees the layouts kept for two-dimensional arrays that left the device (their blocks and row tables, see the
+     * class comment); returns whether there was one. An allocation that does not fit does this by itself.
+     */
+    public synchronized boolean freeKept() {
+        return kept.freeAll();
     }
 
     /** Transfers and allocations so far, row tables included. */
