@@ -107,28 +107,23 @@ public final class CallScope implements Launcher.Scope {
         }
     }
 
-    /** {@inheritDoc} Only an array the scope has not met yet, and not under {@code defaultPresent}. */
+    /**
+     * {@inheritDoc} Only an array the scope has not met yet and that is not present (a present one is adopted plainly,
+     * its copy kept current as {@link #adopt} does), and not under {@code defaultPresent}.
+     */
     @Override
     public boolean adoptWritten(Object array, String name, long firstRow, long endRow, long firstColumn,
                                 long endColumn) {
-        if (array == null || presentOnly != null || inScope.contains(array)) {
+        if (array == null || presentOnly != null || inScope.contains(array) || table.isPresent(array)) {
             return false;
         }
         inScope.add(array);
-        boolean present = table.isPresent(array);
+        hostNewer.remove(array);
         table.enterWritten(array, firstRow, endRow, firstColumn, endColumn);
         entered.add(array);
-        if (!present) {
-            if (recording) {
-                moves.add("nothing to the device: " + describe(array) + " (its kernels only write it, rows " + firstRow
-                        + ".." + (endRow - 1) + ", columns " + firstColumn + ".." + (endColumn - 1) + ")");
-            }
-        } else if (anyHostWrite) {
-            table.updateDevice(array);
-            uploads++;
-            if (recording) {
-                moves.add("to the device: " + describe(array) + " (written on the host)");
-            }
+        if (recording) {
+            moves.add("nothing to the device: " + describe(array) + " (its kernels only write it, rows " + firstRow
+                    + ".." + (endRow - 1) + ", columns " + firstColumn + ".." + (endColumn - 1) + ")");
         }
         return true;
     }
