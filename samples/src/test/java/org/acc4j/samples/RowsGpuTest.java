@@ -281,6 +281,25 @@ class RowsGpuTest {
     }
 
     @Test
+    void tiledProductsAndTransposesOverBlocksAndJaggedRowsMatchPlainJava() throws Exception {
+        // the tiled kernels address a block's rows from its start, and load a jagged array's rows from its table
+        for (int n : new int[] {129, 257}) {
+            check("dgemm", doubles(n, n), doubles(n, n), new double[n][n], n);
+            check("dgemm", jagged(doubles(n, n)), jagged(doubles(n, n)), new double[n][n], n);
+            check("transpose", new double[n + 3][n], doubles(n, n + 3), n, n + 3);
+            check("transpose", new double[n + 3][n], jagged(doubles(n, n + 3)), n, n + 3);
+        }
+        // present around the calls: the launch passes the block's start, as a call that moves its data does
+        double[][] a = doubles(200, 200);
+        double[][] b = doubles(200, 200);
+        double[][] c = new double[200][200];
+        Object[] all = {a, b, c};
+        Acc.copyin(all);
+        checkPresent("dgemm", new Object[] {c}, a, b, c, 200);
+        Acc.delete(all);
+    }
+
+    @Test
     void aKernelThatThrowsCopiesNothingHalfWritten() throws Exception {
         int m = 64;
         int n = 80;
