@@ -48,6 +48,10 @@ public final class Entry {
     int[] window;
     /** Whether a kernel has written {@link #window}: completing the block then copies it to the host first. */
     boolean windowWritten;
+    /** While kept out of the table with its layout ({@link KeptLayouts}): that layout's array entry; else null. */
+    Entry keptBy;
+    /** For a kept layout's array entry: one of its arrays became present anew, so it cannot be taken back. */
+    boolean keptBroken;
 
     /** A new entry, every count 0, of the table whose lock is {@code lock}. */
     Entry(Object lock, WeakKey key, Buffer buffer, Object array, Object[] rows, Entry[] rowEntries) {

@@ -5,8 +5,8 @@ import java.util.Iterator;
 
 /**
  * Rectangular two-dimensional arrays that left the device as a whole block, kept for their next entry: the block and
- * row table stay allocated and the entries (the array's and each row's, with their keys and slices) stay built, out
- * of the table. When the same array is entered again with the very same row objects, none present meanwhile, the
+ * row table stay allocated and the entries (the array's and each row's, with their keys and slices) stay built, in
+ * the table's map but marked kept, so not present. When the same array is entered again with the very same row objects, none present meanwhile, the
  * layout is taken back as it was: the rows' entries go back into the table, the data is copied in (or not, as the
  * clause says), and nothing is allocated, built or written to the row table, whose addresses and lengths are still
  * right. A call that moves a {@code T[][]} to the device and back thus costs its copies and a pass over its rows.
@@ -49,13 +49,16 @@ final class KeptLayouts {
     }
 
     /**
-     * Keeps {@code entry} ({@link #wanted}), already out of the table with its key uncleared: its rows' entries leave
-     * the table the same way. Frees the least recently kept layouts beyond the limits.
+     * Keeps {@code entry} ({@link #wanted}), released with its counts at zero: it and its rows' entries stay in the
+     * map under their keys, marked kept, so that nothing present finds them and no map changes ({@link
+     * Entries#keep}). Frees the least recently kept layouts beyond the limits.
      */
     void keep(Entry entry) {
+        entries.keep(entry, entry);
         for (Entry row : entry.rowEntries) {
-            entries.detach(row);
+            entries.keep(row, entry);
         }
+        entry.keptBroken = false;
         kept.addFirst(entry);
         bytes += size(entry);
         while (kept.size() > MOST || bytes > MOST_BYTES) {
@@ -67,7 +70,7 @@ final class KeptLayouts {
 
     /**
      * The layout kept for {@code array}, taken out of the list, when {@code array}'s rows are still its rows and none
-     * of them is present now; null otherwise (a kept layout of {@code array} that cannot be used is freed). The caller
+     * of them became present meanwhile; null otherwise (a kept layout of {@code array} that cannot be used is freed). The caller
      * gives it back to the table ({@link #restore}) or frees it ({@link #free}).
      */
     Entry take(Object array) {
@@ -106,12 +109,8 @@ final class KeptLayouts {
                 return false;
             }
         }
-        for (Object row : rows) {
-            if (entries.find(row) != null) {
-                return false;
-            }
-        }
-        return true;
+        // a row that became present meanwhile, on its own or in another table, replaced its kept entry in the map
+        return !e.keptBroken;
     }
 
     /**
@@ -124,7 +123,7 @@ final class KeptLayouts {
             row.dynamic = 0;
             row.rowReferences = 1;
             row.deviceNewer = false;
-            entries.attach(row);
+            entries.unkeep(row);
         }
         e.structured = 0;
         e.dynamic = 0;
@@ -133,13 +132,15 @@ final class KeptLayouts {
         e.rowsNewer = false;
         e.window = null;
         e.windowWritten = false;
-        entries.attach(e);
+        entries.unkeep(e);
     }
 
     /** Frees a layout that is in neither the table nor the list: its rows' slices, its table and its block. */
     void free(Entry e) {
         RuntimeException failure = null;
+        entries.dropKept(e);
         for (Entry row : e.rowEntries) {
+            entries.dropKept(row);
             row.key.clear();
             try {
                 traffic.free(row);
@@ -179,8 +180,10 @@ final class KeptLayouts {
     /** Forgets every kept layout without touching the device: the context that held them was destroyed. */
     void abandonAll() {
         for (Entry e : kept) {
+            entries.dropKept(e);
             e.key.clear();
             for (Entry row : e.rowEntries) {
+                entries.dropKept(row);
                 row.key.clear();
             }
             e.buffer.abandon();

@@ -692,9 +692,7 @@ public final class PresentTable implements AutoCloseable {
         boolean whole = rank2 && (windowed || rows.leavesAsBlock(entry));
         // a whole block may be kept for the array's next entry: out of the table, its key kept
         boolean keep = whole && kept.wanted(entry);
-        if (keep) {
-            entries.detach(entry);
-        } else {
+        if (!keep) {
             entries.remove(entry);
         }
         RuntimeException failure = null;
@@ -721,7 +719,7 @@ public final class PresentTable implements AutoCloseable {
             return;
         }
         if (keep) {
-            entry.key.clear();
+            entries.remove(entry);
         }
         try {
             traffic.free(entry);

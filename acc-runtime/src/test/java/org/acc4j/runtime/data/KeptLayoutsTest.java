@@ -193,4 +193,89 @@ class KeptLayoutsTest {
             assertArrayEquals(e, a);
         }
     }
+
+    /** One random sequence of calls, row replacements, rows entered alone and windows, on one table. */
+    private static double[][][] randomRun(boolean keep, long seed) {
+        FakeMemory m = new FakeMemory();
+        m.blocks(true);
+        m.keepsLayouts(keep);
+        Random r = new Random(seed);
+        double[][][] arrays = new double[4][][];
+        for (int k = 0; k < arrays.length; k++) {
+            arrays[k] = new double[3 + k][5];
+            for (double[] row : arrays[k]) {
+                for (int j = 0; j < row.length; j++) {
+                    row[j] = r.nextInt(100);
+                }
+            }
+        }
+        try (PresentTable t = new PresentTable(m)) {
+            for (int op = 0; op < 400; op++) {
+                double[][] a = arrays[r.nextInt(arrays.length)];
+                switch (r.nextInt(6)) {
+                    case 0, 1 -> {
+                        // a call: in, every element doubled plus one on the device, out
+                        t.enter(a, Clause.COPY);
+                        for (double[] row : a) {
+                            double[] d = new double[row.length];
+                            t.lookup(row).download(d);
+                            for (int j = 0; j < d.length; j++) {
+                                d[j] = 2 * d[j] + 1;
+                            }
+                            t.lookup(row).upload(d);
+                        }
+                        t.exit(a, Clause.COPY);
+                    }
+                    case 2 -> {
+                        // written over a window: row i gets i + op in columns 1..3
+                        t.enterWritten(a, 0, a.length, 1, 4);
+                        for (int i = 0; i < a.length; i++) {
+                            double[] d = new double[a[i].length];
+                            t.lookup(a[i]).download(d);
+                            for (int j = 1; j < 4; j++) {
+                                d[j] = i + op;
+                            }
+                            t.lookup(a[i]).upload(d);
+                        }
+                        t.windowWritten(a);
+                        t.exit(a, Clause.COPY);
+                    }
+                    case 3 -> {
+                        // a row replaced, or shared with another array
+                        double[][] other = arrays[r.nextInt(arrays.length)];
+                        a[r.nextInt(a.length)] = r.nextBoolean() ? other[r.nextInt(other.length)].clone()
+                                : other[r.nextInt(other.length)];
+                    }
+                    case 4 -> {
+                        // a row entered on its own, changed on the host and sent, then dropped
+                        double[] row = a[r.nextInt(a.length)];
+                        t.enter(row, Clause.COPYIN);
+                        row[0] += 1000;
+                        t.updateDevice(row);
+                        t.exit(row, Clause.COPYIN);
+                    }
+                    default -> {
+                        // read on the device and dropped: nothing comes back
+                        t.enter(a, Clause.COPYIN);
+                        t.exit(a, Clause.COPYIN);
+                    }
+                }
+                assertEquals(0, t.size(), "nothing present between operations");
+            }
+        }
+        assertEquals(0, m.live());
+        assertEquals(List.of(), m.violations());
+        return arrays;
+    }
+
+    @Test
+    void randomSequencesGiveTheSameHostArraysWithAndWithoutKeptLayouts() {
+        for (long seed = 1; seed <= 20; seed++) {
+            double[][][] with = randomRun(true, seed);
+            double[][][] without = randomRun(false, seed);
+            for (int k = 0; k < with.length; k++) {
+                assertArrayEquals(without[k], with[k], "seed " + seed + ", array " + k);
+            }
+        }
+    }
 }
