@@ -65,8 +65,10 @@ public final class AccAgent {
         // advice needs no class injection: keep Byte Buddy off sun.misc.Unsafe (JDK 24+ warns about it)
         System.getProperties().putIfAbsent(ClassInjector.UsingUnsafe.SAFE_PROPERTY, "true");
         Acc.install(AccRuntime.get().backend());
-        // @Kernels methods: each loop nest a launch site, the code around it untouched
-        instrumentation.addTransformer(new SiteTransformer(AccRuntime::register, Log::warning), false);
+        // @Kernels methods: each loop nest a launch site, the code around it untouched; host loops calling them:
+        // implicit data regions where safe
+        instrumentation.addTransformer(new SiteTransformer(AccRuntime::register, Log::warning, AccRuntime::agentNote,
+                AccRuntime::installed, AccRuntime.loopRegionsEnabled()), false);
         // @Data methods, and @Kernels methods with an async clause: advice around the whole method
         new AgentBuilder.Default()
                 .ignore(nameStartsWith("org.acc4j.runtime.")

@@ -15,10 +15,12 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
 import org.acc4j.compiler.site.ClassRewriter;
+import org.acc4j.compiler.site.LoopRegions;
 import org.acc4j.compiler.site.MethodPlan;
 import org.acc4j.compiler.site.PlanReport;
 import org.acc4j.compiler.site.Planner;
 import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.tree.ClassNode;
 import org.objectweb.asm.tree.MethodNode;
 
@@ -99,6 +101,7 @@ public final class Main {
             }
         }
         List<MethodPlan> plans = new ArrayList<>();
+        List<String[]> loops = new ArrayList<>();
         int status = 0;
         try (URLClassLoader loader = new URLClassLoader(urls.toArray(new URL[0]), null)) {
             for (String in : inputs) {
@@ -111,6 +114,7 @@ public final class Main {
                 }
                 for (byte[] bytes : classes) {
                     plans.addAll(plan(bytes, loader, err));
+                    loops.addAll(loops(bytes, loader, err));
                 }
             }
         } catch (IOException e) {
@@ -122,6 +126,11 @@ public final class Main {
             for (int i = 0; i < plans.size(); i++) {
                 b.append(i > 0 ? ",\n" : "\n").append(PlanReport.json(plans.get(i)));
             }
+            b.append("\n],\"loops\":[");
+            for (int i = 0; i < loops.size(); i++) {
+                b.append(i > 0 ? ",\n" : "\n").append("{\"region\":").append(loops.get(i)[0]).append(",\"text\":\"")
+                        .append(loops.get(i)[1].replace("\\", "\\\\").replace("\"", "\\\"")).append("\"}");
+            }
             out.println(b.append("\n]}"));
         } else {
             if (plans.isEmpty()) {
@@ -129,6 +138,9 @@ public final class Main {
             }
             for (MethodPlan p : plans) {
                 PlanReport.lines(p).forEach(out::println);
+            }
+            for (String[] l : loops) {
+                out.println(l[1]);
             }
         }
         return status;
@@ -151,6 +163,44 @@ public final class Main {
             }
         }
         return out;
+    }
+
+    /**
+     * The host loops of a class that call {@code @Kernels} methods: for each, whether it gets an implicit data
+     * region ("true"/"false") and the report's line.
+     */
+    private static List<String[]> loops(byte[] bytes, ClassLoader loader, PrintStream err) {
+        List<String[]> out = new ArrayList<>();
+        org.acc4j.compiler.frontend.Inliner.ClassSource source = name -> SiteTransformer.read(loader, name);
+        LoopRegions.Kernels others = LoopRegions.fromClassFiles(source);
+        if (!ClassRewriter.mentionsKernels(bytes) && !LoopRegions.mayCallKernels(bytes,
+                owner -> !owner.startsWith("java/") && mentions(source.bytes(owner)))) {
+            return out;
+        }
+        ClassNode cn = new ClassNode();
+        new ClassReader(bytes).accept(cn, 0);
+        LoopRegions.Kernels kernels = LoopRegions.withClass(cn, others);
+        for (MethodNode mn : cn.methods) {
+            if (ClassRewriter.kernels(mn) || (mn.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0
+                    || !LoopRegions.callsKernels(mn, kernels)) {
+                continue;
+            }
+            try {
+                LoopRegions.Result r = LoopRegions.analyze(cn, mn, kernels, source);
+                for (LoopRegions.Region g : r.regions()) {
+                    out.add(new String[] {"true", LoopRegions.describe(cn, mn, g)});
+                }
+                r.notes().forEach(n -> out.add(new String[] {"false", n}));
+            } catch (Exception | StackOverflowError e) {
+                err.println("acc4j explain: cannot look at the loops of " + cn.name.replace('/', '.') + "." + mn.name
+                        + ": " + e);
+            }
+        }
+        return out;
+    }
+
+    private static boolean mentions(byte[] bytes) {
+        return bytes != null && ClassRewriter.mentionsKernels(bytes);
     }
 
     /** The class files an input names: a class on the class path, a jar, or a folder; null when it cannot be read. */

@@ -124,6 +124,51 @@ class SiteTransformerTest {
     }
 
     @Test
+    void aLoopInAnotherClassGetsAnImplicitRegionAndTheKernelsClassIsReportedInstalled() throws Exception {
+        List<String> notes = new ArrayList<>();
+        List<String> installed = new ArrayList<>();
+        SiteTransformer loops = new SiteTransformer(AccRuntime::register, warnings::add, notes::add,
+                installed::addAll, true);
+        ClassLoader test = SiteTransformerTest.class.getClassLoader();
+        assertNotNull(loops.transform(test, "tiny/Tiny", null, null, bytes("tiny/Tiny")));
+        assertTrue(installed.contains("tiny/Tiny.scaleAndSum([D[DID)D"), installed::toString);
+        byte[] rewritten = loops.transform(test, "tiny/TinyLoop", null, null, bytes("tiny/TinyLoop"));
+        assertNotNull(rewritten, "the caller's loop is wrapped");
+        assertEquals(List.of("TinyLoop.repeat, the loop at line 7: an implicit data region keeps a, b on the device"
+                + " across its calls"), notes);
+        assertNull(new SiteTransformer(AccRuntime::register, warnings::add).transform(test, "tiny/TinyLoop", null,
+                null, bytes("tiny/TinyLoop")), "without implicit regions a class without @Kernels is left alone");
+        // the rewritten caller gives plain Java's result (on the host path the region is not made)
+        Class<?> c = Class.forName("tiny.TinyLoop", true, new ClassLoader(test) {
+            @Override
+            protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+                if (!name.equals("tiny.TinyLoop")) {
+                    return super.loadClass(name, resolve);
+                }
+                synchronized (getClassLoadingLock(name)) {
+                    Class<?> k = findLoadedClass(name);
+                    return k != null ? k : defineClass(name, rewritten, 0, rewritten.length);
+                }
+            }
+        });
+        Random r = new Random(9);
+        double[] a = new double[100];
+        double[] b = new double[100];
+        for (int i = 0; i < 100; i++) {
+            a[i] = r.nextDouble();
+        }
+        double[] pa = a.clone();
+        double[] pb = b.clone();
+        double expected = tiny.TinyLoop.repeat(pa, pb, 100, 5);
+        double got = (double) c.getMethod("repeat", double[].class, double[].class, int.class, int.class)
+                .invoke(null, a, b, 100, 5);
+        assertEquals(expected, got);
+        assertArrayEquals(pa, a);
+        assertArrayEquals(pb, b);
+        assertTrue(warnings.isEmpty(), warnings::toString);
+    }
+
+    @Test
     void classesWithoutKernelsAndTheAgentsOwnAreLeftAlone() throws IOException {
         assertNull(transformer.transform(null, "org/acc4j/agent/Main", null, null, bytes("org/acc4j/agent/Main")));
         assertNull(transformer.transform(null, "org/acc4j/agent/SiteTransformerTest", null, null,

@@ -223,7 +223,7 @@ public final class AccRuntime {
     }
 
     /** The compile report is explicit output, asked for with its switch: stderr, not the log. */
-    private static void printReport(String line) {
+    static void printReport(String line) {
         System.err.println("acc4j: " + line);
     }
 
@@ -381,6 +381,52 @@ public final class AccRuntime {
     /** Exits a data region entered by {@link #enterData}. */
     public static void exitData(Object token) {
         INSTANCE.advice.exitData(token);
+    }
+
+    // ------------------------------------------------------------------ implicit data regions around host loops
+
+    private final LoopData loops = new LoopData(this);
+
+    /**
+     * Entry of an implicit data region, called by the agent's code before a host loop that calls {@code @Kernels}
+     * methods: the arrays the loop's locals hold go to the device for the whole loop. Never throws for a region it
+     * cannot make (the loop then runs as written); the token goes to {@link #exitLoopData}.
+     */
+    public static Object enterLoopData(Class<?> caller, String where, String callees, String fields,
+                                       Object[] values) {
+        return INSTANCE.loops.enter(caller, where, callees, fields, values);
+    }
+
+    /** Exit of an implicit data region, on every way out of its loop; a second exit does nothing. */
+    public static void exitLoopData(Object token) {
+        INSTANCE.loops.exit(token);
+    }
+
+    /** The agent received rewritten code for these {@code @Kernels} methods ({@code owner.namedescriptor}). */
+    public static void installed(List<String> methods) {
+        INSTANCE.loops.installed(methods);
+    }
+
+    /** How many implicit data regions this JVM has made (entered on the device). */
+    public static long loopRegionsMade() {
+        return INSTANCE.loops.made();
+    }
+
+    /** Whether the agent wraps host loops in implicit data regions ({@code ACC4J_LOOP_REGIONS}, on by default). */
+    public static boolean loopRegionsEnabled() {
+        return LoopData.enabled();
+    }
+
+    /** A line of the compile report from the agent, before the runtime may have started. */
+    public static void agentNote(String line) {
+        if (LoopData.reportAsked()) {
+            printReport(line);
+        }
+    }
+
+    /** Whether the compile report is on (the runtime has started). */
+    boolean reporting() {
+        return report;
     }
 
     // ------------------------------------------------------------------ lifecycle

@@ -56,14 +56,40 @@ public final class ClassRewriter {
     /** The class with its {@code @Kernels} methods rewritten, or null when none has a site. */
     public static byte[] rewrite(byte[] bytes, Inliner.ClassSource classes, ToIntFunction<MethodPlan> register,
                                  String runtime, Consumer<String> warn) throws AnalyzerException {
+        return rewrite(bytes, classes, register, runtime, warn, null);
+    }
+
+    /**
+     * What a rewrite does besides the {@code @Kernels} methods.
+     *
+     * @param kernels   tells calls of {@code @Kernels} methods of other classes; with it, host loops that call them
+     *                  get implicit data regions ({@link LoopRegions})
+     * @param notes     a line for each loop with such calls that gets no region, and why
+     * @param installed after a rewrite that returns bytes: the {@code @Kernels} methods rewritten, each as
+     *                  {@code owner.namedescriptor}
+     */
+    public record Loops(LoopRegions.Kernels kernels, Consumer<String> notes, Consumer<List<String>> installed) {
+    }
+
+    /** As {@link #rewrite(byte[], Inliner.ClassSource, ToIntFunction, String, Consumer)}, with implicit regions. */
+    public static byte[] rewrite(byte[] bytes, Inliner.ClassSource classes, ToIntFunction<MethodPlan> register,
+                                 String runtime, Consumer<String> warn, Loops loops) throws AnalyzerException {
         ClassNode original = new ClassNode();
         new ClassReader(bytes).accept(original, 0);
         ClassNode out = new ClassNode();
         new ClassReader(bytes).accept(out, 0);
         boolean changed = false;
+        List<String> rewritten = new ArrayList<>();
+        LoopRegions.Kernels kernels = loops == null ? null : LoopRegions.withClass(original, loops.kernels());
         for (int i = 0; i < original.methods.size(); i++) {
             MethodNode mn = original.methods.get(i);
-            if (!kernels(mn) || (mn.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
+            if ((mn.access & (Opcodes.ACC_ABSTRACT | Opcodes.ACC_NATIVE)) != 0) {
+                continue;
+            }
+            if (!kernels(mn)) {
+                if (kernels != null && LoopRegions.callsKernels(mn, kernels)) {
+                    changed |= loops(original, out, i, kernels, classes, runtime, loops.notes(), warn);
+                }
                 continue;
             }
             MethodPlan plan;
@@ -83,6 +109,7 @@ public final class ClassRewriter {
             MethodNode framed = framed(out, target, classes);
             verify(out.name, framed);
             out.methods.set(i, framed);
+            rewritten.add(original.name + "." + mn.name + mn.desc);
             changed = true;
         }
         if (!changed) {
@@ -90,7 +117,51 @@ public final class ClassRewriter {
         }
         ClassWriter w = new ClassWriter(0);
         out.accept(w);
-        return w.toByteArray();
+        byte[] result = w.toByteArray();
+        if (loops != null && loops.installed() != null && !rewritten.isEmpty()) {
+            loops.installed().accept(rewritten);
+        }
+        return result;
+    }
+
+    /** Wraps the qualifying loops of method {@code i} in implicit data regions; false when none is (or on failure). */
+    private static boolean loops(ClassNode original, ClassNode out, int i, LoopRegions.Kernels kernels,
+                                 Inliner.ClassSource classes, String runtime, Consumer<String> notes,
+                                 Consumer<String> warn) {
+        MethodNode mn = original.methods.get(i);
+        try {
+            LoopRegions.Result r = LoopRegions.analyze(original, mn, kernels, classes);
+            if (notes != null) {
+                r.notes().forEach(notes);
+            }
+            if (r.regions().isEmpty()) {
+                return false;
+            }
+            MethodNode target = out.methods.get(i);
+            LoopRegions.rewrite(original, target, r.regions(), runtime);
+            MethodNode framed = framed(out, target, classes);
+            verify(out.name, framed);
+            out.methods.set(i, framed);
+            if (notes != null) {
+                for (LoopRegions.Region g : r.regions()) {
+                    notes.accept(LoopRegions.describe(original, mn, g));
+                }
+            }
+            return true;
+        } catch (AnalyzerException | RuntimeException e) {
+            // the method keeps its original code (out still holds it unless the set above ran, which is last)
+            out.methods.set(i, copy(mn));
+            warn.accept("could not wrap the loops of " + original.name.replace('/', '.') + "." + mn.name + " in data"
+                    + " regions (" + e + "); their calls move their data as written");
+            return false;
+        }
+    }
+
+    private static MethodNode copy(MethodNode mn) {
+        ClassNode c = new ClassNode();
+        c.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, "T", null, "java/lang/Object", null);
+        mn.accept(c);
+        return c.methods.get(0);
     }
 
     /** The method with frames and maximums computed afresh, through a class of its own. */

@@ -79,4 +79,40 @@ public final class TestRuntime {
         exits++;
         return thrown;
     }
+
+    // ------------------------------------------------------------------ implicit data regions
+
+    /** Regions entered and not yet exited, the arrays of the last one entered, and how many were entered. */
+    static int openRegions;
+    static int regionsEntered;
+    static Object[] lastRegionArrays;
+    static String lastRegionWhere;
+    /** When set, entries give no region (null), as the runtime does where it cannot make one. */
+    static boolean declineRegions;
+
+    private static final class Region {
+        boolean exited;
+    }
+
+    static String lastRegionFields;
+
+    public static Object enterLoopData(Class<?> caller, String where, String callees, String fields,
+                                       Object[] arrays) {
+        if (declineRegions) {
+            return null;
+        }
+        regionsEntered++;
+        openRegions++;
+        lastRegionArrays = arrays.clone();
+        lastRegionWhere = where;
+        lastRegionFields = fields;
+        return new Region();
+    }
+
+    public static void exitLoopData(Object token) {
+        if (token instanceof Region r && !r.exited) {
+            r.exited = true;
+            openRegions--;
+        }
+    }
 }
