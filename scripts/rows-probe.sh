@@ -21,7 +21,8 @@ echo "== rows against flat"
 timeout 80 bash .gpu/on-gpu.sh -Xmx16g -javaagent:.gpu/acc.jar -cp "$scp" org.acc4j.samples.RowsVsFlat \
   ${ROWS_ARGS:-8192 2048 10} 2>&1 | grep -v "^acc4j: .*  " | tee "$out/rows-vs-flat.txt" | tail -8
 default_tests="org.acc4j.samples.RowsGpuTest org.acc4j.samples.TilingGpuTest org.acc4j.samples.sites.SitesGpuTest \
-org.acc4j.samples.sites.ClausesGpuTest org.acc4j.runtime.data.RowTableGpuTest org.acc4j.runtime.transfer.TransferGpuTest"
+org.acc4j.samples.sites.ClausesGpuTest org.acc4j.runtime.data.RowTableGpuTest org.acc4j.runtime.transfer.TransferGpuTest \
+org.acc4j.samples.sites.LoopRegionsGpuTest"
 if [ -n "${ROWS_TESTS-$default_tests}" ]; then
   tests=${ROWS_TESTS-$default_tests}
   echo "== GPU tests: $tests"
