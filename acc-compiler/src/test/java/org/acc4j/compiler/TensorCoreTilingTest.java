@@ -34,16 +34,21 @@ class TensorCoreTilingTest {
     /** {@code m}'s tensor-core kernel once per candidate tile, each assembled without spills. */
     private static java.util.List<CompiledMethod> everyTile(CompiledMethod m) throws Exception {
         java.util.List<CompiledMethod> out = new java.util.ArrayList<>();
-        for (Tiling.MatmulTile tile : Tiling.MatmulTile.CANDIDATES) {
+        for (Tiling.TensorTile tile : Tiling.TensorTile.CANDIDATES) {
             java.util.List<KernelPlan> ks = new java.util.ArrayList<>();
             for (KernelPlan k : m.kernels()) {
                 KernelPlan.Unchecked u = k.unchecked();
-                Tiling.Matmul t = ((Tiling.Matmul) u.tiled()).withTile(tile).withTensorCores(true);
+                Tiling.Matmul t = ((Tiling.Matmul) u.tiled()).withTensor(tile);
                 String ptx = org.acc4j.compiler.ptx.TiledEmitter.emit(m.body(), t, u.entry(), k.params(), 90);
-                assertTrue(ptx.contains("mma.sync.aligned.m16n8k4") && ptx.contains("(tile " + tile.name()), tile::name);
+                assertTrue(ptx.contains("mma.sync.aligned.m16n8k" + tile.mmaK() + ".row.col.f64")
+                        && ptx.contains("(tensor tile " + tile.name()), tile::name);
                 Path ptxas = Ptxas.find();
                 if (ptxas != null) {
                     assertNull(Ptxas.assembleWithoutSpills(ptxas, u.entry(), ptx), tile.name());
+                }
+                String dump = System.getenv("TC_DUMP");
+                if (dump != null) {
+                    java.nio.file.Files.writeString(Path.of(dump, m.body().name() + "-" + tile.name() + ".ptx"), ptx);
                 }
                 ks.add(new KernelPlan(k.region(), k.entry(), k.ptx(), k.params(), k.sites(),
                         new KernelPlan.Unchecked(u.entry(), ptx, u.sites(), u.checks(), t)));

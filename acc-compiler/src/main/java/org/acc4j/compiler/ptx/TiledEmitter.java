@@ -47,7 +47,8 @@ public class TiledEmitter {
 
     /** The tiled kernel {@code entry} for {@code t}, with the plain kernel's {@code params}. */
     public static String emit(MethodBody body, Tiling.Kernel t, String entry, List<KernelParam> params, int sm) {
-        TiledEmitter e = t instanceof Tiling.Transpose ? new TiledEmitter(body, params) : new MatmulTiles(body, params);
+        TiledEmitter e = t instanceof Tiling.Transpose ? new TiledEmitter(body, params)
+                : ((Tiling.Matmul) t).tensorCores() ? new TensorTiles(body, params) : new MatmulTiles(body, params);
         String text;
         int[] block;
         String occupancy = "";
@@ -57,9 +58,9 @@ public class TiledEmitter {
         } else {
             Tiling.Matmul mm = (Tiling.Matmul) t;
             if (mm.tensorCores()) {
-                text = ((MatmulTiles) e).tensorBody(mm);
-                block = new int[] {mm.tile().tensorThreads(), 1};
-                occupancy = ".minnctapersm " + (mm.tile().tensorThreads() > 128 ? 1 : 2) + "\n";
+                text = ((TensorTiles) e).tensorBody(mm);
+                block = new int[] {mm.tensor().threads(), 1};
+                occupancy = ".minnctapersm " + mm.tensor().minBlocks() + "\n";
             } else {
                 text = ((MatmulTiles) e).matmulBody(mm);
                 block = new int[] {mm.tile().threadsX(), mm.tile().threadsY()};
@@ -452,4 +453,24 @@ public class TiledEmitter {
         return addr;
     }
 
+    static int log2(int powerOfTwo) {
+        return Integer.numberOfTrailingZeros(powerOfTwo);
+    }
+
+    /**
+     * The address of the element of C at offsets {@code io}, {@code jo} from the ranges' starts, and the predicate
+     * that is true where it lies outside the ranges.
+     */
+    String[] cAt(Tiling.Matmul t, String io, String jo, String[] ri, String[] rj, FormRegs cRow, FormRegs cIdx,
+                 Var vi, Var vj) {
+        String inI = p();
+        op("setp.lt.u32 " + inI + ", " + io + ", " + ri[1]);
+        String iv = r();
+        op("add.s32 " + iv + ", " + ri[0] + ", " + io);
+        String skip = p();
+        op("setp.ge.or.u32 " + skip + ", " + jo + ", " + rj[1] + ", !" + inI);
+        String jv = r();
+        op("add.s32 " + jv + ", " + rj[0] + ", " + jo);
+        return new String[] {address(t.c().array(), cRow, cIdx, Map.of(vi, iv, vj, jv), skip), skip};
+    }
 }
