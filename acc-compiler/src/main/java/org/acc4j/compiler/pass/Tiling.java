@@ -290,7 +290,8 @@ public final class Tiling {
                 new TensorTile("128x128w16k8", 4, 4, 2, 4, 8, 3, 8, 1),
                 new TensorTile("128x64w4k8", 2, 2, 4, 4, 8, 4, 8, 2),
                 new TensorTile("128x64w8k8", 4, 2, 2, 4, 8, 4, 8, 2),
-                new TensorTile("64x64w4k16", 2, 2, 2, 4, 16, 3, 16, 3));
+                new TensorTile("64x64w4k16", 2, 2, 2, 4, 16, 3, 16, 3),
+                new TensorTile("128x64w4k16", 2, 2, 4, 4, 16, 2, 16, 2));
 
         public TensorTile {
             for (int v : new int[] {warpsI, warpsJ, tilesI, depth}) {
