@@ -173,12 +173,8 @@ final class MatmulTiles extends TiledEmitter {
         op("@" + stop + " bra $L_store");
         // k tile 0 into buffer 0
         stage(t, kt, i0, j0, ri, rj, rk, am, ak, bkk, bn, aRow, aIdx, bRow, bIdx, pa, pb, null, vi, vj, vk);
-        for (int q = 0; q < perA; q++) {
-            op("st.shared.f64 [" + aSt + "+" + (q * strideA * 8) + "], " + pa[q]);
-        }
-        for (int q = 0; q < perB; q++) {
-            op("st.shared.f64 [" + bSt + "+" + (q * strideB * bj * 8) + "], " + pb[q]);
-        }
+        storeShared(aSt, pa, strideA * 8, null);
+        storeShared(bSt, pb, strideB * bj * 8, null);
         op("bar.sync 0");
         label("$L_kt");
         String next = r();
@@ -254,12 +250,8 @@ final class MatmulTiles extends TiledEmitter {
         op("mul.lo.u32 " + offm + ", " + nb + ", " + bBuf);
         op("cvt.u64.u32 " + offm64 + ", " + offm);
         op("add.s64 " + bNx + ", " + bSt + ", " + offm64);
-        for (int q = 0; q < perA; q++) {
-            op("@" + hasNext + " st.shared.f64 [" + aNx + "+" + (q * strideA * 8) + "], " + pa[q]);
-        }
-        for (int q = 0; q < perB; q++) {
-            op("@" + hasNext + " st.shared.f64 [" + bNx + "+" + (q * strideB * bj * 8) + "], " + pb[q]);
-        }
+        storeShared(aNx, pa, strideA * 8, hasNext);
+        storeShared(bNx, pb, strideB * bj * 8, hasNext);
         op("bar.sync 0");
         op("mov.u32 " + kt + ", " + next);
         op("@" + hasNext + " bra.uni $L_kt");
@@ -309,63 +301,68 @@ final class MatmulTiles extends TiledEmitter {
 
     /**
      * Loads this thread's elements of A's and B's k tile {@code ktile} into {@code pa}, {@code pb} (0 outside
-     * the ranges, and nothing loaded where {@code guard}, when given, is false).
+     * the ranges, and nothing loaded where {@code guard}, when given, is false): A's at rows {@code i0 + am} and
+     * column {@code k0 + ak}, B's at rows {@code k0 + bkk} and column {@code j0 + bn}, each operand by the same two
+     * steps, {@link #column} and {@link #rows} (both columns first: fewer registers live across the loads).
      */
     private void stage(Tiling.Matmul t, String ktile, String i0, String j0, String[] ri, String[] rj, String[] rk,
                        String am, String ak, String bkk, String bn, FormRegs aRow, FormRegs aIdx, FormRegs bRow,
                        FormRegs bIdx, String[] pa, String[] pb, String guard, Var vi, Var vj, Var vk) {
-        int depth = t.tile().depth();
         int threads = t.tile().threads();
-        int blockJ = t.tile().blockJ();
-        int strideA = threads / depth;
-        int strideB = threads / blockJ;
         String k0 = r();
-        op("shl.b32 " + k0 + ", " + ktile + ", " + log2(depth));
-        String ka = r();
-        op("add.u32 " + ka + ", " + k0 + ", " + ak);
-        String kaIn = p();
-        op("setp.lt.u32 " + kaIn + ", " + ka + ", " + rk[1]);
+        op("shl.b32 " + k0 + ", " + ktile + ", " + log2(t.tile().depth()));
+        String[] colA = column(k0, ak, rk, guard);
+        String[] colB = column(j0, bn, rj, guard);
+        rows(t.a(), aRow, aIdx, vk, colA, vi, i0, am, ri, threads / t.tile().depth(), pa);
+        rows(t.b(), bRow, bIdx, vj, colB, vk, k0, bkk, rk, threads / t.tile().blockJ(), pb);
+    }
+
+    /**
+     * The column {@code start + offset} of this thread's elements of an operand's tile (an offset from the range's
+     * start): {@code {inside, value}}, the predicate that it lies in the range (and {@code guard}, when given,
+     * holds) and the column variable's value there.
+     */
+    private String[] column(String start, String offset, String[] range, String guard) {
+        String c = r();
+        op("add.u32 " + c + ", " + start + ", " + offset);
+        String in = p();
+        op("setp.lt.u32 " + in + ", " + c + ", " + range[1]);
         if (guard != null) {
-            op("and.pred " + kaIn + ", " + kaIn + ", " + guard);
+            op("and.pred " + in + ", " + in + ", " + guard);
         }
-        String kaV = r();
-        op("add.s32 " + kaV + ", " + rk[0] + ", " + ka);
-        String jb = r();
-        op("add.u32 " + jb + ", " + j0 + ", " + bn);
-        String jbIn = p();
-        op("setp.lt.u32 " + jbIn + ", " + jb + ", " + rj[1]);
-        if (guard != null) {
-            op("and.pred " + jbIn + ", " + jbIn + ", " + guard);
-        }
-        String jbV = r();
-        op("add.s32 " + jbV + ", " + rj[0] + ", " + jb);
-        for (int q = 0; q < pa.length; q++) {
-            String im = r();
-            op("add.u32 " + im + ", " + i0 + ", " + am);
+        String v = r();
+        op("add.s32 " + v + ", " + range[0] + ", " + c);
+        return new String[] {in, v};
+    }
+
+    /**
+     * Loads this thread's elements of an operand's tile into {@code into}: element {@code q} in the column
+     * {@code col} ({@link #column}) at row {@code rowStart + row + q rowStride} (an offset from the range's start,
+     * the row variable {@code rowVar}); 0 where it lies outside the ranges.
+     */
+    private void rows(Tiling.Access x, FormRegs rowForm, FormRegs indexForm, Var colVar, String[] col, Var rowVar,
+                      String rowStart, String row, String[] rowRange, int rowStride, String[] into) {
+        for (int q = 0; q < into.length; q++) {
+            String rr = r();
+            op("add.u32 " + rr + ", " + rowStart + ", " + row);
             if (q > 0) {
-                op("add.u32 " + im + ", " + im + ", " + (q * strideA));
+                op("add.u32 " + rr + ", " + rr + ", " + (q * rowStride));
             }
-            String skipA = p();
-            op("setp.ge.or.u32 " + skipA + ", " + im + ", " + ri[1] + ", !" + kaIn);
-            String iv = r();
-            op("add.s32 " + iv + ", " + ri[0] + ", " + im);
-            String addrA = address(t.a().array(), aRow, aIdx, Map.of(vi, iv, vk, kaV), skipA);
-            op("mov.f64 " + pa[q] + ", 0d0000000000000000");
-            op("@!" + skipA + " ld.global.f64 " + pa[q] + ", [" + addrA + "]");
+            String skip = p();
+            op("setp.ge.or.u32 " + skip + ", " + rr + ", " + rowRange[1] + ", !" + col[0]);
+            String rv = r();
+            op("add.s32 " + rv + ", " + rowRange[0] + ", " + rr);
+            String addr = address(x.array(), rowForm, indexForm, Map.of(rowVar, rv, colVar, col[1]), skip);
+            op("mov.f64 " + into[q] + ", 0d0000000000000000");
+            op("@!" + skip + " ld.global.f64 " + into[q] + ", [" + addr + "]");
         }
-        for (int q = 0; q < pb.length; q++) {
-            String kb = r();
-            op("add.u32 " + kb + ", " + k0 + ", " + bkk);
-            if (q > 0) {
-                op("add.u32 " + kb + ", " + kb + ", " + (q * strideB));
-            }
-            String skipB = p();
-            op("setp.ge.or.u32 " + skipB + ", " + kb + ", " + rk[1] + ", !" + jbIn);
-            String kv = r();
-            op("add.s32 " + kv + ", " + rk[0] + ", " + kb);
-            String addrB = address(t.b().array(), bRow, bIdx, Map.of(vk, kv, vj, jbV), skipB);
-            op("mov.f64 " + pb[q] + ", 0d0000000000000000");
-            op("@!" + skipB + " ld.global.f64 " + pb[q] + ", [" + addrB + "]");
+    }
+
+    /** Stores {@code values} at {@code at}, {@code strideBytes} apart, where {@code guard} (when given) holds. */
+    private void storeShared(String at, String[] values, int strideBytes, String guard) {
+        for (int q = 0; q < values.length; q++) {
+            op((guard == null ? "" : "@" + guard + " ") + "st.shared.f64 [" + at + "+" + (q * strideBytes) + "], "
+                    + values[q]);
         }
     }
 }
