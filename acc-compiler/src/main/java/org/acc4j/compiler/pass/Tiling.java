@@ -54,6 +54,11 @@ public final class Tiling {
 
         /** The report's line. */
         String note();
+
+        /** The dynamic shared memory per block its launches pass, in bytes (0: its shared memory is static). */
+        default int dynamicShared() {
+            return 0;
+        }
     }
 
     /** An array access with its subscripts as linear forms in the two loop indices ({@code row} null for 1D). */
@@ -268,8 +273,8 @@ public final class Tiling {
      * {@code 16 tilesI × 8 tilesJ} part of the block's C tile with {@code mma.sync m16n8k<mmaK>} (4, 8 or 16 deep
      * along k), so that a block computes a {@code blockI × blockJ} tile; k is staged {@code depth} at a time in
      * {@code stages} shared buffers filled by {@code cp.async}, {@code stages - 1} k tiles in flight while one is
-     * multiplied. The shared tiles are unpadded and their rows XOR-swizzled, so they fit the 48 KiB of static shared
-     * memory.
+     * multiplied. The shared tiles are unpadded, their rows XOR-swizzled; a shape that needs more than the 48 KiB of
+     * static shared memory takes it as dynamic shared memory (up to 227 KiB on sm_90).
      *
      * @param name the name {@link #configured} selects it by
      * @param minBlocks the blocks per multiprocessor the kernel asks ptxas to fit ({@code .minnctapersm})
@@ -280,8 +285,10 @@ public final class Tiling {
         public static final String PROPERTY = "acc4j.tensorTile";
         /** The environment variable read when the property is not set. */
         public static final String ENV = "ACC4J_TENSOR_TILE";
-        /** Static shared memory a kernel may declare. */
-        public static final int SHARED_BYTES = 48 * 1024;
+        /** Static shared memory a kernel may declare; a shape that needs more takes it as dynamic shared memory. */
+        public static final int STATIC_SHARED_BYTES = 48 * 1024;
+        /** Shared memory a block may have on sm_90 (dynamic, opted into). */
+        public static final int MAX_SHARED_BYTES = 227 * 1024;
 
         /** The candidates, the default first. */
         public static final List<TensorTile> CANDIDATES = List.of(
@@ -291,7 +298,11 @@ public final class Tiling {
                 new TensorTile("128x64w4k8", 2, 2, 4, 4, 8, 4, 8, 2),
                 new TensorTile("128x64w8k8", 4, 2, 2, 4, 8, 4, 8, 2),
                 new TensorTile("64x64w4k16", 2, 2, 2, 4, 16, 3, 16, 3),
-                new TensorTile("128x64w4k16", 2, 2, 4, 4, 16, 2, 16, 2));
+                new TensorTile("128x64w4k16", 2, 2, 4, 4, 16, 2, 16, 2),
+                new TensorTile("128x128w8k8d16", 2, 4, 4, 4, 16, 4, 8, 1),
+                new TensorTile("128x128w8k16d16", 2, 4, 4, 4, 16, 4, 16, 1),
+                new TensorTile("128x128w16k8s6", 4, 4, 2, 4, 8, 6, 8, 1),
+                new TensorTile("128x64w4k8d16", 2, 2, 4, 4, 16, 4, 8, 2));
 
         public TensorTile {
             for (int v : new int[] {warpsI, warpsJ, tilesI, depth}) {
@@ -309,10 +320,20 @@ public final class Tiling {
                     || depth * bj / 2 % threads != 0) {
                 throw new IllegalArgumentException("tensor tile " + name + ": the warps do not cover the tiles");
             }
-            if (stages * (bi + bj) * depth * 8 > SHARED_BYTES) {
+            if (stages * (bi + bj) * depth * 8 > MAX_SHARED_BYTES) {
                 throw new IllegalArgumentException("tensor tile " + name + ": the stages exceed "
-                        + SHARED_BYTES + " bytes of shared memory");
+                        + MAX_SHARED_BYTES + " bytes of shared memory");
             }
+        }
+
+        /** Shared memory per block: the stages of A's and B's tiles, in bytes. */
+        public int sharedBytes() {
+            return stages * (blockI() + blockJ()) * depth * 8;
+        }
+
+        /** Whether the kernel takes its shared memory as dynamic shared memory (more than the static limit). */
+        public boolean dynamic() {
+            return sharedBytes() > STATIC_SHARED_BYTES;
         }
 
         /** Threads per block. */
@@ -397,6 +418,11 @@ public final class Tiling {
         /** Whether the kernel multiplies with FP64 tensor cores ({@link #tensor} is its shape). */
         public boolean tensorCores() {
             return tensor != null;
+        }
+
+        @Override
+        public int dynamicShared() {
+            return tensor != null && tensor.dynamic() ? tensor.sharedBytes() : 0;
         }
 
         /** x over tiles of j, y over tiles of i, blocks of the tile's threads. */

@@ -52,7 +52,12 @@ final class TensorTiles extends TiledEmitter {
         int kk = s.mmaK();
         int aBytes = bi * bk * 8;
         int stageBytes = (bi + bj) * bk * 8;
-        code.append("\t.shared .align 128 .b8 tiles[").append(stages * stageBytes).append("];\n");
+        // beyond the static limit the stages are the launch's dynamic shared memory (s.sharedBytes() of it)
+        if (s.dynamic()) {
+            moduleScope = ".extern .shared .align 128 .b8 tiles[];\n\n";
+        } else {
+            code.append("\t.shared .align 128 .b8 tiles[").append(stages * stageBytes).append("];\n");
+        }
         Var vi = t.i().index();
         Var vj = t.j().index();
         Var vk = t.k().index();

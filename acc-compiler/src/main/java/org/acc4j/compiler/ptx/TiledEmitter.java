@@ -32,6 +32,8 @@ import org.acc4j.compiler.pass.Tiling;
  */
 public class TiledEmitter {
     final StringBuilder code = new StringBuilder();
+    /** Declarations before the entry, at module scope (the dynamic shared memory of a tensor-core kernel). */
+    String moduleScope = "";
     int r32;
     int r64;
     int pred;
@@ -70,7 +72,7 @@ public class TiledEmitter {
         }
         return "//\n// acc4j tiled kernel for " + body.owner().replace('/', '.') + "." + body.name() + ": " + t.note()
                 + "\n//\n.version " + KernelEmitter.ptxVersion(sm) + "\n.target sm_" + sm + "\n.address_size 64\n\n"
-                + ".visible .entry " + entry + "(\n" + e.decl() + "\n)\n.maxntid " + block[0] + ", " + block[1]
+                + e.moduleScope + ".visible .entry " + entry + "(\n" + e.decl() + "\n)\n.maxntid " + block[0] + ", " + block[1]
                 + ", 1\n" + occupancy + "{\n" + e.regs() + text + "}\n";
     }
 
