@@ -278,9 +278,11 @@ public final class Tiling {
      *
      * @param name the name {@link #configured} selects it by
      * @param minBlocks the blocks per multiprocessor the kernel asks ptxas to fit ({@code .minnctapersm})
+     * @param group 0: block {@code (bx, by)} takes the C tile {@code (by, bx)}; else the blocks' linear numbers take
+     *     the C tiles in bands of {@code group} rows of tiles, column by column in each band
      */
     public record TensorTile(String name, int warpsI, int warpsJ, int tilesI, int tilesJ, int depth, int stages,
-                             int mmaK, int minBlocks) {
+                             int mmaK, int minBlocks, int group) {
         /** The system property that selects the tensor-core kernel's shape by name. */
         public static final String PROPERTY = "acc4j.tensorTile";
         /** The environment variable read when the property is not set. */
@@ -292,17 +294,19 @@ public final class Tiling {
 
         /** The candidates, the default first. */
         public static final List<TensorTile> CANDIDATES = List.of(
-                new TensorTile("128x128w8k4", 2, 4, 4, 4, 8, 3, 4, 1),
-                new TensorTile("128x128w8k8", 2, 4, 4, 4, 8, 3, 8, 1),
-                new TensorTile("128x128w16k8", 4, 4, 2, 4, 8, 3, 8, 1),
-                new TensorTile("128x64w4k8", 2, 2, 4, 4, 8, 4, 8, 2),
-                new TensorTile("128x64w8k8", 4, 2, 2, 4, 8, 4, 8, 2),
-                new TensorTile("64x64w4k16", 2, 2, 2, 4, 16, 3, 16, 3),
-                new TensorTile("128x64w4k16", 2, 2, 4, 4, 16, 2, 16, 2),
-                new TensorTile("128x128w8k8d16", 2, 4, 4, 4, 16, 4, 8, 1),
-                new TensorTile("128x128w8k16d16", 2, 4, 4, 4, 16, 4, 16, 1),
-                new TensorTile("128x128w16k8s6", 4, 4, 2, 4, 8, 6, 8, 1),
-                new TensorTile("128x64w4k8d16", 2, 2, 4, 4, 16, 4, 8, 2));
+                new TensorTile("128x128w8k4", 2, 4, 4, 4, 8, 3, 4, 1, 0),
+                new TensorTile("128x128w8k8", 2, 4, 4, 4, 8, 3, 8, 1, 0),
+                new TensorTile("128x128w16k8", 4, 4, 2, 4, 8, 3, 8, 1, 0),
+                new TensorTile("128x64w4k8", 2, 2, 4, 4, 8, 4, 8, 2, 0),
+                new TensorTile("128x64w8k8", 4, 2, 2, 4, 8, 4, 8, 2, 0),
+                new TensorTile("64x64w4k16", 2, 2, 2, 4, 16, 3, 16, 3, 0),
+                new TensorTile("128x64w4k16", 2, 2, 4, 4, 16, 2, 16, 2, 0),
+                new TensorTile("128x128w8k8d16", 2, 4, 4, 4, 16, 4, 8, 1, 0),
+                new TensorTile("128x128w8k16d16", 2, 4, 4, 4, 16, 4, 16, 1, 0),
+                new TensorTile("128x128w16k8s6", 4, 4, 2, 4, 8, 6, 8, 1, 0),
+                new TensorTile("128x64w4k8d16", 2, 2, 4, 4, 16, 4, 8, 2, 0),
+                new TensorTile("128x128w8k8g8", 2, 4, 4, 4, 8, 3, 8, 1, 8),
+                new TensorTile("128x128w8k8d16g8", 2, 4, 4, 4, 16, 4, 8, 1, 8));
 
         public TensorTile {
             for (int v : new int[] {warpsI, warpsJ, tilesI, depth}) {
@@ -315,7 +319,7 @@ public final class Tiling {
             int bj = 8 * tilesJ * warpsJ;
             // nT even: a warp's columns start on a multiple of 16 (the swizzle of B's fragment reads relies on it)
             if (tilesJ < 2 || Integer.bitCount(tilesJ) != 1 || depth < 8 || bj < 16 || depth % mmaK != 0
-                    || (mmaK != 4 && mmaK != 8 && mmaK != 16) || stages < 2 || minBlocks < 1
+                    || (mmaK != 4 && mmaK != 8 && mmaK != 16) || stages < 2 || minBlocks < 1 || group < 0
                     || threads % (depth / 2) != 0 || threads % (bj / 2) != 0 || bi * depth / 2 % threads != 0
                     || depth * bj / 2 % threads != 0) {
                 throw new IllegalArgumentException("tensor tile " + name + ": the warps do not cover the tiles");

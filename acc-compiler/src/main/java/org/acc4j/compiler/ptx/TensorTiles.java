@@ -12,7 +12,9 @@ import org.acc4j.compiler.pass.Tiling;
  * {@link Tiling.TensorTile}; written with {@link TiledEmitter}'s registers, parameters and subscript forms.
  *
  * <p>Blocks of {@code warpsI × warpsJ} warps take the {@code blockI × blockJ} tiles of C from {@code (bx, by)} by
- * the grid. Each warp computes its {@code 16 tilesI × 8 tilesJ} part as {@code tilesI × tilesJ} tiles of
+ * the grid, or, with a {@code group}, by their linear number over the tiles taken in bands of {@code group} rows of
+ * tiles, column by column in each band (blocks that run at the same time then share more of A's and B's panels in
+ * L2). Each warp computes its {@code 16 tilesI × 8 tilesJ} part as {@code tilesI × tilesJ} tiles of
  * {@code mma.sync.aligned.m16n8k<K>.row.col.f64}, its accumulators in registers in the instruction's layout (lane
  * {@code l}: rows {@code l / 4} and {@code l / 4 + 8}, columns {@code 2 (l % 4)} and one more). A k-deep fragment
  * is K/4 fragments of 4 along k (element {@code 2u + h} of A at row {@code l / 4 + 8h}, column {@code 4u + l % 4};
@@ -144,14 +146,44 @@ final class TensorTiles extends TiledEmitter {
         }
         String init = fd();
         op("mov.f64 " + init + ", 0d" + String.format("%016X", t.accumulate() ? 0L : t.init().bits()));
-        op("mov.u32 " + tiReg + ", %ctaid.y");
-        label("$L_ti");
-        op("setp.ge.u32 " + stop + ", " + tiReg + ", " + tilesI);
-        op("@" + stop + " bra $L_exit");
-        op("mov.u32 " + tjReg + ", %ctaid.x");
-        label("$L_tj");
-        op("setp.ge.u32 " + stop + ", " + tjReg + ", " + tilesJ);
-        op("@" + stop + " bra $L_next_ti");
+        int group = s.group();
+        String tile = group == 0 ? null : r();
+        if (group == 0) {
+            op("mov.u32 " + tiReg + ", %ctaid.y");
+            label("$L_ti");
+            op("setp.ge.u32 " + stop + ", " + tiReg + ", " + tilesI);
+            op("@" + stop + " bra $L_exit");
+            op("mov.u32 " + tjReg + ", %ctaid.x");
+            label("$L_tj");
+            op("setp.ge.u32 " + stop + ", " + tjReg + ", " + tilesJ);
+            op("@" + stop + " bra $L_next_ti");
+        } else {
+            // the block's linear number takes the C tiles in bands of `group` rows, down each band's columns
+            String tileCount = r();
+            String ctaX = r();
+            String ctaY = r();
+            op("mov.u32 " + ctaX + ", %ctaid.x");
+            op("mov.u32 " + ctaY + ", %ctaid.y");
+            op("mad.lo.u32 " + tile + ", " + ctaY + ", " + nctaX + ", " + ctaX);
+            op("mul.lo.u32 " + tileCount + ", " + tilesI + ", " + tilesJ);
+            label("$L_tile");
+            op("setp.ge.u32 " + stop + ", " + tile + ", " + tileCount);
+            op("@" + stop + " bra $L_exit");
+            String perBand = r();
+            String band = r();
+            String rest = r();
+            String size = r();
+            op("mul.lo.u32 " + perBand + ", " + tilesJ + ", " + group);
+            op("div.u32 " + band + ", " + tile + ", " + perBand);
+            op("mul.lo.u32 " + rest + ", " + band + ", " + perBand);
+            op("sub.u32 " + rest + ", " + tile + ", " + rest);
+            op("mul.lo.u32 " + band + ", " + band + ", " + group);
+            op("sub.u32 " + size + ", " + tilesI + ", " + band);
+            op("min.u32 " + size + ", " + size + ", " + group);
+            op("rem.u32 " + tiReg + ", " + rest + ", " + size);
+            op("add.u32 " + tiReg + ", " + tiReg + ", " + band);
+            op("div.u32 " + tjReg + ", " + rest + ", " + size);
+        }
         op("shl.b32 " + i0 + ", " + tiReg + ", " + log2(bi));
         op("shl.b32 " + j0 + ", " + tjReg + ", " + log2(bj));
         // this thread's rows and columns of C: i0 + wm + g (+ 16 mt, + 8), j0 + wn + 2 q (+ 8 nt, + 1)
@@ -262,11 +294,18 @@ final class TensorTiles extends TiledEmitter {
             String[] at = tensorElement(t, n, nT, iBase, jBase, ri, rj, cRow, cIdx, vi, vj);
             op("@!" + at[1] + " st.global.f64 [" + at[0] + "], " + acc[n]);
         }
-        op("add.u32 " + tjReg + ", " + tjReg + ", " + nctaX);
-        op("bra.uni $L_tj");
-        label("$L_next_ti");
-        op("add.u32 " + tiReg + ", " + tiReg + ", " + nctaY);
-        op("bra.uni $L_ti");
+        if (group == 0) {
+            op("add.u32 " + tjReg + ", " + tjReg + ", " + nctaX);
+            op("bra.uni $L_tj");
+            label("$L_next_ti");
+            op("add.u32 " + tiReg + ", " + tiReg + ", " + nctaY);
+            op("bra.uni $L_ti");
+        } else {
+            String blocks = r();
+            op("mul.lo.u32 " + blocks + ", " + nctaX + ", " + nctaY);
+            op("add.u32 " + tile + ", " + tile + ", " + blocks);
+            op("bra.uni $L_tile");
+        }
         label("$L_exit");
         op("ret");
         return code.toString();
