@@ -25,7 +25,7 @@ if [ "${TC_TEST:-1}" = 1 ]; then
 fi
 for t in $tiles; do
   echo "== DgemmTensor ${TC_N:-4096} ${TC_REPS:-5}, tensor tile $t"
-  ACC4J_TENSOR_TILE=$t timeout "${RUN_TIMEOUT:-60}" bash .gpu/on-gpu.sh -javaagent:.gpu/acc.jar -Dacc4j.report=true \
+  ACC4J_TENSOR_TILE=$t timeout "${RUN_TIMEOUT:-45}" bash .gpu/on-gpu.sh -javaagent:.gpu/acc.jar -Dacc4j.report=true \
     -cp .gpu/samples.jar:.gpu/lib/annotations.jar org.acc4j.samples.DgemmTensor "${TC_N:-4096}" "${TC_REPS:-5}" \
     >"$out/dgemm-$t.txt" 2>&1
   echo "exit $?" >>"$out/dgemm-$t.txt"
