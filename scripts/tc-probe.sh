@@ -7,14 +7,24 @@
 #    time (tensor cores) and the exact register-tiled one's, and 20,000 sampled elements checked against the bound;
 # 3. the peers (shared/anchors): cuBLAS DGEMM at 2048, 4096 and 8192.
 # Logs to $OUT: tc-test.log, dgemm-<shape>.txt, tc-summary.txt, anchors.log.
-# Settings: TC_TILES (shapes, default every candidate), TC_N (4096), TC_REPS (5), ANCHORS (1), TC_TEST (1).
+# Settings: TC_TILES (shapes, default every candidate), TC_N (4096), TC_REPS (5), ANCHORS (1), TC_TEST (1),
+# TC_BUDGET_S (200: no shape starts after that many seconds).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/acc4j-tc}
 mkdir -p "$out"
 cp="$(ls .gpu/lib/*.jar | tr '\n' ':')"
-# the candidates, in the order of Tiling.TensorTile.CANDIDATES (the default first)
-tiles=${TC_TILES:-$(sed -n 's/^ *new TensorTile("\([^"]*\)".*/\1/p' acc-compiler/src/main/java/org/acc4j/compiler/pass/Tiling.java)}
+# the candidates (TC_TILES, else their names as the packed compiler holds them, in Tiling.TensorTile.CANDIDATES' order)
+tiles=${TC_TILES:-$(python3 -c '
+import re, sys, zipfile
+b = zipfile.ZipFile(".gpu/acc.jar").read("org/acc4j/compiler/pass/Tiling$TensorTile.class")
+seen = []
+for n in re.findall(rb"[0-9]+x[0-9]+w[0-9]+k[0-9]+[a-z0-9]*", b):
+    if n.decode() not in seen:
+        seen.append(n.decode())
+print(" ".join(seen))')}
+echo "shapes: $tiles"
+start=$SECONDS
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader 2>/dev/null | tee "$out/tc-summary.txt"
 if [ "${TC_TEST:-1}" = 1 ]; then
   echo "== tensor-core GPU test (every shape)"
@@ -24,6 +34,10 @@ if [ "${TC_TEST:-1}" = 1 ]; then
     --disable-banner 2>&1 | grep -v "^acc4j: .*  " | tee "$out/tc-test.log" | tail -15
 fi
 for t in $tiles; do
+  if [ $((SECONDS - start)) -gt "${TC_BUDGET_S:-200}" ]; then
+    echo "skipped: $t (past ${TC_BUDGET_S:-200} s)" | tee -a "$out/tc-summary.txt"
+    continue
+  fi
   echo "== DgemmTensor ${TC_N:-4096} ${TC_REPS:-5}, tensor tile $t"
   ACC4J_TENSOR_TILE=$t timeout "${RUN_TIMEOUT:-45}" bash .gpu/on-gpu.sh -javaagent:.gpu/acc.jar -Dacc4j.report=true \
     -cp .gpu/samples.jar:.gpu/lib/annotations.jar org.acc4j.samples.DgemmTensor "${TC_N:-4096}" "${TC_REPS:-5}" \
