@@ -1,8 +1,10 @@
 package org.acc4j.compiler;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -76,6 +78,51 @@ class TensorCoreTilingTest {
         MethodNode mn = TestClasses.method(TestClasses.node(TilingKernels.class), "matmulRelaxed");
         Compiler.Result r80 = Compiler.compile(TestClasses.bytes(TilingKernels.class), "matmulRelaxed", mn.desc, 80);
         assertFalse(tiled(((Compiler.Offload) r80).method()).tensorCores());
+    }
+
+    @Test
+    void theTensorTileIsSelectedByNameAndLargeStagesAreDynamicSharedMemory() throws Exception {
+        String before = System.getProperty(Tiling.TensorTile.PROPERTY);
+        try {
+            for (Tiling.TensorTile t : Tiling.TensorTile.CANDIDATES) {
+                System.setProperty(Tiling.TensorTile.PROPERTY, t.name());
+                assertEquals(t, Tiling.TensorTile.configured());
+                assertNull(Tiling.TensorTile.configurationNote());
+                CompiledMethod m = CompilerTest.offload(TilingKernels.class, "matmulRelaxed");
+                String report = String.join("\n", m.report());
+                assertTrue(report.contains("(tensor tile " + t.name() + ": " + t.blockI() + "x" + t.blockJ()), report);
+                KernelPlan.Unchecked u = m.kernels().get(0).unchecked();
+                assertEquals(t, tiled(m).tensor());
+                // past 48 KiB the stages are dynamic shared memory, declared at module scope, and the plan says how much
+                int dynamic = org.acc4j.compiler.plan.MethodLaunch.of(m).kernels().get(0).dynamicShared(true);
+                assertEquals(t.sharedBytes() > 48 * 1024 ? t.sharedBytes() : 0, dynamic, t::name);
+                assertEquals(0, org.acc4j.compiler.plan.MethodLaunch.of(m).kernels().get(0).dynamicShared(false));
+                assertEquals(dynamic > 0, u.ptx().contains("\n.extern .shared .align 128 .b8 tiles[];\n\n.visible .entry"),
+                        t::name);
+                assertEquals(dynamic == 0, u.ptx().contains("\t.shared .align 128 .b8 tiles[" + t.sharedBytes() + "];"),
+                        t::name);
+            }
+            System.setProperty(Tiling.TensorTile.PROPERTY, "96x96");
+            assertEquals(Tiling.TensorTile.CANDIDATES.get(0), Tiling.TensorTile.configured());
+            CompiledMethod m = CompilerTest.offload(TilingKernels.class, "matmulRelaxed");
+            String report = String.join("\n", m.report());
+            assertTrue(report.contains("acc4j.tensorTile (or ACC4J_TENSOR_TILE) is 96x96, which names no tensor tile"),
+                    report);
+        } finally {
+            if (before == null) {
+                System.clearProperty(Tiling.TensorTile.PROPERTY);
+            } else {
+                System.setProperty(Tiling.TensorTile.PROPERTY, before);
+            }
+        }
+    }
+
+    @Test
+    void aShapeThatDoesNotCoverItsTilesIsRefused() {
+        // 3 warps along j is no power of two; 2 stages of 256x256x16 exceed the shared memory of a block
+        assertThrows(IllegalArgumentException.class, () -> new Tiling.TensorTile("x", 2, 3, 4, 4, 8, 3, 8, 1, 0));
+        assertThrows(IllegalArgumentException.class, () -> new Tiling.TensorTile("y", 4, 8, 4, 4, 32, 2, 8, 1, 0));
+        assertThrows(IllegalArgumentException.class, () -> new Tiling.TensorTile("z", 2, 4, 4, 4, 8, 3, 2, 1, 0));
     }
 
     @Test
