@@ -318,8 +318,8 @@ public final class Tiling {
             int bi = 16 * tilesI * warpsI;
             int bj = 8 * tilesJ * warpsJ;
             // nT even: a warp's columns start on a multiple of 16 (the swizzle of B's fragment reads relies on it)
-            if (threads > 1024 || tilesJ < 2 || Integer.bitCount(tilesJ) != 1 || depth < 8 || bj < 16 || depth % mmaK != 0
-                    || (mmaK != 4 && mmaK != 8 && mmaK != 16) || stages < 2 || minBlocks < 1 || group < 0
+            if (threads > 1024 || tilesJ < 2 || Integer.bitCount(tilesJ) != 1 || depth < 8 || bj < 16
+                    || depth % mmaK != 0 || (mmaK != 4 && mmaK != 8 && mmaK != 16) || stages < 2 || minBlocks < 1 || group < 0
                     || threads % (depth / 2) != 0 || threads % (bj / 2) != 0 || bi * depth / 2 % threads != 0
                     || depth * bj / 2 % threads != 0) {
                 throw new IllegalArgumentException("tensor tile " + name + ": the warps do not cover the tiles");
