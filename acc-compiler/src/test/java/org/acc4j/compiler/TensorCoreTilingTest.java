@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * FP64 tensor-core matmuls ({@code @Kernels(relaxed = true)} on sm_90): the report says so, the kernel uses
- * {@code mma.sync m16n8k4} and assembles without spills, and its results on the interpreter (which takes each step
- * as a fused multiply-add, in k's order) lie within the stated bound of plain Java's:
+ * {@code mma.sync m16n8k4} (or k8, k16) in every candidate shape and assembles without spills, and its results on
+ * the interpreter (which takes each step as a fused multiply-add, in k's order) lie within the stated bound of plain
+ * Java's:
  * {@code |x - java| <= 2 (p + 1) 2^-53 (|c0| + sum_k |a_ik| |b_kj|)}, twice the classical bound of a sum of p + 1
  * terms (Higham, "Accuracy and Stability of Numerical Algorithms", on inner products), since Java's own result has
  * that error too.
@@ -68,7 +69,8 @@ class TensorCoreTilingTest {
         assertTrue(t.tensorCores(), report);
         assertTrue(report.contains("tiled for FP64 tensor cores (@Kernels(relaxed = true)): c[i, j] = sum over k"), report);
         KernelPlan.Unchecked u = m.kernels().get(0).unchecked();
-        assertTrue(u.ptx().contains("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64"));
+        assertTrue(u.ptx().contains("mma.sync.aligned.m16n8k" + Tiling.TensorTile.configured().mmaK()
+                + ".row.col.f64.f64.f64.f64"));
         Path ptxas = Ptxas.find();
         if (ptxas != null) {
             assertNull(Ptxas.assembleWithoutSpills(ptxas, u.entry(), u.ptx()));
