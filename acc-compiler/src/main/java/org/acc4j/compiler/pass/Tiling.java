@@ -294,13 +294,13 @@ public final class Tiling {
 
         /** The candidates, the default first. */
         public static final List<TensorTile> CANDIDATES = List.of(
+                new TensorTile("128x64w4k16", 2, 2, 4, 4, 16, 2, 16, 2, 0),
                 new TensorTile("128x128w8k4", 2, 4, 4, 4, 8, 3, 4, 1, 0),
                 new TensorTile("128x128w8k8", 2, 4, 4, 4, 8, 3, 8, 1, 0),
                 new TensorTile("128x128w16k8", 4, 4, 2, 4, 8, 3, 8, 1, 0),
                 new TensorTile("128x64w4k8", 2, 2, 4, 4, 8, 4, 8, 2, 0),
                 new TensorTile("128x64w8k8", 4, 2, 2, 4, 8, 4, 8, 2, 0),
                 new TensorTile("64x64w4k16", 2, 2, 2, 4, 16, 3, 16, 3, 0),
-                new TensorTile("128x64w4k16", 2, 2, 4, 4, 16, 2, 16, 2, 0),
                 new TensorTile("128x128w8k8d16", 2, 4, 4, 4, 16, 4, 8, 1, 0),
                 new TensorTile("128x128w8k16d16", 2, 4, 4, 4, 16, 4, 16, 1, 0),
                 new TensorTile("128x128w16k8s6", 4, 4, 2, 4, 8, 6, 8, 1, 0),
