@@ -32,6 +32,8 @@ import org.acc4j.compiler.pass.Tiling;
  */
 public class TiledEmitter {
     final StringBuilder code = new StringBuilder();
+    /** Declarations before the entry, at module scope (the dynamic shared memory of a tensor-core kernel). */
+    String moduleScope = "";
     int r32;
     int r64;
     int pred;
@@ -47,7 +49,8 @@ public class TiledEmitter {
 
     /** The tiled kernel {@code entry} for {@code t}, with the plain kernel's {@code params}. */
     public static String emit(MethodBody body, Tiling.Kernel t, String entry, List<KernelParam> params, int sm) {
-        TiledEmitter e = t instanceof Tiling.Transpose ? new TiledEmitter(body, params) : new MatmulTiles(body, params);
+        TiledEmitter e = t instanceof Tiling.Transpose ? new TiledEmitter(body, params)
+                : ((Tiling.Matmul) t).tensorCores() ? new TensorTiles(body, params) : new MatmulTiles(body, params);
         String text;
         int[] block;
         String occupancy = "";
@@ -57,9 +60,9 @@ public class TiledEmitter {
         } else {
             Tiling.Matmul mm = (Tiling.Matmul) t;
             if (mm.tensorCores()) {
-                text = ((MatmulTiles) e).tensorBody(mm);
-                block = new int[] {mm.tile().tensorThreads(), 1};
-                occupancy = ".minnctapersm " + (mm.tile().tensorThreads() > 128 ? 1 : 2) + "\n";
+                text = ((TensorTiles) e).tensorBody(mm);
+                block = new int[] {mm.tensor().threads(), 1};
+                occupancy = ".minnctapersm " + mm.tensor().minBlocks() + "\n";
             } else {
                 text = ((MatmulTiles) e).matmulBody(mm);
                 block = new int[] {mm.tile().threadsX(), mm.tile().threadsY()};
@@ -69,7 +72,7 @@ public class TiledEmitter {
         }
         return "//\n// acc4j tiled kernel for " + body.owner().replace('/', '.') + "." + body.name() + ": " + t.note()
                 + "\n//\n.version " + KernelEmitter.ptxVersion(sm) + "\n.target sm_" + sm + "\n.address_size 64\n\n"
-                + ".visible .entry " + entry + "(\n" + e.decl() + "\n)\n.maxntid " + block[0] + ", " + block[1]
+                + e.moduleScope + ".visible .entry " + entry + "(\n" + e.decl() + "\n)\n.maxntid " + block[0] + ", " + block[1]
                 + ", 1\n" + occupancy + "{\n" + e.regs() + text + "}\n";
     }
 
@@ -500,4 +503,24 @@ public class TiledEmitter {
         return addr;
     }
 
+    static int log2(int powerOfTwo) {
+        return Integer.numberOfTrailingZeros(powerOfTwo);
+    }
+
+    /**
+     * The address of the element of C at offsets {@code io}, {@code jo} from the ranges' starts, and the predicate
+     * that is true where it lies outside the ranges.
+     */
+    String[] cAt(Tiling.Matmul t, String io, String jo, String[] ri, String[] rj, FormRegs cRow, FormRegs cIdx,
+                 Var vi, Var vj) {
+        String inI = p();
+        op("setp.lt.u32 " + inI + ", " + io + ", " + ri[1]);
+        String iv = r();
+        op("add.s32 " + iv + ", " + ri[0] + ", " + io);
+        String skip = p();
+        op("setp.ge.or.u32 " + skip + ", " + jo + ", " + rj[1] + ", !" + inI);
+        String jv = r();
+        op("add.s32 " + jv + ", " + rj[0] + ", " + jo);
+        return new String[] {address(t.c().array(), cRow, cIdx, Map.of(vi, iv, vj, jv), skip), skip};
+    }
 }
