@@ -72,6 +72,10 @@ final class CompileReport {
                     && Tiling.MatmulTile.configurationNote() != null) {
                 report.add(where(cn, r.loop().line()) + "  " + Tiling.MatmulTile.configurationNote());
             }
+            if (unchecked.tiled() instanceof Tiling.Matmul mm && mm.tensorCores()
+                    && Tiling.TensorTile.configurationNote() != null) {
+                report.add(where(cn, r.loop().line()) + "  " + Tiling.TensorTile.configurationNote());
+            }
         }
         if (unchecked != null && unchecked.marched() != null) {
             report.add(where(cn, r.loop().line()) + "  " + unchecked.marched().notes().get(

@@ -52,6 +52,11 @@ public record KernelPlan(Region region, String entry, String ptx, List<KernelPar
         public Mapping launch(Mapping plain) {
             return tiled != null ? tiled.launch() : marched != null ? marched.mapping() : plain;
         }
+
+        /** The dynamic shared memory per block this variant launches with, in bytes. */
+        public int dynamicShared() {
+            return tiled != null ? tiled.dynamicShared() : 0;
+        }
     }
 
     /** The geometry of a launch of the variant {@code proven} picks (see {@link #provenInBounds}). */

@@ -1,8 +1,10 @@
 package org.acc4j.compiler;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -16,8 +18,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * FP64 tensor-core matmuls ({@code @Kernels(relaxed = true)} on sm_90): the report says so, the kernel uses
- * {@code mma.sync m16n8k4} and assembles without spills, and its results on the interpreter (which takes each step
- * as a fused multiply-add, in k's order) lie within the stated bound of plain Java's:
+ * {@code mma.sync m16n8k4} (or k8, k16) in every candidate shape and assembles without spills, and its results on
+ * the interpreter (which takes each step as a fused multiply-add, in k's order) lie within the stated bound of plain
+ * Java's:
  * {@code |x - java| <= 2 (p + 1) 2^-53 (|c0| + sum_k |a_ik| |b_kj|)}, twice the classical bound of a sum of p + 1
  * terms (Higham, "Accuracy and Stability of Numerical Algorithms", on inner products), since Java's own result has
  * that error too.
@@ -34,16 +37,21 @@ class TensorCoreTilingTest {
     /** {@code m}'s tensor-core kernel once per candidate tile, each assembled without spills. */
     private static java.util.List<CompiledMethod> everyTile(CompiledMethod m) throws Exception {
         java.util.List<CompiledMethod> out = new java.util.ArrayList<>();
-        for (Tiling.MatmulTile tile : Tiling.MatmulTile.CANDIDATES) {
+        for (Tiling.TensorTile tile : Tiling.TensorTile.CANDIDATES) {
             java.util.List<KernelPlan> ks = new java.util.ArrayList<>();
             for (KernelPlan k : m.kernels()) {
                 KernelPlan.Unchecked u = k.unchecked();
-                Tiling.Matmul t = ((Tiling.Matmul) u.tiled()).withTile(tile).withTensorCores(true);
+                Tiling.Matmul t = ((Tiling.Matmul) u.tiled()).withTensor(tile);
                 String ptx = org.acc4j.compiler.ptx.TiledEmitter.emit(m.body(), t, u.entry(), k.params(), 90);
-                assertTrue(ptx.contains("mma.sync.aligned.m16n8k4") && ptx.contains("(tile " + tile.name()), tile::name);
+                assertTrue(ptx.contains("mma.sync.aligned.m16n8k" + tile.mmaK() + ".row.col.f64")
+                        && ptx.contains("(tensor tile " + tile.name()), tile::name);
                 Path ptxas = Ptxas.find();
                 if (ptxas != null) {
                     assertNull(Ptxas.assembleWithoutSpills(ptxas, u.entry(), ptx), tile.name());
+                }
+                String dump = System.getenv("TC_DUMP");
+                if (dump != null) {
+                    java.nio.file.Files.writeString(Path.of(dump, m.body().name() + "-" + tile.name() + ".ptx"), ptx);
                 }
                 ks.add(new KernelPlan(k.region(), k.entry(), k.ptx(), k.params(), k.sites(),
                         new KernelPlan.Unchecked(u.entry(), ptx, u.sites(), u.checks(), t)));
@@ -61,7 +69,8 @@ class TensorCoreTilingTest {
         assertTrue(t.tensorCores(), report);
         assertTrue(report.contains("tiled for FP64 tensor cores (@Kernels(relaxed = true)): c[i, j] = sum over k"), report);
         KernelPlan.Unchecked u = m.kernels().get(0).unchecked();
-        assertTrue(u.ptx().contains("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64"));
+        assertTrue(u.ptx().contains("mma.sync.aligned.m16n8k" + Tiling.TensorTile.configured().mmaK()
+                + ".row.col.f64.f64.f64.f64"));
         Path ptxas = Ptxas.find();
         if (ptxas != null) {
             assertNull(Ptxas.assembleWithoutSpills(ptxas, u.entry(), u.ptx()));
@@ -71,6 +80,51 @@ class TensorCoreTilingTest {
         MethodNode mn = TestClasses.method(TestClasses.node(TilingKernels.class), "matmulRelaxed");
         Compiler.Result r80 = Compiler.compile(TestClasses.bytes(TilingKernels.class), "matmulRelaxed", mn.desc, 80);
         assertFalse(tiled(((Compiler.Offload) r80).method()).tensorCores());
+    }
+
+    @Test
+    void theTensorTileIsSelectedByNameAndLargeStagesAreDynamicSharedMemory() throws Exception {
+        String before = System.getProperty(Tiling.TensorTile.PROPERTY);
+        try {
+            for (Tiling.TensorTile t : Tiling.TensorTile.CANDIDATES) {
+                System.setProperty(Tiling.TensorTile.PROPERTY, t.name());
+                assertEquals(t, Tiling.TensorTile.configured());
+                assertNull(Tiling.TensorTile.configurationNote());
+                CompiledMethod m = CompilerTest.offload(TilingKernels.class, "matmulRelaxed");
+                String report = String.join("\n", m.report());
+                assertTrue(report.contains("(tensor tile " + t.name() + ": " + t.blockI() + "x" + t.blockJ()), report);
+                KernelPlan.Unchecked u = m.kernels().get(0).unchecked();
+                assertEquals(t, tiled(m).tensor());
+                // past 48 KiB the stages are dynamic shared memory, declared at module scope, and the plan says how much
+                int dynamic = org.acc4j.compiler.plan.MethodLaunch.of(m).kernels().get(0).dynamicShared(true);
+                assertEquals(t.sharedBytes() > 48 * 1024 ? t.sharedBytes() : 0, dynamic, t::name);
+                assertEquals(0, org.acc4j.compiler.plan.MethodLaunch.of(m).kernels().get(0).dynamicShared(false));
+                assertEquals(dynamic > 0, u.ptx().contains("\n.extern .shared .align 128 .b8 tiles[];\n\n.visible .entry"),
+                        t::name);
+                assertEquals(dynamic == 0, u.ptx().contains("\t.shared .align 128 .b8 tiles[" + t.sharedBytes() + "];"),
+                        t::name);
+            }
+            System.setProperty(Tiling.TensorTile.PROPERTY, "96x96");
+            assertEquals(Tiling.TensorTile.CANDIDATES.get(0), Tiling.TensorTile.configured());
+            CompiledMethod m = CompilerTest.offload(TilingKernels.class, "matmulRelaxed");
+            String report = String.join("\n", m.report());
+            assertTrue(report.contains("acc4j.tensorTile (or ACC4J_TENSOR_TILE) is 96x96, which names no tensor tile"),
+                    report);
+        } finally {
+            if (before == null) {
+                System.clearProperty(Tiling.TensorTile.PROPERTY);
+            } else {
+                System.setProperty(Tiling.TensorTile.PROPERTY, before);
+            }
+        }
+    }
+
+    @Test
+    void aShapeThatDoesNotCoverItsTilesIsRefused() {
+        // 3 warps along j is no power of two; 2 stages of 256x256x16 exceed the shared memory of a block
+        assertThrows(IllegalArgumentException.class, () -> new Tiling.TensorTile("x", 2, 3, 4, 4, 8, 3, 8, 1, 0));
+        assertThrows(IllegalArgumentException.class, () -> new Tiling.TensorTile("y", 4, 8, 4, 4, 32, 2, 8, 1, 0));
+        assertThrows(IllegalArgumentException.class, () -> new Tiling.TensorTile("z", 2, 4, 4, 4, 8, 3, 2, 1, 0));
     }
 
     @Test

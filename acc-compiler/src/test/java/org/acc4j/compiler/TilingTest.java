@@ -54,6 +54,22 @@ class TilingTest {
         return new CompiledMethod(m.body(), ks, m.data(), m.report(), m.outputs());
     }
 
+    /**
+     * The tiled matmul kernels in their default shapes (the register-tiled one and the FP64 tensor-core one), against
+     * their golden files: a change to either is reviewed as a diff.
+     */
+    @Test
+    void tiledMatmulKernelsMatchTheirGolden() throws Exception {
+        KernelPlan.Unchecked exact = tiled(withTile(CompilerTest.offload(TilingKernels.class, "matmul"),
+                Tiling.MatmulTile.CANDIDATES.get(0)));
+        Golden.check(PtxGoldenTest.GOLDEN, exact.entry() + ".ptx", exact.ptx());
+        CompiledMethod relaxed = CompilerTest.offload(TilingKernels.class, "matmulRelaxed");
+        KernelPlan k = relaxed.kernels().get(0);
+        Tiling.Matmul t = ((Tiling.Matmul) k.unchecked().tiled()).withTensor(Tiling.TensorTile.CANDIDATES.get(0));
+        Golden.check(PtxGoldenTest.GOLDEN, k.unchecked().entry() + ".ptx",
+                TiledEmitter.emit(relaxed.body(), t, k.unchecked().entry(), k.params(), 90));
+    }
+
     /** The method once per candidate tile, each kernel assembled without spills. */
     private static java.util.List<CompiledMethod> everyTile(CompiledMethod m) throws Exception {
         java.util.List<CompiledMethod> out = new java.util.ArrayList<>();

@@ -8,8 +8,9 @@ import org.acc4j.Kernels;
 /**
  * c = a · b in double precision with FP64 tensor cores: the same nest as {@link Dgemm}'s, under
  * {@code @Kernels(relaxed = true)}, which on sm_90 and later lets the compiler multiply with
- * {@code mma.sync m16n8k4}. Each product is then fused with the running sum, so c differs from the plain Java
- * product in the last bits; the sample checks every compared element against the bound
+ * {@code mma.sync m16n8k4}, k8 or k16 (the shape is {@code ACC4J_TENSOR_TILE}'s). Each product is then fused with
+ * the running sum, so c differs from the plain Java product in the last bits; the sample checks every compared
+ * element against the bound
  * {@code |c - java| <= 2 (n + 1) 2^-53 sum_k |a_ik b_kj|}.
  *
  * <p>Run: {@code java -javaagent:acc.jar -cp samples.jar org.acc4j.samples.DgemmTensor [n [reps]]}: the time of

@@ -14,8 +14,9 @@ import org.acc4j.Kernels;
  *   <li><b>unchanged source</b>: the time loop calling the {@code @Kernels} step. Nothing else in the loop sees the
  *       grids, so the agent wraps it in an implicit data region: the grids move once each way for the whole run;</li>
  *   <li><b>each call moving its data</b>: the same loop with a call of the application's in it
- *       ({@link #progress}), which acc4j does not look into, so there is no implicit region: each call moves both
- *       grids in (each one rectangular block, one pipelined copy) and the written one out;</li>
+ *       ({@link #progress}), which acc4j does not look into, so there is no implicit region: each call moves the
+ *       grid it reads in (one rectangular block, one pipelined copy) and only the interior of the grid it writes back
+ *       (nothing of that grid goes in);</li>
  *   <li><b>with a data region</b>: the same loop in a {@code @Data} method, as the guide shows it.</li>
  * </ul>
  * Each form's time is the best of {@code reps} runs of {@code steps} steps; the last column is plain Java's time over
@@ -188,7 +189,7 @@ public final class HeatRows {
         System.out.printf("| form | ms | ms per step | plain Java / form |%n| --- | --- | --- | --- |%n");
         row("plain Java", plainMs, steps, plainMs);
         row("unchanged source (an implicit data region around the time loop)", callsMs, steps, plainMs);
-        row("each call moving both grids (the loop also calls a method of the application)", movingMs, steps, plainMs);
+        row("each call moving its data (the loop also calls a method of the application)", movingMs, steps, plainMs);
         row("with a @Data region around the time loop", regionMs, steps, plainMs);
         if (bad != 0) {
             System.exit(1);

@@ -2,6 +2,7 @@ package org.acc4j.samples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.invoke.MethodType;
@@ -53,6 +54,23 @@ class RowsGpuTest {
         assertNotNull(AccRuntime.offloadValue(RowKernels.class, name, desc, null, args), name + " ran on the host");
         if (present.length > 0) {
             Acc.updateHost(present);
+        }
+        for (int a = 0; a < args.length; a++) {
+            assertDeepEquals(plain[a], args[a], name + " argument " + a);
+        }
+    }
+
+    /**
+     * {@link #check}, where the runtime may also decline the call (its aliasing check): the body then runs plainly, as
+     * the agent runs it; either way every element must be plain Java's.
+     */
+    private void checkAnywhere(String name, Object... args) throws Exception {
+        Method k = method(name);
+        Object[] plain = deepCopy(args);
+        k.invoke(null, plain);
+        String desc = MethodType.methodType(k.getReturnType(), k.getParameterTypes()).toMethodDescriptorString();
+        if (AccRuntime.offloadValue(RowKernels.class, name, desc, null, args) == null) {
+            k.invoke(null, args);
         }
         for (int a = 0; a < args.length; a++) {
             assertDeepEquals(plain[a], args[a], name + " argument " + a);
@@ -248,6 +266,96 @@ class RowsGpuTest {
         Acc.copyin(a);
         check("sum", a, c, new double[m][n], m, n);
         Acc.delete(a);
+    }
+
+    @Test
+    void writtenOnlyArraysKeepEveryElementTheKernelDoesNotWrite() throws Exception {
+        // b is only written, over its interior: nothing is copied in, the interior alone comes back
+        for (int[] s : new int[][] {{3, 3}, {5, 700}, {300, 257}, {1030, 9}}) {
+            int m = s[0];
+            int n = s[1];
+            double[][] a = doubles(m, n);
+            double[][] b = doubles(m, n);
+            check("jacobi", a, b, m, n);
+            // rows replaced between calls, on both arrays
+            b[m / 2] = doubles(1, n)[0];
+            a[m - 1] = doubles(1, n)[0];
+            check("jacobi", a, b, m, n);
+            // rows shared with a and listed twice (a written row listed twice runs on the host: the same result)
+            double[][] c = doubles(m, n);
+            c[0] = a[m / 2];
+            c[m - 1] = c[m / 2];
+            checkAnywhere("jacobi", a, c, m, n);
+            check("jacobi", c, doubles(m, n), m, n);
+            double[][] d = doubles(m, n);
+            d[m - 1] = a[0];
+            checkAnywhere("jacobi", a, d, m, n);
+            // present around the call: the whole array is on the device, and stays there
+            Acc.copyin(new Object[] {b});
+            checkPresent("jacobi", new Object[] {b}, a, b, m, n);
+            Acc.delete(new Object[] {b});
+        }
+        // written everywhere: the whole array comes back, and still nothing went in
+        check("sum", doubles(40, 33), doubles(40, 33), doubles(40, 33), 40, 33);
+        check("dgemm", doubles(300, 300), doubles(300, 300), doubles(300, 300), 300);
+    }
+
+    @Test
+    void tiledProductsAndTransposesOverBlocksAndJaggedRowsMatchPlainJava() throws Exception {
+        // the tiled kernels address a block's rows from its start, and load a jagged array's rows from its table
+        for (int n : new int[] {129, 257}) {
+            check("dgemm", doubles(n, n), doubles(n, n), new double[n][n], n);
+            check("dgemm", jagged(doubles(n, n)), jagged(doubles(n, n)), new double[n][n], n);
+            check("transpose", new double[n + 3][n], doubles(n, n + 3), n, n + 3);
+            check("transpose", new double[n + 3][n], jagged(doubles(n, n + 3)), n, n + 3);
+        }
+        // present around the calls: the launch passes the block's start, as a call that moves its data does
+        double[][] a = doubles(200, 200);
+        double[][] b = doubles(200, 200);
+        double[][] c = new double[200][200];
+        Object[] all = {a, b, c};
+        Acc.copyin(all);
+        checkPresent("dgemm", new Object[] {c}, a, b, c, 200);
+        Acc.delete(all);
+    }
+
+    @Test
+    void aKernelThatThrowsCopiesNothingHalfWritten() throws Exception {
+        int m = 64;
+        int n = 80;
+        double[][] a = doubles(m - 3, n);
+        double[][] b = doubles(m, n);
+        double[][] before = HeatRows.copy(b);
+        double[][] plain = HeatRows.copy(b);
+        Class<? extends Throwable> javas = null;
+        try {
+            RowKernels.jacobi(a, plain, m, n);
+        } catch (RuntimeException e) {
+            javas = e.getClass();
+        }
+        assertNotNull(javas, "plain Java throws: a has too few rows");
+        Method k = method("jacobi");
+        String desc = MethodType.methodType(k.getReturnType(), k.getParameterTypes()).toMethodDescriptorString();
+        Throwable thrown = null;
+        try {
+            AccRuntime.offloadValue(RowKernels.class, "jacobi", desc, null, new Object[] {a, b, m, n});
+        } catch (RuntimeException e) {
+            thrown = e;
+        }
+        assertNotNull(thrown, "the device call throws too");
+        assertEquals(javas, thrown.getClass());
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < n; j++) {
+                double v = b[i][j];
+                assertTrue(v == before[i][j] || v == plain[i][j], "element [" + i + "][" + j + "]: " + v
+                        + " is neither its value before the call nor one Java's loop wrote");
+            }
+        }
+        // the edges, which no iteration writes, are untouched whatever happened
+        for (int j = 0; j < n; j++) {
+            assertEquals(before[0][j], b[0][j]);
+            assertEquals(before[m - 1][j], b[m - 1][j]);
+        }
     }
 
     @Test

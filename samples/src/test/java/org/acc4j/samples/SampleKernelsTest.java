@@ -38,7 +38,7 @@ class SampleKernelsTest {
                 Arguments.of(Saxpy.class, "saxpy", "(F[F[FI)V", "acc_Saxpy_saxpy_r0",
                         List.of("copy(y) implicit", "copyin(x) implicit")),
                 Arguments.of(HeatRows.class, "step", "([[D[[DID)V", "acc_HeatRows_step_r0",
-                        List.of("copy(next) implicit", "copyin(u) implicit")));
+                        List.of("copyout(next) implicit", "copyin(u) implicit")));
     }
 
     static CompiledMethod compile(Class<?> c, String name, String descriptor) throws IOException {

@@ -10,6 +10,7 @@ import java.lang.reflect.Method;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.acc4j.Acc;
+import org.acc4j.compiler.pass.Tiling;
 import org.acc4j.compiler.site.ClassRewriter;
 import org.acc4j.compiler.site.MethodPlan;
 import org.acc4j.compiler.site.PlanReport;
@@ -126,41 +127,92 @@ class TilingGpuTest {
     }
 
     /**
-     * {@code @Kernels(relaxed = true)}: the FP64 tensor-core kernel, every element within
-     * {@code 2 (p + 1) 2^-53 sum_k |a_ik b_kj|} of plain Java's (see {@link DgemmTensor}).
+     * {@code @Kernels(relaxed = true)}: the FP64 tensor-core kernel in every candidate shape
+     * ({@link Tiling.TensorTile}), every element within {@code 2 (p + 1) 2^-53 sum_k |a_ik b_kj|} of plain Java's (see
+     * {@link DgemmTensor}), at sizes that are not multiples of any tile, with odd row lengths (pairs not 16-byte
+     * aligned: copied element by element) and even ones, a k range shorter than a k tile, and a large one with the
+     * default shape.
      */
     @Test
     void tensorCoreProductsLieWithinTheBound() throws Exception {
         Random r = new Random(154);
-        for (int[] s : new int[][] {{1, 1, 1}, {65, 67, 33}, {500, 300, 701}, {1024, 1024, 1024}}) {
-            int m = s[0];
-            int n = s[1];
-            int p = s[2];
-            double[] a = TilingCases.doubles(r, m * p);
-            double[] b = TilingCases.doubles(r, p * n);
-            double[] c = new double[m * n];
-            java.util.Arrays.fill(c, Double.NaN);
-            assertTrue(AccRuntime.offload(DgemmTensor.class, "multiply", "([D[D[DIII)V", null,
-                    new Object[] {a, b, c, m, n, p}), "DgemmTensor.multiply did not run on the device");
-            double u = Math.ulp(1.0) / 2;
-            for (int i = 0; i < m; i++) {
-                for (int j = 0; j < n; j++) {
-                    double plain = 0.0;
-                    double mag = 0.0;
-                    for (int k = 0; k < p; k++) {
-                        plain += a[i * p + k] * b[k * n + j];
-                        mag += Math.abs(a[i * p + k] * b[k * n + j]);
-                    }
-                    double got = c[i * n + j];
-                    double bound = 2 * (p + 1) * u * mag;
-                    int ii = i;
-                    int jj = j;
-                    double pj = plain;
-                    assertTrue(Math.abs(got - plain) <= bound, () -> m + "x" + n + "x" + p + " element (" + ii + ", "
-                            + jj + "): " + got + " against Java's " + pj + ", bound " + bound);
+        int[][] sizes = {{1, 1, 1}, {65, 67, 33}, {130, 70, 17}, {127, 129, 255}, {3, 200, 5}, {200, 3, 260},
+            {500, 300, 701}, {258, 514, 130}};
+        String before = System.getProperty(Tiling.TensorTile.PROPERTY);
+        try {
+            for (Tiling.TensorTile tile : Tiling.TensorTile.CANDIDATES) {
+                System.setProperty(Tiling.TensorTile.PROPERTY, tile.name());
+                Class<?> owner = freshly(DgemmTensor.class);
+                for (int[] s : sizes) {
+                    tensorProduct(owner, r, s[0], s[1], s[2], tile.name());
+                }
+                if (tile == Tiling.TensorTile.CANDIDATES.get(0)) {
+                    tensorProduct(owner, r, 1024, 1024, 1024, tile.name());
                 }
             }
+        } finally {
+            if (before == null) {
+                System.clearProperty(Tiling.TensorTile.PROPERTY);
+            } else {
+                System.setProperty(Tiling.TensorTile.PROPERTY, before);
+            }
         }
+    }
+
+    /** {@code DgemmTensor.multiply} of {@code owner} on the device, every element of c checked against the bound. */
+    private static void tensorProduct(Class<?> owner, Random r, int m, int n, int p, String tile) {
+        double[] a = TilingCases.doubles(r, m * p);
+        double[] b = TilingCases.doubles(r, p * n);
+        double[] c = new double[m * n];
+        java.util.Arrays.fill(c, Double.NaN);
+        assertTrue(AccRuntime.offload(owner, "multiply", "([D[D[DIII)V", null, new Object[] {a, b, c, m, n, p}),
+                "DgemmTensor.multiply did not run on the device");
+        double u = Math.ulp(1.0) / 2;
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < n; j++) {
+                double plain = 0.0;
+                double mag = 0.0;
+                for (int k = 0; k < p; k++) {
+                    plain += a[i * p + k] * b[k * n + j];
+                    mag += Math.abs(a[i * p + k] * b[k * n + j]);
+                }
+                double got = c[i * n + j];
+                double bound = 2 * (p + 1) * u * mag;
+                int ii = i;
+                int jj = j;
+                double pj = plain;
+                assertTrue(Math.abs(got - plain) <= bound, () -> "tensor tile " + tile + ", " + m + "x" + n + "x" + p
+                        + " element (" + ii + ", " + jj + "): " + got + " against Java's " + pj + ", bound " + bound);
+            }
+        }
+    }
+
+    /**
+     * {@code c} defined anew by a loader of its own (the runtime keeps a compiled plan per class, so the new class is
+     * compiled under the current settings); every other class comes from the test's loader.
+     */
+    static Class<?> freshly(Class<?> c) throws ClassNotFoundException {
+        ClassLoader parent = TilingGpuTest.class.getClassLoader();
+        return new ClassLoader(parent) {
+            @Override
+            protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+                if (!name.equals(c.getName())) {
+                    return super.loadClass(name, resolve);
+                }
+                synchronized (getClassLoadingLock(name)) {
+                    Class<?> k = findLoadedClass(name);
+                    if (k == null) {
+                        try (java.io.InputStream in = parent.getResourceAsStream(name.replace('.', '/') + ".class")) {
+                            byte[] bytes = in.readAllBytes();
+                            k = defineClass(name, bytes, 0, bytes.length);
+                        } catch (java.io.IOException e) {
+                            throw new ClassNotFoundException(name, e);
+                        }
+                    }
+                    return k;
+                }
+            }
+        }.loadClass(c.getName());
     }
 
     @Test

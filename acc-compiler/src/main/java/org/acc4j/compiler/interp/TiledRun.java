@@ -207,9 +207,9 @@ final class TiledRun {
         Object c = sources.apply(t.c().array().source());
         distinct(a, c, t.a().array().name(), t.c().array().name());
         distinct(b, c, t.b().array().name(), t.c().array().name());
-        int bi = t.tile().blockI();
-        int bj = t.tile().blockJ();
-        int depth = t.tile().tensorDepth();
+        int bi = t.tensor().blockI();
+        int bj = t.tensor().blockJ();
+        int depth = t.tensor().depth();
         long tilesI = (ri[1] + bi - 1) / bi;
         long tilesJ = (rj[1] + bj - 1) / bj;
         long kEnd = (rk[1] + depth - 1) / depth * depth;

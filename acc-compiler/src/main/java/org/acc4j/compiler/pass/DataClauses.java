@@ -86,10 +86,48 @@ public final class DataClauses {
                     if (offset != null && Affine.restInvariant(offset, loop.index(), variant)) {
                         found = new DataClause.Coverage(r.ordinal(), offset);
                     }
+                } else if (s instanceof Stmt.For inner && a.dims() == 2) {
+                    DataClause.Coverage rows = rectangle(r, inner, a);
+                    found = rows != null ? rows : found;
                 }
             }
         }
         return stores == 1 ? found : null;
+    }
+
+    /**
+     * The rectangle a {@code T[][]} is written over when {@code inner}, a loop in the body of {@code r}'s loop, stores
+     * {@code a[i + rowOffset][j + offset]} once per iteration (at the top of its body, so on every iteration), both
+     * loops counting up by one with no hidden stride, and neither offset nor the inner bounds change with the outer
+     * loop; else null.
+     */
+    private static DataClause.Coverage rectangle(Region r, Stmt.For inner, ArrayRef a) {
+        Stmt.For loop = r.loop();
+        if (loop.step() != 1 || inner.step() != 1 || loop.stride() != null || inner.stride() != null
+                || !ascending(loop.cond()) || !ascending(inner.cond())) {
+            return null;
+        }
+        Set<Var> variant = new HashSet<>();
+        Dataflow.assigned(loop.body(), variant);
+        variant.add(loop.index());
+        for (Stmt s : inner.body()) {
+            if (s instanceof Stmt.Store st && st.array().equals(a) && st.row() != null) {
+                Expr rowOffset = Affine.offsetOfUnit(st.row(), loop.index());
+                Expr offset = Affine.offsetOfUnit(st.index(), inner.index());
+                if (rowOffset == null || offset == null || !Affine.restInvariant(rowOffset, loop.index(), variant)
+                        || !Affine.restInvariant(offset, null, variant) || !Affine.restInvariant(inner.lower(), null,
+                        variant) || !Affine.restInvariant(inner.bound(), null, variant)) {
+                    return null;
+                }
+                return new DataClause.Coverage(r.ordinal(), rowOffset,
+                        new DataClause.Columns(inner.lower(), inner.cond(), inner.bound(), offset));
+            }
+        }
+        return null;
+    }
+
+    private static boolean ascending(org.acc4j.compiler.ir.Cond c) {
+        return c == org.acc4j.compiler.ir.Cond.LT || c == org.acc4j.compiler.ir.Cond.LE;
     }
 
     private static int countStores(List<Stmt> stmts, ArrayRef a) {

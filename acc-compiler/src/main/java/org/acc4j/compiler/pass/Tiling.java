@@ -54,6 +54,11 @@ public final class Tiling {
 
         /** The report's line. */
         String note();
+
+        /** The dynamic shared memory per block its launches pass, in bytes (0: its shared memory is static). */
+        default int dynamicShared() {
+            return 0;
+        }
     }
 
     /** An array access with its subscripts as linear forms in the two loop indices ({@code row} null for 1D). */
@@ -175,15 +180,14 @@ public final class Tiling {
      * computing {@code microI × microJ} elements of C in registers, so that a block computes a
      * {@code blockI × blockJ} tile of C; k is staged {@code depth} at a time in shared memory, in two buffers.
      * Every size is a power of two; the micro-tile is even along both axes (a thread owns pairs of adjacent
-     * elements and reads them from shared memory with one 16-byte load). The FP64 tensor-core kernel takes the same
-     * C tile per block with {@code tensorWarpsI × tensorWarpsJ} warps, each computing its part as tiles of
-     * {@code mma.sync m16n8k4}, and k tiles {@code tensorDepth} deep.
+     * elements and reads them from shared memory with one 16-byte load). The FP64 tensor-core kernel has its own
+     * shape, {@link TensorTile}.
      *
      * @param name the name {@link #configured} selects it by
      * @param minBlocks the blocks per multiprocessor the kernel asks ptxas to fit ({@code .minnctapersm})
      */
     public record MatmulTile(String name, int threadsX, int threadsY, int microI, int microJ, int depth,
-                             int minBlocks, int tensorWarpsI, int tensorWarpsJ, int tensorDepth) {
+                             int minBlocks) {
         /** The system property that selects the tile of every matmul kernel by name. */
         public static final String PROPERTY = "acc4j.matmulTile";
         /** The environment variable read when the property is not set. */
@@ -191,9 +195,9 @@ public final class Tiling {
 
         /** The candidates, the default first. */
         public static final List<MatmulTile> CANDIDATES = List.of(
-                new MatmulTile("128x128", 16, 16, 8, 8, 8, 1, 2, 4, 8),
-                new MatmulTile("128x64", 16, 16, 8, 4, 8, 2, 2, 2, 8),
-                new MatmulTile("64x64", 16, 16, 4, 4, 16, 2, 2, 2, 16));
+                new MatmulTile("128x128", 16, 16, 8, 8, 8, 1),
+                new MatmulTile("128x64", 16, 16, 8, 4, 8, 2),
+                new MatmulTile("64x64", 16, 16, 4, 4, 16, 2));
 
         public MatmulTile {
             for (int v : new int[] {threadsX, threadsY, microI, microJ, depth}) {
@@ -206,30 +210,6 @@ public final class Tiling {
                     || threadsY * microI * depth % t != 0 || depth * threadsX * microJ % t != 0) {
                 throw new IllegalArgumentException("matmul tile " + name + ": the threads do not stage the tiles evenly");
             }
-            // the fields are not set yet: the sizes from the parameters
-            int tt = 32 * tensorWarpsI * tensorWarpsJ;
-            int bi = threadsY * microI;
-            int bj = threadsX * microJ;
-            if (tensorDepth % 4 != 0 || Integer.bitCount(tensorWarpsJ) != 1 || bi % (16 * tensorWarpsI) != 0
-                    || bj % (8 * tensorWarpsJ) != 0 || tt % tensorDepth != 0 || tt % bj != 0
-                    || bi * tensorDepth % tt != 0 || tensorDepth * bj % tt != 0) {
-                throw new IllegalArgumentException("matmul tile " + name + ": the warps do not cover the tensor tiles");
-            }
-        }
-
-        /** Threads of the tensor-core kernel's block: its warps. */
-        public int tensorThreads() {
-            return 32 * tensorWarpsI * tensorWarpsJ;
-        }
-
-        /** The tensor-core kernel's m16 tiles along i per warp. */
-        public int tensorTilesI() {
-            return blockI() / (16 * tensorWarpsI);
-        }
-
-        /** The tensor-core kernel's n8 tiles along j per warp. */
-        public int tensorTilesJ() {
-            return blockJ() / (8 * tensorWarpsJ);
         }
 
         /** Rows of C per block. */
@@ -289,26 +269,164 @@ public final class Tiling {
     }
 
     /**
+     * The shape of the FP64 tensor-core matmul kernel: blocks of {@code warpsI × warpsJ} warps, each warp computing a
+     * {@code 16 tilesI × 8 tilesJ} part of the block's C tile with {@code mma.sync m16n8k<mmaK>} (4, 8 or 16 deep
+     * along k), so that a block computes a {@code blockI × blockJ} tile; k is staged {@code depth} at a time in
+     * {@code stages} shared buffers filled by {@code cp.async}, {@code stages - 1} k tiles in flight while one is
+     * multiplied. The shared tiles are unpadded, their rows XOR-swizzled; a shape that needs more than the 48 KiB of
+     * static shared memory takes it as dynamic shared memory (up to 227 KiB on sm_90).
+     *
+     * @param name the name {@link #configured} selects it by
+     * @param minBlocks the blocks per multiprocessor the kernel asks ptxas to fit ({@code .minnctapersm})
+     * @param group 0: block {@code (bx, by)} takes the C tile {@code (by, bx)}; else the blocks' linear numbers take
+     *     the C tiles in bands of {@code group} rows of tiles, column by column in each band
+     */
+    public record TensorTile(String name, int warpsI, int warpsJ, int tilesI, int tilesJ, int depth, int stages,
+                             int mmaK, int minBlocks, int group) {
+        /** The system property that selects the tensor-core kernel's shape by name. */
+        public static final String PROPERTY = "acc4j.tensorTile";
+        /** The environment variable read when the property is not set. */
+        public static final String ENV = "ACC4J_TENSOR_TILE";
+        /** Static shared memory a kernel may declare; a shape that needs more takes it as dynamic shared memory. */
+        public static final int STATIC_SHARED_BYTES = 48 * 1024;
+        /** Shared memory a block may have on sm_90 (dynamic, opted into). */
+        public static final int MAX_SHARED_BYTES = 227 * 1024;
+
+        /** The candidates, the default first. */
+        public static final List<TensorTile> CANDIDATES = List.of(
+                new TensorTile("128x64w4k16", 2, 2, 4, 4, 16, 2, 16, 2, 0),
+                new TensorTile("128x128w8k4", 2, 4, 4, 4, 8, 3, 4, 1, 0),
+                new TensorTile("128x128w8k8", 2, 4, 4, 4, 8, 3, 8, 1, 0),
+                new TensorTile("128x128w16k8", 4, 4, 2, 4, 8, 3, 8, 1, 0),
+                new TensorTile("128x64w4k8", 2, 2, 4, 4, 8, 4, 8, 2, 0),
+                new TensorTile("128x64w8k8", 4, 2, 2, 4, 8, 4, 8, 2, 0),
+                new TensorTile("64x64w4k16", 2, 2, 2, 4, 16, 3, 16, 3, 0),
+                new TensorTile("128x128w8k8d16", 2, 4, 4, 4, 16, 4, 8, 1, 0),
+                new TensorTile("128x128w8k16d16", 2, 4, 4, 4, 16, 4, 16, 1, 0),
+                new TensorTile("128x128w16k8s6", 4, 4, 2, 4, 8, 6, 8, 1, 0),
+                new TensorTile("128x64w4k8d16", 2, 2, 4, 4, 16, 4, 8, 2, 0),
+                new TensorTile("128x128w8k8g8", 2, 4, 4, 4, 8, 3, 8, 1, 8),
+                new TensorTile("128x128w8k8d16g8", 2, 4, 4, 4, 16, 4, 8, 1, 8));
+
+        public TensorTile {
+            for (int v : new int[] {warpsI, warpsJ, tilesI, depth}) {
+                if (v <= 0 || Integer.bitCount(v) != 1) {
+                    throw new IllegalArgumentException("tensor tile " + name + ": " + v + " is not a power of two");
+                }
+            }
+            int threads = 32 * warpsI * warpsJ;
+            int bi = 16 * tilesI * warpsI;
+            int bj = 8 * tilesJ * warpsJ;
+            // nT even: a warp's columns start on a multiple of 16 (the swizzle of B's fragment reads relies on it)
+            if (threads > 1024 || tilesJ < 2 || Integer.bitCount(tilesJ) != 1 || depth < 8 || bj < 16
+                    || depth % mmaK != 0 || (mmaK != 4 && mmaK != 8 && mmaK != 16) || stages < 2 || minBlocks < 1 || group < 0
+                    || threads % (depth / 2) != 0 || threads % (bj / 2) != 0 || bi * depth / 2 % threads != 0
+                    || depth * bj / 2 % threads != 0) {
+                throw new IllegalArgumentException("tensor tile " + name + ": the warps do not cover the tiles");
+            }
+            if (stages * (bi + bj) * depth * 8 > MAX_SHARED_BYTES) {
+                throw new IllegalArgumentException("tensor tile " + name + ": the stages exceed "
+                        + MAX_SHARED_BYTES + " bytes of shared memory");
+            }
+        }
+
+        /** Shared memory per block: the stages of A's and B's tiles, in bytes. */
+        public int sharedBytes() {
+            return stages * (blockI() + blockJ()) * depth * 8;
+        }
+
+        /** Whether the kernel takes its shared memory as dynamic shared memory (more than the static limit). */
+        public boolean dynamic() {
+            return sharedBytes() > STATIC_SHARED_BYTES;
+        }
+
+        /** Threads per block. */
+        public int threads() {
+            return 32 * warpsI * warpsJ;
+        }
+
+        /** Rows of C per block. */
+        public int blockI() {
+            return 16 * tilesI * warpsI;
+        }
+
+        /** Columns of C per block. */
+        public int blockJ() {
+            return 8 * tilesJ * warpsJ;
+        }
+
+        /** The candidate named {@code name}, or null. */
+        public static TensorTile named(String name) {
+            for (TensorTile t : CANDIDATES) {
+                if (t.name().equals(name)) {
+                    return t;
+                }
+            }
+            return null;
+        }
+
+        /**
+         * The shape the {@value #PROPERTY} system property names, else the {@value #ENV} environment variable, else
+         * the default; a name of no candidate gives the default too ({@link #configurationNote} says so).
+         */
+        public static TensorTile configured() {
+            TensorTile t = named(requested());
+            return t != null ? t : CANDIDATES.get(0);
+        }
+
+        /** What the report says of a requested name that matches no candidate, or null. */
+        public static String configurationNote() {
+            String r = requested();
+            return r == null || named(r) != null ? null : PROPERTY + " (or " + ENV + ") is " + r
+                    + ", which names no tensor tile (" + CANDIDATES.stream().map(TensorTile::name).toList()
+                    + "); the default " + CANDIDATES.get(0).name() + " applies";
+        }
+
+        private static String requested() {
+            String r = System.getProperty(PROPERTY);
+            if (r == null || r.isBlank()) {
+                r = System.getenv(ENV);
+            }
+            return r == null || r.isBlank() ? null : r.trim();
+        }
+    }
+
+    /**
      * A matmul-shaped nest {@code c[i][j] = init + Σ_k a(i, k) * b(k, j)}: {@code acc} starts at {@code init} (or,
      * when {@code accumulate}, at the element of c itself: {@code c[i][j] += Σ ...}), gets {@code acc + a * b} for
      * each k in Java's order, and is stored into {@code c}.
      *
      * @param init the start when not {@code accumulate}, else null
-     * @param tile the kernel's shape (unused with {@code tensorCores})
-     * @param tensorCores whether the kernel multiplies with FP64 tensor cores ({@code mma.sync m16n8k4}): allowed
-     *     by {@code @Kernels(relaxed = true)} on sm_90 and later; the products are fused with the sum, so the
-     *     result differs from Java's in the last bits; {@code tile} then gives its C tile per block, warps and k depth
+     * @param tile the register-tiled kernel's shape
+     * @param tensor the shape of the FP64 tensor-core kernel ({@code mma.sync m16n8k4, k8 or k16}) when the nest
+     *     multiplies with tensor cores, else null: allowed by {@code @Kernels(relaxed = true)} on sm_90 and later;
+     *     the products are fused with the sum, so the result differs from Java's in the last bits
      */
     public record Matmul(Stmt.For i, Stmt.For j, Stmt.For k, Access a, Access b, Access c, Expr.Const init,
-                         boolean accumulate, MatmulTile tile, boolean tensorCores) implements Kernel {
+                         boolean accumulate, MatmulTile tile, TensorTile tensor) implements Kernel {
         /** The same nest with the kernel shape {@code t} (and no tensor cores). */
         public Matmul withTile(MatmulTile t) {
-            return new Matmul(i, j, k, a, b, c, init, accumulate, t, false);
+            return new Matmul(i, j, k, a, b, c, init, accumulate, t, null);
         }
 
-        /** The same nest multiplied with tensor cores or not. */
+        /** The same nest multiplied with tensor cores or not ({@link TensorTile#configured} when on). */
         public Matmul withTensorCores(boolean on) {
-            return new Matmul(i, j, k, a, b, c, init, accumulate, tile, on);
+            return withTensor(on ? TensorTile.configured() : null);
+        }
+
+        /** The same nest multiplied with tensor cores in the shape {@code t}, or without them when null. */
+        public Matmul withTensor(TensorTile t) {
+            return new Matmul(i, j, k, a, b, c, init, accumulate, tile, t);
+        }
+
+        /** Whether the kernel multiplies with FP64 tensor cores ({@link #tensor} is its shape). */
+        public boolean tensorCores() {
+            return tensor != null;
+        }
+
+        @Override
+        public int dynamicShared() {
+            return tensor != null && tensor.dynamic() ? tensor.sharedBytes() : 0;
         }
 
         /** x over tiles of j, y over tiles of i, blocks of the tile's threads. */
@@ -316,13 +434,13 @@ public final class Tiling {
         public Mapping launch() {
             Mapping.Level li = new Mapping.Level(List.of(i), 1, 1, "rows of C tiles");
             Mapping.Level lj = new Mapping.Level(List.of(j), 0, 0, "columns of C tiles");
-            int[] block = tensorCores ? new int[] {tile.tensorThreads(), 1, 1}
+            int[] block = tensor != null ? new int[] {tensor.threads(), 1, 1}
                     : new int[] {tile.threadsX(), tile.threadsY(), 1};
-            int bi = tile.blockI();
-            int bj = tile.blockJ();
+            int bi = tensor != null ? tensor.blockI() : tile.blockI();
+            int bj = tensor != null ? tensor.blockJ() : tile.blockJ();
             return new Mapping(List.of(li, lj), block, List.of(new Mapping.FromTrip(1, bj, Integer.MAX_VALUE, 1),
                     new Mapping.FromTrip(0, bi, 65535, 1), new Mapping.Unused()),
-                    tensorCores ? "tensor-core matmul" : "register-tiled matmul");
+                    tensor != null ? "tensor-core matmul" : "register-tiled matmul");
         }
 
         @Override
@@ -330,14 +448,15 @@ public final class Tiling {
             String an = a.array().name();
             String bn = b.array().name();
             String cn = c.array().name();
-            if (tensorCores) {
+            if (tensor != null) {
+                TensorTile t = tensor;
                 return "tiled for FP64 tensor cores (@Kernels(relaxed = true)): " + cn + "[" + i.index().name() + ", "
                         + j.index().name() + "] " + (accumulate ? "+=" : "=") + " sum over " + k.index().name()
-                        + " of " + an + " * " + bn + " (tile " + tile.name() + ": " + tile.blockI() + "x"
-                        + tile.blockJ() + " tiles of " + cn + " per block of " + tile.tensorWarpsI()
-                        * tile.tensorWarpsJ() + " warps, each " + (16 * tile.tensorTilesI()) + "x"
-                        + (8 * tile.tensorTilesJ()) + " with mma.sync m16n8k4, " + tile.tensorDepth() + "-deep k tiles "
-                        + "double-buffered in shared memory; each product is fused with the running sum, so the "
+                        + " of " + an + " * " + bn + " (tensor tile " + t.name() + ": " + t.blockI() + "x"
+                        + t.blockJ() + " tiles of " + cn + " per block of " + t.warpsI() * t.warpsJ() + " warps, each "
+                        + (16 * t.tilesI()) + "x" + (8 * t.tilesJ()) + " with mma.sync m16n8k" + t.mmaK() + ", "
+                        + t.depth() + "-deep k tiles in " + t.stages() + " shared buffers filled by cp.async; each "
+                        + "product is fused with the running sum, so the "
                         + "result differs from Java's in the last bits, within (p + 1) * 2^-53 * (|c| + sum |a| |b|)"
                         + " for p terms; launched when the bounds proofs hold, else the checked kernel runs)";
             }
@@ -357,7 +476,8 @@ public final class Tiling {
      * constant {@code double} accumulator, a counted sequential k loop whose only statement is
      * {@code acc += a[..] * b[..]} (a independent of j, b of i), and the store of {@code acc} into c (independent
      * of k); every access hoisted. {@code tile} is the kernel's shape ({@link MatmulTile#configured} in the
-     * compiler); {@code tensorCores} asks for the FP64 tensor-core kernel instead (the method's
+     * compiler); {@code tensorCores} asks for the FP64 tensor-core kernel in the shape {@link TensorTile#configured}
+     * instead (the method's
      * {@code @Kernels(relaxed = true)} on sm_90 or later).
      */
     public static Matmul matmul(MethodBody body, Region region, List<RangeCheck> hoisted, List<KernelParam> params,
@@ -461,7 +581,7 @@ public final class Tiling {
             return null;
         }
         return new Matmul(ok.loop(outer), ok.loop(inner), ok.loop(kl), ok.access(a), ok.access(b), ok.access(ac), c0,
-                own != null, tile, tensorCores);
+                own != null, tile, tensorCores ? TensorTile.configured() : null);
     }
 
     private static boolean uses(Access a, Var v) {

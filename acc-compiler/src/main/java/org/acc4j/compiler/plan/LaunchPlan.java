@@ -130,6 +130,11 @@ public final class LaunchPlan {
         return proven ? kernel.unchecked().ptx() : kernel.ptx();
     }
 
+    /** The dynamic shared memory per block of that variant's launches, in bytes. */
+    public int dynamicShared(boolean proven) {
+        return proven ? kernel.unchecked().dynamicShared() : 0;
+    }
+
     /** Its parameters in order. */
     public List<Slot> slots() {
         return slots;

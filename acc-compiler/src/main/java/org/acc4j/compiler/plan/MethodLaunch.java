@@ -273,6 +273,85 @@ public final class MethodLaunch {
         }
     }
 
+    /**
+     * The rows {@code [firstRow, endRow)} and columns {@code [firstColumn, endColumn)} of a {@code T[][]} that a call
+     * writes, every element of them, and no other (see {@link #window}).
+     */
+    public record Window(long firstRow, long endRow, long firstColumn, long endColumn) {
+        /** Whether nothing is written. */
+        public boolean empty() {
+            return endRow <= firstRow || endColumn <= firstColumn;
+        }
+    }
+
+    /**
+     * For a {@code T[][]} that the call's kernels only write, once per element of a rectangle (an implicit copyout
+     * with a two-dimensional coverage): that rectangle for this call's values before anything is launched, so that
+     * the runtime copies in nothing and copies back only it; null for any other clause, or when the host cannot
+     * evaluate the bounds or a subscript would not lie in {@code [0, 2^31)}. The rectangle may reach past the array:
+     * the kernel's bounds checks then fail, as Java's would, and nothing is copied back.
+     */
+    public Window window(int d, HostCall call) {
+        DataClause.Coverage cov = coverage[d];
+        DataUse c = data.get(d);
+        if (c.explicit() || c.kind() != DataUse.Kind.COPYOUT || cov == null || cov.columns() == null) {
+            return null;
+        }
+        int k = cov.region();
+        if (call.trips[k] < 0) {
+            return null;
+        }
+        return window(cov, call.before[k], call.lowers[k], call.trips[k]);
+    }
+
+    /**
+     * {@link #window} evaluated with the host's values at the launch of its region now under way, to check that the
+     * host code before the loop did not change what the bounds evaluate to; null when they cannot be evaluated.
+     */
+    public Window windowAtLaunch(int d, HostCall call) {
+        DataClause.Coverage cov = coverage[d];
+        if (cov == null || cov.columns() == null) {
+            return null;
+        }
+        LaunchPlan plan = kernels.get(cov.region());
+        long trip;
+        long lower;
+        try {
+            trip = plan.trip(call);
+            lower = call.current().evalLong(method.kernels().get(cov.region()).region().loop().lower());
+        } catch (Evaluator.NotEvaluable | ArithmeticException e) {
+            return null;
+        }
+        return trip < 0 ? null : window(cov, call.current(), lower, trip);
+    }
+
+    /** The region whose loop writes data clause {@code d}'s window, or -1 when it has none. */
+    public int windowRegion(int d) {
+        DataClause.Coverage cov = coverage[d];
+        return cov == null || cov.columns() == null ? -1 : cov.region();
+    }
+
+    private static Window window(DataClause.Coverage cov, Evaluator ev, long lower, long trip) {
+        try {
+            long firstRow = lower + ev.evalLong(cov.offset());
+            DataClause.Columns cols = cov.columns();
+            long lo = ev.evalLong(cols.lower());
+            long columns = Evaluator.tripCount(lo, cols.cond(), ev.evalLong(cols.bound()), 1);
+            long firstColumn = lo + ev.evalLong(cols.offset());
+            if (trip <= 0 || columns <= 0) {
+                return new Window(0, 0, 0, 0);
+            }
+            if (firstRow < 0 || firstColumn < 0 || firstRow + trip > Integer.MAX_VALUE
+                    || firstColumn + columns > Integer.MAX_VALUE) {
+                // outside the array, or a subscript Java's int arithmetic would wrap: the plain clause keeps Java's
+                return null;
+            }
+            return new Window(firstRow, firstRow + trip, firstColumn, firstColumn + columns);
+        } catch (Evaluator.NotEvaluable | ArithmeticException e) {
+            return null;
+        }
+    }
+
     /** Launches one region of a call. */
     @FunctionalInterface
     public interface Launch {

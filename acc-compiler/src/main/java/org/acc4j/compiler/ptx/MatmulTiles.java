@@ -8,9 +8,9 @@ import org.acc4j.compiler.ir.Var;
 import org.acc4j.compiler.pass.Tiling;
 
 /**
- * The matmul kernels of {@link Tiling}: the register-tiled kernel that keeps Java's order over k (each product rounded,
- * then each sum) and, under {@code relaxed} on sm_90, the FP64 tensor-core kernel; written with {@link TiledEmitter}'s
- * registers, parameters and subscript forms.
+ * The register-tiled matmul kernel of {@link Tiling}, which keeps Java's order over k (each product rounded, then
+ * each sum); written with {@link TiledEmitter}'s registers, parameters and subscript forms. The FP64 tensor-core
+ * kernel is {@link TensorTiles}.
  */
 final class MatmulTiles extends TiledEmitter {
     MatmulTiles(MethodBody body, List<KernelParam> params) {
@@ -173,12 +173,8 @@ final class MatmulTiles extends TiledEmitter {
         op("@" + stop + " bra $L_store");
         // k tile 0 into buffer 0
         stage(t, kt, i0, j0, ri, rj, rk, am, ak, bkk, bn, aRow, aIdx, bRow, bIdx, pa, pb, null, vi, vj, vk);
-        for (int q = 0; q < perA; q++) {
-            op("st.shared.f64 [" + aSt + "+" + (q * strideA * 8) + "], " + pa[q]);
-        }
-        for (int q = 0; q < perB; q++) {
-            op("st.shared.f64 [" + bSt + "+" + (q * strideB * bj * 8) + "], " + pb[q]);
-        }
+        storeShared(aSt, pa, strideA * 8, null);
+        storeShared(bSt, pb, strideB * bj * 8, null);
         op("bar.sync 0");
         label("$L_kt");
         String next = r();
@@ -254,12 +250,8 @@ final class MatmulTiles extends TiledEmitter {
         op("mul.lo.u32 " + offm + ", " + nb + ", " + bBuf);
         op("cvt.u64.u32 " + offm64 + ", " + offm);
         op("add.s64 " + bNx + ", " + bSt + ", " + offm64);
-        for (int q = 0; q < perA; q++) {
-            op("@" + hasNext + " st.shared.f64 [" + aNx + "+" + (q * strideA * 8) + "], " + pa[q]);
-        }
-        for (int q = 0; q < perB; q++) {
-            op("@" + hasNext + " st.shared.f64 [" + bNx + "+" + (q * strideB * bj * 8) + "], " + pb[q]);
-        }
+        storeShared(aNx, pa, strideA * 8, hasNext);
+        storeShared(bNx, pb, strideB * bj * 8, hasNext);
         op("bar.sync 0");
         op("mov.u32 " + kt + ", " + next);
         op("@" + hasNext + " bra.uni $L_kt");
@@ -278,280 +270,6 @@ final class MatmulTiles extends TiledEmitter {
         label("$L_exit");
         op("ret");
         return code.toString();
-    }
-
-    /**
-     * The FP64 tensor-core matmul kernel for the tile of {@code t} ({@link Tiling.MatmulTile}): blocks of
-     * {@code warpsI × warpsJ} warps take the {@code blockI × blockJ} tiles of C from {@code (bx, by)} by the grid;
-     * each warp computes its {@code 16 mT × 8 nT} part as {@code mT × nT} tiles of
-     * {@code mma.sync.aligned.m16n8k4.row.col.f64}, its accumulators in registers in the instruction's layout (lane
-     * {@code l}: rows {@code l / 4} and {@code l / 4 + 8}, columns {@code 2 (l % 4)} and one more). The k range is
-     * staged {@code tensorDepth} at a time in two shared buffers, A transposed (k by i) and B as it is (k by j),
-     * rows padded by 4 elements so that a fragment's 32 loads fall on distinct banks; the next tile's global loads
-     * are in flight during the current tile's steps of k. Outside the ranges the staged values are 0 (0 × 0 adds
-     * nothing to an element that is stored), and nothing is stored.
-     */
-    String tensorBody(Tiling.Matmul t) {
-        Tiling.MatmulTile tile = t.tile();
-        int bi = tile.blockI();
-        int bj = tile.blockJ();
-        int bk = tile.tensorDepth();
-        int threads = tile.tensorThreads();
-        int mT = tile.tensorTilesI();
-        int nT = tile.tensorTilesJ();
-        // rows padded by 4 elements: the 32 lanes of a fragment load (4 rows of k, 8 of i or j) hit distinct banks
-        int pitchA = bi + 4;
-        int pitchB = bj + 4;
-        int bufA = bk * pitchA * 8;
-        int bufB = bk * pitchB * 8;
-        code.append("\t.shared .align 16 .b8 sa[").append(2 * bufA).append("];\n");
-        code.append("\t.shared .align 16 .b8 sb[").append(2 * bufB).append("];\n");
-        Var vi = t.i().index();
-        Var vj = t.j().index();
-        Var vk = t.k().index();
-        String[] ri = range(t.i());
-        String[] rj = range(t.j());
-        String[] rk = range(t.k());
-        FormRegs aRow = formRegs(t.a().row());
-        FormRegs aIdx = formRegs(t.a().index());
-        FormRegs bRow = formRegs(t.b().row());
-        FormRegs bIdx = formRegs(t.b().index());
-        FormRegs cRow = formRegs(t.c().row());
-        FormRegs cIdx = formRegs(t.c().index());
-        base(t.a().array());
-        base(t.b().array());
-        base(t.c().array());
-        String tilesI = r();
-        String tilesJ = r();
-        String tilesK = r();
-        op("add.u32 " + tilesI + ", " + ri[1] + ", " + (bi - 1));
-        op("shr.u32 " + tilesI + ", " + tilesI + ", " + log2(bi));
-        op("add.u32 " + tilesJ + ", " + rj[1] + ", " + (bj - 1));
-        op("shr.u32 " + tilesJ + ", " + tilesJ + ", " + log2(bj));
-        op("add.u32 " + tilesK + ", " + rk[1] + ", " + (bk - 1));
-        op("shr.u32 " + tilesK + ", " + tilesK + ", " + log2(bk));
-        String tid = r();
-        op("mov.u32 " + tid + ", %tid.x");
-        String lane = r();
-        String warp = r();
-        String g = r();
-        String q = r();
-        String wm = r();
-        String wn = r();
-        op("and.b32 " + lane + ", " + tid + ", 31");
-        op("shr.u32 " + warp + ", " + tid + ", 5");
-        op("shr.u32 " + g + ", " + lane + ", 2");
-        op("and.b32 " + q + ", " + lane + ", 3");
-        // warp w's part of the C tile: rows from (w / warpsJ) 16 mT, columns from (w % warpsJ) 8 nT
-        op("shr.u32 " + wm + ", " + warp + ", " + log2(tile.tensorWarpsJ()));
-        op("mul.lo.u32 " + wm + ", " + wm + ", " + (16 * mT));
-        op("and.b32 " + wn + ", " + warp + ", " + (tile.tensorWarpsJ() - 1));
-        op("mul.lo.u32 " + wn + ", " + wn + ", " + (8 * nT));
-        // staging coordinates: A's element s at (m = tid / depth + (threads / depth) s, k = tid % depth),
-        // B's at (k = tid / blockJ + (threads / blockJ) s, n = tid % blockJ)
-        String am = r();
-        String ak = r();
-        String bkk = r();
-        String bn = r();
-        op("shr.u32 " + am + ", " + tid + ", " + log2(bk));
-        op("and.b32 " + ak + ", " + tid + ", " + (bk - 1));
-        op("shr.u32 " + bkk + ", " + tid + ", " + log2(bj));
-        op("and.b32 " + bn + ", " + tid + ", " + (bj - 1));
-        int perA = bi * bk / threads;
-        int perB = bk * bj / threads;
-        int strideA = threads / bk;
-        int strideB = threads / bj;
-        String sa = rd();
-        String sb = rd();
-        op("mov.u64 " + sa + ", sa");
-        op("mov.u64 " + sb + ", sb");
-        String aSt = rd();
-        String bSt = rd();
-        String aRd = rd();
-        String bRd = rd();
-        String x = r();
-        String x64 = rd();
-        op("mad.lo.u32 " + x + ", " + ak + ", " + pitchA + ", " + am);
-        op("mul.wide.u32 " + x64 + ", " + x + ", 8");
-        op("add.s64 " + aSt + ", " + sa + ", " + x64);
-        String y = r();
-        String y64 = rd();
-        op("mad.lo.u32 " + y + ", " + bkk + ", " + pitchB + ", " + bn);
-        op("mul.wide.u32 " + y64 + ", " + y + ", 8");
-        op("add.s64 " + bSt + ", " + sb + ", " + y64);
-        // fragment bases: A at (k = q, m = wm + g), B at (k = q, n = wn + g)
-        String fa = r();
-        String fa64 = rd();
-        op("mad.lo.u32 " + fa + ", " + q + ", " + pitchA + ", " + wm);
-        op("add.u32 " + fa + ", " + fa + ", " + g);
-        op("mul.wide.u32 " + fa64 + ", " + fa + ", 8");
-        op("add.s64 " + aRd + ", " + sa + ", " + fa64);
-        String fb = r();
-        String fb64 = rd();
-        op("mad.lo.u32 " + fb + ", " + q + ", " + pitchB + ", " + wn);
-        op("add.u32 " + fb + ", " + fb + ", " + g);
-        op("mul.wide.u32 " + fb64 + ", " + fb + ", 8");
-        op("add.s64 " + bRd + ", " + sb + ", " + fb64);
-        String nctaX = r();
-        String nctaY = r();
-        op("mov.u32 " + nctaX + ", %nctaid.x");
-        op("mov.u32 " + nctaY + ", %nctaid.y");
-        String tiReg = r();
-        String tjReg = r();
-        String stop = p();
-        // accumulators: [mt][nt][e], e as the instruction's C fragment
-        String[] acc = new String[mT * nT * 4];
-        for (int n = 0; n < acc.length; n++) {
-            acc[n] = fd();
-        }
-        String[] pa = new String[perA];
-        String[] pb = new String[perB];
-        for (int n = 0; n < perA; n++) {
-            pa[n] = fd();
-        }
-        for (int n = 0; n < perB; n++) {
-            pb[n] = fd();
-        }
-        String init = fd();
-        op("mov.f64 " + init + ", 0d" + String.format("%016X", t.accumulate() ? 0L : t.init().bits()));
-        op("mov.u32 " + tiReg + ", %ctaid.y");
-        label("$L_ti");
-        op("setp.ge.u32 " + stop + ", " + tiReg + ", " + tilesI);
-        op("@" + stop + " bra $L_exit");
-        op("mov.u32 " + tjReg + ", %ctaid.x");
-        label("$L_tj");
-        op("setp.ge.u32 " + stop + ", " + tjReg + ", " + tilesJ);
-        op("@" + stop + " bra $L_next_ti");
-        String i0 = r();
-        String j0 = r();
-        op("shl.b32 " + i0 + ", " + tiReg + ", " + log2(bi));
-        op("shl.b32 " + j0 + ", " + tjReg + ", " + log2(bj));
-        // this thread's rows and columns of C: i0 + wm + g (+ 16 mt, + 8), j0 + wn + 2 q (+ 8 nt, + 1)
-        String iBase = r();
-        String jBase = r();
-        op("add.u32 " + iBase + ", " + i0 + ", " + wm);
-        op("add.u32 " + iBase + ", " + iBase + ", " + g);
-        op("add.u32 " + jBase + ", " + j0 + ", " + wn);
-        op("mad.lo.u32 " + jBase + ", " + q + ", 2, " + jBase);
-        for (String a : acc) {
-            op("mov.f64 " + a + ", " + init);
-        }
-        if (t.accumulate()) {
-            for (int n = 0; n < acc.length; n++) {
-                String[] at = tensorElement(t, n, nT, iBase, jBase, ri, rj, cRow, cIdx, vi, vj);
-                op("@!" + at[1] + " ld.global.f64 " + acc[n] + ", [" + at[0] + "]");
-            }
-        }
-        String kt = r();
-        op("mov.u32 " + kt + ", 0");
-        op("setp.eq.u32 " + stop + ", " + tilesK + ", 0");
-        op("@" + stop + " bra $L_store");
-        stage(t, kt, i0, j0, ri, rj, rk, am, ak, bkk, bn, aRow, aIdx, bRow, bIdx, pa, pb, null, vi, vj, vk);
-        for (int n = 0; n < perA; n++) {
-            op("st.shared.f64 [" + aSt + "+" + (n * strideA * 8) + "], " + pa[n]);
-        }
-        for (int n = 0; n < perB; n++) {
-            op("st.shared.f64 [" + bSt + "+" + (n * strideB * pitchB * 8) + "], " + pb[n]);
-        }
-        op("bar.sync 0");
-        label("$L_kt");
-        String next = r();
-        op("add.u32 " + next + ", " + kt + ", 1");
-        String hasNext = p();
-        op("setp.lt.u32 " + hasNext + ", " + next + ", " + tilesK);
-        stage(t, next, i0, j0, ri, rj, rk, am, ak, bkk, bn, aRow, aIdx, bRow, bIdx, pa, pb, hasNext, vi, vj, vk);
-        String cur = r();
-        op("and.b32 " + cur + ", " + kt + ", 1");
-        String aCur = rd();
-        String bCur = rd();
-        bufferAt(aCur, aRd, cur, bufA);
-        bufferAt(bCur, bRd, cur, bufB);
-        // depth / 4 steps of k, each mT x nT mma of 16x8x4
-        for (int ks = 0; ks < bk / 4; ks++) {
-            String[] a0 = new String[mT];
-            String[] a1 = new String[mT];
-            String[] b = new String[nT];
-            for (int mt = 0; mt < mT; mt++) {
-                a0[mt] = fd();
-                a1[mt] = fd();
-                op("ld.shared.f64 " + a0[mt] + ", [" + aCur + "+" + ((ks * 4 * pitchA + mt * 16) * 8) + "]");
-                op("ld.shared.f64 " + a1[mt] + ", [" + aCur + "+" + ((ks * 4 * pitchA + mt * 16 + 8) * 8) + "]");
-            }
-            for (int nt = 0; nt < nT; nt++) {
-                b[nt] = fd();
-                op("ld.shared.f64 " + b[nt] + ", [" + bCur + "+" + ((ks * 4 * pitchB + nt * 8) * 8) + "]");
-            }
-            for (int mt = 0; mt < mT; mt++) {
-                for (int nt = 0; nt < nT; nt++) {
-                    int base = (mt * nT + nt) * 4;
-                    String d = "{" + acc[base] + ", " + acc[base + 1] + ", " + acc[base + 2] + ", " + acc[base + 3] + "}";
-                    op("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 " + d + ", {" + a0[mt] + ", " + a1[mt]
-                            + "}, {" + b[nt] + "}, " + d);
-                }
-            }
-        }
-        String nb = r();
-        op("xor.b32 " + nb + ", " + cur + ", 1");
-        String aNx = rd();
-        String bNx = rd();
-        bufferAt(aNx, aSt, nb, bufA);
-        bufferAt(bNx, bSt, nb, bufB);
-        for (int n = 0; n < perA; n++) {
-            op("@" + hasNext + " st.shared.f64 [" + aNx + "+" + (n * strideA * 8) + "], " + pa[n]);
-        }
-        for (int n = 0; n < perB; n++) {
-            op("@" + hasNext + " st.shared.f64 [" + bNx + "+" + (n * strideB * pitchB * 8) + "], " + pb[n]);
-        }
-        op("bar.sync 0");
-        op("mov.u32 " + kt + ", " + next);
-        op("@" + hasNext + " bra.uni $L_kt");
-        label("$L_store");
-        for (int n = 0; n < acc.length; n++) {
-            String[] at = tensorElement(t, n, nT, iBase, jBase, ri, rj, cRow, cIdx, vi, vj);
-            op("@!" + at[1] + " st.global.f64 [" + at[0] + "], " + acc[n]);
-        }
-        op("add.u32 " + tjReg + ", " + tjReg + ", " + nctaX);
-        op("bra.uni $L_tj");
-        label("$L_next_ti");
-        op("add.u32 " + tiReg + ", " + tiReg + ", " + nctaY);
-        op("bra.uni $L_ti");
-        label("$L_exit");
-        op("ret");
-        return code.toString();
-    }
-
-    /**
-     * The offsets in a warp's part of the C tile of accumulator {@code n} ({@code [mt][nt][e]}, {@code nT} tiles
-     * along j), beyond the lane's own.
-     */
-    private static int[] tensorOffsets(int n, int nT) {
-        int mt = n / (4 * nT);
-        int nt = n / 4 % nT;
-        int e = n % 4;
-        return new int[] {mt * 16 + (e / 2) * 8, nt * 8 + (e % 2)};
-    }
-
-    /** {@code to = base + buffer * bytes}: the address in shared buffer {@code buffer} (0 or 1). */
-    private void bufferAt(String to, String base, String buffer, int bytes) {
-        String off = r();
-        String off64 = rd();
-        op("mul.lo.u32 " + off + ", " + buffer + ", " + bytes);
-        op("cvt.u64.u32 " + off64 + ", " + off);
-        op("add.s64 " + to + ", " + base + ", " + off64);
-    }
-
-    private String[] tensorElement(Tiling.Matmul t, int n, int nT, String iBase, String jBase, String[] ri, String[] rj,
-                                   FormRegs cRow, FormRegs cIdx, Var vi, Var vj) {
-        int[] o = tensorOffsets(n, nT);
-        String io = r();
-        String jo = r();
-        op("add.u32 " + io + ", " + iBase + ", " + o[0]);
-        op("add.u32 " + jo + ", " + jBase + ", " + o[1]);
-        return cAt(t, io, jo, ri, rj, cRow, cIdx, vi, vj);
-    }
-
-    private static int log2(int powerOfTwo) {
-        return Integer.numberOfTrailingZeros(powerOfTwo);
     }
 
     /** The offset in a tile of the thread's {@code q}th element along an axis of {@code n} threads: pairs. */
@@ -582,81 +300,69 @@ final class MatmulTiles extends TiledEmitter {
     }
 
     /**
-     * The address of the element of C at offsets {@code io}, {@code jo} from the ranges' starts, and the predicate
-     * that is true where it lies outside the ranges.
-     */
-    private String[] cAt(Tiling.Matmul t, String io, String jo, String[] ri, String[] rj, FormRegs cRow,
-                         FormRegs cIdx, Var vi, Var vj) {
-        String inI = p();
-        op("setp.lt.u32 " + inI + ", " + io + ", " + ri[1]);
-        String iv = r();
-        op("add.s32 " + iv + ", " + ri[0] + ", " + io);
-        String skip = p();
-        op("setp.ge.or.u32 " + skip + ", " + jo + ", " + rj[1] + ", !" + inI);
-        String jv = r();
-        op("add.s32 " + jv + ", " + rj[0] + ", " + jo);
-        return new String[] {address(t.c().array(), cRow, cIdx, Map.of(vi, iv, vj, jv), skip), skip};
-    }
-
-    /**
      * Loads this thread's elements of A's and B's k tile {@code ktile} into {@code pa}, {@code pb} (0 outside
-     * the ranges, and nothing loaded where {@code guard}, when given, is false).
+     * the ranges, and nothing loaded where {@code guard}, when given, is false): A's at rows {@code i0 + am} and
+     * column {@code k0 + ak}, B's at rows {@code k0 + bkk} and column {@code j0 + bn}, each operand by the same two
+     * steps, {@link #column} and {@link #rows} (both columns first: fewer registers live across the loads).
      */
     private void stage(Tiling.Matmul t, String ktile, String i0, String j0, String[] ri, String[] rj, String[] rk,
                        String am, String ak, String bkk, String bn, FormRegs aRow, FormRegs aIdx, FormRegs bRow,
                        FormRegs bIdx, String[] pa, String[] pb, String guard, Var vi, Var vj, Var vk) {
-        int depth = t.tensorCores() ? t.tile().tensorDepth() : t.tile().depth();
-        int threads = t.tensorCores() ? t.tile().tensorThreads() : t.tile().threads();
-        int blockJ = t.tile().blockJ();
-        int strideA = threads / depth;
-        int strideB = threads / blockJ;
+        int threads = t.tile().threads();
         String k0 = r();
-        op("shl.b32 " + k0 + ", " + ktile + ", " + log2(depth));
-        String ka = r();
-        op("add.u32 " + ka + ", " + k0 + ", " + ak);
-        String kaIn = p();
-        op("setp.lt.u32 " + kaIn + ", " + ka + ", " + rk[1]);
+        op("shl.b32 " + k0 + ", " + ktile + ", " + log2(t.tile().depth()));
+        String[] colA = column(k0, ak, rk, guard);
+        String[] colB = column(j0, bn, rj, guard);
+        rows(t.a(), aRow, aIdx, vk, colA, vi, i0, am, ri, threads / t.tile().depth(), pa);
+        rows(t.b(), bRow, bIdx, vj, colB, vk, k0, bkk, rk, threads / t.tile().blockJ(), pb);
+    }
+
+    /**
+     * The column {@code start + offset} of this thread's elements of an operand's tile (an offset from the range's
+     * start): {@code {inside, value}}, the predicate that it lies in the range (and {@code guard}, when given,
+     * holds) and the column variable's value there.
+     */
+    private String[] column(String start, String offset, String[] range, String guard) {
+        String c = r();
+        op("add.u32 " + c + ", " + start + ", " + offset);
+        String in = p();
+        op("setp.lt.u32 " + in + ", " + c + ", " + range[1]);
         if (guard != null) {
-            op("and.pred " + kaIn + ", " + kaIn + ", " + guard);
+            op("and.pred " + in + ", " + in + ", " + guard);
         }
-        String kaV = r();
-        op("add.s32 " + kaV + ", " + rk[0] + ", " + ka);
-        String jb = r();
-        op("add.u32 " + jb + ", " + j0 + ", " + bn);
-        String jbIn = p();
-        op("setp.lt.u32 " + jbIn + ", " + jb + ", " + rj[1]);
-        if (guard != null) {
-            op("and.pred " + jbIn + ", " + jbIn + ", " + guard);
-        }
-        String jbV = r();
-        op("add.s32 " + jbV + ", " + rj[0] + ", " + jb);
-        for (int q = 0; q < pa.length; q++) {
-            String im = r();
-            op("add.u32 " + im + ", " + i0 + ", " + am);
+        String v = r();
+        op("add.s32 " + v + ", " + range[0] + ", " + c);
+        return new String[] {in, v};
+    }
+
+    /**
+     * Loads this thread's elements of an operand's tile into {@code into}: element {@code q} in the column
+     * {@code col} ({@link #column}) at row {@code rowStart + row + q rowStride} (an offset from the range's start,
+     * the row variable {@code rowVar}); 0 where it lies outside the ranges.
+     */
+    private void rows(Tiling.Access x, FormRegs rowForm, FormRegs indexForm, Var colVar, String[] col, Var rowVar,
+                      String rowStart, String row, String[] rowRange, int rowStride, String[] into) {
+        for (int q = 0; q < into.length; q++) {
+            String rr = r();
+            op("add.u32 " + rr + ", " + rowStart + ", " + row);
             if (q > 0) {
-                op("add.u32 " + im + ", " + im + ", " + (q * strideA));
+                op("add.u32 " + rr + ", " + rr + ", " + (q * rowStride));
             }
-            String skipA = p();
-            op("setp.ge.or.u32 " + skipA + ", " + im + ", " + ri[1] + ", !" + kaIn);
-            String iv = r();
-            op("add.s32 " + iv + ", " + ri[0] + ", " + im);
-            String addrA = address(t.a().array(), aRow, aIdx, Map.of(vi, iv, vk, kaV), skipA);
-            op("mov.f64 " + pa[q] + ", 0d0000000000000000");
-            op("@!" + skipA + " ld.global.f64 " + pa[q] + ", [" + addrA + "]");
+            String skip = p();
+            op("setp.ge.or.u32 " + skip + ", " + rr + ", " + rowRange[1] + ", !" + col[0]);
+            String rv = r();
+            op("add.s32 " + rv + ", " + rowRange[0] + ", " + rr);
+            String addr = address(x.array(), rowForm, indexForm, Map.of(rowVar, rv, colVar, col[1]), skip);
+            op("mov.f64 " + into[q] + ", 0d0000000000000000");
+            op("@!" + skip + " ld.global.f64 " + into[q] + ", [" + addr + "]");
         }
-        for (int q = 0; q < pb.length; q++) {
-            String kb = r();
-            op("add.u32 " + kb + ", " + k0 + ", " + bkk);
-            if (q > 0) {
-                op("add.u32 " + kb + ", " + kb + ", " + (q * strideB));
-            }
-            String skipB = p();
-            op("setp.ge.or.u32 " + skipB + ", " + kb + ", " + rk[1] + ", !" + jbIn);
-            String kv = r();
-            op("add.s32 " + kv + ", " + rk[0] + ", " + kb);
-            String addrB = address(t.b().array(), bRow, bIdx, Map.of(vk, kv, vj, jbV), skipB);
-            op("mov.f64 " + pb[q] + ", 0d0000000000000000");
-            op("@!" + skipB + " ld.global.f64 " + pb[q] + ", [" + addrB + "]");
+    }
+
+    /** Stores {@code values} at {@code at}, {@code strideBytes} apart, where {@code guard} (when given) holds. */
+    private void storeShared(String at, String[] values, int strideBytes, String guard) {
+        for (int q = 0; q < values.length; q++) {
+            op((guard == null ? "" : "@" + guard + " ") + "st.shared.f64 [" + at + "+" + (q * strideBytes) + "], "
+                    + values[q]);
         }
     }
 }

@@ -32,6 +32,8 @@ import org.acc4j.compiler.pass.Tiling;
  */
 public class TiledEmitter {
     final StringBuilder code = new StringBuilder();
+    /** Declarations before the entry, at module scope (the dynamic shared memory of a tensor-core kernel). */
+    String moduleScope = "";
     int r32;
     int r64;
     int pred;
@@ -47,7 +49,8 @@ public class TiledEmitter {
 
     /** The tiled kernel {@code entry} for {@code t}, with the plain kernel's {@code params}. */
     public static String emit(MethodBody body, Tiling.Kernel t, String entry, List<KernelParam> params, int sm) {
-        TiledEmitter e = t instanceof Tiling.Transpose ? new TiledEmitter(body, params) : new MatmulTiles(body, params);
+        TiledEmitter e = t instanceof Tiling.Transpose ? new TiledEmitter(body, params)
+                : ((Tiling.Matmul) t).tensorCores() ? new TensorTiles(body, params) : new MatmulTiles(body, params);
         String text;
         int[] block;
         String occupancy = "";
@@ -57,9 +60,9 @@ public class TiledEmitter {
         } else {
             Tiling.Matmul mm = (Tiling.Matmul) t;
             if (mm.tensorCores()) {
-                text = ((MatmulTiles) e).tensorBody(mm);
-                block = new int[] {mm.tile().tensorThreads(), 1};
-                occupancy = ".minnctapersm " + (mm.tile().tensorThreads() > 128 ? 1 : 2) + "\n";
+                text = ((TensorTiles) e).tensorBody(mm);
+                block = new int[] {mm.tensor().threads(), 1};
+                occupancy = ".minnctapersm " + mm.tensor().minBlocks() + "\n";
             } else {
                 text = ((MatmulTiles) e).matmulBody(mm);
                 block = new int[] {mm.tile().threadsX(), mm.tile().threadsY()};
@@ -69,7 +72,7 @@ public class TiledEmitter {
         }
         return "//\n// acc4j tiled kernel for " + body.owner().replace('/', '.') + "." + body.name() + ": " + t.note()
                 + "\n//\n.version " + KernelEmitter.ptxVersion(sm) + "\n.target sm_" + sm + "\n.address_size 64\n\n"
-                + ".visible .entry " + entry + "(\n" + e.decl() + "\n)\n.maxntid " + block[0] + ", " + block[1]
+                + e.moduleScope + ".visible .entry " + entry + "(\n" + e.decl() + "\n)\n.maxntid " + block[0] + ", " + block[1]
                 + ", 1\n" + occupancy + "{\n" + e.regs() + text + "}\n";
     }
 
@@ -158,8 +161,72 @@ public class TiledEmitter {
             String reg = rd();
             op("ld.param.u64 " + reg + ", [p" + at + "]");
             op("cvta.to.global.u64 " + reg + ", " + reg);
+            blockLayout(a);
             return reg;
         });
+    }
+
+    /**
+     * A two-dimensional array's layout from its launch parameters ({@link KernelParam.RowBlock}), read with its base:
+     * {start, row length, whether the rows are one block}. A row's address is then {@code start + row * length *
+     * elementBytes}, as a flat array's element is, and its row-table entry is loaded only when they are not.
+     */
+    final Map<ArrayRef, String[]> blocks = new HashMap<>();
+
+    private void blockLayout(ArrayRef a) {
+        int start = -1;
+        int length = -1;
+        for (int q = 0; q < params.size(); q++) {
+            if (params.get(q) instanceof KernelParam.RowBlock b && b.array().equals(a)) {
+                if (b.part() == KernelParam.RowBlock.Part.START) {
+                    start = q;
+                } else {
+                    length = q;
+                }
+            }
+        }
+        if (start < 0 || length < 0) {
+            return;
+        }
+        String s = rd();
+        op("ld.param.u64 " + s + ", [p" + start + "]");
+        op("cvta.to.global.u64 " + s + ", " + s);
+        String len = r();
+        op("ld.param.s32 " + len + ", [p" + length + "]");
+        String block = p();
+        op("setp.ge.s32 " + block + ", " + len + ", 0");
+        blocks.put(a, new String[] {s, len, block});
+    }
+
+    /**
+     * The address of row {@code ri} of {@code a}: computed from its block when the rows are one, else loaded from
+     * its row-table entry, except where {@code skip} (null for never) says the row is not used.
+     */
+    String rowAddress(ArrayRef a, String ri, String skip) {
+        String off = rd();
+        op("mul.wide.s32 " + off + ", " + ri + ", " + ArrayRef.ROW_ENTRY_BYTES);
+        String entry = rd();
+        op("add.s64 " + entry + ", " + base(a) + ", " + off);
+        String rowData = rd();
+        String[] layout = blocks.get(a);
+        if (layout == null) {
+            // outside the nest's range the row may not exist: no load there (the address is not used)
+            op("mov.u64 " + rowData + ", 0");
+            op((skip == null ? "" : "@!" + skip + " ") + "ld.global.u64 " + rowData + ", [" + entry + "]");
+            return rowData;
+        }
+        String elements = rd();
+        op("mul.wide.s32 " + elements + ", " + ri + ", " + layout[1]);
+        String bytes = rd();
+        op("shl.b64 " + bytes + ", " + elements + ", " + Integer.numberOfTrailingZeros(a.elem().bytes()));
+        op("add.s64 " + rowData + ", " + layout[0] + ", " + bytes);
+        String noLoad = layout[2];
+        if (skip != null) {
+            noLoad = p();
+            op("or.pred " + noLoad + ", " + skip + ", " + layout[2]);
+        }
+        op("@!" + noLoad + " ld.global.u64 " + rowData + ", [" + entry + "]");
+        return rowData;
     }
 
     /** An invariant {@code int} expression (see {@code Tiling.Scalars}) in a register. */
@@ -258,16 +325,7 @@ public class TiledEmitter {
     String address(ArrayRef a, String[] row, String[] index, String vr, String vw, String skip) {
         String data = base(a);
         if (row != null) {
-            String ri = subscript(row, vr, vw);
-            String off = rd();
-            op("mul.wide.s32 " + off + ", " + ri + ", " + ArrayRef.ROW_ENTRY_BYTES);
-            String entry = rd();
-            op("add.s64 " + entry + ", " + data + ", " + off);
-            String rowData = rd();
-            // outside the nest's range the row may not exist: no load there (the address is not used)
-            op("mov.u64 " + rowData + ", 0");
-            op("@!" + skip + " ld.global.u64 " + rowData + ", [" + entry + "]");
-            data = rowData;
+            data = rowAddress(a, subscript(row, vr, vw), skip);
         }
         String ci = subscript(index, vr, vw);
         String off = rd();
@@ -432,18 +490,11 @@ public class TiledEmitter {
 
     /** The global address of an element of {@code a}; the row-table load only where {@code skip} is false. */
     String address(ArrayRef a, FormRegs row, FormRegs index, Map<Var, String> values, String skip) {
-        String data = base(a);
-        if (row != null) {
-            String ri = subscript(row, values);
-            String off = rd();
-            op("mul.wide.s32 " + off + ", " + ri + ", " + ArrayRef.ROW_ENTRY_BYTES);
-            String entry = rd();
-            op("add.s64 " + entry + ", " + data + ", " + off);
-            String rowData = rd();
-            op("mov.u64 " + rowData + ", 0");
-            op((skip == null ? "" : "@!" + skip + " ") + "ld.global.u64 " + rowData + ", [" + entry + "]");
-            data = rowData;
-        }
+        return element(a, row == null ? base(a) : rowAddress(a, subscript(row, values), skip), index, values);
+    }
+
+    /** The global address of an element of {@code a} at {@code index} in the row (or array) at {@code data}. */
+    String element(ArrayRef a, String data, FormRegs index, Map<Var, String> values) {
         String ci = subscript(index, values);
         String off = rd();
         op("mul.wide.s32 " + off + ", " + ci + ", " + a.elem().bytes());
@@ -452,4 +503,24 @@ public class TiledEmitter {
         return addr;
     }
 
+    static int log2(int powerOfTwo) {
+        return Integer.numberOfTrailingZeros(powerOfTwo);
+    }
+
+    /**
+     * The address of the element of C at offsets {@code io}, {@code jo} from the ranges' starts, and the predicate
+     * that is true where it lies outside the ranges.
+     */
+    String[] cAt(Tiling.Matmul t, String io, String jo, String[] ri, String[] rj, FormRegs cRow, FormRegs cIdx,
+                 Var vi, Var vj) {
+        String inI = p();
+        op("setp.lt.u32 " + inI + ", " + io + ", " + ri[1]);
+        String iv = r();
+        op("add.s32 " + iv + ", " + ri[0] + ", " + io);
+        String skip = p();
+        op("setp.ge.or.u32 " + skip + ", " + jo + ", " + rj[1] + ", !" + inI);
+        String jv = r();
+        op("add.s32 " + jv + ", " + rj[0] + ", " + jo);
+        return new String[] {address(t.c().array(), cRow, cIdx, Map.of(vi, iv, vj, jv), skip), skip};
+    }
 }

@@ -10,18 +10,49 @@ import jcuda.driver.JCudaDriver;
  * <p>Not a resource of its own: the {@code CUfunction} lives as long as its module, and every
  * call here fails with {@link IllegalStateException} once the module is closed. Launches go to
  * the default (null) stream and are asynchronous; wait with {@link Context#synchronize(String)}.
- * Immutable; calls need the owning context current on the calling thread.
+ * Immutable; calls need the owning context current on the calling thread. The grid launches pass the dynamic
+ * shared memory of {@link #withDynamicShared} (none by default).
  */
 public final class Function {
 
     private final Module module;
     private final CUfunction function;
     private final String name;
+    private final int dynamicShared;
 
     Function(Module module, CUfunction function, String name) {
+        this(module, function, name, 0);
+    }
+
+    private Function(Module module, CUfunction function, String name, int dynamicShared) {
         this.module = module;
         this.function = function;
         this.name = name;
+        this.dynamicShared = dynamicShared;
+    }
+
+    /**
+     * This kernel launched with {@code bytes} of dynamic shared memory per block by the grid launches: allows that
+     * much ({@code cuFuncSetAttribute} of {@code CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES}, beyond the 48 KiB
+     * a kernel may use without it); this function itself when {@code bytes} is 0.
+     */
+    public Function withDynamicShared(int bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("negative dynamic shared memory for kernel " + name + ": " + bytes);
+        }
+        if (bytes == 0) {
+            return this;
+        }
+        module.ensureOpen();
+        Driver.check(JCudaDriver.cuFuncSetAttribute(function,
+                CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes), "cuFuncSetAttribute",
+                "allowing " + bytes + " bytes of dynamic shared memory to kernel " + name);
+        return new Function(module, function, name, bytes);
+    }
+
+    /** The dynamic shared memory per block of its grid launches, in bytes. */
+    public int dynamicShared() {
+        return dynamicShared;
     }
 
     /** The PTX entry name. */
@@ -114,7 +145,7 @@ public final class Function {
         }
         module.ensureOpen();
         int result = JCudaDriver.cuLaunchKernel(function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-                0, null, args.toPointer(), null);
+                dynamicShared, null, args.toPointer(), null);
         Driver.check(result, "cuLaunchKernel", "launching kernel " + name + " (" + what + ") with grid "
                 + grid[0] + " x " + grid[1] + " x " + grid[2] + " of blocks " + block[0] + " x " + block[1] + " x "
                 + block[2] + " and " + args.count() + " parameters");
@@ -137,7 +168,7 @@ public final class Function {
         }
         module.ensureOpen();
         int result = JCudaDriver.cuLaunchKernel(function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-                0, stream.handle(), args.toPointer(), null);
+                dynamicShared, stream.handle(), args.toPointer(), null);
         Driver.check(result, "cuLaunchKernel", "launching kernel " + name + " (" + what + ") on " + stream.what()
                 + " with grid " + grid[0] + " x " + grid[1] + " x " + grid[2] + " of blocks " + block[0] + " x "
                 + block[1] + " x " + block[2] + " and " + args.count() + " parameters");
@@ -156,7 +187,7 @@ public final class Function {
         }
         module.ensureOpen();
         int result = JCudaDriver.cuLaunchKernel(function, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-                0, stream == null ? null : stream.handle(), args.table(), null);
+                dynamicShared, stream == null ? null : stream.handle(), args.table(), null);
         if (result != jcuda.driver.CUresult.CUDA_SUCCESS) {
             Driver.check(result, "cuLaunchKernel", "launching kernel " + name + " (" + what + ")"
                     + (stream == null ? "" : " on " + stream.what()) + " with grid " + grid[0] + " x " + grid[1]

@@ -84,6 +84,10 @@ public final class Aliasing {
                 return "row " + nullRow + " of " + use.name() + " is null";
             }
         }
+        if (!anyTwice(uses)) {
+            // the common case: no array or row is reachable twice, so nothing is shared, written or not
+            return null;
+        }
         for (Use use : uses) {
             String clash = place(seen, use.array(), new Place(use, -1));
             if (clash == null && HostArrays.isRank2(use.array())) {
@@ -97,6 +101,46 @@ public final class Aliasing {
             }
         }
         return null;
+    }
+
+    /**
+     * Whether some host array is reachable twice among the bound arrays and their rows: one pass with an identity
+     * table of open addressing, one allocation whatever the number of rows (the detailed pass, which says which and
+     * whether it matters, runs only then).
+     */
+    private static boolean anyTwice(List<Use> uses) {
+        int count = 0;
+        for (Use use : uses) {
+            count += 1 + (HostArrays.isRank2(use.array()) ? ((Object[]) use.array()).length : 0);
+        }
+        Object[] slots = new Object[Integer.highestOneBit(Math.max(4, count) * 2 - 1) << 1];
+        int mask = slots.length - 1;
+        for (Use use : uses) {
+            if (!insert(slots, mask, use.array())) {
+                return true;
+            }
+            if (HostArrays.isRank2(use.array())) {
+                for (Object row : (Object[]) use.array()) {
+                    if (!insert(slots, mask, row)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Adds {@code x} to the identity table; false when it is there already. */
+    private static boolean insert(Object[] slots, int mask, Object x) {
+        int h = System.identityHashCode(x) & mask;
+        while (slots[h] != null) {
+            if (slots[h] == x) {
+                return false;
+            }
+            h = (h + 1) & mask;
+        }
+        slots[h] = x;
+        return true;
     }
 
     private static boolean vouched(List<Use> uses, Known known) {

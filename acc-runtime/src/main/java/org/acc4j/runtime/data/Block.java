@@ -16,6 +16,8 @@ final class Block {
     final long rowBytes;
     private final Traffic traffic;
     private int holders;
+    /** The entry of the array whose {@linkplain Entry#window window} alone is on the device, or null. */
+    Entry windowed;
 
     Block(Traffic traffic, Buffer buffer, long rowBytes) {
         this.traffic = traffic;
@@ -66,7 +68,7 @@ final class Block {
             holders++;
         }
 
-        private Block block() {
+        Block block() {
             return Block.this;
         }
 

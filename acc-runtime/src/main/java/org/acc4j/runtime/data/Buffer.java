@@ -62,6 +62,32 @@ public interface Buffer extends AutoCloseable {
     }
 
     /**
+     * Copies rows {@code [firstRow, endRow)} of this raw buffer, laid out as {@link #uploadRows} lays out {@code
+     * rows}, back into those rows, writing only their columns {@code [firstColumn, endColumn)}: the other elements
+     * of the host's rows are left as they are. The default copies row by row.
+     */
+    default void downloadWindow(Object[] rows, int firstRow, int endRow, int firstColumn, int endColumn) {
+        if (firstRow >= endRow || firstColumn >= endColumn) {
+            return;
+        }
+        long rowBytes = HostArrays.byteSize(rows[0]);
+        Object scratch = null;
+        for (int i = firstRow; i < endRow; i++) {
+            Object row = rows[i];
+            if (firstColumn == 0 && endColumn == HostArrays.length(row)) {
+                downloadAt(i * rowBytes, row);
+                continue;
+            }
+            if (scratch == null) {
+                scratch = java.lang.reflect.Array.newInstance(row.getClass().getComponentType(),
+                        HostArrays.length(row));
+            }
+            downloadAt(i * rowBytes, scratch);
+            System.arraycopy(scratch, firstColumn, row, firstColumn, endColumn - firstColumn);
+        }
+    }
+
+    /**
      * Replaces the whole contents with {@code values}, each stored little-endian as the device reads a
      * {@code u64}.
      *

@@ -111,6 +111,23 @@ public final class CudaMemory implements DeviceMemory {
         }
 
         @Override
+        public void downloadWindow(Object[] rows, int firstRow, int endRow, int firstColumn, int endColumn) {
+            if (firstRow >= endRow || firstColumn >= endColumn
+                    || staging.rowsToHost(buffer, rows, firstRow, endRow, firstColumn, endColumn)) {
+                return;
+            }
+            // the rows' range in one copy through a flat array, then the window into the rows
+            int length = HostArrays.length(rows[0]);
+            Object flat = java.lang.reflect.Array.newInstance(rows[0].getClass().getComponentType(),
+                    Math.multiplyExact(endRow - firstRow, length));
+            buffer.copyToHost(firstRow * HostArrays.byteSize(rows[0]), flat);
+            for (int i = firstRow; i < endRow; i++) {
+                System.arraycopy(flat, (i - firstRow) * length + firstColumn, rows[i], firstColumn,
+                        endColumn - firstColumn);
+            }
+        }
+
+        @Override
         public void close() {
             if (closed.compareAndSet(false, true)) {
                 // count the bytes as released even when cuMemFree reports an error
@@ -316,6 +333,11 @@ public final class CudaMemory implements DeviceMemory {
 
     @Override
     public boolean blocks() {
+        return true;
+    }
+
+    @Override
+    public boolean keepsLayouts() {
         return true;
     }
 

@@ -33,6 +33,14 @@ public interface DeviceMemory {
         return false;
     }
 
+    /**
+     * Whether the present table may keep the block and row table of a rectangular two-dimensional array that left the
+     * device, for the array's next entry ({@link KeptLayouts}).
+     */
+    default boolean keepsLayouts() {
+        return false;
+    }
+
     /** Bytes held by buffers not yet closed. */
     long bytesInUse();
 

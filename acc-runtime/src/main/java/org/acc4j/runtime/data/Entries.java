@@ -26,20 +26,64 @@ final class Entries {
         this.lock = lock;
     }
 
-    /** The entry of {@code array}, or null when it is not present. */
+    /** How many entries in the map are {@linkplain #keep kept}, not present. */
+    private int kept;
+
+    /** The entry of {@code array}, or null when it is not present (a {@linkplain #keep kept} entry is not). */
     Entry find(Object array) {
         assert Thread.holdsLock(lock) : "the present table's lock";
         // a temporary key without a queue; the caller's reference keeps the referent alive
-        return map.get(new WeakKey(array, null));
+        Entry e = map.get(new WeakKey(array, null));
+        return e == null || e.keptBy != null ? null : e;
     }
 
-    /** Records a new entry for {@code array}: its buffer, and for a two-dimensional array its rows and entries. */
+    /**
+     * Records a new entry for {@code array}: its buffer, and for a two-dimensional array its rows and entries. A kept
+     * entry of {@code array} leaves the map, and its layout can no longer be taken back ({@link Entry#keptBroken}).
+     */
     Entry record(Object array, Buffer buffer, Object[] rows, Entry[] rowEntries) {
         assert Thread.holdsLock(lock) : "the present table's lock";
         WeakKey key = new WeakKey(array, collected);
-        Entry entry = new Entry(lock, key, buffer, HostArrays.describe(array), rows, rowEntries);
+        Entry entry = new Entry(lock, key, buffer, array, rows, rowEntries);
+        // removed first, so that the map holds the new key, never a kept entry's (which its layout may clear)
+        Entry old = map.remove(key);
+        if (old != null && old.keptBy != null) {
+            old.keptBy.keptBroken = true;
+            old.keptBy = null;
+            kept--;
+        }
         map.put(key, entry);
         return entry;
+    }
+
+    /**
+     * Marks {@code entry}, in the map, as part of the layout {@code owner} kept out of the table ({@link KeptLayouts}):
+     * it stays in the map under its key but is not present ({@link #find} and the views pass over it).
+     */
+    void keep(Entry entry, Entry owner) {
+        assert Thread.holdsLock(lock) : "the present table's lock";
+        entry.keptBy = owner;
+        kept++;
+    }
+
+    /** Makes a {@linkplain #keep kept} entry present again. */
+    void unkeep(Entry entry) {
+        assert Thread.holdsLock(lock) : "the present table's lock";
+        entry.keptBy = null;
+        kept--;
+    }
+
+    /** Takes a kept entry out of the map, if the map still holds it; its key is not cleared. */
+    void dropKept(Entry entry) {
+        assert Thread.holdsLock(lock) : "the present table's lock";
+        if (entry.keptBy == null) {
+            return;
+        }
+        if (map.get(entry.key) == entry) {
+            map.remove(entry.key);
+        }
+        entry.keptBy = null;
+        kept--;
     }
 
     /** Removes {@code entry} and clears its key (a cleared key is not queued: the collector will not report it). */
@@ -49,18 +93,24 @@ final class Entries {
         entry.key.clear();
     }
 
-    /** The entries, live: to be changed only through this class. */
+    /** The present entries (kept ones left out), live when none is kept: to be changed only through this class. */
     Collection<Entry> all() {
-        return map.values();
+        return kept == 0 ? map.values() : snapshot();
     }
 
-    /** A copy of the entries, for loops that remove. */
+    /** A copy of the present entries, for loops that remove. */
     List<Entry> snapshot() {
-        return List.copyOf(map.values());
+        List<Entry> out = new java.util.ArrayList<>(map.size());
+        for (Entry e : map.values()) {
+            if (e.keptBy == null) {
+                out.add(e);
+            }
+        }
+        return out;
     }
 
     int size() {
-        return map.size();
+        return map.size() - kept;
     }
 
     /** The next entry whose array the collector reclaimed, or null when none is waiting. */
@@ -68,7 +118,8 @@ final class Entries {
         for (Reference<?> ref = collected.poll(); ref != null; ref = collected.poll()) {
             // a cleared key equals only itself; explicitly removed keys were cleared, never queued
             Entry entry = map.get(ref);
-            if (entry != null) {
+            // a kept layout whose array was reclaimed is freed by KeptLayouts when it next looks
+            if (entry != null && entry.keptBy == null) {
                 return entry;
             }
         }
@@ -88,5 +139,6 @@ final class Entries {
             entry.key.clear();
         }
         map.clear();
+        kept = 0;
     }
 }

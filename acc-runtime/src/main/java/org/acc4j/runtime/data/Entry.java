@@ -15,7 +15,10 @@ public final class Entry {
     final WeakKey key;
     /** Replaced only by {@link PresentTable#restore()}. */
     Buffer buffer;
-    final String array;
+    /** The description of a two-dimensional array, made once; null for one dimension (made from the next two). */
+    private final String described;
+    private final Class<?> type;
+    private final int length;
     /** For a two-dimensional array, the rows its table lists, in order; null for one dimension. */
     final Object[] rows;
     /** The entries of {@link #rows}, each holding one row reference for this table. */
@@ -37,13 +40,27 @@ public final class Entry {
      * in each row; {@link RowTables#settle} moves it into the rows before anything looks at them one by one.
      */
     boolean rowsNewer;
+    /**
+     * For a block entered for a call's kernels that only write it: the rows and columns they write, {firstRow,
+     * endRow, firstColumn, endColumn}, the only part of the block whose device data counts (nothing was copied in);
+     * null when the whole block holds the array. See {@link PresentTable#enterWritten}.
+     */
+    int[] window;
+    /** Whether a kernel has written {@link #window}: completing the block then copies it to the host first. */
+    boolean windowWritten;
+    /** While kept out of the table with its layout ({@link KeptLayouts}): that layout's array entry; else null. */
+    Entry keptBy;
+    /** For a kept layout's array entry: one of its arrays became present anew, so it cannot be taken back. */
+    boolean keptBroken;
 
     /** A new entry, every count 0, of the table whose lock is {@code lock}. */
-    Entry(Object lock, WeakKey key, Buffer buffer, String array, Object[] rows, Entry[] rowEntries) {
+    Entry(Object lock, WeakKey key, Buffer buffer, Object array, Object[] rows, Entry[] rowEntries) {
         this.lock = lock;
         this.key = key;
         this.buffer = buffer;
-        this.array = array;
+        this.described = HostArrays.isRank2(array) ? HostArrays.describe(array) : null;
+        this.type = array.getClass();
+        this.length = java.lang.reflect.Array.getLength(array);
         this.rows = rows;
         this.rowEntries = rowEntries;
     }
@@ -60,7 +77,8 @@ public final class Entry {
 
     /** The array's description, such as {@code double[1024]} or {@code double[37][41]}. */
     public String array() {
-        return array;
+        // a row's description is made only when a message needs it, not for every row entered
+        return described != null ? described : type.getComponentType().getName() + "[" + length + "]";
     }
 
     /** The structured reference count now. */
@@ -119,7 +137,7 @@ public final class Entry {
     @Override
     public String toString() {
         synchronized (lock) {
-            return "Entry[" + array + ", structured " + structured + ", dynamic " + dynamic
+            return "Entry[" + array() + ", structured " + structured + ", dynamic " + dynamic
                     + (rowReferences > 0 ? ", row references " + rowReferences : "") + "]";
         }
     }

@@ -56,8 +56,8 @@ final class LossLedger {
         for (Entry entry : entries.all()) {
             Object array = entry.key.get();
             if (entry.deviceNewer && array != null) {
-                lost.put(new WeakKey(array, null), entry.array);
-                names.add(entry.array);
+                lost.put(new WeakKey(array, null), entry.array());
+                names.add(entry.array());
                 entry.deviceNewer = false;
             }
         }
@@ -159,7 +159,7 @@ final class LossLedger {
             }
             for (Entry entry : entries.all()) {
                 if (entry.rows != null) {
-                    entry.buffer = rows.allocateTable(entry.rows.length, entry.array);
+                    entry.buffer = rows.allocateTable(entry.rows.length, entry.array());
                     restored.add(entry);
                     entry.listsBlock = rows.writeTable(entry.buffer, entry.rows, entry.rowEntries, null);
                 }

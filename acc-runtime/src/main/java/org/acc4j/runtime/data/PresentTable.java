@@ -45,6 +45,11 @@ import org.acc4j.compiler.plan.Abi;
  * </ul>
  * An outer entry references its rows (never the outer array), so rows stay reachable while listed.
  *
+ * <p>A rectangular array that leaves the device as one whole block keeps its block, row table and entries out of the
+ * table for its next entry with the same row objects ({@code KeptLayouts}): that entry allocates nothing and writes
+ * no row table. A two-dimensional array that kernels only write over a rectangle may be entered with that window
+ * ({@link #enterWritten}): nothing is copied in, and only the window comes back.
+ *
  * <p>This class keeps the counts and releases; the rest is done by package-private classes, each owning one
  * concern: {@code Entries} (the weakly keyed entries and the reclamation of collected arrays), {@code RowTables}
  * (two-dimensional arrays: row tables, row references, blocks), {@code LossLedger} (what a device loss leaves stale,
@@ -68,8 +73,11 @@ public final class PresentTable implements AutoCloseable {
     private final Entries entries = new Entries(this);
     private final Traffic traffic;
     private final RowTables rows;
+    private final KeptLayouts kept;
     private final LossLedger ledger;
     private final TransferPlans plans;
+    /** How many entries have a {@linkplain Entry#window window}: none, and no operation looks for one. */
+    private int windows;
     private boolean closed;
 
     /** A table that takes buffers from {@code memory}. */
@@ -78,7 +86,9 @@ public final class PresentTable implements AutoCloseable {
             throw new IllegalArgumentException("device memory must not be null");
         }
         this.traffic = new Traffic(memory);
-        this.rows = new RowTables(this, entries, traffic);
+        this.kept = new KeptLayouts(entries, traffic);
+        traffic.pressure(kept::freeAll);
+        this.rows = new RowTables(this, entries, traffic, kept);
         this.ledger = new LossLedger(entries, traffic, rows);
         this.plans = new TransferPlans(this, entries, rows);
     }
@@ -116,6 +126,102 @@ public final class PresentTable implements AutoCloseable {
     }
 
     /**
+     * Structured entry, as {@link #enter enter(array, COPY)}, of a two-dimensional array that the kernels about to
+     * run only write, every element of rows {@code [firstRow, endRow)} and columns {@code [firstColumn, endColumn)}
+     * and no other: when it is absent and becomes one block, nothing is copied in, and its exit with a copying clause
+     * copies back only that window, so the host's other elements are never touched. Until then the block holds
+     * nothing but the window: any other use of the array or of one of its rows (another table listing a row, a row
+     * entered or updated on its own, the array entered or updated again) first makes the block whole, copying the
+     * window back if a kernel wrote it ({@link #windowWritten}) and then the host's rows in. Otherwise (present
+     * already, jagged, rows present on their own) it is {@code enter(array, COPY)}.
+     */
+    public synchronized Entry enterWritten(Object array, long firstRow, long endRow, long firstColumn,
+                                           long endColumn) {
+        prepare(array, true);
+        Entry present = entries.find(array);
+        if (present != null && present.window != null && sameWindow(present, firstRow, endRow, firstColumn,
+                endColumn)) {
+            // entered again for the same kernels' window (a launch inside the call that entered it)
+            present.structured++;
+            return present;
+        }
+        if (!HostArrays.isRank2(array) || present != null) {
+            return enter(array, Clause.COPY);
+        }
+        Entry entry = rows.createWritten(array, firstRow, endRow, firstColumn, endColumn);
+        if (entry == null) {
+            return enter(array, Clause.COPY);
+        }
+        windows++;
+        entry.structured = 1;
+        return entry;
+    }
+
+    /**
+     * Before a kernel that writes {@code array} runs: when {@code array} was {@linkplain #enterWritten entered with a
+     * window} and {@code firstRow..endColumn} (the window the host's values at this launch give, all -1 when they
+     * cannot be evaluated) are not that window, the block is made whole first (see {@link #enterWritten}), so that
+     * nothing the kernel does not write is copied back unset.
+     */
+    public synchronized void checkWindow(Object array, long firstRow, long endRow, long firstColumn, long endColumn) {
+        Entry entry = windows == 0 ? null : entries.find(array);
+        if (entry == null || entry.window == null) {
+            return;
+        }
+        if (!sameWindow(entry, firstRow, endRow, firstColumn, endColumn)) {
+            complete(entry);
+        }
+    }
+
+    private static boolean sameWindow(Entry entry, long firstRow, long endRow, long firstColumn, long endColumn) {
+        Object[] r = entry.rows;
+        int columns = HostArrays.length(r[0]);
+        int[] w = entry.window;
+        return firstRow >= 0 && w[0] == clip(firstRow, r.length) && w[1] == clip(endRow, r.length)
+                && w[2] == clip(firstColumn, columns) && w[3] == clip(endColumn, columns);
+    }
+
+    /** After a kernel wrote the window of {@code array} (see {@link #enterWritten}); anything else is ignored. */
+    public synchronized void windowWritten(Object array) {
+        Entry entry = windows == 0 ? null : entries.find(array);
+        if (entry != null && entry.window != null) {
+            entry.windowWritten = true;
+        }
+    }
+
+    private static int clip(long v, int limit) {
+        return (int) Math.max(0, Math.min(v, limit));
+    }
+
+    /** Makes a windowed block whole ({@link RowTables#complete}). */
+    private void complete(Entry entry) {
+        rows.complete(entry);
+        windows--;
+    }
+
+    /**
+     * Before any operation on {@code array} but the structured exit of a windowed array itself: a window that
+     * {@code array} is, or is a row of, is made whole.
+     */
+    private void completeWindows(Object array, boolean exiting) {
+        if (windows == 0) {
+            return;
+        }
+        Entry entry = entries.find(array);
+        if (entry == null) {
+            return;
+        }
+        if (entry.window != null && !exiting) {
+            complete(entry);
+        } else if (entry.rows == null) {
+            Entry owner = RowTables.windowedBy(entry);
+            if (owner != null) {
+                complete(owner);
+            }
+        }
+    }
+
+    /**
      * Structured exit: lowers the structured count; when both counts are then zero, downloads for
      * COPY and COPYOUT, frees the buffer and removes the entry. For a two-dimensional array the rows
      * its table lists are released as the class comment says; the host's rows now are not looked at.
@@ -123,7 +229,7 @@ public final class PresentTable implements AutoCloseable {
      * @throws IllegalStateException when the array is absent or has no structured reference
      */
     public synchronized void exit(Object array, Clause clause) {
-        prepare(array);
+        prepare(array, true);
         if (clause == null || clause == Clause.DELETE) {
             throw new IllegalArgumentException("exit takes copyin, copyout, copy, create or present, not " + clause);
         }
@@ -142,7 +248,7 @@ public final class PresentTable implements AutoCloseable {
      * @throws IllegalStateException when the array is present without a structured reference
      */
     public synchronized void discard(Object array) {
-        prepare(array);
+        prepare(array, true);
         if (entries.find(array) == null) {
             return;
         }
@@ -325,7 +431,7 @@ public final class PresentTable implements AutoCloseable {
                 return array;
             }
             if (address > b.address() && address - b.address() < b.bytes()) {
-                inside = " (it is byte " + (address - b.address()) + " of the copy of " + entry.array
+                inside = " (it is byte " + (address - b.address()) + " of the copy of " + entry.array()
                         + ", which starts at 0x" + Long.toHexString(b.address())
                         + ": Acc.hostptr takes the address Acc.deviceptr gives)";
             }
@@ -371,6 +477,14 @@ public final class PresentTable implements AutoCloseable {
         traffic.listener(listener);
     }
 
+    /**
+     * Frees the layouts kept for two-dimensional arrays that left the device (their blocks and row tables, see the
+     * class comment); returns whether there was one. An allocation that does not fit does this by itself.
+     */
+    public synchronized boolean freeKept() {
+        return kept.freeAll();
+    }
+
     /** Transfers and allocations so far, row tables included. */
     public synchronized TransferStats transferStats() {
         return traffic.stats();
@@ -411,7 +525,18 @@ public final class PresentTable implements AutoCloseable {
      * @return how many arrays (rows and two-dimensional arrays each counted) are present again
      */
     public synchronized int restore() {
-        return closed ? 0 : ledger.restore();
+        if (closed) {
+            return 0;
+        }
+        // every buffer is filled from the host again: a window no longer stands apart from the rest
+        for (Entry entry : entries.all()) {
+            if (entry.window != null) {
+                RowTables.dropWindow(entry);
+            }
+        }
+        windows = 0;
+        kept.abandonAll();
+        return ledger.restore();
     }
 
     /**
@@ -440,6 +565,8 @@ public final class PresentTable implements AutoCloseable {
      * Needs no context.
      */
     public synchronized void lose() {
+        windows = 0;
+        kept.abandonAll();
         ledger.lose();
     }
 
@@ -467,6 +594,11 @@ public final class PresentTable implements AutoCloseable {
         }
         closed = true;
         RuntimeException failure = null;
+        try {
+            kept.freeAll();
+        } catch (RuntimeException e) {
+            failure = e;
+        }
         for (Entry entry : entries.snapshot()) {
             entry.key.clear();
             try {
@@ -488,13 +620,18 @@ public final class PresentTable implements AutoCloseable {
         }
     }
 
-    /** Checks the table is open and the array supported, then frees collected arrays. */
+    /** Checks the table is open and the array supported, frees collected arrays, then completes windows it uses. */
     private void prepare(Object array) {
+        prepare(array, false);
+    }
+
+    private void prepare(Object array, boolean exiting) {
         if (closed) {
             throw new IllegalStateException("the present table is closed");
         }
         HostArrays.requireData(array);
         drainCollected();
+        completeWindows(array, exiting);
     }
 
     private Entry requirePresent(Object array, String operation) {
@@ -551,18 +688,38 @@ public final class PresentTable implements AutoCloseable {
             // rows that stay present (listed elsewhere, or present on their own) keep their state
             RowTables.settle(entry);
         }
-        entries.remove(entry);
+        boolean windowed = rank2 && entry.window != null;
+        boolean whole = rank2 && (windowed || rows.leavesAsBlock(entry));
+        // a whole block may be kept for the array's next entry: out of the table, its key kept
+        boolean keep = whole && kept.wanted(entry);
+        if (!keep) {
+            entries.remove(entry);
+        }
         RuntimeException failure = null;
-        boolean wholeBlock = rank2 && downloadTo != null && rows.leavesAsBlock(entry);
+        boolean wholeBlock = downloadTo != null && whole;
         try {
             if (downloadTo != null && !rank2) {
                 traffic.download(entry, downloadTo);
+            } else if (windowed && downloadTo != null) {
+                // only the window is on the device: it alone comes back, the host's other elements stay
+                rows.downloadWindow(entry);
             } else if (wholeBlock) {
                 // every row leaves the device with this table: one copy back instead of one per row
                 rows.downloadBlock(entry);
             }
         } catch (RuntimeException e) {
             failure = e;
+        }
+        if (windowed) {
+            RowTables.dropWindow(entry);
+            windows--;
+        }
+        if (keep && failure == null) {
+            kept.keep(entry);
+            return;
+        }
+        if (keep) {
+            entries.remove(entry);
         }
         try {
             traffic.free(entry);

@@ -24,11 +24,13 @@ final class RowTables {
     private final PresentTable table;
     private final Entries entries;
     private final Traffic traffic;
+    private final KeptLayouts kept;
 
-    RowTables(PresentTable table, Entries entries, Traffic traffic) {
+    RowTables(PresentTable table, Entries entries, Traffic traffic, KeptLayouts kept) {
         this.table = table;
         this.entries = entries;
         this.traffic = traffic;
+        this.kept = kept;
     }
 
     /**
@@ -37,6 +39,10 @@ final class RowTables {
      * failure nothing is left held or allocated.
      */
     Entry create(Object array, Clause clause) {
+        Entry reused = reuse(array, clause);
+        if (reused != null) {
+            return reused;
+        }
         Object[] rows = currentRows(array);
         if (blockable(rows, clause)) {
             return createBlock(array, rows, clause);
@@ -64,6 +70,100 @@ final class RowTables {
         Entry entry = entries.record(array, buffer, rows, held);
         noteRows(entry);
         return entry;
+    }
+
+    /**
+     * A rectangular array of rows new to the table entered as one block with nothing copied in, its {@linkplain
+     * Entry#window window} {@code [firstRow, endRow) x [firstColumn, endColumn)} (clipped to the array); null, having
+     * done nothing, when the array would not be one block.
+     */
+    Entry createWritten(Object array, long firstRow, long endRow, long firstColumn, long endColumn) {
+        Entry entry = reuse(array, null);
+        if (entry == null) {
+            Object[] now = currentRows(array);
+            if (!blockable(now, Clause.COPY)) {
+                return null;
+            }
+            entry = createBlock(array, now, null);
+        }
+        Object[] now = entry.rows;
+        int columns = HostArrays.length(now[0]);
+        entry.window = new int[] {clip(firstRow, now.length), clip(endRow, now.length), clip(firstColumn, columns),
+                clip(endColumn, columns)};
+        entry.block.windowed = entry;
+        return entry;
+    }
+
+    private static int clip(long v, int limit) {
+        return (int) Math.max(0, Math.min(v, limit));
+    }
+
+    /**
+     * Makes the block of {@code entry}, entered with a window, hold the whole array: when a kernel has written the
+     * window, it is copied to the host's rows first; then the host's rows are copied in, and the window is dropped.
+     * On failure the window stays (nothing outside it is copied back).
+     */
+    void complete(Entry entry) {
+        int[] w = entry.window;
+        if (entry.windowWritten) {
+            traffic.downloadWindow(entry.block.buffer, entry.rows, w);
+            entry.windowWritten = false;
+        }
+        traffic.uploadRows(entry.block.buffer, entry.rows);
+        dropWindow(entry);
+    }
+
+    /** Forgets {@code entry}'s window: its block holds the whole array or is going. */
+    static void dropWindow(Entry entry) {
+        entry.window = null;
+        entry.windowWritten = false;
+        if (entry.block != null && entry.block.windowed == entry) {
+            entry.block.windowed = null;
+        }
+    }
+
+    /** The entry whose window is alone on the device in the block of row entry {@code row}, or null. */
+    static Entry windowedBy(Entry row) {
+        return row.buffer instanceof Block.Slice slice ? slice.block().windowed : null;
+    }
+
+    /** Copies a windowed entry's window back into the rows its table lists, and only it. */
+    void downloadWindow(Entry entry) {
+        traffic.downloadWindow(entry.block.buffer, entry.rows, entry.window);
+        clearNewer(entry);
+    }
+
+    /**
+     * The layout {@link KeptLayouts} kept for {@code array}, back in the table with its data copied in as {@code
+     * clause} says (null: nothing), when its rows are still the kept ones; else null, having done nothing. On failure
+     * the layout is freed.
+     */
+    private Entry reuse(Object array, Clause clause) {
+        if (clause == Clause.PRESENT) {
+            return null;
+        }
+        Entry e = kept.take(array);
+        if (e == null) {
+            return null;
+        }
+        try {
+            if (clause == null) {
+                // entered for kernels that write it: nothing to copy in
+            } else if (clause.uploadsOnEntry()) {
+                traffic.uploadRows(e.block.buffer, e.rows);
+            } else {
+                e.block.buffer.zero();
+            }
+        } catch (RuntimeException x) {
+            try {
+                kept.free(e);
+            } catch (RuntimeException y) {
+                x.addSuppressed(y);
+            }
+            throw x;
+        }
+        kept.restore(e);
+        return e;
     }
 
     /** A row table of {@code rows} entries and its trailer (see {@link #writeTable}); no bytes for no rows. */
@@ -107,7 +207,9 @@ final class RowTables {
         Buffer raw = traffic.allocateRaw(rows.length * rowBytes, HostArrays.describe(array) + " rows");
         Block block = new Block(traffic, raw, rowBytes);
         try {
-            if (clause.uploadsOnEntry()) {
+            if (clause == null) {
+                // entered for kernels that write it: nothing to copy in (see PresentTable#enterWritten)
+            } else if (clause.uploadsOnEntry()) {
                 traffic.uploadRows(raw, rows);
             } else {
                 raw.zero();
@@ -405,6 +507,11 @@ final class RowTables {
      */
     private Entry hold(Object row, Clause clause, Object outer, int index) {
         Entry entry = entries.find(row);
+        Entry windowed = entry == null ? null : windowedBy(entry);
+        if (windowed != null) {
+            // another table lists a row of which only a window is on the device: the whole block goes there first
+            complete(windowed);
+        }
         if (entry == null) {
             if (clause == Clause.PRESENT) {
                 throw new IllegalStateException("row " + index + " of " + HostArrays.describe(outer) + " ("

@@ -36,16 +36,39 @@ final class Traffic {
         this.listener = listener;
     }
 
+    /** Frees memory kept for later when an allocation does not fit; returns whether it freed any. */
+    private java.util.function.BooleanSupplier pressure = () -> false;
+
+    void pressure(java.util.function.BooleanSupplier freeKept) {
+        this.pressure = freeKept;
+    }
+
     /** A buffer sized for the one-dimensional {@code array}, counted (contents undefined). */
     Buffer allocate(Object array) {
-        Buffer buffer = memory.allocate(array);
+        Buffer buffer;
+        try {
+            buffer = memory.allocate(array);
+        } catch (OutOfDeviceMemoryException e) {
+            if (!pressure.getAsBoolean()) {
+                throw e;
+            }
+            buffer = memory.allocate(array);
+        }
         stats = stats.allocate();
         return buffer;
     }
 
     /** A raw buffer of {@code bytes}, counted (contents undefined). */
     Buffer allocateRaw(long bytes, String what) {
-        Buffer buffer = memory.allocateRaw(bytes, what);
+        Buffer buffer;
+        try {
+            buffer = memory.allocateRaw(bytes, what);
+        } catch (OutOfDeviceMemoryException e) {
+            if (!pressure.getAsBoolean()) {
+                throw e;
+            }
+            buffer = memory.allocateRaw(bytes, what);
+        }
         stats = stats.allocate();
         return buffer;
     }
@@ -90,6 +113,18 @@ final class Traffic {
         long t0 = System.nanoTime();
         raw.downloadRows(rows);
         downloaded(raw.bytes(), System.nanoTime() - t0);
+    }
+
+    /**
+     * Copies {@code window} ({firstRow, endRow, firstColumn, endColumn}) of {@code raw}, laid out as {@code rows},
+     * back into those rows ({@link Buffer#downloadWindow}); counted as the window's bytes.
+     */
+    void downloadWindow(Buffer raw, Object[] rows, int[] window) {
+        long t0 = System.nanoTime();
+        raw.downloadWindow(rows, window[0], window[1], window[2], window[3]);
+        long bytes = window[1] <= window[0] || window[3] <= window[2] ? 0
+                : (long) (window[1] - window[0]) * (window[3] - window[2]) * HostArrays.elementBytes(rows[0]);
+        downloaded(bytes, System.nanoTime() - t0);
     }
 
     /** Replaces {@code raw}'s contents with {@code values} (a row table), one copy. */

@@ -44,19 +44,27 @@ public final class CallScope implements Launcher.Scope {
     private int uploads;
     private int downloads;
     private final List<String> moves = new ArrayList<>();
+    /** Whether {@link #moves} are recorded (a report will print them); otherwise no message is made. */
+    private final boolean recording;
 
     public CallScope(PresentTable table, ClassLoader loader) {
         this(table, loader, null);
     }
 
+    public CallScope(PresentTable table, ClassLoader loader, String presentOnly) {
+        this(table, loader, presentOnly, true);
+    }
+
     /**
      * @param presentOnly the method whose {@code defaultPresent} clause asks every array to be present already, for
      *     the message of {@link NotPresentException} ({@code Owner.method}), or null when arrays may be copied in
+     * @param recording whether each transfer's reason is kept for {@link #moves} (else that list stays empty)
      */
-    public CallScope(PresentTable table, ClassLoader loader, String presentOnly) {
+    public CallScope(PresentTable table, ClassLoader loader, String presentOnly, boolean recording) {
         this.table = table;
         this.loader = loader;
         this.presentOnly = presentOnly;
+        this.recording = recording;
     }
 
     /**
@@ -78,19 +86,46 @@ public final class CallScope implements Launcher.Scope {
             entered.add(array);
             if (!present && (clause == Clause.COPYIN || clause == Clause.COPY)) {
                 uploads++;
-                moves.add("to the device: " + describe(array) + " (first use)");
+                if (recording) {
+                    moves.add("to the device: " + describe(array) + " (first use)");
+                }
             }
             boolean stale = hostNewer.remove(array) || present && anyHostWrite;
             if (present && stale) {
                 table.updateDevice(array);
                 uploads++;
-                moves.add("to the device: " + describe(array) + " (written on the host)");
+                if (recording) {
+                    moves.add("to the device: " + describe(array) + " (written on the host)");
+                }
             }
         } else if (hostNewer.remove(array)) {
             table.updateDevice(array);
             uploads++;
-            moves.add("to the device: " + describe(array) + " (written on the host)");
+            if (recording) {
+                moves.add("to the device: " + describe(array) + " (written on the host)");
+            }
         }
+    }
+
+    /**
+     * {@inheritDoc} Only an array the scope has not met yet and that is not present (a present one is adopted plainly,
+     * its copy kept current as {@link #adopt} does), and not under {@code defaultPresent}.
+     */
+    @Override
+    public boolean adoptWritten(Object array, String name, long firstRow, long endRow, long firstColumn,
+                                long endColumn) {
+        if (array == null || presentOnly != null || inScope.contains(array) || table.isPresent(array)) {
+            return false;
+        }
+        inScope.add(array);
+        hostNewer.remove(array);
+        table.enterWritten(array, firstRow, endRow, firstColumn, endColumn);
+        entered.add(array);
+        if (recording) {
+            moves.add("nothing to the device: " + describe(array) + " (its kernels only write it, rows " + firstRow
+                    + ".." + (endRow - 1) + ", columns " + firstColumn + ".." + (endColumn - 1) + ")");
+        }
+        return true;
     }
 
     @Override
@@ -133,7 +168,9 @@ public final class CallScope implements Launcher.Scope {
         if (deviceNewer.remove(array) && table.isPresent(array)) {
             table.updateHost(array);
             downloads++;
-            moves.add("to the host: " + describe(array) + " (" + why + ")");
+            if (recording) {
+                moves.add("to the host: " + describe(array) + " (" + why + ")");
+            }
         }
     }
 
@@ -287,7 +324,9 @@ public final class CallScope implements Launcher.Scope {
                 boolean last = table.structuredCount(a) + table.dynamicCount(a) == 1;
                 if (newer && last) {
                     downloads++;
-                    moves.add("to the host: " + describe(a) + " (at the end of the call)");
+                    if (recording) {
+                        moves.add("to the host: " + describe(a) + " (at the end of the call)");
+                    }
                 }
                 table.exit(a, newer ? Clause.COPY : Clause.COPYIN);
                 if (!last && newer && outer != null) {
@@ -297,7 +336,9 @@ public final class CallScope implements Launcher.Scope {
                 if (!last && hostNewer.contains(a) && table.isPresent(a)) {
                     table.updateDevice(a);
                     uploads++;
-                    moves.add("to the device: " + describe(a) + " (present around the call, written on the host)");
+                    if (recording) {
+                        moves.add("to the device: " + describe(a) + " (present around the call, written on the host)");
+                    }
                 }
             } catch (RuntimeException e) {
                 if (failure == null) {
@@ -324,7 +365,7 @@ public final class CallScope implements Launcher.Scope {
         return downloads;
     }
 
-    /** Each transfer of the call with its reason, in order. */
+    /** Each transfer of the call with its reason, in order (when recording). */
     public List<String> moves() {
         return moves;
     }

@@ -163,6 +163,17 @@ public final class Launcher implements AutoCloseable {
 
         /** After a site's kernels all ran: they may have written {@code array}. */
         void written(Object array);
+
+        /**
+         * As {@link #adopt} with {@link Clause#COPY}, for a {@code T[][]} that the site's kernels only write, every
+         * element of rows {@code [firstRow, endRow)} and columns {@code [firstColumn, endColumn)}: a scope that can
+         * enters it with that window ({@link PresentTable#enterWritten}) and returns true; false when it did nothing
+         * (the caller then adopts it plainly).
+         */
+        default boolean adoptWritten(Object array, String name, long firstRow, long endRow, long firstColumn,
+                                     long endColumn) {
+            return false;
+        }
     }
 
     /**
@@ -188,19 +199,25 @@ public final class Launcher implements AutoCloseable {
         boolean[] launched = {false};
         Object value;
         try {
+            WrittenWindows windows = new WrittenWindows(table, m.plan());
             if (scope != null) {
                 List<DataUse> data = m.plan().data();
                 for (int d = 0; d < data.size(); d++) {
                     Object array = arrays[data.get(d).array()];
-                    scope.adopt(array, data.get(d).name(), clause(m, d, array, call));
+                    Clause clause = clause(m, d, array, call);
+                    if (clause != Clause.COPY || !windows.adopt(scope, d, array, data.get(d).name(), call)) {
+                        scope.adopt(array, data.get(d).name(), clause);
+                    }
                 }
             }
-            enterClauses(m, arrays, call, entered, clauses);
+            enterClauses(m, arrays, call, entered, clauses, windows);
             value = m.plan().run(call, (k, c) -> {
+                windows.beforeLaunch(k, c, arrays);
                 long[] results = m.plan().kernel(k).coloured()
                         ? launchColours(m, k, c, arrays, self, args, null, null)
                         : launch(m, k, c, arrays, self, args, null, null);
                 launched[0] = true;
+                windows.afterLaunch(k, arrays);
                 return results;
             });
         } catch (Throwable t) {
@@ -230,12 +247,14 @@ public final class Launcher implements AutoCloseable {
      * as it is entered (so a failure exits exactly those), then marks the arrays its kernels may write.
      */
     private void enterClauses(OffloadedMethod m, Object[] arrays, HostCall call, List<Object> entered,
-                              List<Clause> clauses) {
+                              List<Clause> clauses, WrittenWindows windows) {
         List<DataUse> data = m.plan().data();
         for (int d = 0; d < data.size(); d++) {
             Object array = arrays[data.get(d).array()];
             Clause clause = clause(m, d, array, call);
-            table.enter(array, clause);
+            if (windows == null || clause != Clause.COPY || !windows.enter(d, array, call)) {
+                table.enter(array, clause);
+            }
             entered.add(array);
             clauses.add(clause);
         }
@@ -354,7 +373,7 @@ public final class Launcher implements AutoCloseable {
         List<Queued> queued = new ArrayList<>();
         boolean held = false;
         try {
-            enterClauses(m, arrays, call, entered, clauses);
+            enterClauses(m, arrays, call, entered, clauses, null);
             for (int i = 0; i < entered.size(); i++) {
                 holds.entered(entered.get(i), clauses.get(i));
             }

@@ -191,7 +191,8 @@ public final class Offloader {
         String simple = plan.displayName() + " (" + plan.source() + ":" + site.line() + ")";
         OffloadedMethod.Loader loader = (k, withoutChecks) -> {
             long l0 = System.nanoTime();
-            Function f = load(compiled.body().sourceFile(), k, "site", k.ptx(withoutChecks), k.entry(withoutChecks));
+            Function f = load(compiled.body().sourceFile(), k, "site", k.ptx(withoutChecks), k.entry(withoutChecks),
+                    k.dynamicShared(withoutChecks));
             if (profile != null) {
                 long compiling = cache.lastCompileNanos();
                 profile.compiled(compiling, System.nanoTime() - l0 - compiling);
@@ -342,7 +343,7 @@ public final class Offloader {
         OffloadedMethod.Loader loader = (k, withoutChecks) -> {
             long l0 = System.nanoTime();
             Function f = load(plan.body().sourceFile(), k, key + "#" + k.ordinal() + (withoutChecks ? "nc" : ""),
-                    k.ptx(withoutChecks), k.entry(withoutChecks));
+                    k.ptx(withoutChecks), k.entry(withoutChecks), k.dynamicShared(withoutChecks));
             if (profile != null) {
                 long compiling = cache.lastCompileNanos();
                 profile.compiled(compiling, System.nanoTime() - l0 - compiling);
@@ -355,12 +356,14 @@ public final class Offloader {
 
     /**
      * Loads one kernel (the cache keeps its module, keyed by the PTX itself: classes with byte-identical methods have
-     * kernels of different names) and reports its resources.
+     * kernels of different names), allows it {@code dynamicShared} bytes of dynamic shared memory per block, and
+     * reports its resources.
      */
-    private Function load(String sourceFile, LaunchPlan k, String key, String ptx, String entry) {
-        Function f = cache.module(key + "#" + KernelCache.keyOf(ptx), ptx, entry).function(entry);
-        report.accept(resources(sourceFile, k.line(), entry, f.registers(),
-                f.sharedBytes(), f.localBytes(), f.maxThreadsPerBlock()));
+    private Function load(String sourceFile, LaunchPlan k, String key, String ptx, String entry, int dynamicShared) {
+        Function f = cache.module(key + "#" + KernelCache.keyOf(ptx), ptx, entry).function(entry)
+                .withDynamicShared(dynamicShared);
+        report.accept(resources(sourceFile, k.line(), entry, f.registers(), f.sharedBytes(), dynamicShared,
+                f.localBytes(), f.maxThreadsPerBlock()));
         return f;
     }
 
@@ -389,10 +392,11 @@ public final class Offloader {
      * The report's line on a loaded kernel's resources, as the driver gives them ({@code cuFuncGetAttribute}), in
      * the style of {@code -Minfo=accel}'s ptxas lines.
      */
-    static String resources(String sourceFile, int line, String entry, int registers, int sharedBytes, int localBytes,
-                            int maxThreadsPerBlock) {
+    static String resources(String sourceFile, int line, String entry, int registers, int sharedBytes,
+                            int dynamicShared, int localBytes, int maxThreadsPerBlock) {
         return (sourceFile != null ? sourceFile : "?") + (line > 0 ? ":" + line : "") + ": kernel " + entry + ": "
-                + registers + " registers, " + sharedBytes + " bytes shared memory (static), " + localBytes
+                + registers + " registers, " + sharedBytes + " bytes shared memory (static)"
+                + (dynamicShared > 0 ? " and " + dynamicShared + " (dynamic)" : "") + ", " + localBytes
                 + " bytes local memory per thread, at most " + maxThreadsPerBlock + " threads per block";
     }
 

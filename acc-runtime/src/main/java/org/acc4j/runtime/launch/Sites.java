@@ -202,7 +202,7 @@ public final class Sites {
         }
         Object token = plan.data() ? region.get() : null;
         CallScope data = new CallScope(p.table(), owner.getClassLoader(),
-                clauses.defaultPresent() ? plan.displayName() : null);
+                clauses.defaultPresent() ? plan.displayName() : null, first && report.get());
         Call call = new Call(planId, plan, owner, self, data, token, p, first);
         if (!plan.entry().isEmpty()) {
             try {

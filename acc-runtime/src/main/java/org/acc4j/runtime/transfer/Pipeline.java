@@ -342,6 +342,6 @@ final class Pipeline<D> {
     }
 
     private long offset(long k) {
-        return plan.first(k) * plan.width();
+        return host.deviceOffset() + plan.first(k) * plan.width();
     }
 }

@@ -405,11 +405,46 @@ public final class StagedCopy<D> implements AutoCloseable {
         return copy(Host.of(rows), device, false);
     }
 
-    /** The host side of a copy: one array, or rows of one length seen as one array of {@code length} elements. */
-    record Host(Object array, Object[] rows, int width, int rowLength, long length) {
+    /**
+     * Copies rows {@code [firstRow, endRow)} of {@code device}, laid out as {@link #rowsToDevice} lays out {@code
+     * rows}, into those rows, writing only their columns {@code [firstColumn, endColumn)}: the device moves the
+     * rows whole (one contiguous range), the host takes the window out of the slots.
+     *
+     * @return false, having done nothing, when the copy is declined
+     */
+    public boolean rowsToHost(D device, Object[] rows, int firstRow, int endRow, int firstColumn, int endColumn) {
+        return copy(Host.of(rows).window(firstRow, endRow, firstColumn, endColumn), device, false);
+    }
+
+    /**
+     * The host side of a copy: one array, or rows of one length seen as one array of {@code length} elements, the
+     * first at row {@code firstRow} (whose data starts at byte {@link #deviceOffset()} of the device's), of which
+     * only the columns {@code [firstColumn, endColumn)} are copied.
+     */
+    record Host(Object array, Object[] rows, int width, int rowLength, long length, int firstRow, int firstColumn,
+                int endColumn) {
+        Host(Object array, Object[] rows, int width, int rowLength, long length) {
+            this(array, rows, width, rowLength, length, 0, 0, rowLength);
+        }
+
         static Host of(Object array) {
             int width = Slices.width(array);
             return new Host(array, null, width, 0, java.lang.reflect.Array.getLength(array));
+        }
+
+        /** These rows' {@code [firstRow, endRow)}, their columns {@code [firstColumn, endColumn)} only. */
+        Host window(int first, int end, int firstCol, int endCol) {
+            if (rows == null || first < 0 || end > rows.length || first > end || firstCol < 0 || endCol > rowLength
+                    || firstCol > endCol) {
+                throw new IllegalArgumentException("rows [" + first + ", " + end + ") and columns [" + firstCol
+                        + ", " + endCol + ") of " + rows.length + " rows of " + rowLength);
+            }
+            return new Host(null, rows, width, rowLength, (long) (end - first) * rowLength, first, firstCol, endCol);
+        }
+
+        /** Where the first element copied lies in the device's data, in bytes. */
+        long deviceOffset() {
+            return (long) firstRow * rowLength * width;
         }
 
         static Host of(Object[] rows) {
@@ -439,13 +474,18 @@ public final class StagedCopy<D> implements AutoCloseable {
                 return;
             }
             while (count > 0) {
-                Object row = rows[(int) (first / rowLength)];
+                Object row = rows[firstRow + (int) (first / rowLength)];
                 int from = (int) (first % rowLength);
                 int n = Math.min(count, rowLength - from);
-                if (in) {
-                    how.put(row, from, n, slot, at);
-                } else {
-                    how.get(slot, at, row, from, n);
+                // only the window's columns: the slot keeps its place for the others
+                int lo = Math.max(from, firstColumn);
+                int hi = Math.min(from + n, endColumn);
+                if (lo < hi) {
+                    if (in) {
+                        how.put(row, lo, hi - lo, slot, at + (lo - from) * width);
+                    } else {
+                        how.get(slot, at + (lo - from) * width, row, lo, hi - lo);
+                    }
                 }
                 first += n;
                 count -= n;
@@ -522,7 +562,7 @@ public final class StagedCopy<D> implements AutoCloseable {
             long first = plan.first(c);
             int count = plan.count(c);
             host(plan, array, first, count, lane.host(slot), true);
-            lane.toDevice(slot, (long) count * plan.width(), device, (long) first * plan.width());
+            lane.toDevice(slot, (long) count * plan.width(), device, array.deviceOffset() + first * plan.width());
         }
     }
 
@@ -530,20 +570,21 @@ public final class StagedCopy<D> implements AutoCloseable {
     private void toHost(Plan plan, Host array, Lane<D> lane, D device) {
         int slots = lane.slots();
         for (long c = 0; c < Math.min(slots, plan.chunks()); c++) {
-            queueToHost(plan, lane, device, c, (int) c);
+            queueToHost(plan, array, lane, device, c, (int) c);
         }
         for (long c = 0; c < plan.chunks(); c++) {
             int slot = (int) (c % slots);
             lane.await(slot);
             host(plan, array, plan.first(c), plan.count(c), lane.host(slot), false);
             if (c + slots < plan.chunks()) {
-                queueToHost(plan, lane, device, c + slots, slot);
+                queueToHost(plan, array, lane, device, c + slots, slot);
             }
         }
     }
 
-    private void queueToHost(Plan plan, Lane<D> lane, D device, long chunk, int slot) {
-        lane.toHost(device, (long) plan.first(chunk) * plan.width(), slot, (long) plan.count(chunk) * plan.width());
+    private void queueToHost(Plan plan, Host array, Lane<D> lane, D device, long chunk, int slot) {
+        lane.toHost(device, array.deviceOffset() + plan.first(chunk) * plan.width(), slot,
+                (long) plan.count(chunk) * plan.width());
     }
 
     /** Copies elements [first, first + count) between the array and the start of a slot, in pieces on several cores. */

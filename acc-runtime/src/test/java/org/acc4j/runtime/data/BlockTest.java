@@ -137,6 +137,6 @@ class BlockTest {
     }
 
     private Entry rowEntry(double[] row, Buffer buffer) {
-        return new Entry(this, new WeakKey(row, null), buffer, HostArrays.describe(row), null, null);
+        return new Entry(this, new WeakKey(row, null), buffer, row, null, null);
     }
 }

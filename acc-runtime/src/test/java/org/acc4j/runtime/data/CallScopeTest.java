@@ -99,4 +99,56 @@ class CallScopeTest {
         assertEquals(0, down());
         assertEquals(1, table.dynamicCount(x));
     }
+
+    @Test
+    void aGridTheKernelsOnlyWriteGoesInEmptyAndOnlyItsWindowComesBack() {
+        FakeMemory memory = new FakeMemory();
+        memory.blocks(true);
+        memory.keepsLayouts(true);
+        PresentTable t = new PresentTable(memory);
+        double[][] u = new double[6][8];
+        double[][] next = new double[6][8];
+        for (int i = 0; i < 6; i++) {
+            for (int j = 0; j < 8; j++) {
+                u[i][j] = i + 0.5 * j;
+                next[i][j] = -1 - i - j;
+            }
+        }
+        double[][] before = new double[6][];
+        for (int i = 0; i < 6; i++) {
+            before[i] = next[i].clone();
+        }
+        for (int call = 0; call < 3; call++) {
+            CallScope s = new CallScope(t, getClass().getClassLoader());
+            s.adopt(u, "u", Clause.COPYIN);
+            assertEquals(true, s.adoptWritten(next, "next", 1, 5, 1, 7));
+            assertEquals(false, s.adoptWritten(next, "next", 1, 5, 1, 7), "in the scope already");
+            // play the kernel: the interior of next gets u's values
+            for (int i = 1; i < 5; i++) {
+                double[] row = new double[8];
+                t.lookup(next[i]).download(row);
+                System.arraycopy(u[i], 1, row, 1, 6);
+                t.lookup(next[i]).upload(row);
+            }
+            t.windowWritten(next);
+            s.written(next);
+            s.close();
+            assertEquals(call + 1, memory.windowCopies(), "the window came back, call " + call);
+            for (int i = 0; i < 6; i++) {
+                for (int j = 0; j < 8; j++) {
+                    boolean interior = i >= 1 && i < 5 && j >= 1 && j < 7;
+                    assertEquals(interior ? u[i][j] : before[i][j], next[i][j], "[" + i + "][" + j + "]");
+                }
+            }
+        }
+        assertEquals(3, memory.blockCopies() - memory.windowCopies(), "u went in once a call, next never");
+        // present already: adopted plainly
+        t.enter(next, Clause.COPYIN);
+        CallScope s = new CallScope(t, getClass().getClassLoader());
+        assertEquals(false, s.adoptWritten(next, "next", 1, 5, 1, 7));
+        s.close();
+        t.exit(next, Clause.COPYIN);
+        t.close();
+        assertEquals(0, memory.live());
+    }
 }

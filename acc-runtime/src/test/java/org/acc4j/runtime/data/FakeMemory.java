@@ -121,6 +121,18 @@ final class FakeMemory implements DeviceMemory {
             }
         }
 
+        @Override
+        public void downloadWindow(Object[] rows, int firstRow, int endRow, int firstColumn, int endColumn) {
+            synchronized (FakeMemory.this) {
+                int before = downloads;
+                Buffer.super.downloadWindow(rows, firstRow, endRow, firstColumn, endColumn);
+                // one copy of the rows' range, as on a device
+                downloads = before + 1;
+                blockCopies++;
+                windowCopies++;
+            }
+        }
+
         /** The bytes of this raw buffer from {@code offset} that {@code hostArray} covers, in the device's order. */
         private ByteBuffer slice(String operation, long offset, Object hostArray) {
             live(operation);
@@ -271,6 +283,7 @@ final class FakeMemory implements DeviceMemory {
     private int zeroFills;
     private int wordWrites;
     private int blockCopies;
+    private int windowCopies;
     private boolean blocks;
     private long bytesInUse;
     private boolean failUploads;
@@ -386,6 +399,18 @@ final class FakeMemory implements DeviceMemory {
         return zeroFills;
     }
 
+    private boolean keepsLayouts;
+
+    /** Whether the table may keep the layouts of arrays that left (off unless a test turns it on). */
+    synchronized void keepsLayouts(boolean on) {
+        keepsLayouts = on;
+    }
+
+    @Override
+    public synchronized boolean keepsLayouts() {
+        return keepsLayouts;
+    }
+
     @Override
     public synchronized boolean blocks() {
         return blocks;
@@ -397,6 +422,11 @@ final class FakeMemory implements DeviceMemory {
     }
 
     /** Calls of {@link Buffer#uploadRows} and {@link Buffer#downloadRows}: a whole block moved at once. */
+    /** Copies back of a window of a block's rows ({@link Buffer#downloadWindow}). */
+    synchronized int windowCopies() {
+        return windowCopies;
+    }
+
     synchronized int blockCopies() {
         return blockCopies;
     }

@@ -3,6 +3,7 @@ package org.acc4j.runtime.data;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.List;
@@ -136,7 +137,22 @@ class RowTableGpuTest {
             table.updateHost(a);
             assertArrayEquals(expected, a);
             assertEquals((long) (rows + 1) * PresentTable.ROW_ENTRY_BYTES + 4L * rows * columns, memory.bytesInUse());
+            long block = table.lookup(a[0]).address();
+            long rowTable = table.lookup(a).address();
             table.exitDynamic(a, Clause.DELETE, false);
+            // the same array with the same rows comes back into its kept layout: nothing allocated or rewritten
+            a[rows - 1][columns - 1] = 9f;
+            table.enterDynamic(a, Clause.COPYIN);
+            assertEquals(block, table.lookup(a[0]).address());
+            assertEquals(rowTable, table.lookup(a).address());
+            cuda(table, a).copyToHost(words);
+            assertEquals(block, words[2 * rows], "the trailer still holds the block's start");
+            java.util.Arrays.fill(a[rows - 1], -1f);
+            table.updateHost(a);
+            assertEquals(9f, a[rows - 1][columns - 1], "the host's values went in");
+            table.exitDynamic(a, Clause.DELETE, false);
+            assertEquals(0L, memory.spareBytes(), "kept, not spare");
+            assertTrue(table.freeKept());
             assertEquals(4L * rows * columns + 16L * (rows + 1), memory.spareBytes(),
                     "the block and the table are kept for the next call's array");
             // the next array of that shape takes it back, with its own values

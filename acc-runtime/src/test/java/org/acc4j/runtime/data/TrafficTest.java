@@ -73,6 +73,6 @@ class TrafficTest {
     }
 
     private Entry entry(Object array, Buffer buffer) {
-        return new Entry(this, new WeakKey(array, null), buffer, HostArrays.describe(array), null, null);
+        return new Entry(this, new WeakKey(array, null), buffer, array, null, null);
     }
 }

@@ -66,6 +66,61 @@ class StagedRowsTest {
     }
 
     @Test
+    void aWindowComesBackAloneForEveryTypeAndShape() {
+        FakeLanes lanes = new FakeLanes();
+        StagedCopy<FakeDevice> staged = new StagedCopy<>(SMALL, lanes);
+        Random r = new Random(8);
+        Class<?>[] types = {byte[].class, short[].class, int[].class, long[].class, double[].class};
+        for (Class<?> type : types) {
+            for (int rows : new int[] {1, 3, 7, 13}) {
+                for (int columns : new int[] {1, 3, 9, 33, 100}) {
+                    Object[] host = (Object[]) Array.newInstance(type, rows);
+                    Object[] expected = (Object[]) Array.newInstance(type, rows);
+                    for (int i = 0; i < rows; i++) {
+                        host[i] = StagedCopyTest.random(type, columns, r);
+                        expected[i] = Array.newInstance(type.getComponentType(), columns);
+                        System.arraycopy(host[i], 0, expected[i], 0, columns);
+                    }
+                    int width = StagedCopyTest.bytesOf(host[0]).length / columns;
+                    byte[] device = new byte[rows * columns * width];
+                    r.nextBytes(device);
+                    FakeDevice.Bytes d = FakeDevice.bytes(device.length);
+                    d.data.put(0, device);
+                    int r0 = rows / 3;
+                    int r1 = rows - rows / 4;
+                    int c0 = columns / 4;
+                    int c1 = columns - columns / 3;
+                    // what the window holds on the device, into the expected rows
+                    for (int i = r0; i < r1; i++) {
+                        Object onDevice = Array.newInstance(type.getComponentType(), columns);
+                        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(device, i * columns * width, columns * width)
+                                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                        for (int j = 0; j < columns; j++) {
+                            Array.set(onDevice, j, switch (width) {
+                                case 1 -> b.get();
+                                case 2 -> b.getShort();
+                                case 4 -> type == int[].class ? (Object) b.getInt() : (Object) b.getFloat();
+                                default -> type == long[].class ? (Object) b.getLong() : (Object) b.getDouble();
+                            });
+                        }
+                        System.arraycopy(onDevice, c0, expected[i], c0, c1 - c0);
+                    }
+                    String what = type.getSimpleName() + " " + rows + " x " + columns + " window [" + r0 + ", " + r1
+                            + ") x [" + c0 + ", " + c1 + ")";
+                    boolean staged1 = staged.rowsToHost(d, host, r0, r1, c0, c1);
+                    assertTrue(staged1 || (long) (r1 - r0) * columns * width == 0, what);
+                    for (int i = 0; i < rows; i++) {
+                        assertArrayEquals(StagedCopyTest.bytesOf(expected[i]), StagedCopyTest.bytesOf(host[i]),
+                                what + " row " + i);
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), lanes.violations);
+        staged.close();
+    }
+
+    @Test
     void rowsOfDifferentLengthsOrTypesAreRefusedAndSmallCopiesDeclined() {
         StagedCopy<FakeDevice> staged = new StagedCopy<>(SMALL, new FakeLanes());
         assertThrows(IllegalArgumentException.class,
