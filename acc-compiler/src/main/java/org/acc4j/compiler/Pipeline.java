@@ -2,8 +2,10 @@ package org.acc4j.compiler;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.acc4j.compiler.frontend.Directives;
 import org.acc4j.compiler.frontend.Inliner;
 import org.acc4j.compiler.frontend.MethodReader;
@@ -29,6 +31,7 @@ import org.acc4j.compiler.pass.PrivateArrays;
 import org.acc4j.compiler.pass.RegionSplitter;
 import org.acc4j.compiler.pass.RowGroups;
 import org.acc4j.compiler.pass.Tiling;
+import org.acc4j.compiler.pass.Unrolling;
 import org.acc4j.compiler.ptx.KernelEmitter;
 import org.acc4j.compiler.ptx.TiledEmitter;
 import org.objectweb.asm.tree.ClassNode;
@@ -253,11 +256,17 @@ public final class Pipeline {
      */
     private KernelPlan.Unchecked marched(MethodBody body, Region r, List<RangeCheck> hoisted, String entry,
                                          List<KernelParam> params, KernelPlan.Unchecked plain) {
-        Marching.Kernel m = Marching.march(body, r, hoisted);
+        Set<Integer> proven = new HashSet<>();
+        hoisted.forEach(c -> proven.add(c.access()));
+        // a window summed by constant-trip loops is unrolled first, so that its taps are fixed offsets
+        Unrolling.Result u = Unrolling.unroll(body, r);
+        Marching.Kernel m = u == null ? Marching.march(body, r, proven)
+                : Marching.march(body, u.region(), Unrolling.proven(proven, u.copies()));
         if (m == null) {
             return plain;
         }
-        KernelEmitter.Result k = KernelEmitter.emit(body, m.region(), entry + "_marched", sm, m.unchecked(), null);
+        KernelEmitter.Result k = KernelEmitter.emitLike(body, m.region(), entry + "_marched", sm, m.unchecked(),
+                params);
         return k.params().equals(params) ? new KernelPlan.Unchecked(k.entry(), k.ptx(), k.sites(), hoisted, null,
                 m.region()) : plain;
     }

@@ -73,6 +73,8 @@ public final class KernelEmitter {
 
     /** The region's row loop run with a group of lanes per row, or null. */
     private final RowGroup group;
+    /** The arrays in the order their parameters take (a rewritten region keeps its original kernel's order). */
+    private List<ArrayRef> arrayOrder = List.of();
 
     /** Where an error stub goes: {@code $L_raise}, or inside a row group's inner loop the lane's own exit. */
     String raiseTarget = "$L_raise";
@@ -111,6 +113,18 @@ public final class KernelEmitter {
         return new KernelEmitter(method, region, Set.copyOf(unchecked), group).run(entry, sm);
     }
 
+    /**
+     * The kernel of {@code region}, a rewrite of a region whose kernel took {@code like}: its arrays' parameters
+     * come in the order they have in {@code like} (a rewrite may read its arrays in another order).
+     */
+    public static Result emitLike(MethodBody method, Region region, String entry, int sm,
+                                  java.util.Collection<Integer> unchecked, List<KernelParam> like) {
+        KernelEmitter e = new KernelEmitter(method, region, Set.copyOf(unchecked), null);
+        e.arrayOrder = like.stream().filter(p -> p instanceof KernelParam.ArrayData)
+                .map(p -> ((KernelParam.ArrayData) p).array()).toList();
+        return e.run(entry, sm);
+    }
+
     private Result run(String entry, int sm) {
         List<Stmt> all = new ArrayList<>(region.devicePrologue());
         all.add(region.loop());
@@ -119,7 +133,14 @@ public final class KernelEmitter {
         params.add(new KernelParam.ErrorRecord());
         decl.append("\t.param .u64 p_err");
 
-        Map<ArrayRef, boolean[]> uses = Dataflow.arrayUses(all);
+        Map<ArrayRef, boolean[]> found = Dataflow.arrayUses(all);
+        Map<ArrayRef, boolean[]> uses = new java.util.LinkedHashMap<>();
+        for (ArrayRef a : arrayOrder) {
+            if (found.containsKey(a)) {
+                uses.put(a, found.get(a));
+            }
+        }
+        uses.putAll(found);
         Set<ArrayRef> arrays = uses.keySet();
         for (Map.Entry<ArrayRef, boolean[]> u : uses.entrySet()) {
             if (u.getValue()[1]) {
