@@ -22,8 +22,8 @@ budget=${STENCIL_BUDGET_S:-225}
 read -r -a java <<<"${BENCH_JAVA:-bash .gpu/on-gpu.sh}"
 read -r -a jvmx <<<"${STENCIL_JVM:-}"
 jmh=${STENCIL_JMH:--wi 1 -i 3 -w 100ms -r 200ms}
-gshapes=${G_SHAPES:-off default chunk2d=32 chunk2d=64 fixed=off block2d=256}
-sshapes=${S_SHAPES:-default chunk=32 block=64x4 chunk=32,block=64x4}
+gshapes=${G_SHAPES-off default chunk2d=32 chunk2d=64 fixed=off block2d=256}
+sshapes=${S_SHAPES-default chunk=32 block=64x4 chunk=32,block=64x4}
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   cat .gpu/bench/commit.txt 2>/dev/null
@@ -118,7 +118,7 @@ for f in sorted(glob.glob(os.path.join(out, "jmh-*.json"))):
     except Exception: continue
     for r in rows:
         b = r["benchmark"].split(".")[-2]; p = r.get("params", {})
-        ms = r["primaryMetric"]["score"]; err = r["primaryMetric"].get("scoreError", float("nan"))
+        ms = float(r["primaryMetric"]["score"]); err = float(r["primaryMetric"].get("scoreError", "nan"))
         gbs = arrays(b) * 8 * points(b, p.get("size", "8192")) / ms / 1e6
         ratio = gbs / (2 * 8 * 8192 * 8192 / copy / 1e6) if copy else float("nan")
         print(f"{tag:28s} {b:16s} {p.get('size',''):12s} {p.get('variant',''):10s} {ms:8.3f} ms +- {err:6.3f}  {gbs:7.1f} GB/s  {ratio:5.2f} of copy")
