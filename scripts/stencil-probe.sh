@@ -5,12 +5,14 @@
 # shared/anchors measures it, and acc4j's own CopyBench kernel). Every JMH setup first checks the device's result
 # against plain Java (GpuState), so each row is also a correctness check at the benchmark's size.
 #
-# Steps, each skipped once the budget is spent (STENCIL_BUDGET_S, default 225 s), in order of priority:
+# Steps, each skipped once the budget is spent (STENCIL_BUDGET_S, default 160 s), in order of priority:
 #   1. copy.txt: CuPy copy 8192^2 f64 (median of 20 launches over CUDA events)
 #   2. jmh-default: the four benchmarks and CopyBench with every default (autotuning on), Gaussblur's old
 #      unmarched mapping map2_3 beside them
 #   3. jmh-g-<tag>: Gaussblur alone under -Dacc4j.march=<shape> (autotuning off): G_SHAPES
 #   4. jmh-s-<tag>: the three 3D stencils under -Dacc4j.march=<shape> (autotuning off): S_SHAPES
+#   5. gpu-tests.log: the GPU test classes of STENCIL_TESTS (default MarchingGpuTest; "" for none), at most
+#      STENCIL_TESTS_TIMEOUT s (75), when .gpu/ also holds scripts/gpu-pack.sh's test classes
 # Settings: STENCIL_JMH ("-wi 1 -i 3 -w 100ms -r 200ms"), G_SHAPES, S_SHAPES (space-separated shapes; "default"
 # is the built-in shape), STENCIL_JVM (more JVM options), BENCH_JAVA (default: bash .gpu/on-gpu.sh).
 set -uo pipefail
@@ -18,12 +20,12 @@ cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/acc4j-stencil}
 mkdir -p "$out"
 start=$SECONDS
-budget=${STENCIL_BUDGET_S:-225}
+budget=${STENCIL_BUDGET_S:-160}
 read -r -a java <<<"${BENCH_JAVA:-bash .gpu/on-gpu.sh}"
 read -r -a jvmx <<<"${STENCIL_JVM:-}"
 jmh=${STENCIL_JMH:--wi 1 -i 3 -w 100ms -r 200ms}
-gshapes=${G_SHAPES-off default chunk2d=32 chunk2d=64 fixed=off block2d=256}
-sshapes=${S_SHAPES-default chunk=32 block=64x4 chunk=32,block=64x4}
+gshapes=${G_SHAPES-off default chunk2d=32 chunk2d=64 fixed=off}
+sshapes=${S_SHAPES-default chunk=32 block=64x4}
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   cat .gpu/bench/commit.txt 2>/dev/null
@@ -123,4 +125,17 @@ for f in sorted(glob.glob(os.path.join(out, "jmh-*.json"))):
         ratio = gbs / (2 * 8 * 8192 * 8192 / copy / 1e6) if copy else float("nan")
         print(f"{tag:28s} {b:16s} {p.get('size',''):12s} {p.get('variant',''):10s} {ms:8.3f} ms +- {err:6.3f}  {gbs:7.1f} GB/s  {ratio:5.2f} of copy")
 EOF
+# the GPU tests of STENCIL_TESTS (default MarchingGpuTest), when scripts/gpu-pack.sh packed the test classes too
+tests=${STENCIL_TESTS-MarchingGpuTest}
+if [ -n "$tests" ] && [ -d .gpu/test-classes ]; then
+  echo "== GPU tests: $tests"
+  tcp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')"
+  sel=$(for c in $tests; do printf -- "--select-class org.acc4j.samples.%s " "$c"; done)
+  # shellcheck disable=SC2086
+  timeout "${STENCIL_TESTS_TIMEOUT:-75}" "${java[@]}" -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar \
+    -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path "$tcp" --include-tag gpu $sel \
+    --details=tree --disable-banner >"$out/gpu-tests.log" 2>&1
+  echo "GPU tests: exit $?" | tee -a "$out/run-info.txt"
+  grep -E "tests (successful|failed|skipped)|✘" "$out/gpu-tests.log" | head -20
+fi
 echo "total: $((SECONDS - start)) s" | tee -a "$out/run-info.txt"
