@@ -86,7 +86,7 @@ public final class Pipeline {
         EMIT("emission", true),
         /**
          * {@link Tiling} and {@link Marching}: per region with hoisted bounds, a tiled transpose or matmul, else a
-         * marched stencil, in place of the unchecked variant.
+         * marched stencil (its window loops unrolled first by {@link Unrolling}), in place of the unchecked variant.
          */
         TILING("tiling", true),
         /**

@@ -46,7 +46,10 @@ import org.acc4j.compiler.ir.Var;
  * 3D, y for 2D), the thread loops, then the marched loop over the chunk. Before the first statement that reads a
  * column, its registers are set: at the chunk's first step every offset is loaded; at later steps the register of
  * offset {@code d} takes the one of {@code d + 1} (in increasing {@code d}) when {@code d + 1} is an offset, and
- * is loaded otherwise. The body then reads the registers in place of the loads.
+ * is loaded otherwise. A load whose subscript does not depend on the marched index (a window's weight) is a column
+ * of its own that is loaded at the chunk's first step only (with {@link Shape#fixed()}). The body then reads the
+ * registers in place of the loads. A window summed by constant-trip loops reaches this pass unrolled
+ * ({@link Unrolling}).
  *
  * <p>Invariants kept: every load the kernel issues is one Java's iteration at the same index makes, so it is in
  * bounds whenever the host's proofs hold ({@link Bounds}); the variant is launched only then, else the checked
