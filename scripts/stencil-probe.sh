@@ -5,34 +5,31 @@
 # shared/anchors measures it, and acc4j's own CopyBench kernel). Every JMH setup first checks the device's result
 # against plain Java (GpuState), so each row is also a correctness check at the benchmark's size.
 #
-# Steps, each skipped once the budget is spent (STENCIL_BUDGET_S, default 160 s), in order of priority:
+# Steps, each skipped once the budget is spent (STENCIL_BUDGET_S, default 165 s), in order of priority:
 #   1. copy.txt: CuPy copy 8192^2 f64 (median of 20 launches over CUDA events)
 #   2. jmh-default: the four benchmarks and CopyBench with every default (autotuning on), Gaussblur's old
 #      unmarched mapping map2_3 beside them
-#   3. jmh-g-<tag>: Gaussblur alone under -Dacc4j.march=<shape> (autotuning off): G_SHAPES
-#   4. jmh-s-<tag>: the three 3D stencils under -Dacc4j.march=<shape> (autotuning off): S_SHAPES
+#   3. STENCIL_STEPS in order, each "g:<shape>" (jmh-g-<tag>: Gaussblur alone) or "s:<shape>" (jmh-s-<tag>: the three
+#      3D stencils) under -Dacc4j.march=<shape> ("default": the built-in shape), autotuning off
 #   5. gpu-tests.log: the GPU test classes of STENCIL_TESTS (default MarchingGpuTest; "" for none), at most
 #      STENCIL_TESTS_TIMEOUT s (75), when .gpu/ also holds scripts/gpu-pack.sh's test classes
-# Settings: STENCIL_JMH ("-wi 1 -i 3 -w 100ms -r 200ms"), G_SHAPES, S_SHAPES (space-separated shapes; "default"
-# is the built-in shape), STENCIL_JVM (more JVM options), BENCH_JAVA (default: bash .gpu/on-gpu.sh).
+# Settings: STENCIL_JMH ("-wi 1 -i 3 -w 100ms -r 200ms"), STENCIL_STEPS, STENCIL_JVM (more JVM options), BENCH_JAVA (default: bash .gpu/on-gpu.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/acc4j-stencil}
 mkdir -p "$out"
 start=$SECONDS
-budget=${STENCIL_BUDGET_S:-160}
+budget=${STENCIL_BUDGET_S:-165}
 read -r -a java <<<"${BENCH_JAVA:-bash .gpu/on-gpu.sh}"
 read -r -a jvmx <<<"${STENCIL_JVM:-}"
 jmh=${STENCIL_JMH:--wi 1 -i 3 -w 100ms -r 200ms}
-gshapes=${G_SHAPES-off default chunk2d=32 chunk2d=64 fixed=off}
-sshapes=${S_SHAPES-default chunk=32 block=64x4}
+steps=${STENCIL_STEPS-g:off g:default g:prefetch=on s:default s:prefetch=on g:fixed=off g:chunk2d=32 s:chunk=32 s:block=64x4 g:fixed=off,prefetch=on s:chunk=32,prefetch=on}
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   cat .gpu/bench/commit.txt 2>/dev/null
   command -v nvidia-smi >/dev/null && echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
   echo "jmh: $jmh"
-  echo "gaussblur shapes: $gshapes"
-  echo "3D shapes: $sshapes"
+  echo "steps: $steps"
 } | tee "$out/run-info.txt"
 
 left() { echo $((budget - (SECONDS - start))); }
@@ -80,20 +77,15 @@ EOF
 run default '\.(Gaussblur|Stencil|Laplacian|Wave13pt)Bench\.gpuKernel$' -- -p variant=default
 run copy '\.CopyBench\.gpuKernel$' -- -p variant=1d_naive
 run g-map2_3 '\.GaussblurBench\.gpuKernel$' -- -p variant=map2_3
-for s in $gshapes; do
-  tag=$(echo "$s" | tr -c 'a-z0-9\n' '_')
+for step in $steps; do
+  kind=${step%%:*}
+  s=${step#*:}
+  tag="$kind-$(echo "$s" | tr -c 'a-z0-9\n' '_')"
+  if [ "$kind" = g ]; then regex='\.GaussblurBench\.gpuKernel$'; else regex='\.(Stencil|Laplacian|Wave13pt)Bench\.gpuKernel$'; fi
   if [ "$s" = default ]; then
-    run "g-$tag" '\.GaussblurBench\.gpuKernel$' -Dacc4j.autotune=off -- -p variant=default
+    run "$tag" "$regex" -Dacc4j.autotune=off -- -p variant=default
   else
-    run "g-$tag" '\.GaussblurBench\.gpuKernel$' -Dacc4j.autotune=off "-Dacc4j.march=$s" -- -p variant=default
-  fi
-done
-for s in $sshapes; do
-  tag=$(echo "$s" | tr -c 'a-z0-9\n' '_')
-  if [ "$s" = default ]; then
-    run "s-$tag" '\.(Stencil|Laplacian|Wave13pt)Bench\.gpuKernel$' -Dacc4j.autotune=off -- -p variant=default
-  else
-    run "s-$tag" '\.(Stencil|Laplacian|Wave13pt)Bench\.gpuKernel$' -Dacc4j.autotune=off "-Dacc4j.march=$s" -- -p variant=default
+    run "$tag" "$regex" -Dacc4j.autotune=off "-Dacc4j.march=$s" -- -p variant=default
   fi
 done
 

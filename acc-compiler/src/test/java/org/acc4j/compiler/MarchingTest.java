@@ -212,8 +212,8 @@ class MarchingTest {
     @Test
     void theShapeSettingIsReadOverTheDefault() {
         assertEquals(Marching.Shape.DEFAULT, Marching.Shape.parse("chunk=abc,block=7"));
-        Marching.Shape s = Marching.Shape.parse("chunk=32, chunk2d=64,block=64x4,block2d=256,fixed=off");
-        assertEquals(new Marching.Shape(true, 32, 64, 64, 4, 256, false), s);
+        Marching.Shape s = Marching.Shape.parse("chunk=32, chunk2d=64,block=64x4,block2d=256,fixed=off,prefetch=on");
+        assertEquals(new Marching.Shape(true, 32, 64, 64, 4, 256, false, true), s);
         assertFalse(Marching.Shape.parse("off").on());
     }
 
@@ -221,7 +221,8 @@ class MarchingTest {
     void everyShapeGivesJavasResult() throws Exception {
         Random rnd = new Random(37);
         for (String text : new String[] {"chunk2d=5,block2d=32,fixed=off", "chunk2d=64,block2d=64",
-            "chunk=3,block=16x2", "chunk=40,block=64x4"}) {
+            "chunk=3,block=16x2", "chunk=40,block=64x4", "prefetch=on", "prefetch=on,chunk=1,chunk2d=2",
+            "prefetch=on,fixed=off,chunk2d=7"}) {
             String before = System.getProperty(Marching.Shape.PROPERTY);
             System.setProperty(Marching.Shape.PROPERTY, text);
             try {

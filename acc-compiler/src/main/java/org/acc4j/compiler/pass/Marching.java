@@ -78,10 +78,11 @@ public final class Marching {
      * {@code off} (no nest marched) or {@code key=value,...} over {@code chunk}, {@code chunk2d}, {@code block}
      * ({@code 32x8}), {@code block2d} and {@code fixed} ({@code on}/{@code off}).
      */
-    public record Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed) {
+    public record Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
+                        boolean prefetch) {
         public static final String PROPERTY = "acc4j.march";
         public static final String ENV = "ACC4J_MARCH";
-        public static final Shape DEFAULT = new Shape(true, CHUNK, CHUNK, BLOCK_X, BLOCK_Y, BLOCK_2D, true);
+        public static final Shape DEFAULT = new Shape(true, CHUNK, CHUNK, BLOCK_X, BLOCK_Y, BLOCK_2D, true, false);
 
         /** The shape the setting asks for; the default where it is unset or an entry cannot be read. */
         public static Shape configured() {
@@ -95,7 +96,7 @@ public final class Marching {
         /** {@code text} over the default: {@code off}, or {@code key=value} entries separated by commas. */
         public static Shape parse(String text) {
             if (text.equals("off")) {
-                return new Shape(false, CHUNK, CHUNK, BLOCK_X, BLOCK_Y, BLOCK_2D, true);
+                return new Shape(false, CHUNK, CHUNK, BLOCK_X, BLOCK_Y, BLOCK_2D, true, false);
             }
             Shape s = DEFAULT;
             for (String entry : text.split(",")) {
@@ -106,15 +107,20 @@ public final class Marching {
                 String v = kv[1].trim();
                 try {
                     s = switch (kv[0].trim()) {
-                        case "chunk" -> new Shape(s.on, positive(v), s.chunk2d, s.blockX, s.blockY, s.block2d, s.fixed);
-                        case "chunk2d" -> new Shape(s.on, s.chunk, positive(v), s.blockX, s.blockY, s.block2d, s.fixed);
+                        case "chunk" -> new Shape(s.on, positive(v), s.chunk2d, s.blockX, s.blockY, s.block2d, s.fixed,
+                                s.prefetch);
+                        case "chunk2d" -> new Shape(s.on, s.chunk, positive(v), s.blockX, s.blockY, s.block2d, s.fixed,
+                                s.prefetch);
                         case "block" -> {
                             String[] xy = v.split("x");
                             yield new Shape(s.on, s.chunk, s.chunk2d, positive(xy[0]), positive(xy[1]), s.block2d,
-                                    s.fixed);
+                                    s.fixed, s.prefetch);
                         }
-                        case "block2d" -> new Shape(s.on, s.chunk, s.chunk2d, s.blockX, s.blockY, positive(v), s.fixed);
+                        case "block2d" -> new Shape(s.on, s.chunk, s.chunk2d, s.blockX, s.blockY, positive(v), s.fixed,
+                                s.prefetch);
                         case "fixed" -> new Shape(s.on, s.chunk, s.chunk2d, s.blockX, s.blockY, s.block2d,
+                                !v.equals("off"), s.prefetch);
+                        case "prefetch" -> new Shape(s.on, s.chunk, s.chunk2d, s.blockX, s.blockY, s.block2d, s.fixed,
                                 !v.equals("off"));
                         default -> s;
                     };
@@ -332,6 +338,15 @@ public final class Marching {
         Map<Integer, List<Stmt>> firstStep = new HashMap<>();
         Map<Integer, List<Stmt>> laterSteps = new HashMap<>();
         Var kc = new Var(next++, Type.I32, k.name() + "_chunk");
+        Expr hi = march.bound();
+        Expr left = new Expr.Binary(BinOp.SUB, hi, new Expr.Local(kc));
+        Expr end = new Expr.Select(new Expr.Compare(Cond.LT, left, Expr.Const.i32(chunk), false), hi,
+                new Expr.Binary(BinOp.ADD, new Expr.Local(kc), Expr.Const.i32(chunk)));
+        // with prefetching, the loads of the next step are issued one step ahead (when the chunk has a next step)
+        int[] nextAccess = {Math.max(Dataflow.lastAccess(body.body()), Dataflow.lastAccess(List.of(region.loop()))) + 1};
+        Expr hasNext = new Expr.Compare(Cond.LT, new Expr.Binary(BinOp.ADD, new Expr.Local(k), Expr.Const.i32(1)), end,
+                false);
+        Expr strideValue = stride.toExpr();
         StringBuilder read = new StringBuilder();
         Map<String, Integer> others = new TreeMap<>();
         for (Column col : columns) {
@@ -376,14 +391,29 @@ public final class Marching {
             List<Stmt> all = new ArrayList<>();
             List<Stmt> later = new ArrayList<>();
             int line = inner.get(at).line();
+            List<Stmt> ahead = new ArrayList<>();
             for (Map.Entry<Integer, Var> e : regs.entrySet()) {
                 Expr.Load l = col.members.get(e.getKey());
                 all.add(new Stmt.Assign(e.getValue(), l, line));
                 Var up = regs.get(e.getKey() + 1);
-                if (!fixed) {
+                if (fixed) {
+                    continue;
+                }
+                if (up == null && shape.prefetch() && strideValue != null) {
+                    // the element this member reads at the next step, loaded now: the load Java's next iteration
+                    // makes (its subscript one stride further, equal as a polynomial), so it is in bounds
+                    Var pre = new Var(next++, col.array.element(), regs.get(e.getKey()).name() + "_next");
+                    allRegisters.add(pre);
+                    later.add(new Stmt.Assign(e.getValue(), new Expr.Local(pre), line));
+                    Expr.Load following = new Expr.Load(l.array(), null, new Expr.Binary(BinOp.ADD, l.index(),
+                            strideValue), nextAccess[0]++);
+                    ahead.add(new Stmt.If(hasNext, List.of(new Stmt.Assign(pre, following, line)), List.of(), line));
+                } else {
                     later.add(new Stmt.Assign(e.getValue(), up != null ? new Expr.Local(up) : l, line));
                 }
             }
+            all.addAll(ahead);
+            later.addAll(ahead);
             firstStep.computeIfAbsent(at, p -> new ArrayList<>()).addAll(all);
             laterSteps.computeIfAbsent(at, p -> new ArrayList<>()).addAll(later);
             if (fixed) {
@@ -410,17 +440,14 @@ public final class Marching {
         for (int p = 0; p < inner.size(); p++) {
             // a chunk's first loads in the order of the body's loads (the kernel's parameters follow first uses)
             List<Stmt> loadsFirst = new ArrayList<>(firstStep.getOrDefault(p, List.of()));
-            loadsFirst.sort(java.util.Comparator.comparingInt(x -> firstUse(loads, ((Stmt.Assign) x).value())));
+            loadsFirst.sort(java.util.Comparator.comparingInt(x -> x instanceof Stmt.Assign a ? firstUse(loads, a.value())
+                    : loads.size()));
             atStart.addAll(loadsFirst);
             rest.addAll(laterSteps.getOrDefault(p, List.of()));
             Stmt s = replace(inner.get(p), registers);
             atStart.add(s);
             rest.add(s);
         }
-        Expr hi = march.bound();
-        Expr left = new Expr.Binary(BinOp.SUB, hi, new Expr.Local(kc));
-        Expr end = new Expr.Select(new Expr.Compare(Cond.LT, left, Expr.Const.i32(chunk), false), hi,
-                new Expr.Binary(BinOp.ADD, new Expr.Local(kc), Expr.Const.i32(chunk)));
         Stmt.If step = new Stmt.If(new Expr.Compare(Cond.EQ, new Expr.Local(k), new Expr.Local(kc), false), atStart, rest,
                 march.line());
         Stmt.For seq = new Stmt.For(k, new Expr.Local(kc), Cond.LT, end, 1, LoopSpec.NONE, List.of(step), march.line());
@@ -476,6 +503,9 @@ public final class Marching {
             read.append("; ").append(columns.size() - columnCount).append(" load")
                     .append(columns.size() - columnCount == 1 ? "" : "s").append(" that do not depend on ")
                     .append(k.name()).append(" read once per chunk");
+        }
+        if (nextAccess[0] > Math.max(Dataflow.lastAccess(body.body()), Dataflow.lastAccess(List.of(region.loop()))) + 1) {
+            read.append("; each step loads the next step's elements");
         }
         String note = "marched along " + k.name() + " with its values in registers: " + read + " (" + geometry
                 + ", chunks of " + chunk + " steps of " + k.name() + " per thread; launched when the bounds proofs "
@@ -699,6 +729,19 @@ public final class Marching {
 
         boolean isZero() {
             return terms.isEmpty();
+        }
+
+        /** The polynomial as an {@code int} expression (its atoms multiplied, times the coefficients, summed). */
+        Expr toExpr() {
+            Expr sum = null;
+            for (Map.Entry<List<Expr>, Integer> t : terms.entrySet()) {
+                Expr term = Expr.Const.i32(t.getValue());
+                for (Expr atom : t.getKey()) {
+                    term = term instanceof Expr.Const c && c.bits() == 1 ? atom : new Expr.Binary(BinOp.MUL, term, atom);
+                }
+                sum = sum == null ? term : new Expr.Binary(BinOp.ADD, sum, term);
+            }
+            return sum == null ? Expr.Const.i32(0) : sum;
         }
 
         boolean isOne() {
