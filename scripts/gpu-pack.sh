@@ -20,8 +20,10 @@ mvn -B -q -pl acc-compiler -am test-compile
 mkdir -p .gpu/test-classes/org/acc4j/compiler && cp -r acc-compiler/target/test-classes/org/acc4j/compiler/fuzz acc-compiler/target/test-classes/org/acc4j/compiler/fixtures acc-compiler/target/test-classes/org/acc4j/compiler/Ptxas.class \
   acc-compiler/target/test-classes/org/acc4j/compiler/Nvcc.class acc-compiler/target/test-classes/org/acc4j/compiler/Golden.class .gpu/test-classes/org/acc4j/compiler/
 fuzzcp="acc-compiler/target/test-classes:acc-compiler/target/classes:$(ls acc-annotations/target/acc-annotations-*.jar | head -1)"
-rm -rf .gpu/fuzz-classes && java -cp "$fuzzcp" org.acc4j.compiler.fuzz.Pack .gpu/fuzz-classes 1 "${FUZZ_NESTS:-10000}"
+# seeds FUZZ_FIRST..FUZZ_FIRST+FUZZ_NESTS-1; a run (scripts/fuzz-run.sh) starts at the same first seed
+rm -rf .gpu/fuzz-classes && java -cp "$fuzzcp" org.acc4j.compiler.fuzz.Pack .gpu/fuzz-classes "${FUZZ_FIRST:-1}" "${FUZZ_NESTS:-10000}"
 rm -f .gpu/lib/fuzz-nests.jar && jar cf .gpu/lib/fuzz-nests.jar -C .gpu/fuzz-classes . && rm -rf .gpu/fuzz-classes
+echo "seeds ${FUZZ_FIRST:-1}..$(( ${FUZZ_FIRST:-1} + ${FUZZ_NESTS:-10000} - 1 )), $(du -h .gpu/lib/fuzz-nests.jar | cut -f1)" > .gpu/fuzz-nests.txt
 # the tests run against acc.jar (runtime, compiler, JCuda) and the JUnit console (JUnit itself)
 mvn -B -q -N dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:1.14.4 -DoutputDirectory="$root/.gpu" >/dev/null
 echo "packed .gpu: $(du -sh .gpu | cut -f1)"

@@ -41,7 +41,9 @@ public class Evaluator {
             throw new NullPointerException("Cannot load from array because \"" + a.name() + "\" is null");
         }
         if (row != null) {
-            array = ((Object[]) array)[(Integer) eval(row)];
+            int r = (Integer) eval(row);
+            checkIndex(array, r);
+            array = ((Object[]) array)[r];
             if (array == null) {
                 throw new NullPointerException("a row of " + a.name() + " is null");
             }
@@ -157,7 +159,9 @@ public class Evaluator {
         public Object visit(Expr.Length l) {
             Object array = sources.apply(l.array().source());
             if (l.row() != null) {
-                array = java.lang.reflect.Array.get(array, (Integer) eval(l.row()));
+                int r = (Integer) eval(l.row());
+                checkIndex(array, r);
+                array = java.lang.reflect.Array.get(array, r);
             }
             return java.lang.reflect.Array.getLength(array);
         }

@@ -73,8 +73,6 @@ public final class KernelEmitter {
 
     /** The region's row loop run with a group of lanes per row, or null. */
     private final RowGroup group;
-    /** The arrays in the order their parameters take (a rewritten region keeps its original kernel's order). */
-    private List<ArrayRef> arrayOrder = List.of();
 
     /** Where an error stub goes: {@code $L_raise}, or inside a row group's inner loop the lane's own exit. */
     String raiseTarget = "$L_raise";
@@ -110,22 +108,34 @@ public final class KernelEmitter {
      */
     public static Result emit(MethodBody method, Region region, String entry, int sm,
                               java.util.Collection<Integer> unchecked, RowGroup group) {
-        return new KernelEmitter(method, region, Set.copyOf(unchecked), group).run(entry, sm);
+        return new KernelEmitter(method, region, Set.copyOf(unchecked), group).run(entry, sm, List.of());
     }
 
     /**
-     * The kernel of {@code region}, a rewrite of a region whose kernel took {@code like}: its arrays' parameters
-     * come in the order they have in {@code like} (a rewrite may read its arrays in another order).
+     * As {@link #emit(MethodBody, Region, String, int, java.util.Collection, RowGroup)} for a rewritten form of a
+     * region whose kernel takes {@code like}'s parameters: arrays and scalars come in {@code like}'s order (those not in
+     * it after, in the order of first use), so that a variant whose statements read the arrays in another order is
+     * launched with the same arguments. The caller compares the result's parameters with {@code like}.
      */
     public static Result emitLike(MethodBody method, Region region, String entry, int sm,
                                   java.util.Collection<Integer> unchecked, List<KernelParam> like) {
-        KernelEmitter e = new KernelEmitter(method, region, Set.copyOf(unchecked), null);
-        e.arrayOrder = like.stream().filter(p -> p instanceof KernelParam.ArrayData)
-                .map(p -> ((KernelParam.ArrayData) p).array()).toList();
-        return e.run(entry, sm);
+        return new KernelEmitter(method, region, Set.copyOf(unchecked), null).run(entry, sm, like);
     }
 
-    private Result run(String entry, int sm) {
+    /** {@code items} sorted by the position of {@code param(item)} in {@code like}, those not in it last, stably. */
+    private static <T> List<T> inOrderOf(java.util.Collection<T> items, List<KernelParam> like,
+                                         java.util.function.Function<T, KernelParam> param) {
+        List<T> sorted = new ArrayList<>(items);
+        if (!like.isEmpty()) {
+            sorted.sort(java.util.Comparator.comparingInt(t -> {
+                int at = like.indexOf(param.apply(t));
+                return at < 0 ? Integer.MAX_VALUE : at;
+            }));
+        }
+        return sorted;
+    }
+
+    private Result run(String entry, int sm, List<KernelParam> like) {
         List<Stmt> all = new ArrayList<>(region.devicePrologue());
         all.add(region.loop());
         List<KernelParam> params = new ArrayList<>();
@@ -133,15 +143,8 @@ public final class KernelEmitter {
         params.add(new KernelParam.ErrorRecord());
         decl.append("\t.param .u64 p_err");
 
-        Map<ArrayRef, boolean[]> found = Dataflow.arrayUses(all);
-        Map<ArrayRef, boolean[]> uses = new java.util.LinkedHashMap<>();
-        for (ArrayRef a : arrayOrder) {
-            if (found.containsKey(a)) {
-                uses.put(a, found.get(a));
-            }
-        }
-        uses.putAll(found);
-        Set<ArrayRef> arrays = uses.keySet();
+        Map<ArrayRef, boolean[]> uses = Dataflow.arrayUses(all);
+        List<ArrayRef> arrays = inOrderOf(uses.keySet(), like, a -> new KernelParam.ArrayLength(a));
         for (Map.Entry<ArrayRef, boolean[]> u : uses.entrySet()) {
             if (u.getValue()[1]) {
                 written.add(u.getKey());
@@ -159,8 +162,15 @@ public final class KernelEmitter {
                         .append(ident(a.name())).append("_pitch");
             }
         }
-        Set<Var> liveIn = new LinkedHashSet<>();
-        Dataflow.liveIn(all, liveIn);
+        Set<Var> live = new LinkedHashSet<>();
+        Dataflow.liveIn(all, live);
+        List<Var> liveIn = inOrderOf(live, like, v -> {
+            if (region.hostVars().contains(v)) {
+                return new KernelParam.HostValue(v);
+            }
+            MethodBody.Param p = method.paramAtSlot(v.slot());
+            return p == null ? null : new KernelParam.Scalar(new ArrayRef.Parameter(p.index(), p.name()), v.type());
+        });
         List<Var> scalarParams = new ArrayList<>();
         for (Var v : liveIn) {
             if (region.hostVars().contains(v)) {

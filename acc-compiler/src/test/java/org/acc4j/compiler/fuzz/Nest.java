@@ -25,6 +25,10 @@ public record Nest(long seed, String method, String source, List<Param> params, 
     public record Param(String name, String type, Object value) {
     }
 
+    /** The value of an array parameter that the call binds to the same array as the earlier parameter {@code name}. */
+    public record Same(String name) {
+    }
+
     public static String methodName(long seed) {
         return seed < 0 ? "km" + (-seed) : "k" + seed;
     }
@@ -35,7 +39,22 @@ public record Nest(long seed, String method, String source, List<Param> params, 
         for (int k = 0; k < a.length; k++) {
             a[k] = copy(params.get(k).value());
         }
+        for (int k = 0; k < a.length; k++) {
+            if (a[k] instanceof Same same) {
+                a[k] = a[index(same.name())];
+            }
+        }
         return a;
+    }
+
+    /** The position of the parameter {@code name}. */
+    public int index(String name) {
+        for (int k = 0; k < params.size(); k++) {
+            if (params.get(k).name().equals(name)) {
+                return k;
+            }
+        }
+        throw new IllegalArgumentException("no parameter " + name + " in " + method);
     }
 
     /** The parameter types, for reflection. */
@@ -52,6 +71,7 @@ public record Nest(long seed, String method, String source, List<Param> params, 
                 case "float[]" -> float[].class;
                 case "double[]" -> double[].class;
                 case "double[][]" -> double[][].class;
+                case "double[][][]" -> double[][][].class;
                 default -> throw new IllegalStateException(p.type());
             });
         }
@@ -68,6 +88,13 @@ public record Nest(long seed, String method, String source, List<Param> params, 
     }
 
     static Object copy(Object o) {
+        if (o instanceof double[][][] d) {
+            double[][][] c = new double[d.length][][];
+            for (int i = 0; i < d.length; i++) {
+                c[i] = (double[][]) copy(d[i]);
+            }
+            return c;
+        }
         if (o instanceof double[][] d) {
             double[][] c = new double[d.length][];
             for (int i = 0; i < d.length; i++) {
@@ -106,6 +133,16 @@ public record Nest(long seed, String method, String source, List<Param> params, 
     }
 
     private static String difference(Object e, Object a) {
+        if (e instanceof double[][][] d) {
+            double[][][] x = (double[][][]) a;
+            for (int i = 0; i < d.length; i++) {
+                String r = difference(d[i], x[i]);
+                if (r != null) {
+                    return "[" + i + "]" + r;
+                }
+            }
+            return null;
+        }
         if (e instanceof double[][] d) {
             double[][] x = (double[][]) a;
             for (int i = 0; i < d.length; i++) {

@@ -27,7 +27,7 @@ public final class NestGenerator {
     /** Constructs that can be switched off by name (to keep CI green while a bug found with them is open). */
     public static final List<String> FLAGS = List.of("long-index", "triangular", "down", "2d", "ternary",
             "if", "reduction", "dependent", "fault", "unsupported", "annotations", "collapse", "imperfect",
-            "float-ops", "shifts", "division", "math", "casts", "not-equal", "while", "private", "tiling");
+            "float-ops", "shifts", "division", "math", "casts", "not-equal", "while", "private", "tiling", "stencil");
 
     /** Which flagged constructs are off; immutable, {@link #without} returns a copy. */
     public record Options(Set<String> off) {
@@ -66,33 +66,37 @@ public final class NestGenerator {
     }
 
     /** An array parameter: its element type, rank and the extreme subscripts generated for it so far. */
-    private static final class Arr {
+    static final class Arr {
         String name;
         String elem;
         boolean twoD;
         long maxIndex = -1;
         long maxRow = -1;
+        /** Planes of a three-dimensional array ({@code double[planes][maxRow + 1][maxIndex + 1]}), or -1. */
+        long planes = -1;
         boolean output;
+        /** The earlier array parameter whose value the call passes for this one too, or null. */
+        String sameAs;
     }
 
     private record Scalar(String name, String type) {
     }
 
-    private final Random r;
+    final Random r;
     /** Decides alone whether a nest gets a sequential while loop, so that nests without one stay as they were. */
     private final Random whileDice;
     /** Decides alone whether a nest gets a private array, so that nests without one stay as they were. */
     private final Random privateDice;
-    private final Options o;
+    final Options o;
     private final long seed;
-    private final Set<String> features = new TreeSet<>();
-    private final Map<String, Nest.Param> scalarParams = new LinkedHashMap<>();
-    private final List<Arr> arrays = new ArrayList<>();
+    final Set<String> features = new TreeSet<>();
+    final Map<String, Nest.Param> scalarParams = new LinkedHashMap<>();
+    final List<Arr> arrays = new ArrayList<>();
     private final List<Scalar> scope = new ArrayList<>();
     private final List<L> loops = new ArrayList<>();
-    private final StringBuilder body = new StringBuilder();
-    private String fault;
-    private String unsupported;
+    final StringBuilder body = new StringBuilder();
+    String fault;
+    String unsupported;
     private int locals;
     private int exprBudget;
     private boolean divZeroPlanted;
@@ -116,17 +120,21 @@ public final class NestGenerator {
         if (options.on("tiling") && shapes.nextInt(100) < 10) {
             return new NestGenerator(seed, options).tiledShape(shapes);
         }
+        if (options.on("stencil") && shapes.nextInt(100) < 10) {
+            NestGenerator g = new NestGenerator(seed, options);
+            return new StencilShapes(g, shapes).generate();
+        }
         return new NestGenerator(seed, options).nest();
     }
 
     // ------------------------------------------------------------------ transpose and matmul shapes
 
     /** A size near a tile's edge, or an empty, single or small one. */
-    private static int edgeSize(Random d, int... edges) {
+    static int edgeSize(Random d, int... edges) {
         return d.nextInt(3) == 0 ? d.nextInt(45) : edges[d.nextInt(edges.length)];
     }
 
-    private Arr shapeArray(String name, String elem, boolean twoD, boolean output, long rows, long cols) {
+    Arr shapeArray(String name, String elem, boolean twoD, boolean output, long rows, long cols) {
         Arr a = array(name, elem, twoD, output);
         if (twoD) {
             a.maxRow = rows - 1;
@@ -194,14 +202,38 @@ public final class NestGenerator {
         if (d.nextInt(8) == 0) {
             fault = "index";
         }
+        aliases(new Random(seed * 0x3C6EF372FE94F82BL + 23));
         return finish(false);
+    }
+
+    /**
+     * Sometimes binds two array parameters of a shape to one array (a die of its own, so that the shapes stay what
+     * they were): the input as the output too ({@code tiling-alias}: the launch must be refused), or, for a matmul
+     * whose second operand's reads fit in the first, both operands ({@code tiling-alias-read}: fine).
+     */
+    private void aliases(Random d) {
+        Arr a = named("a");
+        Arr b = named("b");
+        Arr out = named("o");
+        int k = d.nextInt(100);
+        if (k < 6 && a.twoD == out.twoD) {
+            out.sameAs = "a";
+            features.add("tiling-alias");
+        } else if (k < 12 && b != null && fault == null && b.maxRow <= a.maxRow && b.maxIndex <= a.maxIndex) {
+            b.sameAs = "a";
+            features.add("tiling-alias-read");
+        }
+    }
+
+    private Arr named(String name) {
+        return arrays.stream().filter(x -> x.name.equals(name)).findFirst().orElse(null);
     }
 
     private boolean chance(int percent, String flag) {
         return (flag == null || o.on(flag)) && r.nextInt(100) < percent;
     }
 
-    private String pick(String... s) {
+    String pick(String... s) {
         return s[r.nextInt(s.length)];
     }
 
@@ -717,7 +749,7 @@ public final class NestGenerator {
 
     // ------------------------------------------------------------------ expressions
 
-    private Arr array(String name, String elem, boolean twoD, boolean output) {
+    Arr array(String name, String elem, boolean twoD, boolean output) {
         Arr a = new Arr();
         a.name = name;
         a.elem = twoD ? "double" : elem;
@@ -878,7 +910,7 @@ public final class NestGenerator {
 
     // ------------------------------------------------------------------ the call's values
 
-    private Nest finish(boolean annotate) {
+    Nest finish(boolean annotate) {
         Random v = new Random(seed ^ 0x5DEECE66DL);
         if ("div0".equals(fault) && !divZeroPlanted) {
             fault = null;
@@ -886,7 +918,8 @@ public final class NestGenerator {
         List<Nest.Param> params = new ArrayList<>();
         Arr shortened = null;
         if ("index".equals(fault)) {
-            List<Arr> readable = arrays.stream().filter(a -> !a.twoD && a.maxIndex >= 0).toList();
+            List<Arr> readable = arrays.stream().filter(a -> !a.twoD && a.planes < 0 && a.sameAs == null
+                    && a.maxIndex >= 0).toList();
             shortened = readable.isEmpty() ? null : readable.get(v.nextInt(readable.size()));
             if (shortened == null) {
                 fault = null;
@@ -897,7 +930,17 @@ public final class NestGenerator {
             int len = (int) Math.max(0, a.maxIndex + 1);
             len = a == shortened ? len - 1 : len + v.nextInt(3);
             Object value;
-            if (a.twoD) {
+            if (a.sameAs != null) {
+                value = new Nest.Same(a.sameAs);
+            } else if (a.planes >= 0) {
+                double[][][] g = new double[(int) a.planes][(int) Math.max(0, a.maxRow + 1)][];
+                for (double[][] plane : g) {
+                    for (int i = 0; i < plane.length; i++) {
+                        plane[i] = (double[]) values("double", len, v);
+                    }
+                }
+                value = g;
+            } else if (a.twoD) {
                 double[][] g = new double[(int) Math.max(0, a.maxRow + 1)][];
                 for (int i = 0; i < g.length; i++) {
                     g[i] = (double[]) values("double", len, v);
@@ -906,7 +949,7 @@ public final class NestGenerator {
             } else {
                 value = values(a.elem, len, v);
             }
-            params.add(new Nest.Param(a.name, a.elem + (a.twoD ? "[][]" : "[]"), value));
+            params.add(new Nest.Param(a.name, a.elem + (a.planes >= 0 ? "[][][]" : a.twoD ? "[][]" : "[]"), value));
         }
         params.addAll(scalarParams.values());
         for (Nest.Param p : params) {

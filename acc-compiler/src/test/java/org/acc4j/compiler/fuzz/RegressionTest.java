@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
@@ -71,6 +72,33 @@ class RegressionTest {
                 () -> Regressions.readPastTheEnd(new double[8], new double[8], 8));
         ArrayIndexOutOfBoundsException interpreted = assertThrows(ArrayIndexOutOfBoundsException.class,
                 () -> KernelInterpreter.run(m, new Object[] {new double[8], new double[8], 8}, 2));
+        assertEquals(java.getMessage(), interpreted.getMessage());
+    }
+
+    @Test
+    void aColumnReadAfterAnotherArrayIsMarched() {
+        CompiledMethod m = offload("columnReadAfterAnotherArray");
+        org.acc4j.compiler.KernelPlan.Unchecked u = m.kernels().get(0).unchecked();
+        assertTrue(u != null && u.marched() != null, () -> "not marched: " + m.report());
+        java.util.Random r = new java.util.Random(42);
+        int n = 37;
+        int w = 35;
+        double[] a = r.doubles(n * w).toArray();
+        double[] b = r.doubles(n * w).toArray();
+        double[] plain = new double[n * w];
+        double[] interpreted = new double[n * w];
+        Regressions.columnReadAfterAnotherArray(a, b, plain, n, w);
+        KernelInterpreter.run(m, new Object[] {a, b, interpreted, n, w}, 2);
+        assertArrayEquals(plain, interpreted);
+    }
+
+    @Test
+    void theInterpreterThrowsJavasMessageForARowOutOfRange() {
+        CompiledMethod m = offload("rowBelowTheFirst");
+        ArrayIndexOutOfBoundsException java = assertThrows(ArrayIndexOutOfBoundsException.class,
+                () -> Regressions.rowBelowTheFirst(new double[4][3], new double[4][3], 4, 3));
+        ArrayIndexOutOfBoundsException interpreted = assertThrows(ArrayIndexOutOfBoundsException.class,
+                () -> KernelInterpreter.run(m, new Object[] {new double[4][3], new double[4][3], 4, 3}, 2));
         assertEquals(java.getMessage(), interpreted.getMessage());
     }
 }

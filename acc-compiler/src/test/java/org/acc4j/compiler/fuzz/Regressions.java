@@ -39,4 +39,29 @@ public final class Regressions {
             o[i] = b[i + 1];
         }
     }
+
+    /**
+     * Stencil seeds with two inputs (2604 and others of the first 1000 stencil shapes): the column b is read after a,
+     * so the marched kernel's statements used the arrays in another order than the plain kernel's parameters, and the
+     * nest kept its plain kernel.
+     */
+    @Kernels
+    public static void columnReadAfterAnotherArray(double[] a, double[] b, double[] o, int n, int m) {
+        for (int i = 1; i < n - 1; i++) {
+            for (int j = 1; j < m - 1; j++) {
+                int c = i * m + j;
+                o[c] = a[c - m - 1] + b[c - m] + b[c] + 0.5 * b[c + m];
+            }
+        }
+    }
+
+    /** Stencil seed 2039 (a blur over rows whose halo leaves the array): a row index out of range. */
+    @Kernels
+    public static void rowBelowTheFirst(double[][] a, double[][] o, int n, int m) {
+        for (int i = 0; i < n - 1; i++) {
+            for (int j = 0; j < m; j++) {
+                o[i][j] = a[i - 1][j] + a[i + 1][j];
+            }
+        }
+    }
 }
