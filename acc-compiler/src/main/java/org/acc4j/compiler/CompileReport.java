@@ -78,8 +78,11 @@ final class CompileReport {
             }
         }
         if (unchecked != null && unchecked.marched() != null) {
-            report.add(where(cn, r.loop().line()) + "  " + unchecked.marched().notes().get(
-                    unchecked.marched().notes().size() - 1));
+            // the marched region's own notes: the unrolling's, when it ran, then the marching's
+            List<String> notes = unchecked.marched().notes();
+            for (String note : notes.subList(Math.min(r.notes().size(), notes.size() - 1), notes.size())) {
+                report.add(where(cn, r.loop().line()) + "  " + note);
+            }
         }
         for (var v : r.hostVars()) {
             report.add(where(cn, 0) + "  " + v.name() + " is computed on the host (it depends on a reduction) "

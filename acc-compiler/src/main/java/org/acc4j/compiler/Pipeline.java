@@ -2,8 +2,10 @@ package org.acc4j.compiler;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.acc4j.compiler.frontend.Directives;
 import org.acc4j.compiler.frontend.Inliner;
 import org.acc4j.compiler.frontend.MethodReader;
@@ -29,6 +31,7 @@ import org.acc4j.compiler.pass.PrivateArrays;
 import org.acc4j.compiler.pass.RegionSplitter;
 import org.acc4j.compiler.pass.RowGroups;
 import org.acc4j.compiler.pass.Tiling;
+import org.acc4j.compiler.pass.Unrolling;
 import org.acc4j.compiler.ptx.KernelEmitter;
 import org.acc4j.compiler.ptx.TiledEmitter;
 import org.objectweb.asm.tree.ClassNode;
@@ -83,7 +86,7 @@ public final class Pipeline {
         EMIT("emission", true),
         /**
          * {@link Tiling} and {@link Marching}: per region with hoisted bounds, a tiled transpose or matmul, else a
-         * marched stencil, in place of the unchecked variant.
+         * marched stencil (its window loops unrolled first by {@link Unrolling}), in place of the unchecked variant.
          */
         TILING("tiling", true),
         /**
@@ -253,7 +256,12 @@ public final class Pipeline {
      */
     private KernelPlan.Unchecked marched(MethodBody body, Region r, List<RangeCheck> hoisted, String entry,
                                          List<KernelParam> params, KernelPlan.Unchecked plain) {
-        Marching.Kernel m = Marching.march(body, r, hoisted);
+        Set<Integer> proven = new HashSet<>();
+        hoisted.forEach(c -> proven.add(c.access()));
+        // a window summed by constant-trip loops is unrolled first, so that its taps are fixed offsets
+        Unrolling.Result u = Unrolling.unroll(body, r);
+        Marching.Kernel m = u == null ? Marching.march(body, r, proven)
+                : Marching.march(body, u.region(), Unrolling.proven(proven, u.copies()));
         if (m == null) {
             return plain;
         }

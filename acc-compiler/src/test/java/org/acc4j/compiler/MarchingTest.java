@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Method;
@@ -141,6 +142,117 @@ class MarchingTest {
         Random rnd = new Random(34);
         for (int[] s : new int[][] {{5, 5}, {40, 41}, {19, 140}, {70, 6}}) {
             sameAsJava(m, "gapped", NestInputs.doubles(rnd, s[0] * s[1]), new double[s[0] * s[1]], s[0], s[1]);
+        }
+    }
+
+    @Test
+    void aWindowSummedByConstantLoopsIsUnrolledAndMarched() throws Exception {
+        CompiledMethod m = CompilerTest.offload(MarchingKernels.class, "window");
+        KernelPlan.Unchecked u = marched(m);
+        assertNotNull(u, () -> report(m));
+        assertTrue(report(m).contains("unrolled the loops over di, dj"), report(m));
+        assertTrue(report(m).contains("a is read at i-2, i-1, i, i+1, i+2, and in 4 more columns of a; 25 loads that"
+                + " do not depend on i read once per chunk"), report(m));
+        assertFalse(u.ptx().contains("fma"), u.ptx());
+        assertEquals(java.util.List.of(), Verifier.problems("marching", m.body(), u.marched()));
+        assertNoSpills(u);
+        Random rnd = new Random(35);
+        // sizes that are not multiples of the chunk or the block, single rows and columns, empty ranges
+        int[][] sizes = {{5, 5}, {6, 130}, {Marching.CHUNK + 5, 7}, {Marching.CHUNK + 4, 129}, {41, 37}, {1, 40},
+            {40, 1}, {4, 4}, {5, 1}, {0, 0}, {2 * Marching.CHUNK + 7, 5}};
+        for (int[] s : sizes) {
+            int n = s[0] * s[1];
+            Object[] args = {NestInputs.doubles(rnd, n), NestInputs.doubles(rnd, n), NestInputs.doubles(rnd, 25), s[0],
+                s[1]};
+            try {
+                sameAsJava(m, "window", args);
+            } catch (KernelInterpreter.HostInstead e) {
+                assertTrue(s[0] < 5 || s[1] < 5, e::getMessage);
+            }
+        }
+        // a too short, w too short: the proof fails, the checked kernel raises Java's exception and writes nothing
+        for (Object[] bad : new Object[][] {
+            {NestInputs.doubles(rnd, 9 * 9 - 1), NestInputs.doubles(rnd, 81), NestInputs.doubles(rnd, 25), 9, 9},
+            {NestInputs.doubles(rnd, 81), NestInputs.doubles(rnd, 81), NestInputs.doubles(rnd, 24), 9, 9}}) {
+            assertFalse(BoundsTest.proven(m, bad));
+            BoundsTest.assertSameOutcome(m, MarchingKernels.class, "window", bad);
+        }
+        // the same array as input and output: never a silent result (the runtime runs such a call on the host, and
+        // the interpreter, which does not check names, sees the race)
+        double[] same = NestInputs.doubles(rnd, 12 * 12);
+        RuntimeException e = assertThrows(RuntimeException.class, () -> KernelInterpreter.run(m, new Object[] {same,
+            same, NestInputs.doubles(rnd, 25), 12, 12}, 1000));
+        assertTrue(e instanceof KernelInterpreter.HostInstead || e instanceof KernelInterpreter.Race, e::toString);
+    }
+
+    @Test
+    void aFloatWindowWalkedDownwardsIsUnrolledAndMarched() throws Exception {
+        CompiledMethod m = CompilerTest.offload(MarchingKernels.class, "windowFloat");
+        KernelPlan.Unchecked u = marched(m);
+        assertNotNull(u, () -> report(m));
+        assertTrue(report(m).contains("unrolled the loops over di, dj"), report(m));
+        assembles(u);
+        Random rnd = new Random(36);
+        for (int[] s : new int[][] {{3, 3}, {3, 200}, {Marching.CHUNK + 3, 3}, {70, 33}, {19, 129}}) {
+            int n = s[0] * s[1];
+            sameAsJava(m, "windowFloat", NestInputs.floats(rnd, n), NestInputs.floats(rnd, n),
+                    NestInputs.floats(rnd, 2), s[0], s[1]);
+        }
+    }
+
+    @Test
+    void aWindowOverTheWrittenArrayIsNotMarched() throws Exception {
+        Compiler.Result r = CompilerTest.compile(MarchingKernels.class, "windowInPlace");
+        if (r instanceof Compiler.Offload o) {
+            assertNull(marched(o.method()), () -> report(o.method()));
+            assertFalse(report(o.method()).contains("unrolled"), () -> report(o.method()));
+        }
+    }
+
+    @Test
+    void theShapeSettingIsReadOverTheDefault() {
+        assertEquals(Marching.Shape.DEFAULT, Marching.Shape.parse("chunk=abc,block=7"));
+        Marching.Shape s = Marching.Shape.parse("chunk=32, chunk2d=64,block=64x4,block2d=256,fixed=off,prefetch=on");
+        assertEquals(new Marching.Shape(true, 32, 64, 64, 4, 256, false, true), s);
+        assertFalse(Marching.Shape.parse("off").on());
+    }
+
+    @Test
+    void everyShapeGivesJavasResult() throws Exception {
+        Random rnd = new Random(37);
+        for (String text : new String[] {"chunk2d=5,block2d=32,fixed=off", "chunk2d=64,block2d=64",
+            "chunk=3,block=16x2", "chunk=40,block=64x4", "prefetch=on", "prefetch=on,chunk=1,chunk2d=2",
+            "prefetch=on,fixed=off,chunk2d=7"}) {
+            String before = System.getProperty(Marching.Shape.PROPERTY);
+            System.setProperty(Marching.Shape.PROPERTY, text);
+            try {
+                CompiledMethod w = CompilerTest.offload(MarchingKernels.class, "window");
+                assertNotNull(marched(w), text);
+                assembles(marched(w));
+                int[] s = {29, 70};
+                sameAsJava(w, "window", NestInputs.doubles(rnd, s[0] * s[1]), NestInputs.doubles(rnd, s[0] * s[1]),
+                        NestInputs.doubles(rnd, 25), s[0], s[1]);
+                CompiledMethod p = CompilerTest.offload(MarchingKernels.class, "sevenPoint");
+                assertNotNull(marched(p), text);
+                assembles(marched(p));
+                int[] d = {37, 11, 45};
+                int n = d[0] * d[1] * d[2];
+                sameAsJava(p, "sevenPoint", NestInputs.doubles(rnd, n), NestInputs.doubles(rnd, n), d[0], d[1], d[2],
+                        0.4, 0.1);
+            } finally {
+                if (before == null) {
+                    System.clearProperty(Marching.Shape.PROPERTY);
+                } else {
+                    System.setProperty(Marching.Shape.PROPERTY, before);
+                }
+            }
+        }
+    }
+
+    static void assertNoSpills(KernelPlan.Unchecked u) throws Exception {
+        Path ptxas = Ptxas.find();
+        if (ptxas != null) {
+            assertNull(Ptxas.assembleWithoutSpills(ptxas, u.entry(), u.ptx()), u.ptx());
         }
     }
 

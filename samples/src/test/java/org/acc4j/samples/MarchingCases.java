@@ -57,6 +57,18 @@ final class MarchingCases {
         return out;
     }
 
+    /** The Gaussian blur with no hints (a 5 x 5 window, unrolled then marched) at each {@code m, n} of {@code sizes}. */
+    static List<Case> windows(int[][] sizes) {
+        List<Case> out = new ArrayList<>();
+        Random r = new Random(2026);
+        for (int[] s : sizes) {
+            int n = s[0] * s[1];
+            out.add(new Case(Gaussblur.class, "blur", "([D[D[DII)V", new Object[] {doubles(r, n), doubles(r, n),
+                doubles(r, 25), s[0], s[1]}, s[0] + "x" + s[1]));
+        }
+        return out;
+    }
+
     static double[] doubles(Random r, int n) {
         double[] d = new double[n];
         for (int k = 0; k < n; k++) {

@@ -25,8 +25,51 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Tag("gpu")
 class MarchingGpuTest {
     static Stream<MarchingCases.Case> cases() {
-        return MarchingCases.cases(new int[][] {{3, 3, 3}, {5, 6, 40}, {37, 9, 19}, {129, 67, 35}, {256, 256, 64},
-            {64, 64, 300}}).stream();
+        return Stream.concat(MarchingCases.cases(new int[][] {{3, 3, 3}, {5, 6, 40}, {37, 9, 19}, {129, 67, 35},
+            {256, 256, 64}, {64, 64, 300}}).stream(), MarchingCases.windows(new int[][] {{5, 5}, {21, 133}, {5, 3000},
+            {3001, 5}, {1027, 2051}, {4096, 4099}}).stream());
+    }
+
+    @Test
+    void aBlurIntoItsOwnInputRunsOnTheHostWithJavasResult() throws Exception {
+        Random r = new Random(155);
+        double[] a = MarchingCases.doubles(r, 300 * 301);
+        double[] w = MarchingCases.doubles(r, 25);
+        double[] plain = a.clone();
+        Gaussblur.blurPlain(plain, plain, w, 300, 301);
+        double[] same = a.clone();
+        Object[] args = {same, same, w, 300, 301};
+        // the written array is reachable under two names: the runtime keeps the call on the host, in Java's order
+        if (!AccRuntime.offload(Gaussblur.class, "blur", "([D[D[DII)V", null, args)) {
+            // false: the original body runs, as the agent's advice then does
+            Gaussblur.blurPlain(same, same, w, 300, 301);
+        } else {
+            throw new AssertionError("a call whose output is its input ran on the device");
+        }
+        for (int q = 0; q < plain.length; q++) {
+            assertEquals(Double.doubleToRawLongBits(plain[q]), Double.doubleToRawLongBits(same[q]), "element " + q);
+        }
+    }
+
+    @Test
+    void aBlurWithShortWeightsRaisesJavasExceptionAndWritesNothing() throws Exception {
+        Random r = new Random(156);
+        double[] a = MarchingCases.doubles(r, 64 * 64);
+        double[] b = new double[64 * 64];
+        String expected;
+        try {
+            Gaussblur.blurPlain(a, b.clone(), new double[24], 64, 64);
+            throw new AssertionError("plain Java did not throw");
+        } catch (ArrayIndexOutOfBoundsException e) {
+            expected = e.getMessage();
+        }
+        ArrayIndexOutOfBoundsException e = assertThrows(ArrayIndexOutOfBoundsException.class,
+                () -> AccRuntime.offload(Gaussblur.class, "blur", "([D[D[DII)V", null, new Object[] {a, b,
+                    new double[24], 64, 64}));
+        assertEquals(expected, e.getMessage());
+        for (double x : b) {
+            assertEquals(0.0, x, "a call that threw leaves its output unwritten");
+        }
     }
 
     @BeforeEach

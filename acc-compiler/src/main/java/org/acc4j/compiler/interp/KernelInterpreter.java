@@ -277,6 +277,8 @@ public final class KernelInterpreter {
             if (plan.unchecked().marched() != null) {
                 // the marched nest, as the variant's kernel runs it
                 r = plan.unchecked().marched();
+                // its accesses (the copies an unrolled window made among them) are all covered by the proofs
+                unchecked.addAll(org.acc4j.compiler.pass.Marching.accesses(r));
             }
         }
         touched.clear();

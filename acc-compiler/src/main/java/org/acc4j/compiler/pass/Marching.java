@@ -1,10 +1,8 @@
 package org.acc4j.compiler.pass;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,7 +19,6 @@ import org.acc4j.compiler.ir.RangeCheck;
 import org.acc4j.compiler.ir.Region;
 import org.acc4j.compiler.ir.Stmt;
 import org.acc4j.compiler.ir.Type;
-import org.acc4j.compiler.ir.UnOp;
 import org.acc4j.compiler.ir.Var;
 
 /**
@@ -46,7 +43,10 @@ import org.acc4j.compiler.ir.Var;
  * 3D, y for 2D), the thread loops, then the marched loop over the chunk. Before the first statement that reads a
  * column, its registers are set: at the chunk's first step every offset is loaded; at later steps the register of
  * offset {@code d} takes the one of {@code d + 1} (in increasing {@code d}) when {@code d + 1} is an offset, and
- * is loaded otherwise. The body then reads the registers in place of the loads.
+ * is loaded otherwise. A load whose subscript does not depend on the marched index (a window's weight) is a column
+ * of its own that is loaded at the chunk's first step only (with {@link Shape#fixed()}). The body then reads the
+ * registers in place of the loads. A window summed by constant-trip loops reaches this pass unrolled
+ * ({@link Unrolling}).
  *
  * <p>Invariants kept: every load the kernel issues is one Java's iteration at the same index makes, so it is in
  * bounds whenever the host's proofs hold ({@link Bounds}); the variant is launched only then, else the checked
@@ -69,6 +69,75 @@ public final class Marching {
     }
 
     /**
+     * The marched kernels' shape: the chunk of the marched loop each thread walks (3D and 2D nests), the block, and
+     * whether loads that do not depend on the marched index stay in registers for the chunk ({@code fixed}). The
+     * default is {@link #DEFAULT}; {@value #PROPERTY} (else {@value #ENV}) overrides it for measurements, as
+     * {@code off} (no nest marched) or {@code key=value,...} over {@code chunk}, {@code chunk2d}, {@code block}
+     * ({@code 32x8}), {@code block2d} and {@code fixed} ({@code on}/{@code off}).
+     */
+    public record Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
+                        boolean prefetch) {
+        public static final String PROPERTY = "acc4j.march";
+        public static final String ENV = "ACC4J_MARCH";
+        public static final Shape DEFAULT = new Shape(true, CHUNK, CHUNK, BLOCK_X, BLOCK_Y, BLOCK_2D, true, false);
+
+        /** The shape the setting asks for; the default where it is unset or an entry cannot be read. */
+        public static Shape configured() {
+            String r = System.getProperty(PROPERTY);
+            if (r == null || r.isBlank()) {
+                r = System.getenv(ENV);
+            }
+            return r == null || r.isBlank() ? DEFAULT : parse(r.trim());
+        }
+
+        /** {@code text} over the default: {@code off}, or {@code key=value} entries separated by commas. */
+        public static Shape parse(String text) {
+            if (text.equals("off")) {
+                return new Shape(false, CHUNK, CHUNK, BLOCK_X, BLOCK_Y, BLOCK_2D, true, false);
+            }
+            Shape s = DEFAULT;
+            for (String entry : text.split(",")) {
+                String[] kv = entry.trim().split("=", 2);
+                if (kv.length != 2) {
+                    continue;
+                }
+                String v = kv[1].trim();
+                try {
+                    s = switch (kv[0].trim()) {
+                        case "chunk" -> new Shape(s.on, positive(v), s.chunk2d, s.blockX, s.blockY, s.block2d, s.fixed,
+                                s.prefetch);
+                        case "chunk2d" -> new Shape(s.on, s.chunk, positive(v), s.blockX, s.blockY, s.block2d, s.fixed,
+                                s.prefetch);
+                        case "block" -> {
+                            String[] xy = v.split("x");
+                            yield new Shape(s.on, s.chunk, s.chunk2d, positive(xy[0]), positive(xy[1]), s.block2d,
+                                    s.fixed, s.prefetch);
+                        }
+                        case "block2d" -> new Shape(s.on, s.chunk, s.chunk2d, s.blockX, s.blockY, positive(v), s.fixed,
+                                s.prefetch);
+                        case "fixed" -> new Shape(s.on, s.chunk, s.chunk2d, s.blockX, s.blockY, s.block2d,
+                                !v.equals("off"), s.prefetch);
+                        case "prefetch" -> new Shape(s.on, s.chunk, s.chunk2d, s.blockX, s.blockY, s.block2d, s.fixed,
+                                !v.equals("off"));
+                        default -> s;
+                    };
+                } catch (RuntimeException e) {
+                    // an entry that cannot be read leaves the shape as it was
+                }
+            }
+            return s;
+        }
+
+        private static int positive(String v) {
+            int n = Integer.parseInt(v.trim());
+            if (n <= 0 || n > 1024) {
+                throw new IllegalArgumentException(v);
+            }
+            return n;
+        }
+    }
+
+    /**
      * A rewritten nest: {@code region} is the original with the new loop and mapping (same prologue and checks; its
      * last note is {@code note}, the report's line), {@code unchecked} its loads and stores (their access ids), every
      * one among the host's proofs.
@@ -83,7 +152,22 @@ public final class Marching {
      * are the region's hoisted bounds checks: every access of the nest must be among them.
      */
     public static Kernel march(MethodBody body, Region region, List<RangeCheck> hoisted) {
+        Set<Integer> proven = new HashSet<>();
+        hoisted.forEach(c -> proven.add(c.access()));
+        return march(body, region, proven);
+    }
+
+    /** {@link #march(MethodBody, Region, List)} with the ids of the accesses the host's proofs cover. */
+    public static Kernel march(MethodBody body, Region region, Set<Integer> proven) {
+        return march(body, region, proven, Shape.configured());
+    }
+
+    /** {@link #march(MethodBody, Region, Set)} with the kernel's shape {@code shape}. */
+    public static Kernel march(MethodBody body, Region region, Set<Integer> proven, Shape shape) {
         Mapping m = region.mapping();
+        if (!shape.on()) {
+            return null;
+        }
         if (m == null || !region.reductions().isEmpty() || !region.hostVars().isEmpty() || region.scan() != null) {
             return null;
         }
@@ -108,8 +192,6 @@ public final class Marching {
             }
         }
         List<Stmt> inner = loops.get(n - 1).body();
-        Set<Integer> proven = new HashSet<>();
-        hoisted.forEach(c -> proven.add(c.access()));
         Set<ArrayRef> written = new HashSet<>();
         for (Stmt s : inner) {
             if (s instanceof Stmt.Store st) {
@@ -197,14 +279,26 @@ public final class Marching {
         }
         Var k = march.index();
         Poly stride = ps.coefficient(k);
-        // columns: loads of one array at whole multiples of the stride apart
+        // columns: loads of one array at whole multiples of the stride apart; a load whose subscript does not
+        // depend on the marched index reads one element for the whole chunk (a column of one, never reloaded)
         List<Column> columns = new ArrayList<>();
+        List<Column> invariant = new ArrayList<>();
         for (Expr.Load l : loads) {
             Poly p = polys.of(l.index());
             if (p == null) {
                 continue;
             }
             Poly s = p.coefficient(k);
+            if (s != null && s.isZero()) {
+                Column same = invariant.stream().filter(c -> c.array.equals(l.array()) && c.base.equals(p)).findFirst()
+                        .orElse(null);
+                if (same == null) {
+                    same = new Column(l.array(), p);
+                    same.members.put(0, l);
+                    invariant.add(same);
+                }
+                continue;
+            }
             if (s == null || !s.equals(stride)) {
                 continue;
             }
@@ -230,26 +324,49 @@ public final class Marching {
         if (columns.isEmpty()) {
             return null;
         }
+        int columnCount = columns.size();
+        if (shape.fixed()) {
+            columns.addAll(invariant);
+        }
+        int chunk = n == 3 ? shape.chunk() : shape.chunk2d();
         int next = maxSlot(body, region) + 1;
         Map<Expr.Load, Var> registers = new HashMap<>();
         List<Var> allRegisters = new ArrayList<>();
         Map<Integer, List<Stmt>> firstStep = new HashMap<>();
         Map<Integer, List<Stmt>> laterSteps = new HashMap<>();
         Var kc = new Var(next++, Type.I32, k.name() + "_chunk");
+        Expr hi = march.bound();
+        Expr left = new Expr.Binary(BinOp.SUB, hi, new Expr.Local(kc));
+        Expr end = new Expr.Select(new Expr.Compare(Cond.LT, left, Expr.Const.i32(chunk), false), hi,
+                new Expr.Binary(BinOp.ADD, new Expr.Local(kc), Expr.Const.i32(chunk)));
+        // with prefetching, the loads of the next step are issued one step ahead (when the chunk has a next step)
+        int[] nextAccess = {Math.max(Dataflow.lastAccess(body.body()), Dataflow.lastAccess(List.of(region.loop()))) + 1};
+        Expr hasNext = new Expr.Compare(Cond.LT, new Expr.Binary(BinOp.ADD, new Expr.Local(k), Expr.Const.i32(1)), end,
+                false);
+        Expr strideValue = stride.toExpr();
         StringBuilder read = new StringBuilder();
+        Map<String, Integer> others = new TreeMap<>();
         for (Column col : columns) {
+            boolean fixed = columns.indexOf(col) >= columnCount;
             // offsets relative to the store when it lies on the column
             Integer shift = ps.minus(col.base).multipleOf(stride);
             Map<Integer, Var> regs = new TreeMap<>();
             for (Map.Entry<Integer, Expr.Load> e : col.members.entrySet()) {
-                Var r = new Var(next++, col.array.element(), col.array.name() + "_" + k.name() + "_"
-                        + (e.getKey() < 0 ? "m" + -e.getKey() : "p" + e.getKey()));
+                long before = columns.stream().limit(columns.indexOf(col)).filter(c -> c.array.equals(col.array)).count();
+                Var r = new Var(next++, col.array.element(), fixed
+                        ? col.array.name() + "_fixed" + (columns.indexOf(col) - columnCount)
+                        : col.array.name() + "_" + k.name() + "_" + (e.getKey() < 0 ? "m" + -e.getKey() : "p" + e.getKey())
+                        + (before == 0 ? "" : "_c" + before));
                 regs.put(e.getKey(), r);
                 allRegisters.add(r);
             }
             for (Expr.Load l : loads) {
                 Poly p = polys.of(l.index());
-                if (l.array().equals(col.array) && p != null && stride.equals(p.coefficient(k))) {
+                if (fixed) {
+                    if (l.array().equals(col.array) && col.base.equals(p)) {
+                        registers.put(l, regs.get(0));
+                    }
+                } else if (l.array().equals(col.array) && p != null && stride.equals(p.coefficient(k))) {
                     Integer d = p.minus(col.base).multipleOf(stride);
                     if (d != null && regs.containsKey(d)) {
                         registers.put(l, regs.get(d));
@@ -271,14 +388,40 @@ public final class Marching {
             List<Stmt> all = new ArrayList<>();
             List<Stmt> later = new ArrayList<>();
             int line = inner.get(at).line();
+            List<Stmt> ahead = new ArrayList<>();
             for (Map.Entry<Integer, Var> e : regs.entrySet()) {
                 Expr.Load l = col.members.get(e.getKey());
                 all.add(new Stmt.Assign(e.getValue(), l, line));
                 Var up = regs.get(e.getKey() + 1);
-                later.add(new Stmt.Assign(e.getValue(), up != null ? new Expr.Local(up) : l, line));
+                if (fixed) {
+                    continue;
+                }
+                if (up == null && shape.prefetch() && strideValue != null) {
+                    // the element this member reads at the next step, loaded now: the load Java's next iteration
+                    // makes (its subscript one stride further, equal as a polynomial), so it is in bounds
+                    Var pre = new Var(next++, col.array.element(), regs.get(e.getKey()).name() + "_next");
+                    allRegisters.add(pre);
+                    later.add(new Stmt.Assign(e.getValue(), new Expr.Local(pre), line));
+                    Expr.Load following = new Expr.Load(l.array(), null, new Expr.Binary(BinOp.ADD, l.index(),
+                            strideValue), nextAccess[0]++);
+                    ahead.add(new Stmt.If(hasNext, List.of(new Stmt.Assign(pre, following, line)), List.of(), line));
+                } else {
+                    later.add(new Stmt.Assign(e.getValue(), up != null ? new Expr.Local(up) : l, line));
+                }
             }
+            all.addAll(ahead);
+            later.addAll(ahead);
             firstStep.computeIfAbsent(at, p -> new ArrayList<>()).addAll(all);
             laterSteps.computeIfAbsent(at, p -> new ArrayList<>()).addAll(later);
+            if (fixed) {
+                continue;
+            }
+            if (shift == null && columns.stream().limit(columnCount).anyMatch(c -> c != col && c.array.equals(col.array)
+                    && ps.minus(c.base).multipleOf(stride) != null)) {
+                // a column beside the store's (a window's other columns): counted, not listed
+                others.merge(col.array.name(), 1, Integer::sum);
+                continue;
+            }
             read.append(read.length() > 0 ? "; " : "").append(col.array.name()).append(" is read at ");
             String sep = "";
             for (int d : regs.keySet()) {
@@ -292,16 +435,16 @@ public final class Marching {
         List<Stmt> atStart = new ArrayList<>();
         List<Stmt> rest = new ArrayList<>();
         for (int p = 0; p < inner.size(); p++) {
-            atStart.addAll(firstStep.getOrDefault(p, List.of()));
+            // a chunk's first loads in the order of the body's loads (the kernel's parameters follow first uses)
+            List<Stmt> loadsFirst = new ArrayList<>(firstStep.getOrDefault(p, List.of()));
+            loadsFirst.sort(java.util.Comparator.comparingInt(x -> x instanceof Stmt.Assign a ? firstUse(loads, a.value())
+                    : loads.size()));
+            atStart.addAll(loadsFirst);
             rest.addAll(laterSteps.getOrDefault(p, List.of()));
             Stmt s = replace(inner.get(p), registers);
             atStart.add(s);
             rest.add(s);
         }
-        Expr hi = march.bound();
-        Expr left = new Expr.Binary(BinOp.SUB, hi, new Expr.Local(kc));
-        Expr end = new Expr.Select(new Expr.Compare(Cond.LT, left, Expr.Const.i32(CHUNK), false), hi,
-                new Expr.Binary(BinOp.ADD, new Expr.Local(kc), Expr.Const.i32(CHUNK)));
         Stmt.If step = new Stmt.If(new Expr.Compare(Cond.EQ, new Expr.Local(k), new Expr.Local(kc), false), atStart, rest,
                 march.line());
         Stmt.For seq = new Stmt.For(k, new Expr.Local(kc), Cond.LT, end, 1, LoopSpec.NONE, List.of(step), march.line());
@@ -316,7 +459,7 @@ public final class Marching {
         List<Stmt> below = innermost;
         for (int q = n - 1; q >= 0; q--) {
             Stmt.For l = loops.get(q);
-            rebuilt[q] = l == march ? new Stmt.For(kc, march.lower(), Cond.LT, hi, CHUNK, LoopSpec.NONE, below,
+            rebuilt[q] = l == march ? new Stmt.For(kc, march.lower(), Cond.LT, hi, chunk, LoopSpec.NONE, below,
                     march.line()) : l.withBody(below);
             below = List.of(rebuilt[q]);
         }
@@ -325,34 +468,44 @@ public final class Marching {
         List<Mapping.Level> levels = new ArrayList<>();
         List<Mapping.GridDim> grid = new ArrayList<>(List.of(new Mapping.Unused(), new Mapping.Unused(),
                 new Mapping.Unused()));
-        String shape;
+        String geometry;
         int[] block;
         int chunkAxis = n == 3 ? 2 : 1;
         String slowName = "";
         for (int q = 0; q < n; q++) {
             if (q == qFast) {
                 levels.add(new Mapping.Level(List.of(rebuilt[q]), 0, 0, "stride 1"));
-                grid.set(0, new Mapping.FromTrip(q, n == 3 ? BLOCK_X : BLOCK_2D, Integer.MAX_VALUE, 1));
+                grid.set(0, new Mapping.FromTrip(q, n == 3 ? shape.blockX() : shape.block2d(), Integer.MAX_VALUE, 1));
             } else if (q == qMarch) {
                 levels.add(new Mapping.Level(List.of(rebuilt[q]), chunkAxis, Mapping.NONE, "chunks of " + k.name()));
                 grid.set(chunkAxis, new Mapping.FromTrip(q, 1, 65535, 1));
             } else {
                 levels.add(new Mapping.Level(List.of(rebuilt[q]), 1, 1, "block rows"));
-                grid.set(1, new Mapping.FromTrip(q, BLOCK_Y, 65535, 1));
+                grid.set(1, new Mapping.FromTrip(q, shape.blockY(), 65535, 1));
                 slowName = loops.get(q).index().name();
             }
         }
         if (n == 3) {
-            block = new int[] {BLOCK_X, BLOCK_Y, 1};
-            shape = "blocks of " + BLOCK_X + "x" + BLOCK_Y + " threads over " + fast.index().name() + " and " + slowName;
+            block = new int[] {shape.blockX(), shape.blockY(), 1};
+            geometry = "blocks of " + shape.blockX() + "x" + shape.blockY() + " threads over " + fast.index().name() + " and " + slowName;
         } else {
-            block = new int[] {BLOCK_2D, 1, 1};
-            shape = "blocks of " + BLOCK_2D + " threads over " + fast.index().name();
+            block = new int[] {shape.block2d(), 1, 1};
+            geometry = "blocks of " + shape.block2d() + " threads over " + fast.index().name();
         }
         Mapping mapping = new Mapping(levels, block, grid, "marched stencil");
         Stmt.For chunks = rebuilt[0];
-        String note = "marched along " + k.name() + " with its values in registers: " + read + " (" + shape
-                + ", chunks of " + CHUNK + " steps of " + k.name() + " per thread; launched when the bounds proofs "
+        others.forEach((a, count) -> read.append(", and in ").append(count).append(" more column")
+                .append(count == 1 ? "" : "s").append(" of ").append(a));
+        if (columns.size() > columnCount) {
+            read.append("; ").append(columns.size() - columnCount).append(" load")
+                    .append(columns.size() - columnCount == 1 ? "" : "s").append(" that do not depend on ")
+                    .append(k.name()).append(" read once per chunk");
+        }
+        if (nextAccess[0] > Math.max(Dataflow.lastAccess(body.body()), Dataflow.lastAccess(List.of(region.loop()))) + 1) {
+            read.append("; each step loads the next step's elements");
+        }
+        String note = "marched along " + k.name() + " with its values in registers: " + read + " (" + geometry
+                + ", chunks of " + chunk + " steps of " + k.name() + " per thread; launched when the bounds proofs "
                 + "hold, else the checked kernel runs)";
         List<String> notes = new ArrayList<>(region.notes());
         notes.add(note);
@@ -451,6 +604,24 @@ public final class Marching {
         return e;
     }
 
+    /** The position in {@code loads} of the first load of {@code load}'s array. */
+    private static int firstUse(List<Expr.Load> loads, Expr load) {
+        ArrayRef a = ((Expr.Load) load).array();
+        for (int q = 0; q < loads.size(); q++) {
+            if (loads.get(q).array().equals(a)) {
+                return q;
+            }
+        }
+        return loads.size();
+    }
+
+    /** The ids of the loads and stores of a marched region: every one among the host's proofs. */
+    public static Set<Integer> accesses(Region marched) {
+        Set<Integer> out = new HashSet<>();
+        accesses(List.of(marched.loop()), out);
+        return out;
+    }
+
     /** The loads and stores of {@code stmts}, by identity. */
     private static void accesses(List<Stmt> stmts, Set<Integer> out) {
         for (Stmt s : stmts) {
@@ -473,7 +644,7 @@ public final class Marching {
     }
 
     /** The largest local slot the method or the region names. */
-    private static int maxSlot(MethodBody body, Region region) {
+    static int maxSlot(MethodBody body, Region region) {
         int[] max = {0};
         for (MethodBody.Param p : body.params()) {
             max[0] = Math.max(max[0], p.slot() + 2);
@@ -498,178 +669,6 @@ public final class Marching {
         }
         for (Var v : vars) {
             max[0] = Math.max(max[0], v.slot());
-        }
-    }
-
-    /**
-     * A polynomial over {@code int} with wrapping coefficients: monomials are sorted lists of atoms (loop indices
-     * and invariant expressions). Two equal polynomials have equal values for every assignment of the atoms, as
-     * Java's {@code int} arithmetic is a ring modulo 2^32.
-     */
-    static final class Poly {
-        private final Map<List<Expr>, Integer> terms;
-
-        private Poly(Map<List<Expr>, Integer> terms) {
-            this.terms = terms;
-            terms.values().removeIf(c -> c == 0);
-        }
-
-        static Poly constant(int c) {
-            Map<List<Expr>, Integer> t = new LinkedHashMap<>();
-            t.put(List.of(), c);
-            return new Poly(t);
-        }
-
-        static Poly atom(Expr a) {
-            Map<List<Expr>, Integer> t = new LinkedHashMap<>();
-            t.put(List.of(a), 1);
-            return new Poly(t);
-        }
-
-        Poly plus(Poly o) {
-            Map<List<Expr>, Integer> t = new LinkedHashMap<>(terms);
-            o.terms.forEach((m, c) -> t.merge(m, c, Integer::sum));
-            return new Poly(t);
-        }
-
-        Poly times(int k) {
-            Map<List<Expr>, Integer> t = new LinkedHashMap<>();
-            terms.forEach((m, c) -> t.put(m, c * k));
-            return new Poly(t);
-        }
-
-        Poly minus(Poly o) {
-            return plus(o.times(-1));
-        }
-
-        Poly times(Poly o) {
-            Map<List<Expr>, Integer> t = new LinkedHashMap<>();
-            terms.forEach((m1, c1) -> o.terms.forEach((m2, c2) -> {
-                List<Expr> m = new ArrayList<>(m1);
-                m.addAll(m2);
-                m.sort(java.util.Comparator.comparing(Object::toString));
-                t.merge(List.copyOf(m), c1 * c2, Integer::sum);
-            }));
-            return new Poly(t);
-        }
-
-        boolean isZero() {
-            return terms.isEmpty();
-        }
-
-        boolean isOne() {
-            return terms.size() == 1 && Integer.valueOf(1).equals(terms.get(List.of()));
-        }
-
-        int degree() {
-            return terms.keySet().stream().mapToInt(List::size).max().orElse(0);
-        }
-
-        /** The coefficient of the atom {@code v} when the polynomial is linear in it, else null. */
-        Poly coefficient(Var v) {
-            Expr atom = new Expr.Local(v);
-            Map<List<Expr>, Integer> t = new LinkedHashMap<>();
-            for (Map.Entry<List<Expr>, Integer> e : terms.entrySet()) {
-                int count = Collections.frequency(e.getKey(), atom);
-                if (count > 1) {
-                    return null;
-                }
-                if (count == 1) {
-                    List<Expr> m = new ArrayList<>(e.getKey());
-                    m.remove(atom);
-                    t.put(List.copyOf(m), e.getValue());
-                }
-            }
-            return new Poly(t);
-        }
-
-        /** The integer {@code d} with {@code this == d * unit}, or null. */
-        Integer multipleOf(Poly unit) {
-            if (isZero()) {
-                return 0;
-            }
-            if (unit.isZero()) {
-                return null;
-            }
-            Map.Entry<List<Expr>, Integer> lead = unit.terms.entrySet().iterator().next();
-            Integer c = terms.get(lead.getKey());
-            if (c == null || lead.getValue() == 0 || c % lead.getValue() != 0) {
-                return null;
-            }
-            int d = c / lead.getValue();
-            return d != 0 && Math.abs(d) <= 64 && equals(unit.times(d)) ? d : null;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Poly p && p.terms.equals(terms);
-        }
-
-        @Override
-        public int hashCode() {
-            return terms.hashCode();
-        }
-
-        @Override
-        public String toString() {
-            return terms.toString();
-        }
-
-        /** Polynomials of {@code int} subscripts, with the body's locals replaced by their definitions. */
-        static final class Builder {
-            private final Set<Var> indices;
-            private final Set<Var> variant;
-            private final Map<Var, Expr> defs;
-
-            Builder(Set<Var> indices, Set<Var> variant, Map<Var, Expr> defs) {
-                this.indices = indices;
-                this.variant = variant;
-                this.defs = defs;
-            }
-
-            Poly of(Expr e) {
-                return of(e, 0);
-            }
-
-            private Poly of(Expr e, int depth) {
-                if (depth > 64 || e.type() != Type.I32) {
-                    return null;
-                }
-                if (e instanceof Expr.Const k) {
-                    return constant((int) k.bits());
-                }
-                if (e instanceof Expr.Local l) {
-                    if (indices.contains(l.var())) {
-                        return atom(e);
-                    }
-                    Expr def = defs.get(l.var());
-                    if (def != null) {
-                        return of(def, depth + 1);
-                    }
-                    return variant.contains(l.var()) ? null : atom(e);
-                }
-                if (e instanceof Expr.Binary b) {
-                    if (b.op() == BinOp.ADD || b.op() == BinOp.SUB || b.op() == BinOp.MUL) {
-                        Poly l = of(b.left(), depth + 1);
-                        Poly r = of(b.right(), depth + 1);
-                        if (l == null || r == null) {
-                            return null;
-                        }
-                        return b.op() == BinOp.ADD ? l.plus(r) : b.op() == BinOp.SUB ? l.minus(r) : l.times(r);
-                    }
-                    if (b.op() == BinOp.SHL && b.right() instanceof Expr.Const k) {
-                        Poly l = of(b.left(), depth + 1);
-                        return l == null ? null : l.times(1 << ((int) k.bits() & 31));
-                    }
-                }
-                if (e instanceof Expr.Unary u && u.op() == UnOp.NEG) {
-                    Poly p = of(u.operand(), depth + 1);
-                    return p == null ? null : p.times(-1);
-                }
-                boolean invariant = !Exprs.any(e, x -> x instanceof Expr.Load
-                        || (x instanceof Expr.Local l && (variant.contains(l.var()) || defs.containsKey(l.var()))));
-                return invariant ? atom(e) : null;
-            }
         }
     }
 }
