@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,7 +44,7 @@ final class LoopData {
         if (v == null) {
             v = System.getenv("ACC4J_LOOP_REGIONS");
         }
-        return v == null || !Set.of("0", "false", "no", "off").contains(v.trim().toLowerCase(Locale.ROOT));
+        return v == null || Options.switchValue(v) != Boolean.FALSE;
     }
 
     /** Whether the compile report was asked for, read before the runtime has started. */
@@ -54,7 +53,7 @@ final class LoopData {
         if (v == null) {
             v = System.getenv("ACC4J_REPORT");
         }
-        return v != null && Set.of("1", "true", "yes", "on").contains(v.trim().toLowerCase(Locale.ROOT));
+        return v != null && Options.switchValue(v) == Boolean.TRUE;
     }
 
     long made() {

@@ -92,6 +92,15 @@ public record Options(boolean hostOnly, int deviceNumber, boolean report, boolea
 
     private static final String SWITCH_VALUES = "use 1, true, yes or on, or 0, false, no or off";
 
+    /** A switch's value: true for 1, true, yes or on, false for 0, false, no or off (any case), else null. */
+    static Boolean switchValue(String value) {
+        return switch (value.trim().toLowerCase(Locale.ROOT)) {
+            case "1", "true", "yes", "on" -> Boolean.TRUE;
+            case "0", "false", "no", "off" -> Boolean.FALSE;
+            default -> null;
+        };
+    }
+
     public Options {
         given = Map.copyOf(given);
     }
@@ -246,15 +255,12 @@ public record Options(boolean hostOnly, int deviceNumber, boolean report, boolea
             if (value == null) {
                 return fallback;
             }
-            switch (value.trim().toLowerCase(Locale.ROOT)) {
-                case "1", "true", "yes", "on":
-                    return true;
-                case "0", "false", "no", "off":
-                    return false;
-                default:
-                    warnings.accept(given.get(variable) + " is not a switch; " + SWITCH_VALUES + " (" + meaning + ")");
-                    return fallback;
+            Boolean on = switchValue(value);
+            if (on == null) {
+                warnings.accept(given.get(variable) + " is not a switch; " + SWITCH_VALUES + " (" + meaning + ")");
+                return fallback;
             }
+            return on;
         }
     }
 

@@ -175,6 +175,34 @@ public final class Tiling {
                 ok.access(dst), launch);
     }
 
+    /** The candidate of {@code candidates} whose name is {@code n}, or null. */
+    private static <T> T byName(List<T> candidates, java.util.function.Function<T, String> name, String n) {
+        for (T t : candidates) {
+            if (name.apply(t).equals(n)) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    /** The name the system property {@code property} gives, else the environment variable {@code env}; or null. */
+    private static String requested(String property, String env) {
+        String r = System.getProperty(property);
+        if (r == null || r.isBlank()) {
+            r = System.getenv(env);
+        }
+        return r == null || r.isBlank() ? null : r.trim();
+    }
+
+    /** The report's line for a requested name that names no candidate ({@code what}), or null. */
+    private static <T> String unknownName(String property, String env, String what, List<T> candidates,
+                                          java.util.function.Function<T, String> name) {
+        String r = requested(property, env);
+        return r == null || byName(candidates, name, r) != null ? null : property + " (or " + env + ") is " + r
+                + ", which names no " + what + " (" + candidates.stream().map(name).toList() + "); the default "
+                + name.apply(candidates.get(0)) + " applies";
+    }
+
     /**
      * The shape of a register-tiled matmul kernel: {@code threadsX × threadsY} threads per block (x along j), each
      * computing {@code microI × microJ} elements of C in registers, so that a block computes a
@@ -234,12 +262,7 @@ public final class Tiling {
 
         /** The candidate named {@code name}, or null. */
         public static MatmulTile named(String name) {
-            for (MatmulTile t : CANDIDATES) {
-                if (t.name().equals(name)) {
-                    return t;
-                }
-            }
-            return null;
+            return byName(CANDIDATES, MatmulTile::name, name);
         }
 
         /**
@@ -253,18 +276,11 @@ public final class Tiling {
 
         /** What the report says of a requested name that matches no candidate, or null. */
         public static String configurationNote() {
-            String r = requested();
-            return r == null || named(r) != null ? null : PROPERTY + " (or " + ENV + ") is " + r
-                    + ", which names no matmul tile (" + CANDIDATES.stream().map(MatmulTile::name).toList()
-                    + "); the default " + CANDIDATES.get(0).name() + " applies";
+            return unknownName(PROPERTY, ENV, "matmul tile", CANDIDATES, MatmulTile::name);
         }
 
         private static String requested() {
-            String r = System.getProperty(PROPERTY);
-            if (r == null || r.isBlank()) {
-                r = System.getenv(ENV);
-            }
-            return r == null || r.isBlank() ? null : r.trim();
+            return Tiling.requested(PROPERTY, ENV);
         }
     }
 
@@ -357,12 +373,7 @@ public final class Tiling {
 
         /** The candidate named {@code name}, or null. */
         public static TensorTile named(String name) {
-            for (TensorTile t : CANDIDATES) {
-                if (t.name().equals(name)) {
-                    return t;
-                }
-            }
-            return null;
+            return byName(CANDIDATES, TensorTile::name, name);
         }
 
         /**
@@ -376,18 +387,11 @@ public final class Tiling {
 
         /** What the report says of a requested name that matches no candidate, or null. */
         public static String configurationNote() {
-            String r = requested();
-            return r == null || named(r) != null ? null : PROPERTY + " (or " + ENV + ") is " + r
-                    + ", which names no tensor tile (" + CANDIDATES.stream().map(TensorTile::name).toList()
-                    + "); the default " + CANDIDATES.get(0).name() + " applies";
+            return unknownName(PROPERTY, ENV, "tensor tile", CANDIDATES, TensorTile::name);
         }
 
         private static String requested() {
-            String r = System.getProperty(PROPERTY);
-            if (r == null || r.isBlank()) {
-                r = System.getenv(ENV);
-            }
-            return r == null || r.isBlank() ? null : r.trim();
+            return Tiling.requested(PROPERTY, ENV);
         }
     }
 

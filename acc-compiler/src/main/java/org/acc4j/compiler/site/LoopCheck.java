@@ -98,6 +98,8 @@ final class LoopCheck {
         private final Inliner.ClassSource classes;
         /** Every value an instruction saw as its array, stored value or arguments, over all visits. */
         private final Map<Integer, List<V>> seen = new HashMap<>();
+        /** Class files of other classes, as read ({@link #node}). */
+        private final Map<String, ClassNode> read = new HashMap<>();
         private int current;
         int line;
         private int[] slots;
@@ -319,14 +321,9 @@ final class LoopCheck {
          * {@code owner.name}; empty when its class file cannot be read.
          */
         private Set<String> fieldsUsed(String owner, String name, String desc) {
-            ClassNode node = cn;
-            if (!owner.equals(cn.name)) {
-                byte[] b = classes.bytes(owner);
-                if (b == null) {
-                    return Set.of();
-                }
-                node = new ClassNode();
-                new ClassReader(b).accept(node, ClassReader.SKIP_FRAMES);
+            ClassNode node = node(owner);
+            if (node == null) {
+                return Set.of();
             }
             Set<String> out = new LinkedHashSet<>();
             for (MethodNode m : node.methods) {
@@ -361,16 +358,9 @@ final class LoopCheck {
             List<FieldNode> out = new ArrayList<>();
             String c = owner;
             for (int depth = 0; c != null && depth < 16 && !HostEffects.platform(c); depth++) {
-                ClassNode node;
-                if (c.equals(cn.name)) {
-                    node = cn;
-                } else {
-                    byte[] b = classes.bytes(c);
-                    if (b == null) {
-                        break;
-                    }
-                    node = new ClassNode();
-                    new ClassReader(b).accept(node, ClassReader.SKIP_CODE);
+                ClassNode node = node(c);
+                if (node == null) {
+                    break;
                 }
                 for (FieldNode f : node.fields) {
                     Type t = Type.getType(f.desc);
@@ -412,17 +402,27 @@ final class LoopCheck {
             return null;
         }
 
+        /** The class file of {@code owner}, the loop's own class as it is, each other one read once; null if unreadable. */
+        private ClassNode node(String owner) {
+            if (owner.equals(cn.name)) {
+                return cn;
+            }
+            return read.computeIfAbsent(owner, o -> {
+                byte[] b = classes.bytes(o);
+                if (b == null) {
+                    return null;
+                }
+                ClassNode n = new ClassNode();
+                new ClassReader(b).accept(n, ClassReader.SKIP_FRAMES);
+                return n;
+            });
+        }
+
         private Boolean isVolatile(FieldInsnNode f) {
             String owner = f.owner;
             for (int depth = 0; owner != null && depth < 16; depth++) {
-                byte[] b = owner.equals(cn.name) ? null : classes.bytes(owner);
-                ClassNode c;
-                if (owner.equals(cn.name)) {
-                    c = cn;
-                } else if (b != null) {
-                    c = new ClassNode();
-                    new ClassReader(b).accept(c, ClassReader.SKIP_CODE);
-                } else {
+                ClassNode c = node(owner);
+                if (c == null) {
                     return null;
                 }
                 for (FieldNode fn : c.fields) {

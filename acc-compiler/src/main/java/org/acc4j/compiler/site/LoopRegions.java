@@ -109,17 +109,7 @@ public final class LoopRegions {
                 new ClassReader(b).accept(n, ClassReader.SKIP_CODE);
                 return n;
             });
-            if (cn.methods == null) {
-                return null;
-            }
-            for (MethodNode m : cn.methods) {
-                if (m.name.equals(name) && m.desc.equals(desc) && ClassRewriter.kernels(m)) {
-                    boolean fixed = (m.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL)) != 0
-                            || (cn.access & Opcodes.ACC_FINAL) != 0;
-                    return new Callee(async(m), !fixed);
-                }
-            }
-            return null;
+            return callee(cn, name, desc);
         };
     }
 
@@ -129,15 +119,23 @@ public final class LoopRegions {
             if (!owner.equals(cn.name)) {
                 return others == null ? null : others.find(owner, name, desc);
             }
-            for (MethodNode m : cn.methods) {
-                if (m.name.equals(name) && m.desc.equals(desc) && ClassRewriter.kernels(m)) {
-                    boolean fixed = (m.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL)) != 0
-                            || (cn.access & Opcodes.ACC_FINAL) != 0;
-                    return new Callee(async(m), !fixed);
-                }
-            }
-            return null;
+            return callee(cn, name, desc);
         };
+    }
+
+    /** {@code name desc} of {@code cn} as a {@link Callee}, or null when it is not a {@code @Kernels} method. */
+    private static Callee callee(ClassNode cn, String name, String desc) {
+        if (cn.methods == null) {
+            return null;
+        }
+        for (MethodNode m : cn.methods) {
+            if (m.name.equals(name) && m.desc.equals(desc) && ClassRewriter.kernels(m)) {
+                boolean fixed = (m.access & (Opcodes.ACC_STATIC | Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL)) != 0
+                        || (cn.access & Opcodes.ACC_FINAL) != 0;
+                return new Callee(async(m), !fixed);
+            }
+        }
+        return null;
     }
 
     private static boolean async(MethodNode m) {
