@@ -9,6 +9,7 @@ import org.acc4j.runtime.cuda.DriverException;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.data.OutOfDeviceMemoryException;
 import org.acc4j.runtime.data.SharedPresence;
+import org.acc4j.runtime.launch.CallClock;
 import org.acc4j.runtime.launch.Guard;
 import org.acc4j.runtime.launch.Multicore;
 import org.acc4j.runtime.launch.Offloader;
@@ -250,7 +251,7 @@ public final class AccRuntime {
         // made once per run of the runtime: a call allocates no parts of its own
         Sites.Parts p = parts;
         if (p == null || p.guard() != s.guard) {
-            p = new Sites.Parts(s.guard, s.offloader, s.table, s.launcher);
+            p = new Sites.Parts(s.guard, s.offloader, s.table);
             parts = p;
         }
         return p;
@@ -326,10 +327,19 @@ public final class AccRuntime {
 
     /** The start of a call of a rewritten method: its call object, handed to each site and to the exit. */
     public static Object enterCall(Class<?> owner, Object self, int plan, Object[] args, Object[] handles) {
-        MethodPlan p = INSTANCE.sites.plan(plan);
-        return INSTANCE.sites.enter(owner, self, plan, args, handles,
-                () -> enterData(owner, p.name(), p.descriptor(), self, args));
+        if (CallClock.ON) {
+            CallClock.start();
+        }
+        Object call = INSTANCE.sites.enter(owner, self, plan, args, handles, INSTANCE.regions);
+        if (CallClock.ON) {
+            CallClock.mark(CallClock.Part.ENTER);
+        }
+        return call;
     }
+
+    /** Enters a rewritten method's {@code @Data} region: one object, so that a call's start allocates no lambda. */
+    private final Sites.Region regions = (owner, p, self, args) -> enterData(owner, p.name(), p.descriptor(), self,
+            args);
 
     /** A launch site: the live-out values when the device ran the nest, or null to run its bytecode on the host. */
     public static Object[] site(Object call, int site, Object[] values) {
@@ -338,8 +348,13 @@ public final class AccRuntime {
 
     /** The normal end of a call of a rewritten method. */
     public static void exitCall(Object call) {
-        INSTANCE.sites.exit(call, AccRuntime::exitData);
+        INSTANCE.sites.exit(call, INSTANCE.exitRegion);
+        if (CallClock.ON) {
+            CallClock.mark(CallClock.Part.EXIT);
+        }
     }
+
+    private final java.util.function.Consumer<Object> exitRegion = AccRuntime::exitData;
 
     /** The end of a call that threw {@code thrown}: the call's data is exited, and {@code thrown} is given back to rethrow. */
     public static Throwable exitCallThrown(Object call, Throwable thrown) {

@@ -29,9 +29,9 @@ import org.acc4j.runtime.data.PresentTable;
  * scope belongs to one call on one thread; its table operations run under the device lock, taken by the caller.
  */
 public final class CallScope implements Launcher.Scope {
-    private final PresentTable table;
-    private final ClassLoader loader;
-    private final String presentOnly;
+    private PresentTable table;
+    private ClassLoader loader;
+    private String presentOnly;
     /** Arrays the scope entered, in order, each once. */
     private final List<Object> entered = new ArrayList<>();
     private final Set<Object> inScope = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -45,7 +45,13 @@ public final class CallScope implements Launcher.Scope {
     private int downloads;
     private final List<String> moves = new ArrayList<>();
     /** Whether {@link #moves} are recorded (a report will print them); otherwise no message is made. */
-    private final boolean recording;
+    private boolean recording;
+    /** The scope {@link #closer} closes this one inside. */
+    private CallScope closingIn;
+    private final Guard.Work<Object, RuntimeException> closeWork = () -> {
+        close(closingIn);
+        return null;
+    };
 
     public CallScope(PresentTable table, ClassLoader loader) {
         this(table, loader, null);
@@ -65,6 +71,33 @@ public final class CallScope implements Launcher.Scope {
         this.loader = loader;
         this.presentOnly = presentOnly;
         this.recording = recording;
+    }
+
+    /**
+     * Makes this scope, closed or abandoned, a new one for another call (as the constructor would), keeping its
+     * collections' storage: a call then allocates no scope.
+     */
+    public void reset(PresentTable table, ClassLoader loader, String presentOnly, boolean recording) {
+        this.table = table;
+        this.loader = loader;
+        this.presentOnly = presentOnly;
+        this.recording = recording;
+        entered.clear();
+        inScope.clear();
+        deviceNewer.clear();
+        hostNewer.clear();
+        moves.clear();
+        anyHostWrite = false;
+        closed = false;
+        uploads = 0;
+        downloads = 0;
+        closingIn = null;
+    }
+
+    /** The work that closes this scope inside {@code outer} ({@link #close(CallScope)}), for the device lock. */
+    public Guard.Work<Object, RuntimeException> closer(CallScope outer) {
+        closingIn = outer;
+        return closeWork;
     }
 
     /**

@@ -188,12 +188,18 @@ public final class Launcher implements AutoCloseable {
             runAsync(m, self, args, queues.get(queue));
             return null;
         }
+        if (CallClock.ON) {
+            CallClock.mark(CallClock.Part.SITE);
+        }
         context.makeCurrent();
         // a synchronous call sees everything queued before it
         queues.finishAll();
         table.drainCollected();
         Object[] arrays = bind(m, self, args);
         HostCall call = checkBeforeLaunch(m, self, args);
+        if (CallClock.ON) {
+            CallClock.mark(CallClock.Part.BIND);
+        }
         List<Object> entered = new ArrayList<>();
         List<Clause> clauses = new ArrayList<>();
         boolean[] launched = {false};
@@ -211,6 +217,9 @@ public final class Launcher implements AutoCloseable {
                 }
             }
             enterClauses(m, arrays, call, entered, clauses, windows);
+            if (CallClock.ON) {
+                CallClock.mark(CallClock.Part.DATA);
+            }
             value = m.plan().run(call, (k, c) -> {
                 windows.beforeLaunch(k, c, arrays);
                 long[] results = m.plan().kernel(k).coloured()
@@ -592,6 +601,9 @@ public final class Launcher implements AutoCloseable {
         }
         long trip = plan.trip(call);
         if (trip == 0) {
+            if (CallClock.ON) {
+                CallClock.mark(CallClock.Part.PACK);
+            }
             return results;
         }
         // the variant without the checks the host proves for this call's values, else the one checking all; a tiled
@@ -677,6 +689,9 @@ public final class Launcher implements AutoCloseable {
             reportFirstLaunch(m, plan, grid, block);
             return results;
         }
+        if (CallClock.ON) {
+            CallClock.mark(CallClock.Part.PACK);
+        }
         memory.beforeLaunch();
         if (started != null) {
             started.record();
@@ -685,6 +700,9 @@ public final class Launcher implements AutoCloseable {
             tuner.start(shape);
         }
         pa.launch(f, grid, block, null, entry);
+        if (CallClock.ON) {
+            CallClock.mark(CallClock.Part.LAUNCH);
+        }
         if (tuner != null) {
             tuner.stop(shape);
         }
@@ -706,6 +724,9 @@ public final class Launcher implements AutoCloseable {
         }
         if (tuner != null) {
             tuner.finished(shape);
+        }
+        if (CallClock.ON) {
+            CallClock.mark(CallClock.Part.SYNC);
         }
         if (reductions > 0) {
             scratch.copyToHost(results, reductions);

@@ -24,7 +24,7 @@ import org.acc4j.runtime.profile.Profiler;
  * Compiles {@code @Kernels} methods on their first call, loads their kernels through the cache, and runs
  * later calls. A method that cannot be offloaded is remembered with its reason, so it is compiled once.
  */
-public final class Offloader {
+public final class Offloader implements Sites.Runner {
     /** What happened to a call. */
     public record Outcome(boolean onDevice, String reason, boolean firstTime, Object value) {
         public Outcome(boolean onDevice, String reason, boolean firstTime) {
@@ -43,8 +43,11 @@ public final class Offloader {
     private final Profiler profile;
     private final boolean hoistChecks;
     private final ConcurrentHashMap<String, Object> methods = new ConcurrentHashMap<>();
-    /** The launch sites' nests, by plan number (high 32 bits) and site index. */
-    private final ConcurrentHashMap<Long, Object> siteMethods = new ConcurrentHashMap<>();
+    /**
+     * The launch sites' nests (an {@link OffloadedMethod} or the {@link Diagnostic} why not), by plan number and site
+     * index: a call reads two arrays. Written under this table's lock, each row replaced whole.
+     */
+    private volatile Object[][] siteMethods = new Object[0][];
     private final ConcurrentHashMap<String, List<DataUse>> dataRegions = new ConcurrentHashMap<>();
     private final java.util.Set<String> reported = ConcurrentHashMap.newKeySet();
     private final java.nio.file.Path dump;
@@ -141,14 +144,20 @@ public final class Offloader {
      * prepared (compiled for this device, if the plan's compute capability is not the device's) on its first call.
      * Call under the {@link Guard}.
      */
+    @Override
+    public boolean raisedByKernel(Throwable t) {
+        return launcher.raisedByKernel(t);
+    }
+
+    @Override
     public Object[] runSite(int planId, MethodPlan plan, int site, Class<?> owner, Object self, Object[] values,
                             Launcher.Scope scope) throws Launcher.HostInstead {
-        Long key = (long) planId << 32 | site;
         for (int load = 1; ; load++) {
-            // looked up by number: a call builds no key string
-            Object m = siteMethods.get(key);
+            // looked up by number: a call builds no key
+            Object[][] t = siteMethods;
+            Object m = planId < t.length && t[planId] != null ? t[planId][site] : null;
             if (m == null) {
-                m = siteMethods.computeIfAbsent(key, k -> prepareSite(plan, site, owner));
+                m = siteMethod(plan, planId, site, owner);
             }
             if (m instanceof Diagnostic d) {
                 throw new Launcher.HostInstead(d.construct(), "compile");
@@ -158,7 +167,7 @@ public final class Offloader {
                 Object out = launcher.run(om, self, values, scope);
                 return out == null ? NO_VALUES : (Object[]) out;
             }
-            siteMethods.remove(key, om);
+            forgetSite(planId, site, om);
             if (load == LOADS) {
                 throw new Launcher.HostInstead("the device was rebuilt " + LOADS + " times while its kernels were loading");
             }
@@ -166,6 +175,39 @@ public final class Offloader {
     }
 
     private static final Object[] NO_VALUES = new Object[0];
+
+    /** The nest of site {@code site} of plan {@code planId}, prepared now if it has not been. */
+    private Object siteMethod(MethodPlan plan, int planId, int site, Class<?> owner) {
+        synchronized (siteLock) {
+            Object[][] t = siteMethods;
+            Object m = planId < t.length && t[planId] != null ? t[planId][site] : null;
+            if (m != null) {
+                return m;
+            }
+            m = prepareSite(plan, site, owner);
+            Object[][] next = java.util.Arrays.copyOf(t, Math.max(t.length, planId + 1));
+            Object[] row = next[planId] == null ? new Object[plan.sites().size()] : next[planId].clone();
+            row[site] = m;
+            next[planId] = row;
+            siteMethods = next;
+            return m;
+        }
+    }
+
+    /** Forgets site {@code site}'s nest when it is still {@code m} (its kernels were loaded before a rebuild). */
+    private void forgetSite(int planId, int site, Object m) {
+        synchronized (siteLock) {
+            Object[][] t = siteMethods;
+            if (planId < t.length && t[planId] != null && t[planId][site] == m) {
+                Object[][] next = t.clone();
+                next[planId] = t[planId].clone();
+                next[planId][site] = null;
+                siteMethods = next;
+            }
+        }
+    }
+
+    private final Object siteLock = new Object();
 
     private Object prepareSite(MethodPlan plan, int index, Class<?> owner) {
         MethodPlan.Site site = plan.sites().get(index);

@@ -30,53 +30,153 @@ import org.acc4j.runtime.data.PresentTable;
  */
 public final class Sites {
     /** The device's parts a site uses; null from the supplier when there is no device, or it was lost. */
-    public record Parts(Guard guard, Offloader offloader, PresentTable table, Launcher launcher) {
+    public record Parts(Guard guard, Runner runner, PresentTable table) {
     }
 
-    private final List<MethodPlan> plans = new CopyOnWriteArrayList<>();
+    /** What runs a site's nest on the device ({@link Offloader}; a fake in tests). */
+    public interface Runner {
+        /**
+         * Runs site {@code site} of plan {@code planId} inside {@code scope}, under the device lock: the live-out
+         * values, or {@link Launcher.HostInstead} when the nest must run on the host this time.
+         */
+        Object[] runSite(int planId, MethodPlan plan, int site, Class<?> owner, Object self, Object[] values,
+                         Launcher.Scope scope) throws Launcher.HostInstead;
+
+        /** Whether {@code t} is the Java exception a kernel raised, not a failure of the machinery. */
+        boolean raisedByKernel(Throwable t);
+    }
+
+    /** Enters a method's {@code @Data} region for one call and gives its token (or null). */
+    @FunctionalInterface
+    public interface Region {
+        Object enter(Class<?> owner, MethodPlan plan, Object self, Object[] args);
+    }
+
     /**
-     * Per plan: nests run by the target (the device, or the multicore target without one), nests run as plain Java, and
-     * the last call's transfers (up, down).
+     * What the sites keep per plan, made once at its registration: a call reads fields and arrays here, never a map.
+     * The counts are updated by one call at a time per thread, and read by {@link #stats}.
      */
-    private final java.util.Map<Integer, long[]> stats = new ConcurrentHashMap<>();
+    private static final class PlanState {
+        final MethodPlan plan;
+        /** Each site's name for messages ("Owner.method (File.java:line)"). */
+        final String[] wheres;
+        /** What a call's start and end are called in messages. */
+        final String start;
+        final String end;
+        /** Sites whose machinery failed once: their nests run on the host from then on. */
+        final boolean[] broken;
+        /** Whether the plan's first call has been seen. */
+        final java.util.concurrent.atomic.AtomicBoolean called = new java.util.concurrent.atomic.AtomicBoolean();
+        /** Nests run by the target, nests run as plain Java, the last call's transfers (up, down). */
+        final java.util.concurrent.atomic.AtomicLongArray stats = new java.util.concurrent.atomic.AtomicLongArray(4);
+
+        PlanState(MethodPlan plan) {
+            this.plan = plan;
+            wheres = new String[plan.sites().size()];
+            for (int k = 0; k < wheres.length; k++) {
+                wheres[k] = plan.displayName() + " (" + plan.source() + ":" + plan.sites().get(k).line() + ")";
+            }
+            start = "the start of " + plan.displayName();
+            end = "the end of " + plan.displayName();
+            broken = new boolean[wheres.length];
+        }
+    }
+
+    private final List<PlanState> plans = new CopyOnWriteArrayList<>();
     private final Set<String> said = ConcurrentHashMap.newKeySet();
-    /** Sites whose machinery failed once (plan number and site index): their nests run on the host from then on. */
-    private final Set<Long> broken = ConcurrentHashMap.newKeySet();
-    /** Per plan, each site's name for messages ("Owner.method (File.java:line)"), made once. */
-    private final List<String[]> wheres = new CopyOnWriteArrayList<>();
-    /** Per plan, what a call's start and end are called in messages, made once. */
-    private final List<String[]> bounds = new CopyOnWriteArrayList<>();
-    /** Plans whose first call has been seen. */
-    private final Set<Integer> called = ConcurrentHashMap.newKeySet();
-    /** Each thread's calls of rewritten methods in progress, innermost first. */
-    private final ThreadLocal<java.util.ArrayDeque<Call>> active = ThreadLocal.withInitial(java.util.ArrayDeque::new);
+    /** Each thread's calls of rewritten methods: those in progress, innermost last, and finished ones to reuse. */
+    private final ThreadLocal<Calls> active = ThreadLocal.withInitial(Calls::new);
     private final Supplier<Parts> parts;
     /** The multicore target where there is no device, or null from the supplier for plain Java. */
     private final Supplier<Multicore> multicore;
     private final Supplier<Boolean> report;
     private final Consumer<String> lines;
 
-    /** One call of a rewritten method: its plan and the call's data scope. */
-    private static final class Call {
-        final int planId;
-        final MethodPlan plan;
-        final Class<?> owner;
-        final Object self;
-        final CallScope data;
-        final Object region;
-        final Parts parts;
-        final boolean first;
+    /**
+     * One thread's calls of rewritten methods: a stack of those in progress, whose objects (and their data scopes)
+     * are reused by the calls at the same depth once finished, so that a call allocates nothing.
+     */
+    private static final class Calls {
+        private Call[] stack = new Call[4];
+        private int depth;
 
-        Call(int planId, MethodPlan plan, Class<?> owner, Object self, CallScope data, Object region, Parts parts,
-             boolean first) {
-            this.planId = planId;
-            this.plan = plan;
-            this.owner = owner;
-            this.self = self;
+        /** A finished call object for the next call at this depth, or null (one is then made). */
+        Call reusable() {
+            Call c = depth < stack.length ? stack[depth] : null;
+            return c != null && c.finished ? c : null;
+        }
+
+        void push(Call c) {
+            if (depth == stack.length) {
+                stack = java.util.Arrays.copyOf(stack, depth * 2);
+            }
+            stack[depth++] = c;
+        }
+
+        /** Takes {@code c} off the stack (it is the top but for calls that ended without their exit). */
+        void remove(Call c) {
+            for (int i = depth - 1; i >= 0; i--) {
+                if (stack[i] == c) {
+                    for (int j = i; j < depth - 1; j++) {
+                        stack[j] = stack[j + 1];
+                    }
+                    // the ended call stays above the stack, to be reused by the next call at its depth
+                    stack[depth - 1] = c;
+                    depth--;
+                    return;
+                }
+            }
+        }
+
+        /** The innermost call in progress, or null. */
+        Call peek() {
+            return depth == 0 ? null : stack[depth - 1];
+        }
+    }
+
+    /**
+     * One call of a rewritten method: its plan and the call's data scope. It is also the work a site does under the
+     * device lock ({@link #run}), with that site's values in its fields while it runs, so that a site allocates no
+     * closure.
+     */
+    private final class Call implements Guard.Work<Object[], RuntimeException> {
+        int planId;
+        PlanState state;
+        MethodPlan plan;
+        Class<?> owner;
+        Object self;
+        final CallScope data;
+        Object region;
+        Parts parts;
+        boolean first;
+        /** Set at its exit: the object may serve the next call at its depth. */
+        boolean finished;
+        /** The site running now and its values. */
+        int index;
+        Object[] values;
+        MethodPlan.Site site;
+        String where;
+
+        Call(CallScope data) {
             this.data = data;
-            this.region = region;
-            this.parts = parts;
-            this.first = first;
+        }
+
+        @Override
+        public Object[] run() {
+            try {
+                Object[] o = parts.runner().runSite(planId, plan, index, owner, self, values, data);
+                data.host(site.after(), values, owner);
+                return o;
+            } catch (Launcher.HostInstead h) {
+                if (said.add("site:" + planId + ":" + index + ":" + h.kind())) {
+                    Log.warning(h.kind().equals("compile") ? "runs on the host: " + where + ": " + h.getMessage()
+                            : where + " runs on the host for this call: " + h.getMessage());
+                }
+                List<Effect> both = new ArrayList<>(site.onHost());
+                both.addAll(site.after());
+                data.host(both, values, owner);
+                return null;
+            }
         }
     }
 
@@ -106,25 +206,19 @@ public final class Sites {
     /** Registers a plan; its number goes into the rewritten method. */
     public int register(MethodPlan plan) {
         synchronized (plans) {
-            plans.add(plan);
-            String[] w = new String[plan.sites().size()];
-            for (int k = 0; k < w.length; k++) {
-                w[k] = plan.displayName() + " (" + plan.source() + ":" + plan.sites().get(k).line() + ")";
-            }
-            wheres.add(w);
-            bounds.add(new String[] {"the start of " + plan.displayName(), "the end of " + plan.displayName()});
+            plans.add(new PlanState(plan));
             return plans.size() - 1;
         }
     }
 
     public MethodPlan plan(int id) {
-        return plans.get(id);
+        return plans.get(id).plan;
     }
 
     /** The number of the last plan registered for {@code owner.method}, or -1. */
     public int find(String owner, String method) {
         for (int i = plans.size() - 1; i >= 0; i--) {
-            MethodPlan p = plans.get(i);
+            MethodPlan p = plans.get(i).plan;
             if (p.owner().equals(owner.replace('.', '/')) && p.name().equals(method)) {
                 return i;
             }
@@ -137,11 +231,14 @@ public final class Sites {
      * moved to the device, arrays it moved to the host}.
      */
     public long[] stats(int id) {
-        return stats.getOrDefault(id, new long[4]).clone();
-    }
-
-    private long[] statsOf(int id) {
-        return stats.computeIfAbsent(id, k -> new long[4]);
+        long[] out = new long[4];
+        if (id >= 0 && id < plans.size()) {
+            var st = plans.get(id).stats;
+            for (int i = 0; i < out.length; i++) {
+                out[i] = st.get(i);
+            }
+        }
+        return out;
     }
 
     /**
@@ -155,15 +252,15 @@ public final class Sites {
      * @param region enters the method's {@code @Data} region and gives its token (or null)
      * @throws IllegalStateException when the method's {@code if} clause names no {@code boolean} parameter or field
      */
-    public Object enter(Class<?> owner, Object self, int planId, Object[] args, Object[] handles,
-                        Supplier<Object> region) {
-        MethodPlan plan = plans.get(planId);
+    public Object enter(Class<?> owner, Object self, int planId, Object[] args, Object[] handles, Region region) {
+        PlanState state = plans.get(planId);
+        MethodPlan plan = state.plan;
         Clauses clauses = plan.clauses();
         if (clauses.problem() != null) {
             throw new IllegalStateException("acc4j: @Kernels(" + clauses.condition() + ") of " + plan.displayName()
                     + ": " + clauses.problem());
         }
-        boolean first = !called.contains(planId) && called.add(planId);
+        boolean first = !state.called.get() && state.called.compareAndSet(false, true);
         Parts p = parts.get();
         if (first && report.get()) {
             PlanReport.lines(plan).forEach(lines);
@@ -198,23 +295,42 @@ public final class Sites {
                 lines.accept(plan.source() + ": " + plan.displayName() + ": no device: its nests run on the host's "
                         + mc.threads() + " threads (multicore)");
             }
-            return new HostCall(planId, plan, owner, self, mc, plan.data() ? region.get() : null);
+            return new HostCall(planId, plan, owner, self, mc, plan.data() ? region.enter(owner, plan, self, args)
+                    : null);
         }
-        Object token = plan.data() ? region.get() : null;
-        CallScope data = new CallScope(p.table(), owner.getClassLoader(),
-                clauses.defaultPresent() ? plan.displayName() : null, first && report.get());
-        Call call = new Call(planId, plan, owner, self, data, token, p, first);
+        Object token = plan.data() ? region.enter(owner, plan, self, args) : null;
+        Calls calls = active.get();
+        boolean recording = first && report.get();
+        String presentOnly = clauses.defaultPresent() ? plan.displayName() : null;
+        Call call = calls.reusable();
+        if (call != null) {
+            call.data.reset(p.table(), owner.getClassLoader(), presentOnly, recording);
+        } else {
+            call = new Call(new CallScope(p.table(), owner.getClassLoader(), presentOnly, recording));
+        }
+        call.planId = planId;
+        call.state = state;
+        call.plan = plan;
+        call.owner = owner;
+        call.self = self;
+        call.region = token;
+        call.parts = p;
+        call.first = first;
+        call.finished = false;
         if (!plan.entry().isEmpty()) {
+            CallScope data = call.data;
             try {
-                p.guard().run(bounds.get(planId)[0], () -> {
+                p.guard().run(state.start, () -> {
                     data.host(plan.entry(), handles, owner);
                     return null;
                 });
             } catch (DeviceLostException e) {
+                call.finished = true;
+                data.abandon();
                 return null;
             }
         }
-        active.get().push(call);
+        calls.push(call);
         return call;
     }
 
@@ -252,41 +368,33 @@ public final class Sites {
         if (callObject instanceof HostCall hc) {
             return multicoreSite(hc, index, values);
         }
-        if (!(callObject instanceof Call call) || call.data.closed()) {
+        if (!(callObject instanceof Call call) || call.finished || call.data.closed()) {
             return null;
         }
         Parts p = call.parts;
+        PlanState state = call.state;
         MethodPlan.Site site = call.plan.sites().get(index);
-        String where = wheres.get(call.planId)[index];
+        String where = state.wheres[index];
         if (p.guard().lost() != null) {
             return null;
         }
-        if (broken.contains(key(call.planId, index))) {
+        if (state.broken[index]) {
             // the machinery failed here before: the nest runs on the host from now on
             hostRun(call, site, values, where);
             return null;
         }
         try {
-            Object[] out = p.guard().run(where, () -> {
-                try {
-                    Object[] o = p.offloader().runSite(call.planId, call.plan, index, call.owner, call.self, values,
-                            call.data);
-                    call.data.host(site.after(), values, call.owner);
-                    return o;
-                } catch (Launcher.HostInstead h) {
-                    if (said.add("site:" + call.planId + ":" + index + ":" + h.kind())) {
-                        Log.warning(h.kind().equals("compile") ? "runs on the host: " + where + ": " + h.getMessage()
-                                : where + " runs on the host for this call: " + h.getMessage());
-                    }
-                    List<Effect> both = new ArrayList<>(site.onHost());
-                    both.addAll(site.after());
-                    call.data.host(both, values, call.owner);
-                    return null;
-                }
-            });
-            synchronized (stats) {
-                statsOf(call.planId)[out != null ? 0 : 1]++;
+            call.index = index;
+            call.values = values;
+            call.site = site;
+            call.where = where;
+            Object[] out;
+            try {
+                out = p.guard().run(where, call);
+            } finally {
+                call.values = null;
             }
+            state.stats.incrementAndGet(out != null ? 0 : 1);
             if (out != null && call.first && report.get() && said.add("launched:" + call.planId + ":" + index)) {
                 lines.accept(call.plan.source() + ":" + site.line() + ": nest of " + call.plan.displayName()
                         + " ran on the device");
@@ -300,16 +408,14 @@ public final class Sites {
             }
             return null;
         } catch (RuntimeException | Error e) {
-            if (p.launcher().raisedByKernel(e) || e instanceof VirtualMachineError && !(e instanceof StackOverflowError)) {
+            if (p.runner().raisedByKernel(e) || e instanceof VirtualMachineError && !(e instanceof StackOverflowError)) {
                 throw e;
             }
-            synchronized (stats) {
-                statsOf(call.planId)[1]++;
-            }
+            state.stats.incrementAndGet(1);
             if (said.add("failed:" + call.planId + ":" + index)) {
                 Log.warning("runs on the host: " + where + ": the offload machinery failed (" + e + ")");
             }
-            broken.add(key(call.planId, index));
+            state.broken[index] = true;
             // whatever the failure left behind, the host's copies must be current before the nest runs there
             try {
                 p.guard().run(where, () -> {
@@ -331,45 +437,34 @@ public final class Sites {
 
     /** Launch site {@code index} of a multicore call: the live-out values, or null to run its bytecode as plain Java. */
     private Object[] multicoreSite(HostCall call, int index, Object[] values) {
-        String where = wheres.get(call.planId())[index];
-        if (broken.contains(key(call.planId(), index))) {
-            synchronized (stats) {
-                statsOf(call.planId())[1]++;
-            }
+        PlanState state = plans.get(call.planId());
+        String where = state.wheres[index];
+        if (state.broken[index]) {
+            state.stats.incrementAndGet(1);
             return null;
         }
         try {
             Object[] out = call.multicore().runSite(call.planId(), call.plan(), index, call.owner(), call.self(), values);
-            synchronized (stats) {
-                statsOf(call.planId())[0]++;
-            }
+            state.stats.incrementAndGet(0);
             return out;
         } catch (Launcher.HostInstead h) {
             if (said.add("site:" + call.planId() + ":" + index + ":" + h.kind())) {
                 Log.warning(h.kind().equals("compile") ? "runs as plain Java: " + where + ": " + h.getMessage()
                         : where + " runs as plain Java for this call: " + h.getMessage());
             }
-            synchronized (stats) {
-                statsOf(call.planId())[1]++;
-            }
+            state.stats.incrementAndGet(1);
             return null;
         } catch (RuntimeException | Error e) {
             if (call.multicore().raisedByKernel(e) || e instanceof VirtualMachineError && !(e instanceof StackOverflowError)) {
                 throw e;
             }
-            synchronized (stats) {
-                statsOf(call.planId())[1]++;
-            }
+            state.stats.incrementAndGet(1);
             if (said.add("failed:" + call.planId() + ":" + index)) {
                 Log.warning("runs as plain Java: " + where + ": the multicore target failed (" + e + ")");
             }
-            broken.add(key(call.planId(), index));
+            state.broken[index] = true;
             return null;
         }
-    }
-
-    private static long key(int planId, int index) {
-        return (long) planId << 32 | index;
     }
 
     /** Brings what a nest run on the host may use to the host (and marks what it may write). */
@@ -380,9 +475,7 @@ public final class Sites {
             call.data.host(both, values, call.owner);
             return null;
         });
-        synchronized (stats) {
-            statsOf(call.planId)[1]++;
-        }
+        call.state.stats.incrementAndGet(1);
     }
 
     /**
@@ -398,29 +491,24 @@ public final class Sites {
             }
             return;
         }
-        if (!(callObject instanceof Call call) || call.data.closed()) {
+        if (!(callObject instanceof Call call) || call.finished || call.data.closed()) {
             return;
         }
         Parts p = call.parts;
+        Calls calls = active.get();
         try {
             if (p.guard().lost() != null) {
-                active.get().remove(call);
+                calls.remove(call);
                 call.data.abandon();
                 return;
             }
-            java.util.ArrayDeque<Call> calls = active.get();
             calls.remove(call);
             Call outer = calls.peek();
-            p.guard().run(bounds.get(call.planId)[1], () -> {
-                call.data.close(outer == null ? null : outer.data);
-                return null;
-            });
+            p.guard().run(call.state.end, outer == null ? call.data.closer(null) : call.data.closer(outer.data));
         } finally {
-            synchronized (stats) {
-                long[] st = statsOf(call.planId);
-                st[2] = call.data.uploads();
-                st[3] = call.data.downloads();
-            }
+            var st = call.state.stats;
+            st.set(2, call.data.uploads());
+            st.set(3, call.data.downloads());
             if (call.region != null) {
                 exitRegion.accept(call.region);
             }
@@ -432,6 +520,10 @@ public final class Sites {
                     lines.accept(call.plan.source() + ": " + call.plan.displayName() + ":   " + m);
                 }
             }
+            // its references go, and the object serves the next call at its depth
+            call.self = null;
+            call.region = null;
+            call.finished = true;
         }
     }
 }

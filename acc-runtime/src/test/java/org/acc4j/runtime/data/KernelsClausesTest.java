@@ -46,7 +46,7 @@ class KernelsClausesTest {
     }, table);
     private boolean device = true;
     private final List<String> lines = new ArrayList<>();
-    private final Sites sites = new Sites(() -> device ? new Sites.Parts(guard, null, table, null) : null, () -> true,
+    private final Sites sites = new Sites(() -> device ? new Sites.Parts(guard, null, table) : null, () -> true,
             lines::add);
 
     private static byte[] bytes(String internalName) {
@@ -72,7 +72,7 @@ class KernelsClausesTest {
         MethodPlan p = plan(method);
         assertFalse(p.sites().isEmpty(), method + " has no launch site");
         int id = sites.register(p);
-        return sites.enter(ClauseFixtures.class, self, id, args, new Object[p.entryHandles().size()], () -> null);
+        return sites.enter(ClauseFixtures.class, self, id, args, new Object[p.entryHandles().size()], (o, pl, s, a) -> null);
     }
 
     @Test
