@@ -43,6 +43,30 @@ public final class Aliasing {
         return problem(uses, null);
     }
 
+    /**
+     * Whether the bound {@code arrays} certainly have no problem, found without allocating: none is null, {@code known}
+     * vouches for each as {@link #problem(List, Known)} asks, and no two are the same array (compared pair by pair, up
+     * to 16 arrays). False means only that {@link #problem(List, Known)} must look.
+     */
+    public static boolean distinct(Object[] arrays, Known known) {
+        int n = arrays.length;
+        if (n > 16) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            Object a = arrays[i];
+            if (a == null || (HostArrays.isRank2(a) ? !known.ownRows(a) : known.mayBeRow(a))) {
+                return false;
+            }
+            for (int j = 0; j < i; j++) {
+                if (arrays[j] == a) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     /** What the present table knows of bound arrays, so that a call on present rows need not visit them. */
     public interface Known {
         /**

@@ -32,9 +32,33 @@ final class Entries {
     /** The entry of {@code array}, or null when it is not present (a {@linkplain #keep kept} entry is not). */
     Entry find(Object array) {
         assert Thread.holdsLock(lock) : "the present table's lock";
-        // a temporary key without a queue; the caller's reference keeps the referent alive
-        Entry e = map.get(new WeakKey(array, null));
+        // one probe, reused under the table's lock: a look-up allocates no reference object
+        probe.array = array;
+        probe.hash = System.identityHashCode(array);
+        Entry e = map.get(probe);
+        probe.array = null;
         return e == null || e.keptBy != null ? null : e;
+    }
+
+    private final Probe probe = new Probe();
+
+    /**
+     * A look-up key for the map of {@link WeakKey}s: equal to the key of the same array (the map compares a looked-up
+     * key with its own keys by the looked-up key's {@code equals}), and never stored in the map.
+     */
+    private static final class Probe {
+        Object array;
+        int hash;
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof WeakKey key && key.hashCode() == hash && array != null && key.get() == array;
+        }
     }
 
     /**

@@ -170,7 +170,9 @@ public final class CallScope implements Launcher.Scope {
 
     /** Applies what host code may do next (or what a nest run on the host does) to arrays: {@code values} are the site's. */
     public void host(List<Effect> effects, Object[] values, Class<?> owner) {
-        for (Effect e : effects) {
+        // by index: a site with nothing after it, or with reads while nothing is newer on the device, makes no iterator
+        for (int i = 0; i < effects.size(); i++) {
+            Effect e = effects.get(i);
             if (!e.write() && deviceNewer.isEmpty()) {
                 continue;
             }

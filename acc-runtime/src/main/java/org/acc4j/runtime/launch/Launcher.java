@@ -195,17 +195,36 @@ public final class Launcher implements AutoCloseable {
         // a synchronous call sees everything queued before it
         queues.finishAll();
         table.drainCollected();
-        Object[] arrays = bind(m, self, args);
-        HostCall call = checkBeforeLaunch(m, self, args);
+        Object[] arrays = bind(m, self, args, syncCall.busy ? null : m.boundArrays());
+        HostCall call;
+        try {
+            call = checkBeforeLaunch(m, self, args);
+        } catch (HostInstead | RuntimeException | Error e) {
+            java.util.Arrays.fill(arrays, null);
+            throw e;
+        }
         if (CallClock.ON) {
             CallClock.mark(CallClock.Part.BIND);
         }
-        List<Object> entered = new ArrayList<>();
-        List<Clause> clauses = new ArrayList<>();
-        boolean[] launched = {false};
+        // one call's state, reused by the next call (a launch is never re-entered on its thread, but if it were, that
+        // call would get its own)
+        SyncCall sc = syncCall.busy ? new SyncCall() : syncCall;
+        sc.start(m, self, args, arrays, windowsOf(m));
+        try {
+            return runSync(sc, m, arrays, call, scope);
+        } finally {
+            sc.end();
+        }
+    }
+
+    /** The synchronous call {@code sc} from its data to its exit (see {@link #run(OffloadedMethod, Object, Object[], Scope)}). */
+    private Object runSync(SyncCall sc, OffloadedMethod m, Object[] arrays, HostCall call, Scope scope)
+            throws HostInstead {
+        List<Object> entered = sc.entered;
+        List<Clause> clauses = sc.clauses;
+        WrittenWindows windows = sc.windows;
         Object value;
         try {
-            WrittenWindows windows = new WrittenWindows(table, m.plan());
             if (scope != null) {
                 List<DataUse> data = m.plan().data();
                 for (int d = 0; d < data.size(); d++) {
@@ -220,22 +239,14 @@ public final class Launcher implements AutoCloseable {
             if (CallClock.ON) {
                 CallClock.mark(CallClock.Part.DATA);
             }
-            value = m.plan().run(call, (k, c) -> {
-                windows.beforeLaunch(k, c, arrays);
-                long[] results = m.plan().kernel(k).coloured()
-                        ? launchColours(m, k, c, arrays, self, args, null, null)
-                        : launch(m, k, c, arrays, self, args, null, null);
-                launched[0] = true;
-                windows.afterLaunch(k, arrays);
-                return results;
-            });
+            value = m.plan().run(call, sc);
         } catch (Throwable t) {
             // nothing goes back to the host; this call's buffers are freed (and failures to free kept with t)
             exitAll(entered, clauses, false, t);
-            if (t instanceof OutOfDeviceMemoryException oom && !launched[0]) {
+            if (t instanceof OutOfDeviceMemoryException oom && !sc.launched) {
                 throw hostInstead(oom);
             }
-            if (t instanceof ColourLaunch.Refused r && !launched[0]) {
+            if (t instanceof ColourLaunch.Refused r && !sc.launched) {
                 throw new HostInstead(r.getMessage(), "colouring");
             }
             throw t;
@@ -249,6 +260,71 @@ public final class Launcher implements AutoCloseable {
             }
         }
         return value;
+    }
+
+    /**
+     * The state of one synchronous call, and its launches as the host program drives them: made once per launcher
+     * and reused, so that a call allocates no lists, closure or flags of its own.
+     */
+    private final class SyncCall implements org.acc4j.compiler.plan.MethodLaunch.Launch {
+        final List<Object> entered = new ArrayList<>();
+        final List<Clause> clauses = new ArrayList<>();
+        OffloadedMethod m;
+        Object self;
+        Object[] args;
+        Object[] arrays;
+        WrittenWindows windows;
+        /** Whether a kernel of the call was launched (a later failure cannot send it to the host). */
+        boolean launched;
+        boolean busy;
+
+        void start(OffloadedMethod m, Object self, Object[] args, Object[] arrays, WrittenWindows windows) {
+            this.m = m;
+            this.self = self;
+            this.args = args;
+            this.arrays = arrays;
+            this.windows = windows;
+            launched = false;
+            busy = true;
+        }
+
+        /** Lets go of the call's references (the present table holds its arrays weakly). */
+        void end() {
+            entered.clear();
+            clauses.clear();
+            m = null;
+            self = null;
+            args = null;
+            if (arrays != null) {
+                java.util.Arrays.fill(arrays, null);
+            }
+            arrays = null;
+            windows = null;
+            busy = false;
+        }
+
+        @Override
+        public long[] region(int k, HostCall c) {
+            windows.beforeLaunch(k, c, arrays);
+            long[] results = m.plan().kernel(k).coloured()
+                    ? launchColours(m, k, c, arrays, self, args, null, null)
+                    : launch(m, k, c, arrays, self, args, null, null);
+            launched = true;
+            windows.afterLaunch(k, arrays);
+            return results;
+        }
+    }
+
+    private final SyncCall syncCall = new SyncCall();
+
+    /** The written windows of {@code m}'s calls, made at its first call. */
+    private WrittenWindows windowsOf(OffloadedMethod m) {
+        WrittenWindows w = m.windows();
+        if (w == null) {
+            w = new WrittenWindows(table, m.plan());
+            m.windows(w);
+        }
+        return w;
     }
 
     /**
@@ -513,38 +589,70 @@ public final class Launcher implements AutoCloseable {
     /**
      * The row lengths of one launch's proofs: for a present array whose rows are its table's, the shortest row's
      * length the table noted (asked once per array and launch), so no row is read; for any other the proof reads them.
+     * One per launcher, emptied for each launch ({@link #fresh}).
      */
-    private RowLengths rowLengths() {
-        return new RowLengths() {
-            /** Made at the first two-dimensional array: a launch of one-dimensional arrays allocates no map. */
-            private Map<Object, Integer> known;
+    private final class LaunchRows implements RowLengths {
+        /** Made at the first two-dimensional array: a launch of one-dimensional arrays allocates no map. */
+        private Map<Object, Integer> known;
 
-            @Override
-            public int least(Object rows) {
-                if (known == null) {
-                    known = new java.util.IdentityHashMap<>(4);
-                }
-                return known.computeIfAbsent(rows, table::leastRowLength);
+        LaunchRows fresh() {
+            if (known != null) {
+                known.clear();
             }
-        };
+            return this;
+        }
+
+        @Override
+        public int least(Object rows) {
+            if (known == null) {
+                known = new java.util.IdentityHashMap<>(4);
+            }
+            return known.computeIfAbsent(rows, table::leastRowLength);
+        }
     }
+
+    private final LaunchRows rowLengths = new LaunchRows();
+    private static final long[] NO_RESULTS = new long[0];
+    /** Stands for the shapes of a variant the tuner knows already: never asked. */
+    private static final java.util.function.Supplier<Tuner.Shapes> KNOWN = () -> {
+        throw new IllegalStateException("the tuner asked again for the shapes of a kernel it knows");
+    };
 
     /**
      * The call's arrays, by {@link ArrayUse#index()}; throws {@link HostInstead} for a null array or row and for an
      * array reachable twice where the method writes one.
      */
     private Object[] bind(OffloadedMethod m, Object self, Object[] args) throws HostInstead {
+        return bind(m, self, args, null);
+    }
+
+    /**
+     * As {@link #bind(OffloadedMethod, Object, Object[])}, into {@code into} (the method's buffer for a synchronous
+     * call, cleared at its end) when given, else into a new array. Throws having cleared {@code into}.
+     */
+    private Object[] bind(OffloadedMethod m, Object self, Object[] args, Object[] into) throws HostInstead {
         List<ArrayUse> used = m.plan().arrays();
-        Object[] arrays = new Object[used.size()];
-        List<Aliasing.Use> uses = new ArrayList<>(arrays.length);
-        for (ArrayUse a : used) {
+        Object[] arrays = into != null ? into : new Object[used.size()];
+        try {
+            bindInto(m, self, args, used, arrays);
+        } catch (HostInstead | RuntimeException | Error e) {
+            java.util.Arrays.fill(arrays, null);
+            throw e;
+        }
+        return arrays;
+    }
+
+    private void bindInto(OffloadedMethod m, Object self, Object[] args, List<ArrayUse> used, Object[] arrays)
+            throws HostInstead {
+        boolean made = false;
+        for (int i = 0; i < used.size(); i++) {
+            ArrayUse a = used.get(i);
             if (a.source() instanceof org.acc4j.compiler.plan.ValueSource.Made) {
                 // made at the launch (a colour order)
+                made = true;
                 continue;
             }
-            Object value = m.sources().value(a.source(), self, args);
-            uses.add(new Aliasing.Use(a.name(), value, a.written()));
-            arrays[a.index()] = value;
+            arrays[a.index()] = m.sources().value(a.source(), self, args);
         }
         // arrays whose device-side changes an earlier fault lost: their host copies are stale
         for (Object value : arrays) {
@@ -555,11 +663,20 @@ public final class Launcher implements AutoCloseable {
         }
         // null arrays and rows; arrays (rank-2 rows included) reachable twice where the region writes one
         // rows present as one block and unchanged since are known distinct: no row is visited
+        if (!made && Aliasing.distinct(arrays, knownRows)) {
+            // the common case, with no list made: every array there, none twice, no row to visit
+            return;
+        }
+        List<Aliasing.Use> uses = new ArrayList<>(arrays.length);
+        for (ArrayUse a : used) {
+            if (!(a.source() instanceof org.acc4j.compiler.plan.ValueSource.Made)) {
+                uses.add(new Aliasing.Use(a.name(), arrays[a.index()], a.written()));
+            }
+        }
         String problem = Aliasing.problem(uses, knownRows);
         if (problem != null) {
             throw new HostInstead(problem);
         }
-        return arrays;
     }
 
     /**
@@ -595,7 +712,7 @@ public final class Launcher implements AutoCloseable {
                           Queue queue, List<Queued> queued) {
         LaunchPlan plan = m.kernel(k);
         int reductions = plan.reductions();
-        long[] results = new long[reductions];
+        long[] results = reductions == 0 ? NO_RESULTS : new long[reductions];
         for (int j = 0; j < reductions; j++) {
             results[j] = plan.identityBits(j);
         }
@@ -608,7 +725,7 @@ public final class Launcher implements AutoCloseable {
         }
         // the variant without the checks the host proves for this call's values, else the one checking all; a tiled
         // variant has its own geometry
-        boolean proven = m.hasUnchecked(k) && plan.proven(call, arrays, rowLengths());
+        boolean proven = m.hasUnchecked(k) && plan.proven(call, arrays, rowLengths.fresh());
         int[] block = plan.block(proven);
         int[] grid = plan.grid(call, proven, defaultGangs(plan.threads(proven)));
         if (grid == null) {
@@ -620,8 +737,10 @@ public final class Launcher implements AutoCloseable {
             // an async launch is not timed: it takes the chosen block once there is one
             long[] levelTrips = plan.levelTrips(call, proven);
             Object key = TunedShapes.key(plan, proven);
-            shape = queue == null ? tuner.pick(key, () -> TunedShapes.of(m, plan, proven, f), levelTrips)
-                    : tuner.chosen(key, () -> TunedShapes.of(m, plan, proven, f), levelTrips);
+            // the shapes are made at the variant's first launch only: later launches make no closure for them
+            java.util.function.Supplier<Tuner.Shapes> shapes = tuner.knows(key) ? KNOWN
+                    : () -> TunedShapes.of(m, plan, proven, f);
+            shape = queue == null ? tuner.pick(key, shapes, levelTrips) : tuner.chosen(key, shapes, levelTrips);
         }
         if (shape != null && !shape.own()) {
             block = shape.block();

@@ -30,6 +30,8 @@ final class OffloadedMethod {
     private final Function[] unchecked;
     private final boolean[] hasUnchecked;
     private final AsyncClause async;
+    private final Object[] bound;
+    private WrittenWindows windows;
 
     /**
      * A method whose variants are loaded on first need by {@code loader}.
@@ -44,6 +46,7 @@ final class OffloadedMethod {
         this.sources = sources;
         this.loader = loader;
         int n = plan.kernels().size();
+        this.bound = new Object[this.plan.arrays().size()];
         this.checked = new Function[n];
         this.unchecked = new Function[n];
         this.hasUnchecked = new boolean[n];
@@ -109,13 +112,29 @@ final class OffloadedMethod {
 
     /** Whether a kernel it loaded went with a context since destroyed (after a fault): it must be prepared again. */
     synchronized boolean stale() {
-        for (Function[] variants : List.of(checked, unchecked)) {
-            for (Function f : variants) {
-                if (f != null && f.module().isClosed()) {
-                    return true;
-                }
+        return stale(checked) || stale(unchecked);
+    }
+
+    private static boolean stale(Function[] variants) {
+        for (Function f : variants) {
+            if (f != null && f.module().isClosed()) {
+                return true;
             }
         }
         return false;
+    }
+
+    /** The buffer a synchronous call binds its arrays into (by {@code ArrayUse.index()}), cleared after each call. */
+    Object[] boundArrays() {
+        return bound;
+    }
+
+    /** The written windows of its calls ({@link WrittenWindows}), made by the launcher at the first call; or null. */
+    WrittenWindows windows() {
+        return windows;
+    }
+
+    void windows(WrittenWindows w) {
+        windows = w;
     }
 }

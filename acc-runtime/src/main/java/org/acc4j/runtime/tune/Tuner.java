@@ -188,6 +188,11 @@ public final class Tuner implements AutoCloseable {
         return pick(key, shapes, trips, true);
     }
 
+    /** Whether the kernel variant {@code key} was picked for before (its shapes are known). */
+    public synchronized boolean knows(Object key) {
+        return sites.containsKey(key);
+    }
+
     /**
      * As {@link #pick}, for a launch that cannot be timed (an async call's): the chosen block once there is one, else
      * null (the own block); the launch counts for nothing.
