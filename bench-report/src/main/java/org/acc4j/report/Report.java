@@ -473,12 +473,16 @@ public final class Report {
     static final String[][] HARNESSES = {
         {"harness-launch.txt", "Per call: a cached kernel on present data",
             "`LaunchBench` (samples' test classes, under `-javaagent:acc.jar`) times, in one process, a raw JCuda"
-                + " `cuLaunchKernel` + `cuCtxSynchronize` of a trivial kernel (the floor), the driver calls the runtime"
-                + " adds around a launch, and a `@Kernels` call of the same loop on data made present by"
-                + " `Acc.copyin`, at n = 0 (no launch: the runtime's own work), 1 and 1024. The goal: a call within"
-                + " 3 us of the raw launch and synchronisation. The error record and launch parameters live in mapped"
-                + " pinned memory (`ACC4J_MAPPED`, on by default): a launch copies nothing back and allocates nothing;"
-                + " the table's rows name what each remaining part costs."},
+                + " `cuLaunchKernel` + `cuCtxSynchronize` of a trivial kernel (the floor) and a `@Kernels` call of the"
+                + " same loop on data made present by `Acc.copyin`, at n = 0 (no launch: the runtime's own work), 1 and"
+                + " 1024, in pairs: each round runs a block of calls of each kind in a shuffled order, and a round's"
+                + " difference is its `@Kernels` block's median less its raw block's at the same n; the second table"
+                + " gives the median of those differences with a distribution-free 95 % interval. The first table"
+                + " adds, each timed alone, the driver calls the runtime adds around a launch; the bytes each kind of"
+                + " call allocates follow. The goal: a call within 3 us of the raw launch and synchronisation."
+                + " `scripts/call-check.sh` runs it in several fresh JVMs and once with `-Dacc4j.callClock=true`,"
+                + " which times each part of a call (start, site and lock, binding and launch checks, data, parameters,"
+                + " launch, synchronisation and error record, end)."},
         {"harness-first-call-cold.txt", "First call: a kernel never compiled before",
             "`FirstCallBench` (same class path) gives the runtime's start-up, then loads distinct modules both ways a"
                 + " kernel compiled before can load fast: the driver's JIT cache (`cuModuleLoadData` of PTX,"

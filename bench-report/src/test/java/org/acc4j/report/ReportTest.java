@@ -220,7 +220,9 @@ class ReportTest {
         Path run = runFolder(false);
         String table = String.join("\n", "| what | median us | mean us | ratio to raw launch+sync |",
                 "| --- | ---: | ---: | ---: |", "| raw JCuda: cuLaunchKernel + cuCtxSynchronize (n = 1) | 9.91 | 10.20 | 1.00 |",
-                "| @Kernels call, n = 1, present data | 11.73 | 12.01 | 1.18 |", "");
+                "| @Kernels call, n = 1, present data | 11.73 | 12.01 | 1.18 |", "",
+                "| paired, per round (block medians) | median us | 95% interval us | rounds |", "| --- | ---: | ---: | ---: |",
+                "| @Kernels n = 1 less raw n = 1 | 1.82 | [1.64, 1.97] | 400 |", "");
         Files.writeString(run.resolve("harness-launch.txt"), table);
         Path docs = tmp.resolve("docs-harness");
         Report.write(Run.load(run), docs);
@@ -228,6 +230,8 @@ class ReportTest {
         assertTrue(md.contains("## Calls, first calls and transfers against raw JCuda"), md);
         assertTrue(md.contains("### Per call: a cached kernel on present data"), md);
         assertTrue(md.contains("| @Kernels call, n = 1, present data | 11.73 | 12.01 | 1.18 |"), md);
+        assertTrue(md.contains("| @Kernels n = 1 less raw n = 1 | 1.82 | [1.64, 1.97] | 400 |"), md);
+        assertTrue(md.contains("distribution-free 95 % interval"), md);
         assertTrue(md.contains("*Not measured in this run* (`harness-transfers.txt` is not in the run folder)."), md);
         assertTrue(md.contains("*Not measured in this run* (`harness-first-call-cached.txt`"), md);
     }
