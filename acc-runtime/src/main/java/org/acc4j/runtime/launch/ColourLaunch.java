@@ -114,7 +114,14 @@ final class ColourLaunch {
      * stays present in this entry a loop coloured through it runs on the host.
      */
     synchronized void written(Object array) {
-        Entry e = array == null ? null : table.entry(array);
+        if (!(array instanceof int[])) {
+            // only int[] arrays are index arrays a loop is coloured through; the others need no record
+            if (!cached.isEmpty()) {
+                queued(array);
+            }
+            return;
+        }
+        Entry e = table.entry(array);
         if (e != null) {
             deviceWritten.put(array, e);
         }
@@ -123,6 +130,9 @@ final class ColourLaunch {
 
     /** A data routine on an async queue may change {@code array}'s device copy: colourings through it are checked. */
     synchronized void queued(Object array) {
+        if (cached.isEmpty()) {
+            return;
+        }
         for (Cached c : cached.values()) {
             for (int[] m : c.maps) {
                 if (m == array) {

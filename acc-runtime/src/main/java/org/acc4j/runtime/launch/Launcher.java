@@ -179,6 +179,7 @@ public final class Launcher implements AutoCloseable {
     /**
      * As {@link #run(OffloadedMethod, Object, Object[])}, for a launch site inside {@code scope} (null for none): the
      * scope sees each array before its clause is entered, and each array the kernels wrote once they all succeeded.
+     * With a scope, call under the {@link Guard}, which makes the context current.
      */
     public synchronized Object run(OffloadedMethod m, Object self, Object[] args, Scope scope) throws HostInstead {
         int queue = scope != null ? org.acc4j.Acc.ASYNC_SYNC : queueOf(m, args);
@@ -191,7 +192,10 @@ public final class Launcher implements AutoCloseable {
         if (CallClock.ON) {
             CallClock.mark(CallClock.Part.SITE);
         }
-        context.makeCurrent();
+        if (scope == null) {
+            // a launch site's call comes through the device lock, which made the context current already
+            context.makeCurrent();
+        }
         // a synchronous call sees everything queued before it
         queues.finishAll();
         table.drainCollected();
