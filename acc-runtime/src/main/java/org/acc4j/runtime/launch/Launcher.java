@@ -5,20 +5,17 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.List;
-import java.util.Map;
 import org.acc4j.compiler.plan.ArrayUse;
 import org.acc4j.compiler.plan.AsyncClause;
 import org.acc4j.compiler.plan.DataUse;
 import org.acc4j.compiler.plan.HostCall;
 import org.acc4j.compiler.plan.LaneChoice;
 import org.acc4j.compiler.plan.LaunchPlan;
-import org.acc4j.compiler.plan.RowLengths;
 import org.acc4j.compiler.plan.Slot;
 import org.acc4j.runtime.cuda.Context;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.Event;
 import org.acc4j.runtime.cuda.Function;
-import org.acc4j.runtime.data.Aliasing;
 import org.acc4j.runtime.data.Clause;
 import org.acc4j.runtime.data.OutOfDeviceMemoryException;
 import org.acc4j.runtime.data.PresentTable;
@@ -74,6 +71,8 @@ public final class Launcher implements AutoCloseable {
     /** The error record and the launch parameters in mapped memory. */
     private final LaunchMemory memory;
     private final ReductionScratch scratch = new ReductionScratch();
+    /** Binds a call's arrays and evaluates its launch checks. */
+    private final Binder binder;
     /** The time profile and its two events around each launch; all null when profiling is off. */
     private final Profiler profile;
     private final Event started;
@@ -87,11 +86,10 @@ public final class Launcher implements AutoCloseable {
     private final Set<String> launched = new HashSet<>();
     /** Set by {@link #abandon}: the device is lost, and nothing here may touch it again. */
     private boolean abandoned;
-    /** The async queues, and the methods already told that their async clause is not followed. */
+    /** The async queues. */
     private final Queues queues = new Queues();
     /** The references async calls in flight hold, released at their waits. */
     private final QueuedHolds holds = new QueuedHolds();
-    private final Set<String> saidSync = new HashSet<>();
     /** Times block shapes on synchronous launches ({@link Tuner}); null when autotuning is off. */
     private Tuner tuner;
     /** The last Java exception a kernel raised, to tell it from a failure of the runtime itself. */
@@ -122,6 +120,7 @@ public final class Launcher implements AutoCloseable {
         this.profile = profile;
         this.report = report;
         this.memory = new LaunchMemory(device, mapped);
+        this.binder = new Binder(table);
         this.rowLanes = new RowLaneChooser(report);
         this.colourings = new ColourLaunch(table, report);
         Event start = null;
@@ -182,7 +181,7 @@ public final class Launcher implements AutoCloseable {
      * With a scope, call under the {@link Guard}, which makes the context current.
      */
     public synchronized Object run(OffloadedMethod m, Object self, Object[] args, Scope scope) throws HostInstead {
-        int queue = scope != null ? org.acc4j.Acc.ASYNC_SYNC : queueOf(m, args);
+        int queue = scope != null ? org.acc4j.Acc.ASYNC_SYNC : binder.queueOf(m, args);
         if (queue != org.acc4j.Acc.ASYNC_SYNC) {
             context.makeCurrent();
             queues.waitOn(m.async().waitOn(), queue);
@@ -199,10 +198,10 @@ public final class Launcher implements AutoCloseable {
         // a synchronous call sees everything queued before it
         queues.finishAll();
         table.drainCollected();
-        Object[] arrays = bind(m, self, args, syncCall.busy ? null : m.boundArrays());
+        Object[] arrays = binder.bind(m, self, args, syncCall.busy ? null : m.boundArrays());
         HostCall call;
         try {
-            call = checkBeforeLaunch(m, self, args);
+            call = Binder.checkBeforeLaunch(m, self, args);
         } catch (HostInstead | RuntimeException | Error e) {
             java.util.Arrays.fill(arrays, null);
             throw e;
@@ -233,7 +232,7 @@ public final class Launcher implements AutoCloseable {
                 List<DataUse> data = m.plan().data();
                 for (int d = 0; d < data.size(); d++) {
                     Object array = arrays[data.get(d).array()];
-                    Clause clause = clause(m, d, array, call);
+                    Clause clause = Binder.clause(m, d, array, call);
                     if (clause != Clause.COPY || !windows.adopt(scope, d, array, data.get(d).name(), call)) {
                         scope.adopt(array, data.get(d).name(), clause);
                     }
@@ -340,7 +339,7 @@ public final class Launcher implements AutoCloseable {
         List<DataUse> data = m.plan().data();
         for (int d = 0; d < data.size(); d++) {
             Object array = arrays[data.get(d).array()];
-            Clause clause = clause(m, d, array, call);
+            Clause clause = Binder.clause(m, d, array, call);
             if (windows == null || clause != Clause.COPY || !windows.enter(d, array, call)) {
                 table.enter(array, clause);
             }
@@ -401,62 +400,14 @@ public final class Launcher implements AutoCloseable {
     }
 
     /**
-     * The queue of this call, or {@code ASYNC_SYNC} when it runs synchronously: no async clause, or one that cannot
-     * be followed (said once per method and reason, as a warning).
-     */
-    private int queueOf(OffloadedMethod m, Object[] args) {
-        AsyncClause a = m.async();
-        if (a.synchronous() && a.problem() == null) {
-            return org.acc4j.Acc.ASYNC_SYNC;
-        }
-        String why = a.problem();
-        int q = org.acc4j.Acc.ASYNC_SYNC;
-        int line = m.plan().kernels().isEmpty() ? 0 : m.kernel(0).line();
-        if (why == null) {
-            try {
-                q = a.queue(args);
-            } catch (IllegalArgumentException e) {
-                why = e.getMessage();
-            }
-        }
-        if (why == null && q != org.acc4j.Acc.ASYNC_SYNC) {
-            if (m.plan().returnsValue()) {
-                why = "it returns a value, which the host needs when the call returns";
-            } else {
-                for (LaunchPlan k : m.plan().kernels()) {
-                    if (k.reductions() > 0) {
-                        why = "it has a reduction, whose result the host needs when the call returns";
-                        line = k.line();
-                        break;
-                    }
-                    if (k.scan()) {
-                        why = "it has a scan, whose tile state one launch at a time uses";
-                        line = k.line();
-                        break;
-                    }
-                }
-            }
-        }
-        if (why != null) {
-            String kind = why.replaceAll("-?\\d+ is not a queue", "N is not a queue");
-            if (saidSync.add(m.displayName() + "|" + kind)) {
-                org.acc4j.runtime.Log.warning(m.displayName() + " (" + m.plan().sourceFile()
-                        + (line > 0 ? ":" + line : "") + "): @Kernels(" + a.clause() + "): runs synchronously: " + why);
-            }
-            return org.acc4j.Acc.ASYNC_SYNC;
-        }
-        return q;
-    }
-
-    /**
      * An async call: enters its data clauses now, queues its kernels on {@code q} and leaves the rest to the wait
      * (see the class comment). Throws {@link HostInstead} before anything is queued.
      */
     private void runAsync(OffloadedMethod m, Object self, Object[] args, Queue q) throws HostInstead {
         context.makeCurrent();
         table.drainCollected();
-        Object[] arrays = bind(m, self, args);
-        HostCall call = checkBeforeLaunch(m, self, args);
+        Object[] arrays = binder.bind(m, self, args, null);
+        HostCall call = Binder.checkBeforeLaunch(m, self, args);
         List<Object> entered = new ArrayList<>();
         List<Clause> clauses = new ArrayList<>();
         List<Queued> queued = new ArrayList<>();
@@ -577,135 +528,11 @@ public final class Launcher implements AutoCloseable {
         scratch.abandon();
     }
 
-    /** What the present table knows of bound arrays' rows (see {@link Aliasing.Known}). */
-    private final Aliasing.Known knownRows = new Aliasing.Known() {
-        @Override
-        public boolean ownRows(Object rank2) {
-            return table.ownRows(rank2);
-        }
-
-        @Override
-        public boolean mayBeRow(Object rank1) {
-            return table.listedAsRow(rank1);
-        }
-    };
-
-    /**
-     * The row lengths of one launch's proofs: for a present array whose rows are its table's, the shortest row's
-     * length the table noted (asked once per array and launch), so no row is read; for any other the proof reads them.
-     * One per launcher, emptied for each launch ({@link #fresh}).
-     */
-    private final class LaunchRows implements RowLengths {
-        /** Made at the first two-dimensional array: a launch of one-dimensional arrays allocates no map. */
-        private Map<Object, Integer> known;
-
-        LaunchRows fresh() {
-            if (known != null) {
-                known.clear();
-            }
-            return this;
-        }
-
-        @Override
-        public int least(Object rows) {
-            if (known == null) {
-                known = new java.util.IdentityHashMap<>(4);
-            }
-            return known.computeIfAbsent(rows, table::leastRowLength);
-        }
-    }
-
-    private final LaunchRows rowLengths = new LaunchRows();
     private static final long[] NO_RESULTS = new long[0];
     /** Stands for the shapes of a variant the tuner knows already: never asked. */
     private static final java.util.function.Supplier<Tuner.Shapes> KNOWN = () -> {
         throw new IllegalStateException("the tuner asked again for the shapes of a kernel it knows");
     };
-
-    /**
-     * The call's arrays, by {@link ArrayUse#index()}; throws {@link HostInstead} for a null array or row and for an
-     * array reachable twice where the method writes one.
-     */
-    private Object[] bind(OffloadedMethod m, Object self, Object[] args) throws HostInstead {
-        return bind(m, self, args, null);
-    }
-
-    /**
-     * As {@link #bind(OffloadedMethod, Object, Object[])}, into {@code into} (the method's buffer for a synchronous
-     * call, cleared at its end) when given, else into a new array. Throws having cleared {@code into}.
-     */
-    private Object[] bind(OffloadedMethod m, Object self, Object[] args, Object[] into) throws HostInstead {
-        List<ArrayUse> used = m.plan().arrays();
-        Object[] arrays = into != null ? into : new Object[used.size()];
-        try {
-            bindInto(m, self, args, used, arrays);
-        } catch (HostInstead | RuntimeException | Error e) {
-            java.util.Arrays.fill(arrays, null);
-            throw e;
-        }
-        return arrays;
-    }
-
-    private void bindInto(OffloadedMethod m, Object self, Object[] args, List<ArrayUse> used, Object[] arrays)
-            throws HostInstead {
-        boolean made = false;
-        for (int i = 0; i < used.size(); i++) {
-            ArrayUse a = used.get(i);
-            if (a.source() instanceof org.acc4j.compiler.plan.ValueSource.Made) {
-                // made at the launch (a colour order)
-                made = true;
-                continue;
-            }
-            arrays[a.index()] = m.sources().value(a.source(), self, args);
-        }
-        // arrays whose device-side changes an earlier fault lost: their host copies are stale
-        for (Object value : arrays) {
-            String lost = value == null ? null : table.lostArray(value);
-            if (lost != null) {
-                throw org.acc4j.runtime.cuda.DeviceLostException.array(m.displayName(), lost, null);
-            }
-        }
-        // null arrays and rows; arrays (rank-2 rows included) reachable twice where the region writes one
-        // rows present as one block and unchanged since are known distinct: no row is visited
-        if (!made && Aliasing.distinct(arrays, knownRows)) {
-            // the common case, with no list made: every array there, none twice, no row to visit
-            return;
-        }
-        List<Aliasing.Use> uses = new ArrayList<>(arrays.length);
-        for (ArrayUse a : used) {
-            if (!(a.source() instanceof org.acc4j.compiler.plan.ValueSource.Made)) {
-                uses.add(new Aliasing.Use(a.name(), arrays[a.index()], a.written()));
-            }
-        }
-        String problem = Aliasing.problem(uses, knownRows);
-        if (problem != null) {
-            throw new HostInstead(problem);
-        }
-    }
-
-    /**
-     * The host's side of the call before anything is launched ({@link
-     * org.acc4j.compiler.plan.MethodLaunch#begin}): each region's trip count and the checks the compiler left to the
-     * launch; a failed check throws {@link HostInstead}, and the call runs on the host.
-     */
-    static HostCall checkBeforeLaunch(OffloadedMethod m, Object self, Object[] args) throws HostInstead {
-        HostCall call = m.plan().begin(m.sources(), self, args);
-        if (call.refusal() != null) {
-            throw new HostInstead(call.refusal());
-        }
-        return call;
-    }
-
-    /** The runtime clause of data clause {@code d} for this call (see {@link org.acc4j.compiler.plan.MethodLaunch#clause}). */
-    private static Clause clause(OffloadedMethod m, int d, Object array, HostCall call) {
-        return switch (m.plan().clause(d, array, call)) {
-            case COPYIN -> Clause.COPYIN;
-            case COPYOUT -> Clause.COPYOUT;
-            case COPY -> Clause.COPY;
-            case CREATE -> Clause.CREATE;
-            case PRESENT -> Clause.PRESENT;
-        };
-    }
 
     /**
      * Launches region {@code k} with the host's values at its loop; returns its reductions' result bits. With a
@@ -729,7 +556,7 @@ public final class Launcher implements AutoCloseable {
         }
         // the variant without the checks the host proves for this call's values, else the one checking all; a tiled
         // variant has its own geometry
-        boolean proven = m.hasUnchecked(k) && plan.proven(call, arrays, rowLengths.fresh());
+        boolean proven = m.hasUnchecked(k) && plan.proven(call, arrays, binder.rowLengths());
         int[] block = plan.block(proven);
         int[] grid = plan.grid(call, proven, defaultGangs(plan.threads(proven)));
         if (grid == null) {

@@ -55,7 +55,7 @@ class StrideCheckTest {
     }
 
     private static long trips(OffloadedMethod m, Object... args) throws Launcher.HostInstead {
-        return Launcher.checkBeforeLaunch(m, null, args).trip(0);
+        return Binder.checkBeforeLaunch(m, null, args).trip(0);
     }
 
     @Test
