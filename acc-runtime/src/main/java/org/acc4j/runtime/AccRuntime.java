@@ -407,6 +407,30 @@ public final class AccRuntime {
         INSTANCE.loops.installed(methods);
     }
 
+    /**
+     * Called by the agent's code before the host reads an element of {@code array} (or of one of its rows) in a loop
+     * wrapped in an implicit data region: when a kernel may have changed its device copy since the host last saw it,
+     * it is copied to the host first. Does nothing when the loop has no region ({@code token} null), or when the
+     * array is not one of the region's; otherwise reads a field or two unless a copy is due.
+     */
+    public static void loopRead(Object array, Object token) {
+        LoopData.read(array, token);
+    }
+
+    /**
+     * Called by the agent's code before the host writes an element of {@code array} in a loop wrapped in an implicit
+     * data region: as {@link #loopRead}, and the array (a row of a two-dimensional one) goes to the device again
+     * before the loop's next {@code @Kernels} call, or at the region's exit.
+     */
+    public static void loopWrite(Object array, Object token) {
+        LoopData.write(array, token);
+    }
+
+    /** Called by the agent's code before each {@code @Kernels} call in a loop wrapped in an implicit data region. */
+    public static void loopCall(Object token) {
+        LoopData.call(token);
+    }
+
     /** How many implicit data regions this JVM has made (entered on the device). */
     public static long loopRegionsMade() {
         return INSTANCE.loops.made();
