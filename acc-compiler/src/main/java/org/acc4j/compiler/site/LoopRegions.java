@@ -245,8 +245,25 @@ public final class LoopRegions {
 
     /** The report's line for a loop that gets a region. */
     public static String describe(ClassNode cn, MethodNode mn, Region r) {
-        return where(cn, mn, r.line()) + ": an implicit data region keeps " + String.join(", ", r.names())
+        String base = where(cn, mn, r.line()) + ": an implicit data region keeps " + String.join(", ", r.names())
                 + " on the device across its calls";
+        if (r.accesses().isEmpty()) {
+            return base;
+        }
+        java.util.TreeSet<Integer> reads = new java.util.TreeSet<>();
+        java.util.TreeSet<Integer> writes = new java.util.TreeSet<>();
+        for (int i = r.accesses().nextSetBit(0); i >= 0; i = r.accesses().nextSetBit(i + 1)) {
+            int op = mn.instructions.get(i).getOpcode();
+            (op >= Opcodes.IASTORE && op <= Opcodes.SASTORE ? writes : reads).add(LoopCheck.lineAt(mn, i));
+        }
+        return base + "; the host's element " + (reads.isEmpty() ? "" : "reads (" + lines(reads) + ")")
+                + (reads.isEmpty() || writes.isEmpty() ? "" : " and ")
+                + (writes.isEmpty() ? "" : "writes (" + lines(writes) + ")")
+                + " copy an array or row to the host when a kernel may have changed it, and back before the next call";
+    }
+
+    private static String lines(java.util.Set<Integer> lines) {
+        return (lines.size() == 1 ? "line " : "lines ") + String.join(", ", lines.stream().map(String::valueOf).toList());
     }
 
     /** "Owner.method, the loop at line N". */
