@@ -178,6 +178,8 @@ final class LoopData {
         return new LoopRegion.Mover() {
             @Override
             public void toHost(Object unit) {
+                // a unit whose device-side changes a fault lost is refused by name: its host copy is stale
+                s.refuseLost("the host's read in the implicit data region of " + where, unit);
                 s.run("a copy to the host in the implicit data region of " + where, () -> {
                     s.launcher.queues().finishAll();
                     if (s.table.isPresent(unit)) {
