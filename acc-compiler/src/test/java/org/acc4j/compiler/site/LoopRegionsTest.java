@@ -290,6 +290,30 @@ class LoopRegionsTest {
         }
     }
 
+    /** The kernels of the fixtures' {@code @Kernels} methods assemble, where ptxas is on the PATH. */
+    @Test
+    void theFixturesKernelsAssembleWithPtxas() throws Exception {
+        java.nio.file.Path ptxas = org.acc4j.compiler.Ptxas.find();
+        org.junit.jupiter.api.Assumptions.assumeTrue(ptxas != null, "ptxas is not on the PATH: PTX not assembled");
+        int assembled = 0;
+        for (String m : List.of("step", "scale", "poke", "mixed", "staticSweep")) {
+            MethodPlan plan = SitesTest.plan(LoopFixtures.class, m);
+            assertTrue(!plan.sites().isEmpty(), m);
+            for (MethodPlan.Site site : plan.sites()) {
+                for (org.acc4j.compiler.KernelPlan k : site.compiled().method().kernels()) {
+                    assertEquals(null, org.acc4j.compiler.Ptxas.assemble(ptxas, k.entry(), k.ptx()), k.entry());
+                    assembled++;
+                    if (k.unchecked() != null) {
+                        assertEquals(null, org.acc4j.compiler.Ptxas.assemble(ptxas, k.unchecked().entry(),
+                                k.unchecked().ptx()), k.unchecked().entry());
+                        assembled++;
+                    }
+                }
+            }
+        }
+        assertTrue(assembled >= 5, "kernels assembled: " + assembled);
+    }
+
     /** Without its hooks, the simulated device gives the host stale values: the test above can fail. */
     @Test
     void theSimulatedDeviceNeedsTheHooks() throws Exception {
