@@ -136,8 +136,9 @@ class SiteTransformerTest {
         assertNotNull(rewritten, "the caller's loop is wrapped");
         assertEquals(List.of("TinyLoop.repeat, the loop at line 7: an implicit data region keeps a, b on the device"
                 + " across its calls", "TinyLoop.watched, the loop at line 19: an implicit data region keeps a, b on"
-                + " the device across its calls; the host's element reads (line 22) and writes (line 24) copy an array"
-                + " or row to the host when a kernel may have changed it, and back before the next call"), notes);
+                + " the device across its calls; the host's element reads (line 22) and writes (line 24) are kept"
+                + " coherent: an array or row a kernel may have changed is copied to the host before it is read, the"
+                + " elements written go to the device before the next call"), notes);
         assertNull(new SiteTransformer(AccRuntime::register, warnings::add).transform(test, "tiny/TinyLoop", null,
                 null, bytes("tiny/TinyLoop")), "without implicit regions a class without @Kernels is left alone");
         // the rewritten caller gives plain Java's result (on the host path the region is not made)

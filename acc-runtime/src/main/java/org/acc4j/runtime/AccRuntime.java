@@ -418,12 +418,13 @@ public final class AccRuntime {
     }
 
     /**
-     * Called by the agent's code before the host writes an element of {@code array} in a loop wrapped in an implicit
-     * data region: as {@link #loopRead}, and the array (a row of a two-dimensional one) goes to the device again
-     * before the loop's next {@code @Kernels} call, or at the region's exit.
+     * Called by the agent's code before the host writes element {@code index} of {@code array} in a loop wrapped in
+     * an implicit data region: the window of elements the host wrote in the array (a row of a two-dimensional one)
+     * goes to the device before the loop's next {@code @Kernels} call, or at the region's exit. Does nothing without
+     * a region; otherwise reads a field or two unless the write lands away from the window of a stale array.
      */
-    public static void loopWrite(Object array, Object token) {
-        LoopData.write(array, token);
+    public static void loopWrite(Object array, int index, Object token) {
+        LoopData.write(array, index, token);
     }
 
     /** Called by the agent's code before each {@code @Kernels} call in a loop wrapped in an implicit data region. */

@@ -190,11 +190,11 @@ final class LoopData {
             }
 
             @Override
-            public void toDevice(Object unit) {
+            public void toDevice(Object unit, int from, int to) {
                 s.run("a copy to the device in the implicit data region of " + where, () -> {
                     s.launcher.queues().finishAll();
                     if (s.table.isPresent(unit)) {
-                        s.table.updateDevice(unit);
+                        s.table.updateDeviceRange(unit, from, to);
                     }
                     return null;
                 }, () -> null);
@@ -209,10 +209,10 @@ final class LoopData {
         }
     }
 
-    /** Before the host writes an element of {@code array} in a region's loop; nothing without a region. */
-    static void write(Object array, Object token) {
+    /** Before the host writes element {@code index} of {@code array} in a region's loop; nothing without a region. */
+    static void write(Object array, int index, Object token) {
         if (token instanceof LoopRegion r) {
-            r.write(array);
+            r.write(array, index);
         }
     }
 

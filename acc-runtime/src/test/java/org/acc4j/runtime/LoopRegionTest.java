@@ -22,6 +22,7 @@ class LoopRegionTest {
         final Map<Object, double[]> copies = new IdentityHashMap<>();
         int toHost;
         int toDevice;
+        int elementsToDevice;
         RuntimeException failNextUpload;
 
         void enter(Object array) {
@@ -42,15 +43,16 @@ class LoopRegionTest {
         }
 
         @Override
-        public void toDevice(Object unit) {
+        public void toDevice(Object unit, int from, int to) {
             if (failNextUpload != null) {
                 RuntimeException e = failNextUpload;
                 failNextUpload = null;
                 throw e;
             }
             double[] d = copies.get(unit);
-            System.arraycopy(unit, 0, d, 0, d.length);
+            System.arraycopy(unit, from, d, from, to - from);
             toDevice++;
+            elementsToDevice += to - from;
         }
     }
 
@@ -98,16 +100,24 @@ class LoopRegionTest {
                         assertEquals(model.get(u)[i], u[i], "a read sees the kernels' writes");
                     }
                     case 2 -> {
-                        region.write(u);
-                        double x = -r.nextInt(1000);
-                        u[i] = x;
-                        model.get(u)[i] = x;
+                        // a run of writes, next to each other or anywhere
+                        boolean near = r.nextBoolean();
+                        for (int w = 0, at = i; w < 1 + r.nextInt(3); w++) {
+                            at = near ? Math.max(0, Math.min(u.length - 1, at + r.nextInt(3) - 1))
+                                    : r.nextInt(u.length);
+                            region.write(u, at);
+                            double x = -r.nextInt(1000);
+                            u[at] = x;
+                            model.get(u)[at] = x;
+                        }
                     }
                     default -> {
-                        // an array that is not the region's
+                        // an array that is not the region's, and a store that throws
                         region.read(other);
-                        region.write(other);
+                        region.write(other, i);
                         other[i] = 1;
+                        region.write(u, u.length);
+                        region.write(u, -1);
                     }
                 }
             }
@@ -130,7 +140,7 @@ class LoopRegionTest {
         LoopRegion region = new LoopRegion("test", List.of(a, g), device);
         for (int i = 0; i < 1000; i++) {
             region.read(a);
-            region.write(a);
+            region.write(a, i);
         }
         assertEquals(0, device.toHost + device.toDevice, "before any call nothing moves");
         for (int step = 0; step < 10; step++) {
@@ -140,13 +150,54 @@ class LoopRegionTest {
                 region.read(g[3]);
             }
             for (int j = 0; j < 16; j++) {
-                region.write(g[0]);
+                region.write(g[0], j);
             }
         }
-        assertEquals(30, device.toHost, "a, g[3] and g[0] once per step");
+        assertEquals(20, device.toHost, "a and g[3] once per step; g[0]'s writes cover a window next to each other");
         assertEquals(10, device.toDevice, "a before the first call, g[0] before each later one");
         region.flush();
         assertEquals(11, device.toDevice, "and g[0] at the exit");
+    }
+
+    @Test
+    void aStaleArraysWindowHoldsOnlyWhatTheHostWrote() {
+        double[] a = {1, 2, 3, 4, 5, 6, 7, 8};
+        Device device = new Device();
+        device.enter(a);
+        LoopRegion region = new LoopRegion("test", List.of(a), device);
+        region.call();
+        double[] d = device.copies.get(a);
+        for (int i = 0; i < 8; i++) {
+            d[i] = 10 + i;
+        }
+        // writes next to each other on a stale array: no copy to the host
+        region.write(a, 3);
+        a[3] = -3;
+        region.write(a, 4);
+        a[4] = -4;
+        region.write(a, 2);
+        a[2] = -2;
+        assertEquals(0, device.toHost);
+        // a write away from the window: the array comes to the host first, keeping the window
+        region.write(a, 7);
+        a[7] = -7;
+        assertEquals(1, device.toHost);
+        assertArrayEquals(new double[] {10, 11, -2, -3, -4, 15, 16, -7}, a);
+        region.read(a);
+        assertEquals(1, device.toHost, "current until the next call");
+        region.call();
+        assertArrayEquals(new double[] {10, 11, -2, -3, -4, 15, 16, -7}, d);
+        assertEquals(6, device.elementsToDevice, "the window [2, 8)");
+        // a read of a stale array with a window keeps the host's elements
+        region.write(a, 0);
+        a[0] = -100;
+        d[0] = 99;
+        d[1] = 98;
+        region.read(a);
+        assertArrayEquals(new double[] {-100, 98, -2, -3, -4, 15, 16, -7}, a);
+        region.flush();
+        assertEquals(-100, d[0]);
+        assertEquals(98, d[1]);
     }
 
     @Test
@@ -157,9 +208,9 @@ class LoopRegionTest {
         device.enter(a);
         device.enter(b);
         LoopRegion region = new LoopRegion("test", List.of(a, b), device);
-        region.write(a);
+        region.write(a, 0);
         a[0] = 5;
-        region.write(b);
+        region.write(b, 0);
         b[0] = 6;
         device.failNextUpload = new IllegalStateException("refused");
         assertThrows(IllegalStateException.class, region::flush);

@@ -49,7 +49,8 @@ import org.objectweb.asm.tree.analysis.AnalyzerException;
  * reference that may be one of them or one of their rows (its element type is theirs, and it is not an array the
  * loop allocated) gets a call of {@link #READ} or {@link #WRITE} before it, and each {@code @Kernels} call one of
  * {@link #CALL}: the runtime copies an array (a row of a two-dimensional one) to the host before the host first looks
- * at it after a kernel, and the rows and arrays the host wrote to the device before the next kernel. Copies of whole
+ * at it after a kernel, and the elements the host wrote (a window per array or row) to the device before the next
+ * kernel. Copies of whole
  * arrays through the platform ({@code System.arraycopy}, {@code Arrays.fill}) are calls acc4j does not look into:
  * such a loop gets no region. The runtime makes the region only when every {@code @Kernels} method the loop
  * calls was rewritten for the device; otherwise the loop runs as written.
@@ -73,11 +74,12 @@ public final class LoopRegions {
      */
     public static final String READ = "loopRead";
     /**
-     * Before the host writes an element of an array that may be one of the region's: {@code (Object array, Object
-     * token)}; as {@link #READ}, and marks the array for a copy to the device before the next call.
+     * Before the host writes an element of an array that may be one of the region's: {@code (Object array, int index,
+     * Object token)}; marks the element for a copy to the device before the next call.
      */
     public static final String WRITE = "loopWrite";
-    public static final String ACCESS_DESC = "(Ljava/lang/Object;Ljava/lang/Object;)V";
+    public static final String READ_DESC = "(Ljava/lang/Object;Ljava/lang/Object;)V";
+    public static final String WRITE_DESC = "(Ljava/lang/Object;ILjava/lang/Object;)V";
     /** Before each {@code @Kernels} call in the loop: {@code (Object token)}; copies arrays the host wrote to the device. */
     public static final String CALL = "loopCall";
     public static final String CALL_DESC = "(Ljava/lang/Object;)V";
@@ -259,7 +261,8 @@ public final class LoopRegions {
         return base + "; the host's element " + (reads.isEmpty() ? "" : "reads (" + lines(reads) + ")")
                 + (reads.isEmpty() || writes.isEmpty() ? "" : " and ")
                 + (writes.isEmpty() ? "" : "writes (" + lines(writes) + ")")
-                + " copy an array or row to the host when a kernel may have changed it, and back before the next call";
+                + " are kept coherent: an array or row a kernel may have changed is copied to the host before it is read,"
+                + " the elements written go to the device before the next call";
     }
 
     private static String lines(java.util.Set<Integer> lines) {

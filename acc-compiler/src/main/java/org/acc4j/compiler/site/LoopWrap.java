@@ -229,8 +229,8 @@ final class LoopWrap {
 
     /**
      * The runtime's hooks in the loop's body: before each {@code @Kernels} call, and before each element load or
-     * store the analysis marked, a call that gets the array (a copy of the reference under the index, and the value
-     * for a store, which waits in a local of its own meanwhile) and the token. The body's nodes stay where they were:
+     * store the analysis marked, a call that gets the array (a copy of the reference; for a store, with the index,
+     * while the value waits in a local of its own) and the token. The body's nodes stay where they were:
      * the hooks go between them, inside the ranges the exit-on-throw handler covers.
      */
     private static void hooks(MethodNode mn, LoopRegions.Region r, Set<AbstractInsnNode> body,
@@ -256,17 +256,19 @@ final class LoopWrap {
             InsnList x = new InsnList();
             int valueOp = store ? valueStore(op) : -1;
             if (store) {
+                // [array, index, value] -> [array, index, array, index] -> hook -> [array, index, value]
                 x.add(new VarInsnNode(valueOp, value));
-            }
-            // [array, index] -> [index, array, array] -> hook -> [array, index]
-            x.add(new InsnNode(Opcodes.SWAP));
-            x.add(new InsnNode(Opcodes.DUP));
-            x.add(new VarInsnNode(Opcodes.ALOAD, token));
-            x.add(new MethodInsnNode(Opcodes.INVOKESTATIC, runtime, store ? LoopRegions.WRITE : LoopRegions.READ,
-                    LoopRegions.ACCESS_DESC));
-            x.add(new InsnNode(Opcodes.SWAP));
-            if (store) {
+                x.add(new InsnNode(Opcodes.DUP2));
+                x.add(new VarInsnNode(Opcodes.ALOAD, token));
+                x.add(new MethodInsnNode(Opcodes.INVOKESTATIC, runtime, LoopRegions.WRITE, LoopRegions.WRITE_DESC));
                 x.add(new VarInsnNode(valueOp + (Opcodes.ILOAD - Opcodes.ISTORE), value));
+            } else {
+                // [array, index] -> [index, array, array] -> hook -> [array, index]
+                x.add(new InsnNode(Opcodes.SWAP));
+                x.add(new InsnNode(Opcodes.DUP));
+                x.add(new VarInsnNode(Opcodes.ALOAD, token));
+                x.add(new MethodInsnNode(Opcodes.INVOKESTATIC, runtime, LoopRegions.READ, LoopRegions.READ_DESC));
+                x.add(new InsnNode(Opcodes.SWAP));
             }
             insns.insertBefore(i, x);
         }

@@ -227,7 +227,7 @@ public final class TestRuntime {
         }
     }
 
-    public static void loopWrite(Object array, Object token) {
+    public static void loopWrite(Object array, int index, Object token) {
         hookCalls++;
         if (token instanceof Region r && !ignoreHooks) {
             loopRead(array, token);
