@@ -135,7 +135,10 @@ class SiteTransformerTest {
         byte[] rewritten = loops.transform(test, "tiny/TinyLoop", null, null, bytes("tiny/TinyLoop"));
         assertNotNull(rewritten, "the caller's loop is wrapped");
         assertEquals(List.of("TinyLoop.repeat, the loop at line 7: an implicit data region keeps a, b on the device"
-                + " across its calls"), notes);
+                + " across its calls", "TinyLoop.watched, the loop at line 19: an implicit data region keeps a, b on"
+                + " the device across its calls; the host's element reads (line 22) and writes (line 24) are kept"
+                + " coherent: an array or row a kernel may have changed is copied to the host before it is read, the"
+                + " elements written go to the device before the next call"), notes);
         assertNull(new SiteTransformer(AccRuntime::register, warnings::add).transform(test, "tiny/TinyLoop", null,
                 null, bytes("tiny/TinyLoop")), "without implicit regions a class without @Kernels is left alone");
         // the rewritten caller gives plain Java's result (on the host path the region is not made)
@@ -165,6 +168,14 @@ class SiteTransformerTest {
         assertEquals(expected, got);
         assertArrayEquals(pa, a);
         assertArrayEquals(pb, b);
+        // with host reads and writes: the runtime's hooks do nothing where it made no region
+        double[] wa = a.clone();
+        double[] wb = b.clone();
+        double watched = tiny.TinyLoop.watched(pa, pb, 100, 5);
+        assertEquals(watched, (double) c.getMethod("watched", double[].class, double[].class, int.class, int.class)
+                .invoke(null, wa, wb, 100, 5));
+        assertArrayEquals(pa, wa);
+        assertArrayEquals(pb, wb);
         assertTrue(warnings.isEmpty(), warnings::toString);
     }
 

@@ -422,6 +422,31 @@ public final class AccRuntime {
         INSTANCE.loops.installed(methods);
     }
 
+    /**
+     * Called by the agent's code before the host reads an element of {@code array} (or of one of its rows) in a loop
+     * wrapped in an implicit data region: when a kernel may have changed its device copy since the host last saw it,
+     * it is copied to the host first. Does nothing when the loop has no region ({@code token} null), or when the
+     * array is not one of the region's; otherwise reads a field or two unless a copy is due.
+     */
+    public static void loopRead(Object array, Object token) {
+        LoopData.read(array, token);
+    }
+
+    /**
+     * Called by the agent's code before the host writes element {@code index} of {@code array} in a loop wrapped in
+     * an implicit data region: the window of elements the host wrote in the array (a row of a two-dimensional one)
+     * goes to the device before the loop's next {@code @Kernels} call, or at the region's exit. Does nothing without
+     * a region; otherwise reads a field or two unless the write lands away from the window of a stale array.
+     */
+    public static void loopWrite(Object array, int index, Object token) {
+        LoopData.write(array, index, token);
+    }
+
+    /** Called by the agent's code before each {@code @Kernels} call in a loop wrapped in an implicit data region. */
+    public static void loopCall(Object token) {
+        LoopData.call(token);
+    }
+
     /** How many implicit data regions this JVM has made (entered on the device). */
     public static long loopRegionsMade() {
         return INSTANCE.loops.made();

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.acc4j.runtime.data.Clause;
 import org.acc4j.runtime.data.HostArrays;
 import org.acc4j.runtime.data.OutOfDeviceMemoryException;
@@ -17,7 +16,8 @@ import org.acc4j.runtime.data.PresentTable;
  * The runtime's side of implicit data regions: host loops that call {@code @Kernels} methods, wrapped by the agent
  * where nothing else in the loop can see the arrays the calls receive (the compiler's {@code LoopRegions} says when).
  * Entering copies those arrays to the device ({@code copy}, counted as a {@code @Data} region counts) so that the
- * calls inside find them present; exiting, by any way out of the loop, copies them back.
+ * calls inside find them present; exiting, by any way out of the loop, copies them back. In between, the host's
+ * element reads and writes of them are kept coherent through {@link LoopRegion}.
  *
  * <p>A region is made only on the GPU, and only when every {@code @Kernels} method the loop calls was rewritten for
  * the device (a method left as plain Java would read stale host arrays). Anything else (the host or multicore
@@ -64,10 +64,6 @@ final class LoopData {
         installed.addAll(methods);
     }
 
-    /** What {@link #enter} hands to {@link #exit}: the arrays entered, once exited. */
-    private record Token(String where, List<Object> arrays, AtomicBoolean done) {
-    }
-
     /**
      * Enters the region of a loop of {@code caller} ({@code where} names it); the token, or null when no region is
      * made. {@code callees}: the {@code @Kernels} methods the loop calls, separated by ';'. {@code values}: the
@@ -87,7 +83,7 @@ final class LoopData {
         return s.run("the implicit data region of " + where, () -> {
             // the region sees everything queued before it
             s.launcher.queues().finishAll();
-            return enterAll(s.table, where, arrays.toArray());
+            return enterAll(s, where, arrays.toArray());
         }, () -> null);
     }
 
@@ -150,7 +146,8 @@ final class LoopData {
         }
     }
 
-    private Object enterAll(PresentTable table, String where, Object[] arrays) {
+    private Object enterAll(Gpu s, String where, Object[] arrays) {
+        PresentTable table = s.table;
         List<Object> entered = new ArrayList<>();
         Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Object a : arrays) {
@@ -173,12 +170,62 @@ final class LoopData {
             return null;
         }
         made.incrementAndGet();
-        return new Token(where, entered, new AtomicBoolean());
+        return new LoopRegion(where, entered, mover(s, where));
+    }
+
+    /** The present table's updates of a unit, each seeing everything queued before it. */
+    private static LoopRegion.Mover mover(Gpu s, String where) {
+        return new LoopRegion.Mover() {
+            @Override
+            public void toHost(Object unit) {
+                // a unit whose device-side changes a fault lost is refused by name: its host copy is stale
+                s.refuseLost("the host's read in the implicit data region of " + where, unit);
+                s.run("a copy to the host in the implicit data region of " + where, () -> {
+                    s.launcher.queues().finishAll();
+                    if (s.table.isPresent(unit)) {
+                        s.table.updateHost(unit);
+                    }
+                    return null;
+                }, () -> null);
+            }
+
+            @Override
+            public void toDevice(Object unit, int from, int to) {
+                s.run("a copy to the device in the implicit data region of " + where, () -> {
+                    s.launcher.queues().finishAll();
+                    if (s.table.isPresent(unit)) {
+                        s.table.updateDeviceRange(unit, from, to);
+                    }
+                    return null;
+                }, () -> null);
+            }
+        };
+    }
+
+    /** Before the host reads an element of {@code array} in a region's loop; nothing without a region. */
+    static void read(Object array, Object token) {
+        if (token instanceof LoopRegion r) {
+            r.read(array);
+        }
+    }
+
+    /** Before the host writes element {@code index} of {@code array} in a region's loop; nothing without a region. */
+    static void write(Object array, int index, Object token) {
+        if (token instanceof LoopRegion r) {
+            r.write(array, index);
+        }
+    }
+
+    /** Before a {@code @Kernels} call in a region's loop; nothing without a region. */
+    static void call(Object token) {
+        if (token instanceof LoopRegion r && !r.done.get()) {
+            r.call();
+        }
     }
 
     /** Exits a region entered by {@link #enter}; a second exit of the same token does nothing. */
     void exit(Object token) {
-        if (!(token instanceof Token t) || !t.done().compareAndSet(false, true)) {
+        if (!(token instanceof LoopRegion t) || !t.done.compareAndSet(false, true)) {
             return;
         }
         Gpu s = runtime.gpuIfStarted();
@@ -186,12 +233,18 @@ final class LoopData {
             return;
         }
         // a region entered before the device was lost has nothing left on it to exit
-        s.run("the exit of the implicit data region of " + t.where(), () -> {
+        s.run("the exit of the implicit data region of " + t.where, () -> {
             s.launcher.queues().finishAll();
             RuntimeException first = null;
-            for (int i = t.arrays().size() - 1; i >= 0; i--) {
+            try {
+                // what the host wrote since the last call first, so that the copy back keeps it
+                t.flush();
+            } catch (RuntimeException e) {
+                first = e;
+            }
+            for (int i = t.arrays.size() - 1; i >= 0; i--) {
                 try {
-                    s.table.exit(t.arrays().get(i), Clause.COPY);
+                    s.table.exit(t.arrays.get(i), Clause.COPY);
                 } catch (RuntimeException e) {
                     if (first == null) {
                         first = e;

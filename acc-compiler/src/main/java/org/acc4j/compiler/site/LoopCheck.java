@@ -108,6 +108,8 @@ final class LoopCheck {
         private final List<String> statics = new ArrayList<>();
         private String[] names;
         private final Set<String> callees = new LinkedHashSet<>();
+        /** The element loads and stores that get the runtime's hooks. */
+        private final BitSet accesses = new BitSet();
 
         Check(ClassNode cn, MethodNode mn, Flow flow, Flow.Loop loop, BitSet body, Kernels kernels,
               Inliner.ClassSource classes) {
@@ -124,7 +126,7 @@ final class LoopCheck {
 
         Region region() {
             return new Region(loop.header.start, body, slots, objects, objectTypes, List.copyOf(statics), names, line,
-                    new ArrayList<>(callees));
+                    new ArrayList<>(callees), (BitSet) accesses.clone());
         }
 
         /** Null when the loop qualifies; otherwise why not. */
@@ -168,6 +170,12 @@ final class LoopCheck {
                     }
                     if (m.owner.startsWith("[")) {
                         return "it copies an array (" + m.name + ", line " + lineAt(mn, i) + ")";
+                    }
+                    if (m.owner.equals("java/util/Arrays") || m.owner.equals("java/lang/System")
+                            && m.name.equals("arraycopy")) {
+                        return "it calls " + simple(m.owner) + "." + m.name + " (line " + lineAt(mn, i) + "): acc4j"
+                                + " keeps element reads and writes of the region's arrays coherent, not whole-array"
+                                + " copies (use a loop of element accesses)";
                     }
                     if (!PURE_OWNERS.contains(m.owner) && !CLOCKS.contains(m.owner + "." + m.name)) {
                         return "it calls " + simple(m.owner) + "." + m.name + " (line " + lineAt(mn, i)
@@ -264,7 +272,7 @@ final class LoopCheck {
                 return "no array passed to its calls is held in a local from before the loop";
             }
             Set<Integer> regionSlots = new LinkedHashSet<>(keep);
-            // host reads and writes of elements, stores of the arrays, writes of fields
+            // host reads and writes of elements (each gets the runtime's hook), stores of the arrays, writes of fields
             for (int i = body.nextSetBit(0); i >= 0; i = body.nextSetBit(i + 1)) {
                 AbstractInsnNode insn = mn.instructions.get(i);
                 int op = insn.getOpcode();
@@ -281,11 +289,15 @@ final class LoopCheck {
                         boolean named = array.slots().stream().anyMatch(regionSlots::contains);
                         boolean mayAlias = array.known() && (kinds.contains(kind)
                                 || kind == Type.BYTE && kinds.contains(Type.BOOLEAN));
-                        if (named || mayAlias) {
-                            return "it " + (load ? "reads" : "writes") + " an element of "
-                                    + (named ? names(mn, array.slots(), regionSlots, loop.header.start) : "an array that may be one of "
-                                    + names(mn, regionSlots, regionSlots, loop.header.start)) + " on the host (line " + lineAt(mn, i) + ")";
+                        if (!named && !mayAlias) {
+                            continue;
                         }
+                        if (op == Opcodes.AASTORE) {
+                            return "it replaces a row of " + (named ? names(mn, array.slots(), regionSlots,
+                                    loop.header.start) : "an array that may be one of " + names(mn, regionSlots,
+                                    regionSlots, loop.header.start)) + " on the host (line " + lineAt(mn, i) + ")";
+                        }
+                        accesses.set(i);
                     }
                 }
                 if (op == Opcodes.AASTORE && stored(i, 1)) {

@@ -35,17 +35,24 @@ import org.objectweb.asm.tree.analysis.AnalyzerException;
  *   <li>every call is to a {@code @Kernels} method that cannot be overridden and has no async clause, or to a
  *       method of the platform that cannot touch an application array ({@code Math}, the boxes, {@code String},
  *       {@code StringBuilder}, printing, the clocks), given no array;</li>
- *   <li>no array element is read or written on the host through a reference that may be one of those arrays or
- *       one of their rows: an access through an array the loop itself allocated is fine, and otherwise the
- *       element's type must differ from theirs (a {@code daload} cannot touch an {@code int[]});</li>
- *   <li>no array that may be one of them is stored into a field or another array, and no lock or volatile field
+ *   <li>no row of a two-dimensional array that may be one of them is replaced on the host, and no array that may
+ *       be one of them is stored into a field or another array, and no lock or volatile field
  *       is written: with no synchronisation, no other thread can rightly look at the arrays before the loop
  *       ends;</li>
  *   <li>the arrays passed to the calls come from locals that the loop only assigns from each other (the usual
  *       swap), so that the values held at the loop's entry are the only arrays the calls can receive.</li>
  * </ul>
  * An array passed to a call from anything else (a field, an allocation in the loop) is not part of the region:
- * that call moves it as before. The runtime makes the region only when every {@code @Kernels} method the loop
+ * that call moves it as before.
+ *
+ * <p>The host may read and write elements of the region's arrays in the loop. Each element load or store through a
+ * reference that may be one of them or one of their rows (its element type is theirs, and it is not an array the
+ * loop allocated) gets a call of {@link #READ} or {@link #WRITE} before it, and each {@code @Kernels} call one of
+ * {@link #CALL}: the runtime copies an array (a row of a two-dimensional one) to the host before the host first looks
+ * at it after a kernel, and the elements the host wrote (a window per array or row) to the device before the next
+ * kernel. Copies of whole
+ * arrays through the platform ({@code System.arraycopy}, {@code Arrays.fill}) are calls acc4j does not look into:
+ * such a loop gets no region. The runtime makes the region only when every {@code @Kernels} method the loop
  * calls was rewritten for the device; otherwise the loop runs as written.
  */
 public final class LoopRegions {
@@ -61,6 +68,21 @@ public final class LoopRegions {
     /** Exit of the runtime: {@code (Object token)}, idempotent. */
     public static final String EXIT = "exitLoopData";
     public static final String EXIT_DESC = "(Ljava/lang/Object;)V";
+    /**
+     * Before the host reads an element of an array that may be one of the region's: {@code (Object array, Object
+     * token)}; brings the host copy up to date when a kernel may have changed the device copy since.
+     */
+    public static final String READ = "loopRead";
+    /**
+     * Before the host writes an element of an array that may be one of the region's: {@code (Object array, int index,
+     * Object token)}; marks the element for a copy to the device before the next call.
+     */
+    public static final String WRITE = "loopWrite";
+    public static final String READ_DESC = "(Ljava/lang/Object;Ljava/lang/Object;)V";
+    public static final String WRITE_DESC = "(Ljava/lang/Object;ILjava/lang/Object;)V";
+    /** Before each {@code @Kernels} call in the loop: {@code (Object token)}; copies arrays the host wrote to the device. */
+    public static final String CALL = "loopCall";
+    public static final String CALL_DESC = "(Ljava/lang/Object;)V";
 
     private LoopRegions() {
     }
@@ -83,10 +105,12 @@ public final class LoopRegions {
     /**
      * A loop to wrap: its header and body (instruction indices); the locals whose arrays enter the region
      * ({@code slots}); the locals holding objects whose array fields enter it ({@code objects}, with the classes that
-     * declare those fields, {@code objectTypes}); the classes whose static array fields enter it ({@code statics}).
+     * declare those fields, {@code objectTypes}); the classes whose static array fields enter it ({@code statics});
+     * the host's element loads and stores in the body through an array that may be one of the region's
+     * ({@code accesses}, instruction indices), each given a call of {@link #READ} or {@link #WRITE}.
      */
     public record Region(int header, BitSet body, int[] slots, int[] objects, String[] objectTypes,
-                         List<String> statics, String[] names, int line, List<String> callees) {
+                         List<String> statics, String[] names, int line, List<String> callees, BitSet accesses) {
     }
 
     /** What the analysis found in one method: the loops to wrap, and a line for each loop with calls that is not. */
@@ -223,8 +247,26 @@ public final class LoopRegions {
 
     /** The report's line for a loop that gets a region. */
     public static String describe(ClassNode cn, MethodNode mn, Region r) {
-        return where(cn, mn, r.line()) + ": an implicit data region keeps " + String.join(", ", r.names())
+        String base = where(cn, mn, r.line()) + ": an implicit data region keeps " + String.join(", ", r.names())
                 + " on the device across its calls";
+        if (r.accesses().isEmpty()) {
+            return base;
+        }
+        java.util.TreeSet<Integer> reads = new java.util.TreeSet<>();
+        java.util.TreeSet<Integer> writes = new java.util.TreeSet<>();
+        for (int i = r.accesses().nextSetBit(0); i >= 0; i = r.accesses().nextSetBit(i + 1)) {
+            int op = mn.instructions.get(i).getOpcode();
+            (op >= Opcodes.IASTORE && op <= Opcodes.SASTORE ? writes : reads).add(LoopCheck.lineAt(mn, i));
+        }
+        return base + "; the host's element " + (reads.isEmpty() ? "" : "reads (" + lines(reads) + ")")
+                + (reads.isEmpty() || writes.isEmpty() ? "" : " and ")
+                + (writes.isEmpty() ? "" : "writes (" + lines(writes) + ")")
+                + " are kept coherent: an array or row a kernel may have changed is copied to the host before it is read,"
+                + " the elements written go to the device before the next call";
+    }
+
+    private static String lines(java.util.Set<Integer> lines) {
+        return (lines.size() == 1 ? "line " : "lines ") + String.join(", ", lines.stream().map(String::valueOf).toList());
     }
 
     /** "Owner.method, the loop at line N". */

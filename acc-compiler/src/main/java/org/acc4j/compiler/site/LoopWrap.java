@@ -41,7 +41,13 @@ final class LoopWrap {
         // resolve every position to nodes first: indices change as code is inserted
         List<AbstractInsnNode> headers = new ArrayList<>();
         List<Set<AbstractInsnNode>> bodies = new ArrayList<>();
+        List<List<AbstractInsnNode>> accesses = new ArrayList<>();
         for (LoopRegions.Region r : regions) {
+            List<AbstractInsnNode> a = new ArrayList<>();
+            for (int i = r.accesses().nextSetBit(0); i >= 0; i = r.accesses().nextSetBit(i + 1)) {
+                a.add(insns.get(i));
+            }
+            accesses.add(a);
             Set<AbstractInsnNode> b = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
             for (int i = r.body().nextSetBit(0); i >= 0; i = r.body().nextSetBit(i + 1)) {
                 b.add(insns.get(i));
@@ -50,11 +56,13 @@ final class LoopWrap {
             bodies.add(b);
         }
         for (int k = 0; k < regions.size(); k++) {
-            wrap(cn, mn, regions.get(k), headers.get(k), bodies.get(k), runtime);
+            int token = wrap(cn, mn, regions.get(k), headers.get(k), bodies.get(k), runtime);
+            hooks(mn, regions.get(k), bodies.get(k), accesses.get(k), token, runtime);
         }
     }
 
-    private static void wrap(ClassNode cn, MethodNode mn, LoopRegions.Region r, AbstractInsnNode header,
+    /** Wraps the loop; the local that holds the region's token. */
+    private static int wrap(ClassNode cn, MethodNode mn, LoopRegions.Region r, AbstractInsnNode header,
                              Set<AbstractInsnNode> body, String runtime) {
         InsnList insns = mn.instructions;
         int token = mn.maxLocals;
@@ -216,6 +224,65 @@ final class LoopWrap {
             insns.add(entry);
         }
         insns.add(tail);
+        return token;
+    }
+
+    /**
+     * The runtime's hooks in the loop's body: before each {@code @Kernels} call, and before each element load or
+     * store the analysis marked, a call that gets the array (a copy of the reference; for a store, with the index,
+     * while the value waits in a local of its own) and the token. The body's nodes stay where they were:
+     * the hooks go between them, inside the ranges the exit-on-throw handler covers.
+     */
+    private static void hooks(MethodNode mn, LoopRegions.Region r, Set<AbstractInsnNode> body,
+                              List<AbstractInsnNode> accesses, int token, String runtime) {
+        InsnList insns = mn.instructions;
+        Set<String> callees = Set.copyOf(r.callees());
+        for (AbstractInsnNode i : body) {
+            if (i instanceof MethodInsnNode m && callees.contains(m.owner + "." + m.name + m.desc)) {
+                InsnList x = new InsnList();
+                x.add(new VarInsnNode(Opcodes.ALOAD, token));
+                x.add(new MethodInsnNode(Opcodes.INVOKESTATIC, runtime, LoopRegions.CALL, LoopRegions.CALL_DESC));
+                insns.insertBefore(i, x);
+            }
+        }
+        if (accesses.isEmpty()) {
+            return;
+        }
+        int value = mn.maxLocals;
+        mn.maxLocals += 2;
+        for (AbstractInsnNode i : accesses) {
+            int op = i.getOpcode();
+            boolean store = op >= Opcodes.IASTORE && op <= Opcodes.SASTORE;
+            InsnList x = new InsnList();
+            int valueOp = store ? valueStore(op) : -1;
+            if (store) {
+                // [array, index, value] -> [array, index, array, index] -> hook -> [array, index, value]
+                x.add(new VarInsnNode(valueOp, value));
+                x.add(new InsnNode(Opcodes.DUP2));
+                x.add(new VarInsnNode(Opcodes.ALOAD, token));
+                x.add(new MethodInsnNode(Opcodes.INVOKESTATIC, runtime, LoopRegions.WRITE, LoopRegions.WRITE_DESC));
+                x.add(new VarInsnNode(valueOp + (Opcodes.ILOAD - Opcodes.ISTORE), value));
+            } else {
+                // [array, index] -> [index, array, array] -> hook -> [array, index]
+                x.add(new InsnNode(Opcodes.SWAP));
+                x.add(new InsnNode(Opcodes.DUP));
+                x.add(new VarInsnNode(Opcodes.ALOAD, token));
+                x.add(new MethodInsnNode(Opcodes.INVOKESTATIC, runtime, LoopRegions.READ, LoopRegions.READ_DESC));
+                x.add(new InsnNode(Opcodes.SWAP));
+            }
+            insns.insertBefore(i, x);
+        }
+    }
+
+    /** The local store for the value an array store of {@code op} takes. */
+    private static int valueStore(int op) {
+        return switch (op) {
+            case Opcodes.LASTORE -> Opcodes.LSTORE;
+            case Opcodes.FASTORE -> Opcodes.FSTORE;
+            case Opcodes.DASTORE -> Opcodes.DSTORE;
+            case Opcodes.AASTORE -> Opcodes.ASTORE;
+            default -> Opcodes.ISTORE;
+        };
     }
 
     private static boolean isRangeStart(MethodNode mn, LabelNode l, List<TryCatchBlockNode> ours) {

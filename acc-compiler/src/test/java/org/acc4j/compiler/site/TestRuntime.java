@@ -41,17 +41,30 @@ public final class TestRuntime {
         }
         Call c = (Call) call;
         MethodPlan.Site s = c.plan().sites().get(index);
+        Region region = device;
+        if (region != null) {
+            region.settle();
+        }
         try {
             Object r = KernelInterpreter.run(s.compiled().method(), source -> {
                 if (source instanceof ArrayRef.Parameter p) {
-                    return values[p.index()];
+                    return onDevice(values[p.index()]);
                 }
                 ArrayRef.Field f = (ArrayRef.Field) source;
-                return field(c.owner(), f.name(), f.isStatic() ? null : c.self());
+                return onDevice(field(c.owner(), f.name(), f.isStatic() ? null : c.self()));
             }, values, 16);
             launches++;
             return r == null ? new Object[0] : (Object[]) r;
         } catch (KernelInterpreter.HostInstead h) {
+            if (region != null) {
+                // the nest runs as bytecode on the host arrays: they are brought there first
+                for (Object u : region.copies.keySet()) {
+                    if (region.unit(u)) {
+                        region.toHost(u);
+                    }
+                }
+                region.hostRan = true;
+            }
             return null;
         }
     }
@@ -89,9 +102,84 @@ public final class TestRuntime {
     static String lastRegionWhere;
     /** When set, entries give no region (null), as the runtime does where it cannot make one. */
     static boolean declineRegions;
+    /**
+     * When set (with {@link #interpret}), a region keeps device copies of its arrays, which the kernels the loop
+     * calls work on, and the host sees their changes only through the hooks: a missing hook gives stale values.
+     */
+    static boolean simulateDevice;
+    /** When set, the hooks do nothing (to show that the simulated device needs them). */
+    static boolean ignoreHooks;
+    /** Units (one-dimensional arrays and rows) the hooks copied to the host and to the device, and hook calls. */
+    static int unitsToHost;
+    static int unitsToDevice;
+    static int hookCalls;
+    /** The open region the simulated kernels use, or null. */
+    private static Region device;
 
     private static final class Region {
         boolean exited;
+        /** Host unit to its device copy; host two-dimensional array to its device copy (rows the device's). */
+        final java.util.IdentityHashMap<Object, Object> copies = new java.util.IdentityHashMap<>();
+        final java.util.Set<Object> stale = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        final java.util.Set<Object> written = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        /** A nest ran as bytecode on the host arrays: they are the truth until the next kernel or hook. */
+        boolean hostRan;
+
+        Region(Object[] arrays) {
+            for (Object a : arrays) {
+                if (a instanceof Object[] rows) {
+                    Object[] d = (Object[]) java.lang.reflect.Array.newInstance(a.getClass().getComponentType(),
+                            rows.length);
+                    for (int i = 0; i < rows.length; i++) {
+                        d[i] = copies.computeIfAbsent(rows[i], TestRuntime::cloneArray);
+                    }
+                    copies.put(a, d);
+                } else if (a != null && a.getClass().isArray()) {
+                    copies.computeIfAbsent(a, TestRuntime::cloneArray);
+                }
+            }
+        }
+
+        boolean unit(Object a) {
+            return a != null && copies.containsKey(a) && !(a instanceof Object[]);
+        }
+
+        void toHost(Object unit) {
+            System.arraycopy(copies.get(unit), 0, unit, 0, java.lang.reflect.Array.getLength(unit));
+            unitsToHost++;
+        }
+
+        void toDevice(Object unit) {
+            System.arraycopy(unit, 0, copies.get(unit), 0, java.lang.reflect.Array.getLength(unit));
+            unitsToDevice++;
+        }
+
+        /** After a nest ran on the host: every unit's host copy was brought there first, and is the truth. */
+        void settle() {
+            if (hostRan) {
+                hostRan = false;
+                for (Object u : copies.keySet()) {
+                    if (unit(u)) {
+                        toDevice(u);
+                    }
+                }
+            }
+        }
+
+        void flush() {
+            settle();
+            for (Object u : written) {
+                toDevice(u);
+            }
+            written.clear();
+        }
+    }
+
+    private static Object cloneArray(Object a) {
+        int n = java.lang.reflect.Array.getLength(a);
+        Object c = java.lang.reflect.Array.newInstance(a.getClass().getComponentType(), n);
+        System.arraycopy(a, 0, c, 0, n);
+        return c;
     }
 
     static String lastRegionFields;
@@ -106,13 +194,68 @@ public final class TestRuntime {
         lastRegionArrays = arrays.clone();
         lastRegionWhere = where;
         lastRegionFields = fields;
-        return new Region();
+        Region r = new Region(simulateDevice ? arrays : new Object[0]);
+        if (simulateDevice) {
+            device = r;
+        }
+        return r;
     }
 
     public static void exitLoopData(Object token) {
         if (token instanceof Region r && !r.exited) {
             r.exited = true;
             openRegions--;
+            if (r == device) {
+                device = null;
+            }
+            r.flush();
+            for (Object u : r.copies.keySet()) {
+                if (r.unit(u)) {
+                    r.toHost(u);
+                }
+            }
         }
+    }
+
+    public static void loopRead(Object array, Object token) {
+        hookCalls++;
+        if (token instanceof Region r && !ignoreHooks) {
+            r.settle();
+            if (r.stale.remove(array)) {
+                r.toHost(array);
+            }
+        }
+    }
+
+    public static void loopWrite(Object array, int index, Object token) {
+        hookCalls++;
+        if (token instanceof Region r && !ignoreHooks) {
+            loopRead(array, token);
+            if (r.unit(array)) {
+                r.written.add(array);
+            }
+        }
+    }
+
+    public static void loopCall(Object token) {
+        hookCalls++;
+        if (token instanceof Region r && !ignoreHooks) {
+            r.flush();
+            for (Object u : r.copies.keySet()) {
+                if (r.unit(u)) {
+                    r.stale.add(u);
+                }
+            }
+        }
+    }
+
+    /** The arrays a simulated kernel works on: the open region's device copies in place of its host arrays. */
+    private static Object onDevice(Object value) {
+        Region r = device;
+        if (r == null || value == null) {
+            return value;
+        }
+        Object d = r.copies.get(value);
+        return d == null ? value : d;
     }
 }

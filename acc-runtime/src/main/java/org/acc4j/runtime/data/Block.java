@@ -92,6 +92,16 @@ final class Block {
             buffer.downloadAt(offset, match(hostArray));
         }
 
+        /** Bytes from {@code at} within this row's part of the block. */
+        @Override
+        public void uploadAt(long at, Object hostArray) {
+            if (at < 0 || at + HostArrays.byteSize(hostArray) > rowBytes) {
+                throw new IllegalArgumentException(HostArrays.describe(hostArray) + " does not fit at byte " + at
+                        + " of a row of " + rowBytes + " bytes");
+            }
+            buffer.uploadAt(offset + at, hostArray);
+        }
+
         @Override
         public void writeLongs(long[] values) {
             throw new UnsupportedOperationException("a row takes no raw words");

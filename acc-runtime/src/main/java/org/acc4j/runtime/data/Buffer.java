@@ -34,6 +34,16 @@ public interface Buffer extends AutoCloseable {
         throw new UnsupportedOperationException("no copies at an offset into " + this);
     }
 
+    /**
+     * Copies elements {@code [from, to)} of {@code hostArray} (one-dimensional, not a {@code boolean[]}, the array
+     * this buffer holds) into the same places of this buffer; the others stay as they are.
+     */
+    default void uploadRange(Object hostArray, int from, int to) {
+        Object part = java.lang.reflect.Array.newInstance(hostArray.getClass().getComponentType(), to - from);
+        System.arraycopy(hostArray, from, part, 0, to - from);
+        uploadAt((long) from * HostArrays.elementBytes(hostArray), part);
+    }
+
     /** Copies the bytes of this raw buffer from {@code offset} into a whole host array; see {@link #uploadAt}. */
     default void downloadAt(long offset, Object hostArray) {
         throw new UnsupportedOperationException("no copies at an offset into " + this);

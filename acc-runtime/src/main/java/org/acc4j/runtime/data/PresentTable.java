@@ -316,6 +316,25 @@ public final class PresentTable implements AutoCloseable {
     }
 
     /**
+     * Copies elements {@code [from, to)} of a present one-dimensional array (an array, or a row of a present
+     * two-dimensional one) to its device copy, the others staying as they are there: {@code update device} of a
+     * window. A {@code boolean[]}, a two-dimensional array or a window covering the whole array is
+     * {@link #updateDevice}; an empty window copies nothing.
+     */
+    public synchronized void updateDeviceRange(Object array, int from, int to) {
+        prepare(array);
+        Entry entry = requirePresent(array, "update device");
+        int length = HostArrays.length(array);
+        int lo = Math.max(0, from);
+        int hi = Math.min(length, to);
+        if (entry.rows != null || array instanceof boolean[] || lo == 0 && hi == length) {
+            updateDevice(array);
+        } else if (lo < hi) {
+            traffic.uploadRange(entry, array, lo, hi);
+        }
+    }
+
+    /**
      * Copies the device copy back into the host array ({@code update host}). For a two-dimensional
      * array: downloads every row the table lists into that row object.
      */

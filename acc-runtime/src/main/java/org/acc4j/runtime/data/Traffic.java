@@ -93,6 +93,13 @@ final class Traffic {
         uploaded(entry.buffer.bytes(), System.nanoTime() - t0);
     }
 
+    /** Copies elements {@code [from, to)} of {@code array} into {@code entry}'s buffer; counted as their bytes. */
+    void uploadRange(Entry entry, Object array, int from, int to) {
+        long t0 = System.nanoTime();
+        entry.buffer.uploadRange(array, from, to);
+        uploaded((long) (to - from) * HostArrays.elementBytes(array), System.nanoTime() - t0);
+    }
+
     /** Copies {@code entry}'s buffer into {@code array}; host and device copies are then equal. */
     void download(Entry entry, Object array) {
         long t0 = System.nanoTime();

@@ -73,6 +73,23 @@ final class FakeMemory implements DeviceMemory {
             }
         }
 
+        /** A buffer of an array's own type copies the window in place, as a device buffer does at an offset. */
+        @Override
+        public void uploadRange(Object hostArray, int from, int to) {
+            if (raw) {
+                Buffer.super.uploadRange(hostArray, from, to);
+                return;
+            }
+            synchronized (FakeMemory.this) {
+                use("uploadRange", hostArray);
+                if (failUploads) {
+                    throw new IllegalStateException("simulated upload failure");
+                }
+                System.arraycopy(hostArray, from, data, from, to - from);
+                uploads++;
+            }
+        }
+
         @Override
         public void download(Object hostArray) {
             synchronized (FakeMemory.this) {

@@ -134,4 +134,50 @@ final class LoopGpuFixtures {
     static void gridRun(double[] a, double[] b, int sweeps) {
         new Grid(a, b, a.length).run(sweeps);
     }
+
+    /** 1-D relaxation: {@code next} from {@code u} and {@code f}, the ends kept. */
+    @Kernels
+    static void relax(double[] u, double[] next, double[] f, int n) {
+        for (int i = 1; i < n - 1; i++) {
+            next[i] = 0.5 * u[i] + 0.25 * (u[i - 1] + u[i + 1]) + f[i];
+        }
+    }
+
+    /** Heat on rows with a line logged every {@code k} steps and a boundary row written each step. */
+    static double[][] heatReadsWrites(double[][] u, double[][] next, int n, int steps, int k, StringBuilder log) {
+        for (int s = 0; s < steps; s++) {
+            step(u, next, n, 0.2);
+            double[][] t = u;
+            u = next;
+            next = t;
+            if (s % k == 0) {
+                log.append(s).append(' ').append(u[n / 2][n / 2]).append(' ').append(u[1][n - 2]).append('\n');
+            }
+            for (int j = 0; j < n; j++) {
+                u[0][j] = (s % 7) * 0.125 + j * 1e-3;
+            }
+            next[n - 1][n / 3] = -s;
+        }
+        return u;
+    }
+
+    /** The shape of published numerics code: a print every {@code k} steps, a boundary write each step. */
+    static double relaxReadsWrites(double[] u, double[] next, double[] f, int n, int steps, int k, StringBuilder log) {
+        double last = 0;
+        for (int step = 0; step < steps; step++) {
+            relax(u, next, f, n);
+            double[] t = u;
+            u = next;
+            next = t;
+            if (step % k == 0) {
+                log.append(u[n / 2]).append('\n');
+            }
+            u[0] = Math.sin(step * 0.01);
+            last = u[n - 2];
+            if (last > 1e6) {
+                break;
+            }
+        }
+        return last;
+    }
 }

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
  * Implicit data regions on the GPU: host loops of {@link LoopGpuFixtures}, rewritten as the agent rewrites them, keep
  * their arrays on the device across their calls, and every array ends as plain Java leaves it, element for element,
  * bit for bit: a heat equation on {@code double[][]} with swaps, a Jacobi solver that leaves its loop by a break on a
- * device reduction, a kernel that throws in the loop, a method whose second nest runs on the host between kernels, and
- * arrays in the fields of the object whose {@code @Kernels} method the loop calls.
+ * device reduction, a kernel that throws in the loop, a method whose second nest runs on the host between kernels,
+ * arrays in the fields of the object whose {@code @Kernels} method the loop calls, and loops whose host code reads and
+ * writes elements of the region's arrays between the calls (on rows of a {@code double[][]}, and on a {@code double[]}).
  */
 @Tag("gpu")
 class LoopRegionsGpuTest {
@@ -100,6 +101,64 @@ class LoopRegionsGpuTest {
             assertGrids(pn, an, steps + " steps, second grid");
             assertEquals(plain == pu, got == au, "the same grid is returned");
             assertTrue(!Acc.isPresent(au) && !Acc.isPresent(an), "the region's data left the device");
+        }
+    }
+
+    @Test
+    void heatWithReadsEveryKStepsAndABoundaryWriteEachStep() throws Throwable {
+        Random r = new Random(36);
+        int n = 257;
+        double[][] u0 = grid(r, n);
+        double[][] v0 = grid(r, n);
+        for (int[] sk : new int[][] {{1, 1}, {30, 7}, {31, 10}}) {
+            StringBuilder plainLog = new StringBuilder();
+            double[][] pu = copy(u0);
+            double[][] pn = copy(v0);
+            Object plain = LoopGpuFixtures.heatReadsWrites(pu, pn, n, sk[0], sk[1], plainLog);
+            StringBuilder log = new StringBuilder();
+            double[][] au = copy(u0);
+            double[][] an = copy(v0);
+            long made = AccRuntime.loopRegionsMade();
+            Object got = call("heatReadsWrites", au, an, n, sk[0], sk[1], log);
+            assertEquals(made + 1, AccRuntime.loopRegionsMade(), "the loop got a region despite its host accesses");
+            String what = sk[0] + " steps, a line every " + sk[1];
+            assertEquals(plainLog.toString(), log.toString(), what + ": the host's reads");
+            assertGrids(pu, au, what + ", first grid");
+            assertGrids(pn, an, what + ", second grid");
+            assertEquals(plain == pu, got == au, "the same grid is returned");
+            assertTrue(!Acc.isPresent(au) && !Acc.isPresent(an), "the region's data left the device");
+        }
+    }
+
+    @Test
+    void relaxationWithAPrintAndABoundaryWrite() throws Throwable {
+        Random r = new Random(37);
+        int n = 100_001;
+        double[] u0 = random(r, n);
+        double[] f0 = random(r, n);
+        for (int f = 0; f < n; f++) {
+            f0[f] *= 1e-3;
+        }
+        for (int[] sk : new int[][] {{1, 1}, {50, 10}, {101, 100}}) {
+            StringBuilder plainLog = new StringBuilder();
+            double[] pu = u0.clone();
+            double[] pv = u0.clone();
+            double[] pf = f0.clone();
+            double plain = LoopGpuFixtures.relaxReadsWrites(pu, pv, pf, n, sk[0], sk[1], plainLog);
+            StringBuilder log = new StringBuilder();
+            double[] u = u0.clone();
+            double[] v = u0.clone();
+            double[] fa = f0.clone();
+            long made = AccRuntime.loopRegionsMade();
+            double got = (double) call("relaxReadsWrites", u, v, fa, n, sk[0], sk[1], log);
+            assertEquals(made + 1, AccRuntime.loopRegionsMade(), "the loop got a region despite its host accesses");
+            assertEquals(Double.doubleToRawLongBits(plain), Double.doubleToRawLongBits(got));
+            assertEquals(plainLog.toString(), log.toString());
+            assertArrayEquals(pu, u);
+            assertArrayEquals(pv, v);
+            assertArrayEquals(pf, fa);
+            assertTrue(!Acc.isPresent(u) && !Acc.isPresent(v) && !Acc.isPresent(fa),
+                    "the region's data left the device");
         }
     }
 
