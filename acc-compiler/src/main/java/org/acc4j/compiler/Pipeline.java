@@ -223,8 +223,7 @@ public final class Pipeline {
         KernelEmitter.Result k = KernelEmitter.emit(body, r, entry, sm, List.of(), group);
         KernelPlan.Unchecked unchecked = null;
         if (!hoisted.isEmpty()) {
-            KernelEmitter.Result u = KernelEmitter.emit(body, r, entry + "_nc", sm,
-                    hoisted.stream().map(RangeCheck::access).toList(), group);
+            KernelEmitter.Result u = KernelEmitter.emitProven(body, r, entry + "_nc", sm, hoisted, group);
             if (!u.params().equals(k.params())) {
                 throw new IllegalStateException("the unchecked variant of " + entry + " has other parameters");
             }

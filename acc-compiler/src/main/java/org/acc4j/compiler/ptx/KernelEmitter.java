@@ -19,6 +19,7 @@ import org.acc4j.compiler.ir.IrPrinter;
 import org.acc4j.compiler.ir.KernelParam;
 import org.acc4j.compiler.ir.Mapping;
 import org.acc4j.compiler.ir.MethodBody;
+import org.acc4j.compiler.ir.RangeCheck;
 import org.acc4j.compiler.ir.Region;
 import org.acc4j.compiler.ir.RowGroup;
 import org.acc4j.compiler.ir.Stmt;
@@ -67,9 +68,11 @@ public final class KernelEmitter {
     Reg errCode;
     Reg errDetail;
 
-    /** The accesses (loads and stores, by identity) whose bounds checks were hoisted to the host. */
     /** The access ids of the loads and stores emitted without their bounds checks. */
     final Set<Integer> unchecked;
+
+    /** The host's proofs of those accesses, by access id, where it proved them ({@link Addresses#unchecked}). */
+    final Map<Integer, RangeCheck> proofs;
 
     /** The region's row loop run with a group of lanes per row, or null. */
     private final RowGroup group;
@@ -77,10 +80,16 @@ public final class KernelEmitter {
     /** Where an error stub goes: {@code $L_raise}, or inside a row group's inner loop the lane's own exit. */
     String raiseTarget = "$L_raise";
 
-    private KernelEmitter(MethodBody method, Region region, Set<Integer> unchecked, RowGroup group) {
+    private KernelEmitter(MethodBody method, Region region, Set<Integer> unchecked, List<RangeCheck> proofs,
+                          RowGroup group) {
         this.method = method;
         this.region = region;
         this.unchecked = unchecked;
+        Map<Integer, RangeCheck> byAccess = new HashMap<>();
+        for (RangeCheck c : proofs) {
+            byAccess.put(c.access(), c);
+        }
+        this.proofs = Map.copyOf(byAccess);
         this.group = group;
     }
 
@@ -108,7 +117,19 @@ public final class KernelEmitter {
      */
     public static Result emit(MethodBody method, Region region, String entry, int sm,
                               java.util.Collection<Integer> unchecked, RowGroup group) {
-        return new KernelEmitter(method, region, Set.copyOf(unchecked), group).run(entry, sm, List.of());
+        return new KernelEmitter(method, region, Set.copyOf(unchecked), List.of(), group).run(entry, sm, List.of());
+    }
+
+    /**
+     * The variant launched when the host has proven {@code proven} in bounds: those accesses without their checks,
+     * each addressed from its subscript's linear form in 64 bits ({@link Addresses#unchecked}); otherwise as
+     * {@link #emit(MethodBody, Region, String, int, java.util.Collection, RowGroup)}.
+     */
+    public static Result emitProven(MethodBody method, Region region, String entry, int sm, List<RangeCheck> proven,
+                                    RowGroup group) {
+        Set<Integer> ids = new HashSet<>();
+        proven.forEach(c -> ids.add(c.access()));
+        return new KernelEmitter(method, region, Set.copyOf(ids), proven, group).run(entry, sm, List.of());
     }
 
     /**
@@ -119,7 +140,7 @@ public final class KernelEmitter {
      */
     public static Result emitLike(MethodBody method, Region region, String entry, int sm,
                                   java.util.Collection<Integer> unchecked, List<KernelParam> like) {
-        return new KernelEmitter(method, region, Set.copyOf(unchecked), null).run(entry, sm, like);
+        return new KernelEmitter(method, region, Set.copyOf(unchecked), List.of(), null).run(entry, sm, like);
     }
 
     /** {@code items} sorted by the position of {@code param(item)} in {@code like}, those not in it last, stably. */
