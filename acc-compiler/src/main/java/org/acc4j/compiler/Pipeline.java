@@ -264,7 +264,8 @@ public final class Pipeline {
         if (m == null) {
             return plain;
         }
-        KernelEmitter.Result k = KernelEmitter.emitLike(body, m.region(), entry + "_marched", sm, m.unchecked(), params);
+        KernelEmitter.Result k = KernelEmitter.emitLike(body, m.region(), entry + "_marched", sm, m.unchecked(), params,
+                hoisted);
         return k.params().equals(params) ? new KernelPlan.Unchecked(k.entry(), k.ptx(), k.sites(), hoisted, null,
                 m.region()) : plain;
     }

@@ -319,6 +319,15 @@ public final class Marching {
                 columns.add(col);
             }
         }
+        // a column with gaps between its offsets (Jacobi's i - 1 and i + 1) gets registers for them too, so that each
+        // later step loads only its top offset
+        int[] nextAccess = {Math.max(Dataflow.lastAccess(body.body()), Dataflow.lastAccess(List.of(region.loop()))) + 1};
+        Expr strideValue = stride.toExpr();
+        if (strideValue != null) {
+            for (Column col : columns) {
+                fillGaps(col, strideValue, nextAccess);
+            }
+        }
         // a column is worth its registers when some step reuses a value of the step before
         columns.removeIf(c -> c.members.keySet().stream().noneMatch(d -> c.members.containsKey(d + 1)));
         if (columns.isEmpty()) {
@@ -340,10 +349,9 @@ public final class Marching {
         Expr end = new Expr.Select(new Expr.Compare(Cond.LT, left, Expr.Const.i32(chunk), false), hi,
                 new Expr.Binary(BinOp.ADD, new Expr.Local(kc), Expr.Const.i32(chunk)));
         // with prefetching, the loads of the next step are issued one step ahead (when the chunk has a next step)
-        int[] nextAccess = {Math.max(Dataflow.lastAccess(body.body()), Dataflow.lastAccess(List.of(region.loop()))) + 1};
+        int firstPrefetch = nextAccess[0];
         Expr hasNext = new Expr.Compare(Cond.LT, new Expr.Binary(BinOp.ADD, new Expr.Local(k), Expr.Const.i32(1)), end,
                 false);
-        Expr strideValue = stride.toExpr();
         StringBuilder read = new StringBuilder();
         Map<String, Integer> others = new TreeMap<>();
         for (Column col : columns) {
@@ -391,7 +399,16 @@ public final class Marching {
             List<Stmt> ahead = new ArrayList<>();
             for (Map.Entry<Integer, Var> e : regs.entrySet()) {
                 Expr.Load l = col.members.get(e.getKey());
-                all.add(new Stmt.Assign(e.getValue(), l, line));
+                Integer below = col.gaps.get(e.getKey());
+                if (below != null) {
+                    // a gap's element is the one the member below it reads that many steps later: loaded only when
+                    // the chunk has that step, so it is a load Java makes, and in bounds whenever the proofs hold
+                    Expr reaches = new Expr.Compare(Cond.GT, new Expr.Binary(BinOp.SUB, end, new Expr.Local(k)),
+                            Expr.Const.i32(e.getKey() - below), false);
+                    all.add(new Stmt.If(reaches, List.of(new Stmt.Assign(e.getValue(), l, line)), List.of(), line));
+                } else {
+                    all.add(new Stmt.Assign(e.getValue(), l, line));
+                }
                 Var up = regs.get(e.getKey() + 1);
                 if (fixed) {
                     continue;
@@ -425,6 +442,9 @@ public final class Marching {
             read.append(read.length() > 0 ? "; " : "").append(col.array.name()).append(" is read at ");
             String sep = "";
             for (int d : regs.keySet()) {
+                if (col.gaps.containsKey(d)) {
+                    continue;
+                }
                 int o = shift != null ? d - shift : d;
                 read.append(sep).append(k.name()).append(o == 0 ? "" : o > 0 ? "+" + o : String.valueOf(o));
                 sep = ", ";
@@ -501,7 +521,7 @@ public final class Marching {
                     .append(columns.size() - columnCount == 1 ? "" : "s").append(" that do not depend on ")
                     .append(k.name()).append(" read once per chunk");
         }
-        if (nextAccess[0] > Math.max(Dataflow.lastAccess(body.body()), Dataflow.lastAccess(List.of(region.loop()))) + 1) {
+        if (nextAccess[0] > firstPrefetch) {
             read.append("; each step loads the next step's elements");
         }
         String note = "marched along " + k.name() + " with its values in registers: " + read + " (" + geometry
@@ -516,11 +536,42 @@ public final class Marching {
         return new Kernel(out, unchecked, note);
     }
 
+    /** The most offsets a column's gaps may add: each is a register per thread. */
+    static final int MOST_GAPS = 4;
+
+    /**
+     * Adds to {@code col} a load at each offset between its least and greatest that no load of the body reads (at most
+     * {@link #MOST_GAPS}): its subscript is the nearest member below's plus the offsets between them times the stride,
+     * under a new access id from {@code nextAccess}; {@link Column#gaps} keeps that member's offset.
+     */
+    private static void fillGaps(Column col, Expr strideValue, int[] nextAccess) {
+        int lo = ((TreeMap<Integer, Expr.Load>) col.members).firstKey();
+        int hi = ((TreeMap<Integer, Expr.Load>) col.members).lastKey();
+        if (hi - lo + 1 - col.members.size() > MOST_GAPS) {
+            return;
+        }
+        int below = lo;
+        for (int d = lo + 1; d < hi; d++) {
+            Expr.Load member = col.members.get(d);
+            if (member != null) {
+                below = d;
+                continue;
+            }
+            Expr.Load from = col.members.get(below);
+            Expr index = new Expr.Binary(BinOp.ADD, from.index(), new Expr.Binary(BinOp.MUL, Expr.Const.i32(d - below),
+                    strideValue));
+            col.members.put(d, new Expr.Load(from.array(), null, index, nextAccess[0]++));
+            col.gaps.put(d, below);
+        }
+    }
+
     /** Loads of one array at whole multiples of the stride from {@code base}, by offset. */
     private static final class Column {
         final ArrayRef array;
         final Poly base;
         final Map<Integer, Expr.Load> members = new TreeMap<>();
+        /** Offsets no load of the body reads, each with the offset of the member below it whose element it is later. */
+        final Map<Integer, Integer> gaps = new TreeMap<>();
 
         Column(ArrayRef array, Poly base) {
             this.array = array;

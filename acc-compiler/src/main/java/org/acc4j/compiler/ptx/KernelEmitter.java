@@ -136,11 +136,15 @@ public final class KernelEmitter {
      * As {@link #emit(MethodBody, Region, String, int, java.util.Collection, RowGroup)} for a rewritten form of a
      * region whose kernel takes {@code like}'s parameters: arrays and scalars come in {@code like}'s order (those not in
      * it after, in the order of first use), so that a variant whose statements read the arrays in another order is
-     * launched with the same arguments. The caller compares the result's parameters with {@code like}.
+     * launched with the same arguments. The caller compares the result's parameters with {@code like}. An access of
+     * {@code unchecked} with a proof in {@code proofs} (the region's loads that the rewrite kept, with their ids) is
+     * addressed from its linear form ({@link Addresses#unchecked}).
      */
     public static Result emitLike(MethodBody method, Region region, String entry, int sm,
-                                  java.util.Collection<Integer> unchecked, List<KernelParam> like) {
-        return new KernelEmitter(method, region, Set.copyOf(unchecked), List.of(), null).run(entry, sm, like);
+                                  java.util.Collection<Integer> unchecked, List<KernelParam> like,
+                                  List<RangeCheck> proofs) {
+        List<RangeCheck> held = proofs.stream().filter(c -> unchecked.contains(c.access())).toList();
+        return new KernelEmitter(method, region, Set.copyOf(unchecked), held, null).run(entry, sm, like);
     }
 
     /** {@code items} sorted by the position of {@code param(item)} in {@code like}, those not in it last, stably. */

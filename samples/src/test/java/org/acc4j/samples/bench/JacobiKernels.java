@@ -23,8 +23,9 @@ import org.acc4j.samples.Jacobi;
 /**
  * The Jacobi sweep's kernel alone, several forms side by side in one process, each launched by raw JCuda and timed by
  * CUDA events as the peers are ({@code shared/anchors}: the median of single launches): the unchecked kernel the
- * compiler emits now for {@code Jacobi.sweep} ({@code acc4j}), with the stores streaming ({@code acc4j+cs}), with an
- * L2 prefetch hint on the loads ({@code acc4j+L2}), the kernel as it was before its proven accesses were addressed
+ * compiler emits now for {@code Jacobi.sweep} with marching off ({@code acc4j}), with the stores streaming
+ * ({@code acc4j+cs}), with an L2 prefetch hint on the loads ({@code acc4j+L2}), the marched kernel (each thread walks 16
+ * rows, the column's values in registers: {@code marched}), the kernel as it was before its proven accesses were addressed
  * from their linear forms ({@code before}, a resource), and the hand CUDA kernel of the peers compiled to PTX
  * ({@code hand}, a resource; the ratios are to it with 32 × 8 blocks, as the peers launch it). Each form runs on the same arrays in interleaved rounds, in a shuffled
  * order per round, and its result is compared with plain Java, every element.
@@ -37,7 +38,21 @@ public final class JacobiKernels {
     private JacobiKernels() {
     }
 
-    private record Form(String name, CUfunction function, boolean hand, int bx, int by) {
+    /** Rows per thread of the marched kernel ({@code Marching.CHUNK}). */
+    static final int CHUNK = org.acc4j.compiler.pass.Marching.CHUNK;
+
+    private record Form(String name, CUfunction function, boolean hand, boolean marched, int bx, int by) {
+    }
+
+    /** The variant without bounds checks of {@code Jacobi.sweep} as the compiler emits it now, entry renamed. */
+    private static String unchecked(byte[] classFile, String entry) {
+        Compiler.Result compiled = Compiler.compile(classFile, "sweep", "([D[DII)V", 90);
+        if (!(compiled instanceof Compiler.Offload o)) {
+            throw new IllegalStateException("Jacobi.sweep does not offload: " + compiled);
+        }
+        KernelPlan plan = o.method().kernels().get(0);
+        System.out.println("compiled " + plan.unchecked().entry() + " as " + entry);
+        return plan.unchecked().ptx().replace(plan.unchecked().entry(), entry);
     }
 
     public static void main(String[] args) throws IOException {
@@ -58,17 +73,17 @@ public final class JacobiKernels {
         try (InputStream in = Jacobi.class.getResourceAsStream("Jacobi.class")) {
             classFile = in.readAllBytes();
         }
-        Compiler.Result compiled = Compiler.compile(classFile, "sweep", "([D[DII)V", 90);
-        if (!(compiled instanceof Compiler.Offload o)) {
-            throw new IllegalStateException("Jacobi.sweep does not offload: " + compiled);
-        }
-        KernelPlan plan = o.method().kernels().get(0);
-        String now = plan.unchecked().ptx().replace(plan.unchecked().entry(), "jacobi_now");
+        // the kernel marched along i (the default), then the plain one (marching off)
+        String marched = unchecked(classFile, "jacobi_marched");
+        System.setProperty("acc4j.march", "off");
+        String now = unchecked(classFile, "jacobi_now");
+        System.clearProperty("acc4j.march");
         List<String[]> texts = new ArrayList<>();
         texts.add(new String[] {"acc4j", now, "jacobi_now"});
         texts.add(new String[] {"acc4j+cs", now.replace("st.global.f64", "st.global.cs.f64"), "jacobi_now"});
         texts.add(new String[] {"acc4j+L2", now.replace("ld.global.nc.f64", "ld.global.nc.L2::256B.f64"),
             "jacobi_now"});
+        texts.add(new String[] {"marched", marched, "jacobi_marched"});
         texts.add(new String[] {"before", resource("jacobi-before.ptx"), "jacobi_before"});
         texts.add(new String[] {"hand", resource("jacobi-hand.ptx"), "jacobi"});
         List<Form> forms = new ArrayList<>();
@@ -78,8 +93,14 @@ public final class JacobiKernels {
             CUfunction f = new CUfunction();
             JCudaDriver.cuModuleGetFunction(f, m, t[2]);
             boolean hand = t[0].equals("hand");
-            forms.add(new Form(t[0] + " 32x8", f, hand, 32, 8));
-            forms.add(new Form(t[0] + " 128x2", f, hand, 128, 2));
+            if (t[0].equals("marched")) {
+                for (int bx : new int[] {128, 64, 256}) {
+                    forms.add(new Form(t[0] + " " + bx + "x1", f, false, true, bx, 1));
+                }
+                continue;
+            }
+            forms.add(new Form(t[0] + " 32x8", f, hand, false, 32, 8));
+            forms.add(new Form(t[0] + " 128x2", f, hand, false, 128, 2));
         }
 
         Random random = new Random(2013);
@@ -182,7 +203,8 @@ public final class JacobiKernels {
             params = Pointer.to(Pointer.to(err), Pointer.to(dst), Pointer.to(new int[] {len}), Pointer.to(src),
                     Pointer.to(new int[] {len}), Pointer.to(new int[] {n}), Pointer.to(new int[] {n}));
             gx = (n - 2 + f.bx() - 1) / f.bx();
-            gy = (n - 2 + f.by() - 1) / f.by();
+            // a marched kernel's threads each walk a chunk of rows: one block row per chunk
+            gy = f.marched() ? (n - 2 + CHUNK - 1) / CHUNK : (n - 2 + f.by() - 1) / f.by();
         }
         JCudaDriver.cuLaunchKernel(f.function(), gx, gy, 1, f.bx(), f.by(), 1, 0, null, params, null);
     }
