@@ -58,6 +58,14 @@ class MarchingTest {
                         assertEquals(Double.doubleToRawLongBits(e[q]), Double.doubleToRawLongBits(a[q]),
                                 name + " argument " + k + " element " + q);
                     }
+                } else if (plain[k] instanceof double[][] e) {
+                    double[][] a = (double[][]) d[k];
+                    for (int r = 0; r < e.length; r++) {
+                        for (int q = 0; q < e[r].length; q++) {
+                            assertEquals(Double.doubleToRawLongBits(e[r][q]), Double.doubleToRawLongBits(a[r][q]),
+                                    name + " argument " + k + " row " + r + " element " + q);
+                        }
+                    }
                 } else if (plain[k] instanceof float[] e) {
                     float[] a = (float[]) d[k];
                     for (int q = 0; q < e.length; q++) {
@@ -148,6 +156,25 @@ class MarchingTest {
         // 17 and 18 rows: a last chunk of one and of two steps
         for (int[] s : new int[][] {{3, 3}, {4, 9}, {19, 21}, {20, 7}, {40, 41}, {70, 133}}) {
             sameAsJava(m, "noReuse", NestInputs.doubles(rnd, s[0] * s[1]), new double[s[0] * s[1]], s[0], s[1]);
+        }
+    }
+
+    @Test
+    void rowsOfADoubleMatrixMarchOneRowAStep() throws Exception {
+        CompiledMethod m = CompilerTest.offload(MarchingKernels.class, "jacobiRows");
+        KernelPlan.Unchecked u = marched(m);
+        assertNotNull(u, () -> report(m));
+        assertTrue(report(m).contains("a is read at i-1, i+1"), report(m));
+        assembles(u);
+        CompiledMethod w = CompilerTest.offload(MarchingKernels.class, "rowsWide");
+        KernelPlan.Unchecked uw = marched(w);
+        assertNotNull(uw, () -> report(w));
+        assertTrue(report(w).contains("a is read at i-2, i+2, and in 1 more column of a"), report(w));
+        assembles(uw);
+        Random rnd = new Random(36);
+        for (int[] s : new int[][] {{3, 3}, {5, 4}, {19, 21}, {20, 7}, {40, 41}, {70, 133}}) {
+            sameAsJava(m, "jacobiRows", NestInputs.doubles2(rnd, s[0], s[1]), NestInputs.doubles2(rnd, s[0], s[1]), s[0], s[1]);
+            sameAsJava(w, "rowsWide", NestInputs.doubles2(rnd, s[0], s[1]), NestInputs.doubles2(rnd, s[0], s[1]), s[0], s[1]);
         }
     }
 

@@ -195,7 +195,7 @@ public final class Marching {
         Set<ArrayRef> written = new HashSet<>();
         for (Stmt s : inner) {
             if (s instanceof Stmt.Store st) {
-                if (st.row() != null || st.array().dims() != 1 || !proven.contains(st.access())) {
+                if (!oneOrTwo(st.array(), st.row()) || !proven.contains(st.access())) {
                     return null;
                 }
                 written.add(st.array());
@@ -205,11 +205,11 @@ public final class Marching {
         }
         List<Expr.Load> loads = new ArrayList<>();
         for (Stmt s : inner) {
-            for (Expr e : s instanceof Stmt.Store st ? List.of(st.index(), st.value()) : List.of(((Stmt.Assign) s).value())) {
+            for (Expr e : operands(s)) {
                 if (Exprs.any(e, x -> x instanceof Expr.Binary b && (b.op() == BinOp.DIV || b.op() == BinOp.REM)
                         && (b.type() == Type.I32 || b.type() == Type.I64)
                         || x instanceof Expr.Length l && l.row() != null
-                        || x instanceof Expr.Load l && (l.row() != null || written.contains(l.array())
+                        || x instanceof Expr.Load l && (!oneOrTwo(l.array(), l.row()) || written.contains(l.array())
                         || !proven.contains(l.access())))) {
                     return null;
                 }
@@ -231,7 +231,7 @@ public final class Marching {
         Map<Var, Integer> definedAt = new HashMap<>();
         for (int p = 0; p < inner.size(); p++) {
             Stmt s = inner.get(p);
-            for (Expr e : s instanceof Stmt.Store st ? List.of(st.index(), st.value()) : List.of(((Stmt.Assign) s).value())) {
+            for (Expr e : operands(s)) {
                 if (Exprs.any(e, x -> x instanceof Expr.Local l && variant.contains(l.var())
                         && !indices.contains(l.var()) && !definedAt.containsKey(l.var()))) {
                     return null;
@@ -247,7 +247,7 @@ public final class Marching {
         }
         Poly.Builder polys = new Poly.Builder(indices, variant, defs);
         Stmt.Store first = (Stmt.Store) inner.stream().filter(s -> s instanceof Stmt.Store).findFirst().orElseThrow();
-        Poly ps = polys.of(first.index());
+        Poly ps = of(polys, first.row(), first.index());
         if (ps == null) {
             return null;
         }
@@ -279,12 +279,17 @@ public final class Marching {
         }
         Var k = march.index();
         Poly stride = ps.coefficient(k);
+        // a two-dimensional array marches along its rows, one row a step
+        boolean rows = first.row() != null;
+        if (rows && !stride.equals(Poly.atom(ROW))) {
+            return null;
+        }
         // columns: loads of one array at whole multiples of the stride apart; a load whose subscript does not
         // depend on the marched index reads one element for the whole chunk (a column of one, never reloaded)
         List<Column> columns = new ArrayList<>();
         List<Column> invariant = new ArrayList<>();
         for (Expr.Load l : loads) {
-            Poly p = polys.of(l.index());
+            Poly p = of(polys, l.row(), l.index());
             if (p == null) {
                 continue;
             }
@@ -322,8 +327,8 @@ public final class Marching {
         // a column with gaps between its offsets (Jacobi's i - 1 and i + 1) gets registers for them too, so that each
         // later step loads only its top offset
         int[] nextAccess = {Math.max(Dataflow.lastAccess(body.body()), Dataflow.lastAccess(List.of(region.loop()))) + 1};
-        Expr strideValue = stride.toExpr();
-        if (strideValue != null) {
+        Expr strideValue = rows ? null : stride.toExpr();
+        if (strideValue != null || rows) {
             for (Column col : columns) {
                 fillGaps(col, strideValue, nextAccess);
             }
@@ -369,7 +374,7 @@ public final class Marching {
                 allRegisters.add(r);
             }
             for (Expr.Load l : loads) {
-                Poly p = polys.of(l.index());
+                Poly p = of(polys, l.row(), l.index());
                 if (fixed) {
                     if (l.array().equals(col.array) && col.base.equals(p)) {
                         registers.put(l, regs.get(0));
@@ -388,9 +393,11 @@ public final class Marching {
             // every local a member's subscript reads is set before the update
             for (Expr.Load l : col.members.values()) {
                 final int pos = at;
-                if (Exprs.any(l.index(), x -> x instanceof Expr.Local v && definedAt.containsKey(v.var())
-                        && definedAt.get(v.var()) >= pos)) {
-                    return null;
+                for (Expr subscript : l.row() == null ? List.of(l.index()) : List.of(l.row(), l.index())) {
+                    if (Exprs.any(subscript, x -> x instanceof Expr.Local v && definedAt.containsKey(v.var())
+                            && definedAt.get(v.var()) >= pos)) {
+                        return null;
+                    }
                 }
             }
             List<Stmt> all = new ArrayList<>();
@@ -545,6 +552,7 @@ public final class Marching {
      * under a new access id from {@code nextAccess}; {@link Column#gaps} keeps that member's offset.
      */
     private static void fillGaps(Column col, Expr strideValue, int[] nextAccess) {
+        // strideValue null: a two-dimensional array's column, one row per offset
         int lo = ((TreeMap<Integer, Expr.Load>) col.members).firstKey();
         int hi = ((TreeMap<Integer, Expr.Load>) col.members).lastKey();
         if (hi - lo + 1 - col.members.size() > MOST_GAPS) {
@@ -558,9 +566,12 @@ public final class Marching {
                 continue;
             }
             Expr.Load from = col.members.get(below);
-            Expr index = new Expr.Binary(BinOp.ADD, from.index(), new Expr.Binary(BinOp.MUL, Expr.Const.i32(d - below),
-                    strideValue));
-            col.members.put(d, new Expr.Load(from.array(), null, index, nextAccess[0]++));
+            Expr.Load gap = from.row() != null
+                    ? new Expr.Load(from.array(), new Expr.Binary(BinOp.ADD, from.row(), Expr.Const.i32(d - below)),
+                            from.index(), nextAccess[0]++)
+                    : new Expr.Load(from.array(), null, new Expr.Binary(BinOp.ADD, from.index(),
+                            new Expr.Binary(BinOp.MUL, Expr.Const.i32(d - below), strideValue)), nextAccess[0]++);
+            col.members.put(d, gap);
             col.gaps.put(d, below);
         }
     }
@@ -588,8 +599,38 @@ public final class Marching {
         return Exprs.any(e, x -> x instanceof Expr.Local l && vars.contains(l.var()));
     }
 
+    /**
+     * The atom that stands for a two-dimensional array's row length in its accesses' polynomials: {@code a[r][c]} is
+     * {@code r * ROW + c}, so that its column (same {@code c}, rows {@code d} apart) is loads {@code d * ROW} apart, as
+     * a flat array's are {@code d * n} apart. No local of a method has its slot.
+     */
+    static final Expr ROW = new Expr.Local(new Var(-2, Type.I32, "rowLength"));
+
+    /** The polynomial of {@code array[row][index]} ({@code row * ROW + index}), or of {@code array[index]}; or null. */
+    private static Poly of(Poly.Builder polys, Expr row, Expr index) {
+        Poly c = polys.of(index);
+        if (row == null || c == null) {
+            return c;
+        }
+        Poly r = polys.of(row);
+        return r == null ? null : r.times(Poly.atom(ROW)).plus(c);
+    }
+
+    /** Whether an access has one subscript into a one-dimensional array or two into a two-dimensional one. */
+    private static boolean oneOrTwo(ArrayRef array, Expr row) {
+        return row == null ? array.dims() == 1 : array.dims() == 2;
+    }
+
+    /** The expressions of a body statement: a store's subscripts and value, an assignment's value. */
+    private static List<Expr> operands(Stmt s) {
+        if (s instanceof Stmt.Store st) {
+            return st.row() == null ? List.of(st.index(), st.value()) : List.of(st.row(), st.index(), st.value());
+        }
+        return List.of(((Stmt.Assign) s).value());
+    }
+
     private static boolean readsAny(Stmt s, java.util.Collection<Expr.Load> loads) {
-        List<Expr> es = s instanceof Stmt.Store st ? List.of(st.index(), st.value()) : List.of(((Stmt.Assign) s).value());
+        List<Expr> es = operands(s);
         for (Expr e : es) {
             if (Exprs.any(e, x -> x instanceof Expr.Load l && loads.contains(l))) {
                 return true;
