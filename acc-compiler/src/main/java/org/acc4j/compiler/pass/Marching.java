@@ -76,10 +76,16 @@ public final class Marching {
      * ({@code 32x8}), {@code block2d} and {@code fixed} ({@code on}/{@code off}).
      */
     public record Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
-                        boolean prefetch) {
+                        boolean prefetch, boolean gaps) {
         public static final String PROPERTY = "acc4j.march";
         public static final String ENV = "ACC4J_MARCH";
-        public static final Shape DEFAULT = new Shape(true, CHUNK, CHUNK, BLOCK_X, BLOCK_Y, BLOCK_2D, true, false);
+        public static final Shape DEFAULT = new Shape(true, CHUNK, CHUNK, BLOCK_X, BLOCK_Y, BLOCK_2D, true, false, false);
+
+        /** A shape whose columns keep their gaps ({@code gaps} off). */
+        public Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
+                     boolean prefetch) {
+            this(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, false);
+        }
 
         /** The shape the setting asks for; the default where it is unset or an entry cannot be read. */
         public static Shape configured() {
@@ -105,20 +111,22 @@ public final class Marching {
                 try {
                     s = switch (kv[0].trim()) {
                         case "chunk" -> new Shape(s.on, positive(v), s.chunk2d, s.blockX, s.blockY, s.block2d, s.fixed,
-                                s.prefetch);
+                                s.prefetch, s.gaps);
                         case "chunk2d" -> new Shape(s.on, s.chunk, positive(v), s.blockX, s.blockY, s.block2d, s.fixed,
-                                s.prefetch);
+                                s.prefetch, s.gaps);
                         case "block" -> {
                             String[] xy = v.split("x");
                             yield new Shape(s.on, s.chunk, s.chunk2d, positive(xy[0]), positive(xy[1]), s.block2d,
-                                    s.fixed, s.prefetch);
+                                    s.fixed, s.prefetch, s.gaps);
                         }
                         case "block2d" -> new Shape(s.on, s.chunk, s.chunk2d, s.blockX, s.blockY, positive(v), s.fixed,
-                                s.prefetch);
+                                s.prefetch, s.gaps);
                         case "fixed" -> new Shape(s.on, s.chunk, s.chunk2d, s.blockX, s.blockY, s.block2d,
-                                !v.equals("off"), s.prefetch);
+                                !v.equals("off"), s.prefetch, s.gaps);
                         case "prefetch" -> new Shape(s.on, s.chunk, s.chunk2d, s.blockX, s.blockY, s.block2d, s.fixed,
-                                !v.equals("off"));
+                                !v.equals("off"), s.gaps);
+                        case "gaps" -> new Shape(s.on, s.chunk, s.chunk2d, s.blockX, s.blockY, s.block2d, s.fixed,
+                                s.prefetch, v.equals("on"));
                         default -> s;
                     };
                 } catch (RuntimeException e) {
@@ -328,7 +336,7 @@ public final class Marching {
         // later step loads only its top offset
         int[] nextAccess = {Math.max(Dataflow.lastAccess(body.body()), Dataflow.lastAccess(List.of(region.loop()))) + 1};
         Expr strideValue = rows ? null : stride.toExpr();
-        if (strideValue != null || rows) {
+        if (shape.gaps() && (strideValue != null || rows)) {
             for (Column col : columns) {
                 fillGaps(col, strideValue, nextAccess);
             }

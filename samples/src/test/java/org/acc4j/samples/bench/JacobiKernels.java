@@ -74,6 +74,7 @@ public final class JacobiKernels {
             classFile = in.readAllBytes();
         }
         // the kernel marched along i (the default), then the plain one (marching off)
+        System.setProperty("acc4j.march", "gaps=on");
         String marched = unchecked(classFile, "jacobi_marched");
         System.setProperty("acc4j.march", "off");
         String now = unchecked(classFile, "jacobi_now");
@@ -84,6 +85,11 @@ public final class JacobiKernels {
         texts.add(new String[] {"acc4j+L2", now.replace("ld.global.nc.f64", "ld.global.nc.L2::256B.f64"),
             "jacobi_now"});
         texts.add(new String[] {"marched", marched, "jacobi_marched"});
+        // each thread one iteration of each level (the grid covers both at this size): no loop back
+        if (now.contains("bra $L_par_4;") && now.contains("bra $L_par_2;")) {
+            texts.add(new String[] {"acc4j-once", now.replace("bra $L_par_4;", "bra $L_par_end_3;")
+                    .replace("bra $L_par_2;", "bra $L_par_end_1;"), "jacobi_now"});
+        }
         texts.add(new String[] {"before", resource("jacobi-before.ptx"), "jacobi_before"});
         texts.add(new String[] {"hand", resource("jacobi-hand.ptx"), "jacobi"});
         List<Form> forms = new ArrayList<>();
