@@ -23,7 +23,6 @@ import org.acc4j.compiler.ir.MethodBody;
 import org.acc4j.compiler.ir.RangeCheck;
 import org.acc4j.compiler.ir.Type;
 import org.acc4j.compiler.ir.Var;
-import org.acc4j.compiler.pass.Marching;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -55,22 +54,7 @@ class BoundsTest {
 
     @Test
     void jacobiHasEveryCheckHoisted() throws Exception {
-        // the plain kernel without checks (marching off), then the marched one it is by default
-        String before = System.getProperty(Marching.Shape.PROPERTY);
-        CompiledMethod m;
-        try {
-            System.setProperty(Marching.Shape.PROPERTY, "off");
-            m = CompilerTest.offload(Nests.class, "jacobiAuto");
-        } finally {
-            if (before == null) {
-                System.clearProperty(Marching.Shape.PROPERTY);
-            } else {
-                System.setProperty(Marching.Shape.PROPERTY, before);
-            }
-        }
-        KernelPlan.Unchecked marched = CompilerTest.offload(Nests.class, "jacobiAuto").kernels().get(0).unchecked();
-        assertNotNull(marched.marched());
-        Golden.check(PtxGoldenTest.GOLDEN, marched.entry() + ".ptx", marched.ptx());
+        CompiledMethod m = CompilerTest.offload(Nests.class, "jacobiAuto");
         KernelPlan k = m.kernels().get(0);
         assertNotNull(k.unchecked());
         assertEquals(List.of("b", "b", "b", "b", "a"), hoisted(m));

@@ -141,9 +141,25 @@ class MarchingTest {
         }
     }
 
+    /** Compiles {@code name} with the marching setting {@code setting}, the property restored after. */
+    static CompiledMethod withSetting(String setting, String name) {
+        String before = System.getProperty(Marching.Shape.PROPERTY);
+        try {
+            System.setProperty(Marching.Shape.PROPERTY, setting);
+            return CompilerTest.offload(MarchingKernels.class, name);
+        } finally {
+            if (before == null) {
+                System.clearProperty(Marching.Shape.PROPERTY);
+            } else {
+                System.setProperty(Marching.Shape.PROPERTY, before);
+            }
+        }
+    }
+
     @Test
-    void neighboursTwoRowsApartMarchWithTheRowBetweenInARegister() throws Exception {
-        CompiledMethod m = CompilerTest.offload(MarchingKernels.class, "noReuse");
+    void neighboursTwoRowsApartMarchWithTheRowBetweenInARegisterWhenGapsAreOn() throws Exception {
+        assertNull(marched(CompilerTest.offload(MarchingKernels.class, "noReuse")), "gaps are off by default");
+        CompiledMethod m = withSetting("gaps=on", "noReuse");
         KernelPlan.Unchecked u = marched(m);
         assertNotNull(u, () -> report(m));
         assertTrue(report(m).contains("a is read at i-1, i+1"), report(m));
@@ -161,12 +177,15 @@ class MarchingTest {
 
     @Test
     void rowsOfADoubleMatrixMarchOneRowAStep() throws Exception {
-        CompiledMethod m = CompilerTest.offload(MarchingKernels.class, "jacobiRows");
+        // rows i and i + 1 at column j + 1 are adjacent: marched by default
+        assertNotNull(marched(CompilerTest.offload(MarchingKernels.class, "rowsWide")));
+        assertNull(marched(CompilerTest.offload(MarchingKernels.class, "jacobiRows")), "gaps are off by default");
+        CompiledMethod m = withSetting("gaps=on", "jacobiRows");
         KernelPlan.Unchecked u = marched(m);
         assertNotNull(u, () -> report(m));
         assertTrue(report(m).contains("a is read at i-1, i+1"), report(m));
         assembles(u);
-        CompiledMethod w = CompilerTest.offload(MarchingKernels.class, "rowsWide");
+        CompiledMethod w = withSetting("gaps=on", "rowsWide");
         KernelPlan.Unchecked uw = marched(w);
         assertNotNull(uw, () -> report(w));
         assertTrue(report(w).contains("a is read at i-2, i+2, and in 1 more column of a"), report(w));
@@ -260,6 +279,8 @@ class MarchingTest {
         assertEquals(Marching.Shape.DEFAULT, Marching.Shape.parse("chunk=abc,block=7"));
         Marching.Shape s = Marching.Shape.parse("chunk=32, chunk2d=64,block=64x4,block2d=256,fixed=off,prefetch=on");
         assertEquals(new Marching.Shape(true, 32, 64, 64, 4, 256, false, true), s);
+        assertTrue(Marching.Shape.parse("gaps=on").gaps());
+        assertFalse(Marching.Shape.DEFAULT.gaps());
         assertFalse(Marching.Shape.parse("off").on());
     }
 
@@ -304,7 +325,7 @@ class MarchingTest {
 
     @Test
     void nestsOutsideTheShapeAreNotMarched() {
-        for (String name : new String[] {"inPlace", "variableOffset", "annotated"}) {
+        for (String name : new String[] {"inPlace", "variableOffset", "noReuse", "annotated"}) {
             Compiler.Result r = CompilerTest.compile(MarchingKernels.class, name);
             if (r instanceof Compiler.Offload o) {
                 assertNull(marched(o.method()), name);
