@@ -620,10 +620,47 @@ public final class KernelEmitter {
         Set<Var> varying = new HashSet<>();
         loops.forEach(f -> varying.add(f.index()));
         List<String> hoisted = mem.hoistRows(level.inner().body(), varying);
+        if (oncePerThread()) {
+            // when the grid covers the level (its stride at least its trip count) each thread runs at most one
+            // iteration: that path has no loop back, the strided loop below is the other
+            Reg covers = w.reg(Type.PRED);
+            String strided = w.newLabel("par_strided");
+            w.setp("ge", "s64", covers, stride, total);
+            w.braIf(covers, false, strided);
+            Reg none = w.reg(Type.PRED);
+            w.setp("ge", "s64", none, t, total);
+            w.braIf(none, true, end);
+            iteration(level, lo, trips, t);
+            w.bra(end);
+            mem.label(strided);
+        }
         mem.label(head);
         Reg done = w.reg(Type.PRED);
         w.setp("ge", "s64", done, t, total);
         w.braIf(done, true, end);
+        iteration(level, lo, trips, t);
+        w.op("add.s64", t, t, stride);
+        w.bra(head);
+        // the caller places the end label; the preloaded rows hold up to it and are not used after
+        mem.hoistedRows.keySet().removeAll(hoisted);
+    }
+
+    /**
+     * Whether each parallel level gets a path without its loop for a thread that runs at most one of its iterations:
+     * in the variant without checks (its bodies raise nothing, so a copy of them adds no error site), for a mapping
+     * of at most two levels (the bodies are emitted once per combination of paths: at most four times).
+     */
+    private boolean oncePerThread() {
+        return ONCE_PER_THREAD && !unchecked.isEmpty() && region.scan() == null && region.mapping() != null
+                && region.mapping().levels().size() <= 2;
+    }
+
+    /** Whether levels get their one-iteration path ({@link #oncePerThread}). */
+    static final boolean ONCE_PER_THREAD = true;
+
+    /** One iteration of a level at linear position {@code t}: the loops' indices recovered from it, then the body. */
+    private void iteration(Mapping.Level level, Reg[] lo, Reg[] trips, Reg t) {
+        List<Stmt.For> loops = level.loops();
         Reg rest = t;
         for (int q = loops.size() - 1; q >= 0; q--) {
             Stmt.For f = loops.get(q);
@@ -652,10 +689,6 @@ public final class KernelEmitter {
             mem.forget(f.index());
         }
         statements(level.inner().body());
-        w.op("add.s64", t, t, stride);
-        w.bra(head);
-        // the caller places the end label; the preloaded rows hold up to it and are not used after
-        mem.hoistedRows.keySet().removeAll(hoisted);
     }
 
     /**
