@@ -23,7 +23,7 @@ class BenchPtxTest {
     void theJacobiProbesKernelsAssemble() throws Exception {
         Path ptxas = Ptxas.find();
         assumeTrue(ptxas != null, "ptxas is not on the PATH");
-        for (String[] k : new String[][] {{"jacobi-before.ptx", "jacobi_before"}, {"jacobi-hand.ptx", "jacobi"}}) {
+        for (String[] k : new String[][] {{"jacobi-baseline.ptx", "jacobi_baseline"}, {"jacobi-hand.ptx", "jacobi"}}) {
             String ptx;
             try (java.io.InputStream in = JacobiKernels.class.getResourceAsStream(k[0])) {
                 ptx = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);

@@ -25,8 +25,9 @@ import org.acc4j.samples.Jacobi;
  * CUDA events as the peers are ({@code shared/anchors}: the median of single launches): the unchecked kernel the
  * compiler emits now for {@code Jacobi.sweep} with marching off ({@code acc4j}), with the stores streaming
  * ({@code acc4j+cs}), with an L2 prefetch hint on the loads ({@code acc4j+L2}), the marched kernel (each thread walks 16
- * rows, the column's values in registers: {@code marched}), the kernel as it was before its proven accesses were addressed
- * from their linear forms ({@code before}, a resource), and the hand CUDA kernel of the peers compiled to PTX
+ * rows, the column's values in registers: {@code marched}), a baseline kernel
+ * ({@code baseline}, a resource: the unchecked kernel with each subscript computed in 32 bits and both levels as
+ * grid-stride loops), and the hand CUDA kernel of the peers compiled to PTX
  * ({@code hand}, a resource; the ratios are to it with 32 × 8 blocks, as the peers launch it). Each form runs on the same arrays in interleaved rounds, in a shuffled
  * order per round, and its result is compared with plain Java, every element.
  *
@@ -85,12 +86,7 @@ public final class JacobiKernels {
         texts.add(new String[] {"acc4j+L2", now.replace("ld.global.nc.f64", "ld.global.nc.L2::256B.f64"),
             "jacobi_now"});
         texts.add(new String[] {"marched", marched, "jacobi_marched"});
-        // each thread one iteration of each level (the grid covers both at this size): no loop back
-        if (now.contains("bra $L_par_4;") && now.contains("bra $L_par_2;")) {
-            texts.add(new String[] {"acc4j-once", now.replace("bra $L_par_4;", "bra $L_par_end_3;")
-                    .replace("bra $L_par_2;", "bra $L_par_end_1;"), "jacobi_now"});
-        }
-        texts.add(new String[] {"before", resource("jacobi-before.ptx"), "jacobi_before"});
+        texts.add(new String[] {"baseline", resource("jacobi-baseline.ptx"), "jacobi_baseline"});
         texts.add(new String[] {"hand", resource("jacobi-hand.ptx"), "jacobi"});
         List<Form> forms = new ArrayList<>();
         for (String[] t : texts) {
