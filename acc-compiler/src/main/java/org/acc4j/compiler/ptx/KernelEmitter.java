@@ -581,8 +581,8 @@ public final class KernelEmitter {
         for (int q = 0; q < loops.size(); q++) {
             Stmt.For f = loops.get(q);
             boolean narrow = f.index().type() == Type.I32;
-            lo[q] = wide(expr(f.lower()), narrow);
-            trips[q] = tripCount(f, lo[q], wide(expr(f.bound()), narrow));
+            lo[q] = Trips.wide(w, expr(f.lower()), narrow);
+            trips[q] = Trips.count(w, f, lo[q], Trips.wide(w, expr(f.bound()), narrow));
             if (total == null) {
                 total = trips[q];
             } else {
@@ -699,8 +699,8 @@ public final class KernelEmitter {
     private void rowGroupLevel(Mapping.Level level, String end) {
         Stmt.For f = level.outer();
         w.comment(where(f.line()) + "for " + f.index().name() + ": a group of lanes per row; " + level.why());
-        Reg lo = wide(expr(f.lower()), true);
-        Reg trips = tripCount(f, lo, wide(expr(f.bound()), true));
+        Reg lo = Trips.wide(w, expr(f.lower()), true);
+        Reg trips = Trips.count(w, f, lo, Trips.wide(w, expr(f.bound()), true));
         RowLanes lanes = RowLanes.start(w, special("%ctaid.x"), special("%ntid.x"), special("%tid.x"),
                 special("%nctaid.x"), special("%laneid"));
         String head = w.newLabel("rows");
@@ -733,8 +733,8 @@ public final class KernelEmitter {
         w.op("selp." + sum.type().bits(), s, identity, s, lanes.notFirst());
         mem.forget(sum);
         Reg k64 = w.reg(Type.I64);
-        w.op("add.s64", k64, wide(expr(inner.lower()), true), lanes.lane64());
-        Reg hi = wide(expr(inner.bound()), true);
+        w.op("add.s64", k64, Trips.wide(w, expr(inner.lower()), true), lanes.lane64());
+        Reg hi = Trips.wide(w, expr(inner.bound()), true);
         String head = w.newLabel("lane_loop");
         mem.label(head);
         Reg done = w.reg(Type.PRED);
@@ -756,75 +756,6 @@ public final class KernelEmitter {
         Reg r = w.reg(Type.I32);
         w.mov(r, name);
         return r;
-    }
-
-    /**
-     * The loop's trip count in 64 bits (0 when it does not run), as {@link org.acc4j.compiler.ir.Evaluator#tripCount}.
-     * A {@code !=} level runs only after the runtime has checked that its span is a whole number of steps in the
-     * step's direction, so its count is the exact quotient.
-     */
-    private Reg tripCount(Stmt.For f, Reg lo, Reg ub) {
-        Reg d = w.reg(Type.I64);
-        if (f.cond() == Cond.NE) {
-            return notEqualTrips(f, lo, ub, d);
-        }
-        boolean up = f.cond() == Cond.LT || f.cond() == Cond.LE;
-        long s = Math.abs(f.step());
-        if (up) {
-            w.op("sub.s64", d, ub, lo);
-        } else {
-            w.op("sub.s64", d, lo, ub);
-        }
-        Reg trip = w.reg(Type.I64);
-        Reg some = w.reg(Type.PRED);
-        boolean strict = f.cond() == Cond.LT || f.cond() == Cond.GT;
-        if (strict) {
-            w.setp("gt", "s64", some, d, 0);
-            if (s == 1) {
-                w.mov(trip, d);
-            } else {
-                w.op("add.s64", trip, d, s - 1);
-                w.op("div.s64", trip, trip, s);
-            }
-        } else {
-            w.setp("ge", "s64", some, d, 0);
-            if (s != 1) {
-                w.op("div.s64", trip, d, s);
-                w.op("add.s64", trip, trip, 1);
-            } else {
-                w.op("add.s64", trip, d, 1);
-            }
-        }
-        w.op("selp.b64", trip, trip, 0, some);
-        return trip;
-    }
-
-    private Reg notEqualTrips(Stmt.For f, Reg lo, Reg ub, Reg d) {
-        long s = Math.abs(f.step());
-        if (f.step() > 0) {
-            w.op("sub.s64", d, ub, lo);
-        } else {
-            w.op("sub.s64", d, lo, ub);
-        }
-        Reg trip = w.reg(Type.I64);
-        Reg some = w.reg(Type.PRED);
-        w.setp("gt", "s64", some, d, 0);
-        if (s == 1) {
-            w.mov(trip, d);
-        } else {
-            w.op("div.s64", trip, d, s);
-        }
-        w.op("selp.b64", trip, trip, 0, some);
-        return trip;
-    }
-
-    private Reg wide(Reg r, boolean narrow) {
-        if (!narrow) {
-            return r;
-        }
-        Reg d = w.reg(Type.I64);
-        w.op("cvt.s64.s32", d, r);
-        return d;
     }
 
     int site(ErrorSite.Kind kind, String array, int line) {

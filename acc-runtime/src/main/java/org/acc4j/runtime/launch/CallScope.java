@@ -28,7 +28,7 @@ import org.acc4j.runtime.data.PresentTable;
  * around the call stays there after it (copied to the device again if host code changed it). Not thread-safe: a
  * scope belongs to one call on one thread; its table operations run under the device lock, taken by the caller.
  */
-public final class CallScope implements Launcher.Scope {
+public final class CallScope implements Scope {
     private final PresentTable table;
     private final ClassLoader loader;
     private final String presentOnly;

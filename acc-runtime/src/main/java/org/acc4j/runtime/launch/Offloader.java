@@ -142,7 +142,7 @@ public final class Offloader {
      * Call under the {@link Guard}.
      */
     public Object[] runSite(int planId, MethodPlan plan, int site, Class<?> owner, Object self, Object[] values,
-                            Launcher.Scope scope) throws Launcher.HostInstead {
+                            Scope scope) throws Launcher.HostInstead {
         Long key = (long) planId << 32 | site;
         for (int load = 1; ; load++) {
             // looked up by number: a call builds no key string

@@ -45,7 +45,7 @@ final class WrittenWindows {
      * Has {@code scope} adopt data clause {@code d}'s {@code array} (named {@code name}) with its window when it has
      * one for this call; returns false, having done nothing, otherwise or when the scope takes no windows.
      */
-    boolean adopt(Launcher.Scope scope, int d, Object array, String name, HostCall call) {
+    boolean adopt(Scope scope, int d, Object array, String name, HostCall call) {
         MethodLaunch.Window w = window(d, array, call);
         return w != null && scope.adoptWritten(array, name, w.firstRow(), w.endRow(), w.firstColumn(), w.endColumn());
     }
