@@ -223,8 +223,7 @@ public final class Pipeline {
         KernelEmitter.Result k = KernelEmitter.emit(body, r, entry, sm, List.of(), group);
         KernelPlan.Unchecked unchecked = null;
         if (!hoisted.isEmpty()) {
-            KernelEmitter.Result u = KernelEmitter.emit(body, r, entry + "_nc", sm,
-                    hoisted.stream().map(RangeCheck::access).toList(), group);
+            KernelEmitter.Result u = KernelEmitter.emitProven(body, r, entry + "_nc", sm, hoisted, group);
             if (!u.params().equals(k.params())) {
                 throw new IllegalStateException("the unchecked variant of " + entry + " has other parameters");
             }
@@ -265,7 +264,8 @@ public final class Pipeline {
         if (m == null) {
             return plain;
         }
-        KernelEmitter.Result k = KernelEmitter.emitLike(body, m.region(), entry + "_marched", sm, m.unchecked(), params);
+        KernelEmitter.Result k = KernelEmitter.emitLike(body, m.region(), entry + "_marched", sm, m.unchecked(), params,
+                hoisted);
         return k.params().equals(params) ? new KernelPlan.Unchecked(k.entry(), k.ptx(), k.sites(), hoisted, null,
                 m.region()) : plain;
     }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.acc4j.compiler.fixtures.MarchingKernels;
 import org.acc4j.compiler.fixtures.NestInputs;
@@ -56,6 +57,14 @@ class MarchingTest {
                     for (int q = 0; q < e.length; q++) {
                         assertEquals(Double.doubleToRawLongBits(e[q]), Double.doubleToRawLongBits(a[q]),
                                 name + " argument " + k + " element " + q);
+                    }
+                } else if (plain[k] instanceof double[][] e) {
+                    double[][] a = (double[][]) d[k];
+                    for (int r = 0; r < e.length; r++) {
+                        for (int q = 0; q < e[r].length; q++) {
+                            assertEquals(Double.doubleToRawLongBits(e[r][q]), Double.doubleToRawLongBits(a[r][q]),
+                                    name + " argument " + k + " row " + r + " element " + q);
+                        }
                     }
                 } else if (plain[k] instanceof float[] e) {
                     float[] a = (float[]) d[k];
@@ -132,8 +141,64 @@ class MarchingTest {
         }
     }
 
+    /** Compiles {@code name} with the marching setting {@code setting}, the property restored after. */
+    static CompiledMethod withSetting(String setting, String name) {
+        String before = System.getProperty(Marching.Shape.PROPERTY);
+        try {
+            System.setProperty(Marching.Shape.PROPERTY, setting);
+            return CompilerTest.offload(MarchingKernels.class, name);
+        } finally {
+            if (before == null) {
+                System.clearProperty(Marching.Shape.PROPERTY);
+            } else {
+                System.setProperty(Marching.Shape.PROPERTY, before);
+            }
+        }
+    }
+
     @Test
-    void aColumnWithAGapLoadsTheMissingRowsAgain() throws Exception {
+    void neighboursTwoRowsApartMarchWithTheRowBetweenInARegisterWhenGapsAreOn() throws Exception {
+        assertNull(marched(CompilerTest.offload(MarchingKernels.class, "noReuse")), "gaps are off by default");
+        CompiledMethod m = withSetting("gaps=on", "noReuse");
+        KernelPlan.Unchecked u = marched(m);
+        assertNotNull(u, () -> report(m));
+        assertTrue(report(m).contains("a is read at i-1, i+1"), report(m));
+        String ir = org.acc4j.compiler.ir.IrPrinter.print(List.of(u.marched().loop()));
+        // the row between is loaded once per chunk, only when the chunk has the step that reads it as row i - 1
+        assertTrue(ir.contains("a_i_p1 = a_i_p2") && ir.contains("a_i_p0 = a_i_p1"), ir);
+        assertTrue(ir.contains(") > 1)"), ir);
+        assembles(u);
+        Random rnd = new Random(35);
+        // 17 and 18 rows: a last chunk of one and of two steps
+        for (int[] s : new int[][] {{3, 3}, {4, 9}, {19, 21}, {20, 7}, {40, 41}, {70, 133}}) {
+            sameAsJava(m, "noReuse", NestInputs.doubles(rnd, s[0] * s[1]), new double[s[0] * s[1]], s[0], s[1]);
+        }
+    }
+
+    @Test
+    void rowsOfADoubleMatrixMarchOneRowAStep() throws Exception {
+        // rows i and i + 1 at column j + 1 are adjacent: marched by default
+        assertNotNull(marched(CompilerTest.offload(MarchingKernels.class, "rowsWide")));
+        assertNull(marched(CompilerTest.offload(MarchingKernels.class, "jacobiRows")), "gaps are off by default");
+        CompiledMethod m = withSetting("gaps=on", "jacobiRows");
+        KernelPlan.Unchecked u = marched(m);
+        assertNotNull(u, () -> report(m));
+        assertTrue(report(m).contains("a is read at i-1, i+1"), report(m));
+        assembles(u);
+        CompiledMethod w = withSetting("gaps=on", "rowsWide");
+        KernelPlan.Unchecked uw = marched(w);
+        assertNotNull(uw, () -> report(w));
+        assertTrue(report(w).contains("a is read at i-2, i+2, and in 1 more column of a"), report(w));
+        assembles(uw);
+        Random rnd = new Random(36);
+        for (int[] s : new int[][] {{3, 3}, {5, 4}, {19, 21}, {20, 7}, {40, 41}, {70, 133}}) {
+            sameAsJava(m, "jacobiRows", NestInputs.doubles2(rnd, s[0], s[1]), NestInputs.doubles2(rnd, s[0], s[1]), s[0], s[1]);
+            sameAsJava(w, "rowsWide", NestInputs.doubles2(rnd, s[0], s[1]), NestInputs.doubles2(rnd, s[0], s[1]), s[0], s[1]);
+        }
+    }
+
+    @Test
+    void aColumnWithAGapHoldsTheMissingRowInARegister() throws Exception {
         CompiledMethod m = CompilerTest.offload(MarchingKernels.class, "gapped");
         KernelPlan.Unchecked u = marched(m);
         assertNotNull(u, () -> report(m));
@@ -214,6 +279,8 @@ class MarchingTest {
         assertEquals(Marching.Shape.DEFAULT, Marching.Shape.parse("chunk=abc,block=7"));
         Marching.Shape s = Marching.Shape.parse("chunk=32, chunk2d=64,block=64x4,block2d=256,fixed=off,prefetch=on");
         assertEquals(new Marching.Shape(true, 32, 64, 64, 4, 256, false, true), s);
+        assertTrue(Marching.Shape.parse("gaps=on").gaps());
+        assertFalse(Marching.Shape.DEFAULT.gaps());
         assertFalse(Marching.Shape.parse("off").on());
     }
 

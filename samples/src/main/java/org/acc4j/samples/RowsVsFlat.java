@@ -1,5 +1,10 @@
 package org.acc4j.samples;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import org.acc4j.Acc;
 
@@ -7,11 +12,14 @@ import org.acc4j.Acc;
  * Kernel time of Jacobi, transpose and DGEMM on {@code double[][]} against their flat {@code double[]} forms, with
  * every array present on the device around the calls (so no copy is timed): a rectangular {@code double[][]} (one
  * block on the device, indexed as the flat form is) and a jagged one (odd rows one element longer, so the row table
- * is used, its loads preloaded before the inner loops). Each figure is the best of {@code reps} calls, the call's
- * own cost (about one launch) included. The harness first checks that all three forms give the same bits.
+ * is used, its loads preloaded before the inner loops). The harness first checks that all three forms give the same
+ * bits, then times them in interleaved rounds ({@link #time}): a figure is the median over the rounds of a form's mean
+ * time per call, the call's own cost (about one launch) included, and a ratio is the median over the rounds of the
+ * paired ratio flat time / form's time in that round (1 is flat speed; below 1 slower), with a distribution-free 95%
+ * confidence interval of that median, as the multicore harness gives its ratios.
  *
- * <p>Run: {@code java -javaagent:acc.jar -cp samples.jar org.acc4j.samples.RowsVsFlat [n [dgemmN [reps]]]}
- * (defaults 8192, 2048, 10). The ratios are flat time over the form's time (1 is flat speed).
+ * <p>Run: {@code java -javaagent:acc.jar -cp samples.jar org.acc4j.samples.RowsVsFlat [n [dgemmN [rounds [calls]]]]}
+ * (defaults 8192, 2048, 20 rounds, 10 calls a slot; DGEMM a third of the calls).
  */
 public final class RowsVsFlat {
     private RowsVsFlat() {
@@ -47,41 +55,102 @@ public final class RowsVsFlat {
         return true;
     }
 
-    /** The best time of {@code reps} runs of {@code call}, in ms, after two untimed ones. */
-    private static double best(int reps, Runnable call) {
-        call.run();
-        call.run();
-        double best = Double.MAX_VALUE;
-        for (int r = 0; r < reps; r++) {
-            long t0 = System.nanoTime();
+    /** The mean time per call of {@code calls} runs of {@code call}, in ms. */
+    private static double slot(int calls, Runnable call) {
+        long t0 = System.nanoTime();
+        for (int c = 0; c < calls; c++) {
             call.run();
-            best = Math.min(best, (System.nanoTime() - t0) / 1e6);
         }
-        return best;
+        return (System.nanoTime() - t0) / 1e6 / calls;
     }
 
-    /** Times the three forms with their arrays present; returns {flat, rectangular, jagged} ms. */
-    private static double[] time(int reps, Object[] flatArrays, Object[] rectArrays, Object[] jaggedArrays,
-                                 Runnable flat, Runnable rect, Runnable jagged) {
+    /**
+     * Times the three forms with their arrays present, in {@code rounds} interleaved rounds: each round runs every form
+     * for a slot of {@code calls} calls, in an order shuffled per round from a fixed seed, so that neither the device's
+     * drift nor a form's place in the round favours one. First every form runs {@link #WARM_CALLS} untimed calls (the
+     * JVM compiles the runtime's host path, the launch's block shape is tuned and kept). Returns each form's mean ms
+     * per call in each round: {@code [form][round]}, forms flat, rectangular, jagged.
+     */
+    private static double[][] time(int rounds, int calls, Object[] flatArrays, Object[] rectArrays,
+                                   Object[] jaggedArrays, Runnable flat, Runnable rect, Runnable jagged) {
         Acc.copyin(flatArrays);
         Acc.copyin(rectArrays);
         Acc.copyin(jaggedArrays);
-        double[] t = {best(reps, flat), best(reps, rect), best(reps, jagged)};
+        Runnable[] forms = {flat, rect, jagged};
+        for (Runnable f : forms) {
+            slot(WARM_CALLS, f);
+        }
+        double[][] t = new double[3][rounds];
+        List<Integer> order = new ArrayList<>(List.of(0, 1, 2));
+        Random shuffle = new Random(17);
+        for (int r = 0; r < rounds; r++) {
+            Collections.shuffle(order, shuffle);
+            for (int f : order) {
+                t[f][r] = slot(calls, forms[f]);
+            }
+        }
         Acc.delete(flatArrays);
         Acc.delete(rectArrays);
         Acc.delete(jaggedArrays);
         return t;
     }
 
-    private static void row(String kernel, String size, double[] t) {
-        System.out.printf("| %s | %s | %.3f | %.3f | %.2f | %.3f | %.2f |%n", kernel, size, t[0], t[1], t[0] / t[1], t[2],
-                t[0] / t[2]);
+    /** Untimed calls of each form before the rounds: enough for the JIT and for the block-shape tuner to finish. */
+    static final int WARM_CALLS = 60;
+
+    static double median(double[] x) {
+        double[] t = x.clone();
+        Arrays.sort(t);
+        return t.length % 2 == 1 ? t[t.length / 2] : (t[t.length / 2 - 1] + t[t.length / 2]) / 2;
+    }
+
+    /**
+     * A 95% confidence interval of the median of {@code x}'s distribution, free of any assumption on its shape: the
+     * order statistics {@code x(j)} and {@code x(n+1-j)}, {@code j} the largest rank with
+     * {@code P(Binomial(n, 1/2) < j) <= 0.025} (at least 1).
+     */
+    static double[] medianInterval(double[] x) {
+        double[] t = x.clone();
+        Arrays.sort(t);
+        int n = t.length;
+        double pk = Math.pow(0.5, n);
+        double cdf = pk;
+        int j = 1;
+        while (j < (n + 1) / 2) {
+            pk = pk * (n - j + 1) / j;
+            if (cdf + pk > 0.025) {
+                break;
+            }
+            cdf += pk;
+            j++;
+        }
+        return new double[] {t[j - 1], t[n - j]};
+    }
+
+    /** The paired ratios flat / form of each round. */
+    static double[] ratios(double[][] t, int form) {
+        double[] r = new double[t[0].length];
+        for (int k = 0; k < r.length; k++) {
+            r[k] = t[0][k] / t[form][k];
+        }
+        return r;
+    }
+
+    private static void row(String kernel, String size, double[][] t) {
+        double[] rect = ratios(t, 1);
+        double[] jag = ratios(t, 2);
+        double[] rci = medianInterval(rect);
+        double[] jci = medianInterval(jag);
+        System.out.printf(Locale.ROOT, "| %s | %s | %.3f | %.3f | %.3f [%.3f, %.3f] | %.3f | %.3f [%.3f, %.3f] |%n",
+                kernel, size, median(t[0]), median(t[1]), median(rect), rci[0], rci[1], median(t[2]), median(jag),
+                jci[0], jci[1]);
     }
 
     public static void main(String[] args) {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 8192;
         int dn = args.length > 1 ? Integer.parseInt(args[1]) : 2048;
-        int reps = args.length > 2 ? Integer.parseInt(args[2]) : 10;
+        int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 20;
+        int calls = args.length > 3 ? Integer.parseInt(args[3]) : 10;
         System.out.println("running on: " + (Acc.onDevice() ? "the device" : "the host"));
         boolean ok = true;
 
@@ -96,7 +165,7 @@ public final class RowsVsFlat {
         Jacobi.sweep2d(rs, rd, n, n);
         Jacobi.sweep2d(gs, gd, n, n);
         ok &= same(jd, rd, n) && same(jd, gd, n);
-        double[] jt = time(reps, new Object[] {js, jd}, new Object[] {rs, rd}, new Object[] {gs, gd},
+        double[][] jt = time(rounds, calls, new Object[] {js, jd}, new Object[] {rs, rd}, new Object[] {gs, gd},
                 () -> Jacobi.sweep(js, jd, n, n), () -> Jacobi.sweep2d(rs, rd, n, n),
                 () -> Jacobi.sweep2d(gs, gd, n, n));
 
@@ -111,7 +180,7 @@ public final class RowsVsFlat {
         Transpose.transpose2dNaive(ri, ro, n, n);
         Transpose.transpose2dNaive(gi, go, n, n);
         ok &= same(to, ro, n) && same(to, go, n);
-        double[] tt = time(reps, new Object[] {ti, to}, new Object[] {ri, ro}, new Object[] {gi, go},
+        double[][] tt = time(rounds, calls, new Object[] {ti, to}, new Object[] {ri, ro}, new Object[] {gi, go},
                 () -> Transpose.transposeNaive(ti, to, n, n), () -> Transpose.transpose2dNaive(ri, ro, n, n),
                 () -> Transpose.transpose2dNaive(gi, go, n, n));
 
@@ -129,13 +198,13 @@ public final class RowsVsFlat {
         Dgemm.multiply2d(ra, rb, rc, dn, dn, dn);
         Dgemm.multiply2d(ga, gb, gc, dn, dn, dn);
         ok &= same(c, rc, dn) && same(c, gc, dn);
-        double[] dt = time(Math.max(1, reps / 3), new Object[] {a, b, c}, new Object[] {ra, rb, rc},
+        double[][] dt = time(rounds, Math.max(1, calls / 3), new Object[] {a, b, c}, new Object[] {ra, rb, rc},
                 new Object[] {ga, gb, gc}, () -> Dgemm.multiply(a, b, c, dn, dn, dn),
                 () -> Dgemm.multiply2d(ra, rb, rc, dn, dn, dn), () -> Dgemm.multiply2d(ga, gb, gc, dn, dn, dn));
 
         System.out.println(ok ? "the double[][] forms give the flat form's bits" : "MISMATCH between the forms");
-        System.out.println("| kernel | size | flat ms | rectangular double[][] ms | flat / rectangular | jagged"
-                + " double[][] ms | flat / jagged |");
+        System.out.println("| kernel | size | flat ms | rectangular double[][] ms | flat / rectangular [95%] | jagged"
+                + " double[][] ms | flat / jagged [95%] |");
         System.out.println("| --- | --- | --- | --- | --- | --- | --- |");
         row("Jacobi sweep", n + "²", jt);
         row("transpose (naive)", n + "²", tt);

@@ -76,10 +76,16 @@ public final class Marching {
      * ({@code 32x8}), {@code block2d} and {@code fixed} ({@code on}/{@code off}).
      */
     public record Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
-                        boolean prefetch) {
+                        boolean prefetch, boolean gaps) {
         public static final String PROPERTY = "acc4j.march";
         public static final String ENV = "ACC4J_MARCH";
-        public static final Shape DEFAULT = new Shape(true, CHUNK, CHUNK, BLOCK_X, BLOCK_Y, BLOCK_2D, true, false);
+        public static final Shape DEFAULT = new Shape(true, CHUNK, CHUNK, BLOCK_X, BLOCK_Y, BLOCK_2D, true, false, false);
+
+        /** A shape whose columns keep their gaps ({@code gaps} off). */
+        public Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
+                     boolean prefetch) {
+            this(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, false);
+        }
 
         /** The shape the setting asks for; the default where it is unset or an entry cannot be read. */
         public static Shape configured() {
@@ -105,20 +111,22 @@ public final class Marching {
                 try {
                     s = switch (kv[0].trim()) {
                         case "chunk" -> new Shape(s.on, positive(v), s.chunk2d, s.blockX, s.blockY, s.block2d, s.fixed,
-                                s.prefetch);
+                                s.prefetch, s.gaps);
                         case "chunk2d" -> new Shape(s.on, s.chunk, positive(v), s.blockX, s.blockY, s.block2d, s.fixed,
-                                s.prefetch);
+                                s.prefetch, s.gaps);
                         case "block" -> {
                             String[] xy = v.split("x");
                             yield new Shape(s.on, s.chunk, s.chunk2d, positive(xy[0]), positive(xy[1]), s.block2d,
-                                    s.fixed, s.prefetch);
+                                    s.fixed, s.prefetch, s.gaps);
                         }
                         case "block2d" -> new Shape(s.on, s.chunk, s.chunk2d, s.blockX, s.blockY, positive(v), s.fixed,
-                                s.prefetch);
+                                s.prefetch, s.gaps);
                         case "fixed" -> new Shape(s.on, s.chunk, s.chunk2d, s.blockX, s.blockY, s.block2d,
-                                !v.equals("off"), s.prefetch);
+                                !v.equals("off"), s.prefetch, s.gaps);
                         case "prefetch" -> new Shape(s.on, s.chunk, s.chunk2d, s.blockX, s.blockY, s.block2d, s.fixed,
-                                !v.equals("off"));
+                                !v.equals("off"), s.gaps);
+                        case "gaps" -> new Shape(s.on, s.chunk, s.chunk2d, s.blockX, s.blockY, s.block2d, s.fixed,
+                                s.prefetch, v.equals("on"));
                         default -> s;
                     };
                 } catch (RuntimeException e) {
@@ -195,7 +203,7 @@ public final class Marching {
         Set<ArrayRef> written = new HashSet<>();
         for (Stmt s : inner) {
             if (s instanceof Stmt.Store st) {
-                if (st.row() != null || st.array().dims() != 1 || !proven.contains(st.access())) {
+                if (!oneOrTwo(st.array(), st.row()) || !proven.contains(st.access())) {
                     return null;
                 }
                 written.add(st.array());
@@ -205,11 +213,11 @@ public final class Marching {
         }
         List<Expr.Load> loads = new ArrayList<>();
         for (Stmt s : inner) {
-            for (Expr e : s instanceof Stmt.Store st ? List.of(st.index(), st.value()) : List.of(((Stmt.Assign) s).value())) {
+            for (Expr e : operands(s)) {
                 if (Exprs.any(e, x -> x instanceof Expr.Binary b && (b.op() == BinOp.DIV || b.op() == BinOp.REM)
                         && (b.type() == Type.I32 || b.type() == Type.I64)
                         || x instanceof Expr.Length l && l.row() != null
-                        || x instanceof Expr.Load l && (l.row() != null || written.contains(l.array())
+                        || x instanceof Expr.Load l && (!oneOrTwo(l.array(), l.row()) || written.contains(l.array())
                         || !proven.contains(l.access())))) {
                     return null;
                 }
@@ -231,7 +239,7 @@ public final class Marching {
         Map<Var, Integer> definedAt = new HashMap<>();
         for (int p = 0; p < inner.size(); p++) {
             Stmt s = inner.get(p);
-            for (Expr e : s instanceof Stmt.Store st ? List.of(st.index(), st.value()) : List.of(((Stmt.Assign) s).value())) {
+            for (Expr e : operands(s)) {
                 if (Exprs.any(e, x -> x instanceof Expr.Local l && variant.contains(l.var())
                         && !indices.contains(l.var()) && !definedAt.containsKey(l.var()))) {
                     return null;
@@ -247,7 +255,7 @@ public final class Marching {
         }
         Poly.Builder polys = new Poly.Builder(indices, variant, defs);
         Stmt.Store first = (Stmt.Store) inner.stream().filter(s -> s instanceof Stmt.Store).findFirst().orElseThrow();
-        Poly ps = polys.of(first.index());
+        Poly ps = of(polys, first.row(), first.index());
         if (ps == null) {
             return null;
         }
@@ -279,12 +287,17 @@ public final class Marching {
         }
         Var k = march.index();
         Poly stride = ps.coefficient(k);
+        // a two-dimensional array marches along its rows, one row a step
+        boolean rows = first.row() != null;
+        if (rows && !stride.equals(Poly.atom(ROW))) {
+            return null;
+        }
         // columns: loads of one array at whole multiples of the stride apart; a load whose subscript does not
         // depend on the marched index reads one element for the whole chunk (a column of one, never reloaded)
         List<Column> columns = new ArrayList<>();
         List<Column> invariant = new ArrayList<>();
         for (Expr.Load l : loads) {
-            Poly p = polys.of(l.index());
+            Poly p = of(polys, l.row(), l.index());
             if (p == null) {
                 continue;
             }
@@ -319,6 +332,15 @@ public final class Marching {
                 columns.add(col);
             }
         }
+        // a column with gaps between its offsets (Jacobi's i - 1 and i + 1) gets registers for them too, so that each
+        // later step loads only its top offset
+        int[] nextAccess = {Math.max(Dataflow.lastAccess(body.body()), Dataflow.lastAccess(List.of(region.loop()))) + 1};
+        Expr strideValue = rows ? null : stride.toExpr();
+        if (shape.gaps() && (strideValue != null || rows)) {
+            for (Column col : columns) {
+                fillGaps(col, strideValue, nextAccess);
+            }
+        }
         // a column is worth its registers when some step reuses a value of the step before
         columns.removeIf(c -> c.members.keySet().stream().noneMatch(d -> c.members.containsKey(d + 1)));
         if (columns.isEmpty()) {
@@ -340,10 +362,9 @@ public final class Marching {
         Expr end = new Expr.Select(new Expr.Compare(Cond.LT, left, Expr.Const.i32(chunk), false), hi,
                 new Expr.Binary(BinOp.ADD, new Expr.Local(kc), Expr.Const.i32(chunk)));
         // with prefetching, the loads of the next step are issued one step ahead (when the chunk has a next step)
-        int[] nextAccess = {Math.max(Dataflow.lastAccess(body.body()), Dataflow.lastAccess(List.of(region.loop()))) + 1};
+        int firstPrefetch = nextAccess[0];
         Expr hasNext = new Expr.Compare(Cond.LT, new Expr.Binary(BinOp.ADD, new Expr.Local(k), Expr.Const.i32(1)), end,
                 false);
-        Expr strideValue = stride.toExpr();
         StringBuilder read = new StringBuilder();
         Map<String, Integer> others = new TreeMap<>();
         for (Column col : columns) {
@@ -361,7 +382,7 @@ public final class Marching {
                 allRegisters.add(r);
             }
             for (Expr.Load l : loads) {
-                Poly p = polys.of(l.index());
+                Poly p = of(polys, l.row(), l.index());
                 if (fixed) {
                     if (l.array().equals(col.array) && col.base.equals(p)) {
                         registers.put(l, regs.get(0));
@@ -380,9 +401,11 @@ public final class Marching {
             // every local a member's subscript reads is set before the update
             for (Expr.Load l : col.members.values()) {
                 final int pos = at;
-                if (Exprs.any(l.index(), x -> x instanceof Expr.Local v && definedAt.containsKey(v.var())
-                        && definedAt.get(v.var()) >= pos)) {
-                    return null;
+                for (Expr subscript : l.row() == null ? List.of(l.index()) : List.of(l.row(), l.index())) {
+                    if (Exprs.any(subscript, x -> x instanceof Expr.Local v && definedAt.containsKey(v.var())
+                            && definedAt.get(v.var()) >= pos)) {
+                        return null;
+                    }
                 }
             }
             List<Stmt> all = new ArrayList<>();
@@ -391,7 +414,16 @@ public final class Marching {
             List<Stmt> ahead = new ArrayList<>();
             for (Map.Entry<Integer, Var> e : regs.entrySet()) {
                 Expr.Load l = col.members.get(e.getKey());
-                all.add(new Stmt.Assign(e.getValue(), l, line));
+                Integer below = col.gaps.get(e.getKey());
+                if (below != null) {
+                    // a gap's element is the one the member below it reads that many steps later: loaded only when
+                    // the chunk has that step, so it is a load Java makes, and in bounds whenever the proofs hold
+                    Expr reaches = new Expr.Compare(Cond.GT, new Expr.Binary(BinOp.SUB, end, new Expr.Local(k)),
+                            Expr.Const.i32(e.getKey() - below), false);
+                    all.add(new Stmt.If(reaches, List.of(new Stmt.Assign(e.getValue(), l, line)), List.of(), line));
+                } else {
+                    all.add(new Stmt.Assign(e.getValue(), l, line));
+                }
                 Var up = regs.get(e.getKey() + 1);
                 if (fixed) {
                     continue;
@@ -425,6 +457,9 @@ public final class Marching {
             read.append(read.length() > 0 ? "; " : "").append(col.array.name()).append(" is read at ");
             String sep = "";
             for (int d : regs.keySet()) {
+                if (col.gaps.containsKey(d)) {
+                    continue;
+                }
                 int o = shift != null ? d - shift : d;
                 read.append(sep).append(k.name()).append(o == 0 ? "" : o > 0 ? "+" + o : String.valueOf(o));
                 sep = ", ";
@@ -501,7 +536,7 @@ public final class Marching {
                     .append(columns.size() - columnCount == 1 ? "" : "s").append(" that do not depend on ")
                     .append(k.name()).append(" read once per chunk");
         }
-        if (nextAccess[0] > Math.max(Dataflow.lastAccess(body.body()), Dataflow.lastAccess(List.of(region.loop()))) + 1) {
+        if (nextAccess[0] > firstPrefetch) {
             read.append("; each step loads the next step's elements");
         }
         String note = "marched along " + k.name() + " with its values in registers: " + read + " (" + geometry
@@ -516,11 +551,46 @@ public final class Marching {
         return new Kernel(out, unchecked, note);
     }
 
+    /** The most offsets a column's gaps may add: each is a register per thread. */
+    static final int MOST_GAPS = 4;
+
+    /**
+     * Adds to {@code col} a load at each offset between its least and greatest that no load of the body reads (at most
+     * {@link #MOST_GAPS}): its subscript is the nearest member below's plus the offsets between them times the stride,
+     * under a new access id from {@code nextAccess}; {@link Column#gaps} keeps that member's offset.
+     */
+    private static void fillGaps(Column col, Expr strideValue, int[] nextAccess) {
+        // strideValue null: a two-dimensional array's column, one row per offset
+        int lo = ((TreeMap<Integer, Expr.Load>) col.members).firstKey();
+        int hi = ((TreeMap<Integer, Expr.Load>) col.members).lastKey();
+        if (hi - lo + 1 - col.members.size() > MOST_GAPS) {
+            return;
+        }
+        int below = lo;
+        for (int d = lo + 1; d < hi; d++) {
+            Expr.Load member = col.members.get(d);
+            if (member != null) {
+                below = d;
+                continue;
+            }
+            Expr.Load from = col.members.get(below);
+            Expr.Load gap = from.row() != null
+                    ? new Expr.Load(from.array(), new Expr.Binary(BinOp.ADD, from.row(), Expr.Const.i32(d - below)),
+                            from.index(), nextAccess[0]++)
+                    : new Expr.Load(from.array(), null, new Expr.Binary(BinOp.ADD, from.index(),
+                            new Expr.Binary(BinOp.MUL, Expr.Const.i32(d - below), strideValue)), nextAccess[0]++);
+            col.members.put(d, gap);
+            col.gaps.put(d, below);
+        }
+    }
+
     /** Loads of one array at whole multiples of the stride from {@code base}, by offset. */
     private static final class Column {
         final ArrayRef array;
         final Poly base;
         final Map<Integer, Expr.Load> members = new TreeMap<>();
+        /** Offsets no load of the body reads, each with the offset of the member below it whose element it is later. */
+        final Map<Integer, Integer> gaps = new TreeMap<>();
 
         Column(ArrayRef array, Poly base) {
             this.array = array;
@@ -537,8 +607,38 @@ public final class Marching {
         return Exprs.any(e, x -> x instanceof Expr.Local l && vars.contains(l.var()));
     }
 
+    /**
+     * The atom that stands for a two-dimensional array's row length in its accesses' polynomials: {@code a[r][c]} is
+     * {@code r * ROW + c}, so that its column (same {@code c}, rows {@code d} apart) is loads {@code d * ROW} apart, as
+     * a flat array's are {@code d * n} apart. No local of a method has its slot.
+     */
+    static final Expr ROW = new Expr.Local(new Var(-2, Type.I32, "rowLength"));
+
+    /** The polynomial of {@code array[row][index]} ({@code row * ROW + index}), or of {@code array[index]}; or null. */
+    private static Poly of(Poly.Builder polys, Expr row, Expr index) {
+        Poly c = polys.of(index);
+        if (row == null || c == null) {
+            return c;
+        }
+        Poly r = polys.of(row);
+        return r == null ? null : r.times(Poly.atom(ROW)).plus(c);
+    }
+
+    /** Whether an access has one subscript into a one-dimensional array or two into a two-dimensional one. */
+    private static boolean oneOrTwo(ArrayRef array, Expr row) {
+        return row == null ? array.dims() == 1 : array.dims() == 2;
+    }
+
+    /** The expressions of a body statement: a store's subscripts and value, an assignment's value. */
+    private static List<Expr> operands(Stmt s) {
+        if (s instanceof Stmt.Store st) {
+            return st.row() == null ? List.of(st.index(), st.value()) : List.of(st.row(), st.index(), st.value());
+        }
+        return List.of(((Stmt.Assign) s).value());
+    }
+
     private static boolean readsAny(Stmt s, java.util.Collection<Expr.Load> loads) {
-        List<Expr> es = s instanceof Stmt.Store st ? List.of(st.index(), st.value()) : List.of(((Stmt.Assign) s).value());
+        List<Expr> es = operands(s);
         for (Expr e : es) {
             if (Exprs.any(e, x -> x instanceof Expr.Load l && loads.contains(l))) {
                 return true;

@@ -11,7 +11,9 @@ import org.acc4j.compiler.ir.ArrayRef;
 import org.acc4j.compiler.ir.ErrorSite;
 import org.acc4j.compiler.ir.Expr;
 import org.acc4j.compiler.ir.KernelParam;
+import org.acc4j.compiler.ir.BinOp;
 import org.acc4j.compiler.ir.Exprs;
+import org.acc4j.compiler.ir.RangeCheck;
 import org.acc4j.compiler.ir.Stmt;
 import org.acc4j.compiler.ir.Type;
 import org.acc4j.compiler.ir.Var;
@@ -22,6 +24,11 @@ import org.acc4j.compiler.pass.Dataflow;
  * the rows of two-dimensional arrays (computed from the trailer when the rows are one block, else loaded from the
  * row table), and which row loads still hold on a straight-line stretch or were preloaded before a loop. A failing
  * check records its error site, numbered by the kernel ({@link KernelEmitter}), and the index.
+ *
+ * <p>An access the host proved in bounds ({@link RangeCheck}) is addressed from its subscript's linear form
+ * {@code Σ c_k * i_k + rest} in 64 bits ({@link #proven}): the accesses of a stencil share one moved base per array
+ * and differ by constant offsets in the load or store itself, as {@code b[i*n + j - 1]} and {@code b[i*n + j + 1]} are
+ * {@code [base-8]} and {@code [base+8]}.
  */
 final class Addresses {
     private final KernelEmitter em;
@@ -36,14 +43,23 @@ final class Addresses {
     private final Map<String, Reg[]> rows = new HashMap<>();
     private final Map<String, Set<Var>> rowVars = new HashMap<>();
 
-    /** Emits a label: control may join here, so nothing loaded before is known to hold. */
+    /**
+     * Proven subscripts' linear parts on this straight-line stretch: by key, the 64-bit sum {@code Σ c_k * i_k} of a
+     * form's terms ({@code "#" + terms}) and a base moved by it ({@code origin + "#" + terms}).
+     */
+    private final Map<String, Reg> linear = new HashMap<>();
+    private final Map<String, Set<Var>> linearVars = new HashMap<>();
+
+    /** Emits a label: control may join here, so nothing loaded or summed before is known to hold. */
     void label(String name) {
         w.label(name);
         rows.clear();
         rowVars.clear();
+        linear.clear();
+        linearVars.clear();
     }
 
-    /** {@code v} changes: entries whose row subscript reads it no longer hold. */
+    /** {@code v} changes: entries whose row subscript or linear form reads it no longer hold. */
     void forget(Var v) {
         rowVars.entrySet().removeIf(e -> {
             if (e.getValue().contains(v)) {
@@ -51,6 +67,121 @@ final class Addresses {
                 return true;
             }
             return false;
+        });
+        linearVars.entrySet().removeIf(e -> {
+            if (e.getValue().contains(v)) {
+                linear.remove(e.getKey());
+                return true;
+            }
+            return false;
+        });
+    }
+
+    /** An element's address: a register plus a constant byte offset (the load's or store's own immediate). */
+    record Place(Reg base, long offset) {
+    }
+
+    /**
+     * The address of an access the host proved in bounds, from its subscript's linear form {@code Σ c_k * i_k + rest}
+     * ({@code form}, the access's {@link RangeCheck.Bound}) computed in 64 bits from {@code origin} (the array's base,
+     * or its row's address): the terms' sum is shared by every access with the same terms, the moved base by every
+     * access of the same array or row, and a constant rest is the instruction's offset. The form must
+     * {@linkplain #qualifies qualify}; otherwise the caller addresses the subscript's 32-bit value.
+     *
+     * <p>The value is Java's: the host proved the exact sum, with the coefficients and the rest at their Java
+     * ({@code int}, wrapping) values, in {@code [0, length)}, and Java's subscript is congruent to it modulo 2^32, so
+     * the two are equal; computed here in 64 bits from the same values, with sign-extended products, it is the exact
+     * sum. A form qualifies when everything in it is an {@code int} and neither a coefficient nor the rest can throw
+     * (no division, remainder, load, math call or row length): it is then evaluated where the access stands, in any
+     * order, with no effect Java would see.
+     *
+     * @param originKey names {@code origin} (the array, or the array and its row subscript)
+     * @param originVars the variables {@code origin} depends on
+     */
+    private Place proven(Reg origin, String originKey, Set<Var> originVars, RangeCheck.Bound form, int bytes) {
+        StringBuilder terms = new StringBuilder();
+        Set<Var> used = new HashSet<>(originVars);
+        for (RangeCheck.Term t : form.terms()) {
+            Var v = t.loop().index();
+            terms.append(" + ").append(v.slot()).append('*').append(t.coefficient());
+            used.add(v);
+            localsOf(t.coefficient(), used);
+        }
+        Reg moved = origin;
+        if (!form.terms().isEmpty()) {
+            String sumKey = "#" + terms;
+            Reg sum = linear.get(sumKey);
+            if (sum == null) {
+                for (RangeCheck.Term t : form.terms()) {
+                    Reg product = w.reg(Type.I64);
+                    Reg index = em.var(t.loop().index());
+                    if (t.coefficient() instanceof Expr.Const k && (int) k.bits() == 1) {
+                        w.op("cvt.s64.s32", product, index);
+                    } else if (t.coefficient() instanceof Expr.Const k) {
+                        w.op("mul.wide.s32", product, index, (int) k.bits());
+                    } else {
+                        w.op("mul.wide.s32", product, index, em.expr(t.coefficient()));
+                    }
+                    if (sum == null) {
+                        sum = product;
+                    } else {
+                        Reg s = w.reg(Type.I64);
+                        w.op("add.s64", s, sum, product);
+                        sum = s;
+                    }
+                }
+                remember(sumKey, sum, used);
+            }
+            String movedKey = originKey + sumKey;
+            moved = linear.get(movedKey);
+            if (moved == null) {
+                Reg offset = w.reg(Type.I64);
+                moved = w.reg(Type.I64);
+                w.op("shl.b64", offset, sum, Integer.numberOfTrailingZeros(bytes));
+                w.op("add.s64", moved, origin, offset);
+                remember(movedKey, moved, used);
+            }
+        }
+        if (form.rest() instanceof Expr.Const k) {
+            return new Place(moved, (long) (int) k.bits() * bytes);
+        }
+        Reg rest = w.reg(Type.I64);
+        Reg at = w.reg(Type.I64);
+        w.op("mul.wide.s32", rest, em.expr(form.rest()), bytes);
+        w.op("add.s64", at, moved, rest);
+        return new Place(at, 0);
+    }
+
+    private void remember(String key, Reg r, Set<Var> used) {
+        linear.put(key, r);
+        linearVars.put(key, Set.copyOf(used));
+    }
+
+    /** Whether a proven form is {@code int} throughout and nothing in it can throw. */
+    private static boolean qualifies(RangeCheck.Bound form) {
+        if (form == null || form.rest().type() != Type.I32 || !cannotThrow(form.rest())) {
+            return false;
+        }
+        for (RangeCheck.Term t : form.terms()) {
+            if (t.loop().index().type() != Type.I32 || t.coefficient().type() != Type.I32
+                    || !cannotThrow(t.coefficient())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean cannotThrow(Expr e) {
+        return !Exprs.any(e, x -> x instanceof Expr.Load || x instanceof Expr.Call
+                || (x instanceof Expr.Length len && len.row() != null)
+                || (x instanceof Expr.Binary b && (b.op() == BinOp.DIV || b.op() == BinOp.REM)));
+    }
+
+    private static void localsOf(Expr e, Set<Var> out) {
+        Dataflow.forEach(e, x -> {
+            if (x instanceof Expr.Local l) {
+                out.add(l.var());
+            }
         });
     }
 
@@ -190,6 +321,26 @@ final class Addresses {
             rowVars.put(key, used);
         }
         return out;
+    }
+
+    /** Whether an access emitted without its check is addressed from its proven linear form ({@link #proven}). */
+    static boolean linear(RangeCheck proof) {
+        return proof != null && qualifies(proof.index());
+    }
+
+    /**
+     * The place of an access emitted without its bounds check whose proof is {@link #linear} ({@code array[index]}, or
+     * {@code array[row][index]} when {@code rowExpr} is not null), from its proven linear form.
+     */
+    Place unchecked(ArrayRef array, Expr rowExpr, RangeCheck proof, int line) {
+        int bytes = array.elem().bytes();
+        if (rowExpr == null) {
+            return proven(em.bases.get(array), array.name(), Set.of(), proof.index(), bytes);
+        }
+        Reg[] row = row(array, rowExpr, line, false);
+        Set<Var> used = new HashSet<>();
+        localsOf(rowExpr, used);
+        return proven(row[0], array.name() + "[" + rowExpr + "]", used, proof.index(), bytes);
     }
 
     /** The address of {@code array[row][index]} after both bounds checks. */

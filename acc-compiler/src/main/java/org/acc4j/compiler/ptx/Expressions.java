@@ -74,13 +74,21 @@ final class Expressions implements Expr.Visitor<Reg> {
 
     @Override
     public Reg visit(Expr.Load l) {
-        Reg index = expr(l.index());
+        boolean readOnly = !em.written.contains(l.array());
+        // a narrow element widens as Java's baload/saload/caload: s8 and s16 sign-extend, u8 and u16 zero-extend
+        String type = l.array().elem().ptxLoad();
         boolean check = !em.unchecked.contains(l.access());
+        if (!check && Addresses.linear(em.proofs.get(l.access()))) {
+            Addresses.Place at = em.mem.unchecked(l.array(), l.row(), em.proofs.get(l.access()), em.currentLine);
+            Reg d = w.reg(l.type());
+            w.ldGlobalOffset(readOnly, type, d, at.base(), at.offset());
+            return d;
+        }
+        Reg index = expr(l.index());
         Reg addr = l.row() == null ? em.mem.address(l.array(), index, em.currentLine, l.array().elem().bytes(), check)
                 : em.mem.address2(l.array(), l.row(), index, em.currentLine, check);
         Reg d = w.reg(l.type());
-        // a narrow element widens as Java's baload/saload/caload: s8 and s16 sign-extend, u8 and u16 zero-extend
-        w.ldGlobal(!em.written.contains(l.array()), l.array().elem().ptxLoad(), d, addr);
+        w.ldGlobal(readOnly, type, d, addr);
         return d;
     }
 

@@ -19,6 +19,7 @@ import org.acc4j.compiler.ir.IrPrinter;
 import org.acc4j.compiler.ir.KernelParam;
 import org.acc4j.compiler.ir.Mapping;
 import org.acc4j.compiler.ir.MethodBody;
+import org.acc4j.compiler.ir.RangeCheck;
 import org.acc4j.compiler.ir.Region;
 import org.acc4j.compiler.ir.RowGroup;
 import org.acc4j.compiler.ir.Stmt;
@@ -67,9 +68,11 @@ public final class KernelEmitter {
     Reg errCode;
     Reg errDetail;
 
-    /** The accesses (loads and stores, by identity) whose bounds checks were hoisted to the host. */
     /** The access ids of the loads and stores emitted without their bounds checks. */
     final Set<Integer> unchecked;
+
+    /** The host's proofs of those accesses, by access id, where it proved them ({@link Addresses#unchecked}). */
+    final Map<Integer, RangeCheck> proofs;
 
     /** The region's row loop run with a group of lanes per row, or null. */
     private final RowGroup group;
@@ -77,10 +80,16 @@ public final class KernelEmitter {
     /** Where an error stub goes: {@code $L_raise}, or inside a row group's inner loop the lane's own exit. */
     String raiseTarget = "$L_raise";
 
-    private KernelEmitter(MethodBody method, Region region, Set<Integer> unchecked, RowGroup group) {
+    private KernelEmitter(MethodBody method, Region region, Set<Integer> unchecked, List<RangeCheck> proofs,
+                          RowGroup group) {
         this.method = method;
         this.region = region;
         this.unchecked = unchecked;
+        Map<Integer, RangeCheck> byAccess = new HashMap<>();
+        for (RangeCheck c : proofs) {
+            byAccess.put(c.access(), c);
+        }
+        this.proofs = Map.copyOf(byAccess);
         this.group = group;
     }
 
@@ -108,18 +117,34 @@ public final class KernelEmitter {
      */
     public static Result emit(MethodBody method, Region region, String entry, int sm,
                               java.util.Collection<Integer> unchecked, RowGroup group) {
-        return new KernelEmitter(method, region, Set.copyOf(unchecked), group).run(entry, sm, List.of());
+        return new KernelEmitter(method, region, Set.copyOf(unchecked), List.of(), group).run(entry, sm, List.of());
+    }
+
+    /**
+     * The variant launched when the host has proven {@code proven} in bounds: those accesses without their checks,
+     * each addressed from its subscript's linear form in 64 bits ({@link Addresses#unchecked}); otherwise as
+     * {@link #emit(MethodBody, Region, String, int, java.util.Collection, RowGroup)}.
+     */
+    public static Result emitProven(MethodBody method, Region region, String entry, int sm, List<RangeCheck> proven,
+                                    RowGroup group) {
+        Set<Integer> ids = new HashSet<>();
+        proven.forEach(c -> ids.add(c.access()));
+        return new KernelEmitter(method, region, Set.copyOf(ids), proven, group).run(entry, sm, List.of());
     }
 
     /**
      * As {@link #emit(MethodBody, Region, String, int, java.util.Collection, RowGroup)} for a rewritten form of a
      * region whose kernel takes {@code like}'s parameters: arrays and scalars come in {@code like}'s order (those not in
      * it after, in the order of first use), so that a variant whose statements read the arrays in another order is
-     * launched with the same arguments. The caller compares the result's parameters with {@code like}.
+     * launched with the same arguments. The caller compares the result's parameters with {@code like}. An access of
+     * {@code unchecked} with a proof in {@code proofs} (the region's loads that the rewrite kept, with their ids) is
+     * addressed from its linear form ({@link Addresses#unchecked}).
      */
     public static Result emitLike(MethodBody method, Region region, String entry, int sm,
-                                  java.util.Collection<Integer> unchecked, List<KernelParam> like) {
-        return new KernelEmitter(method, region, Set.copyOf(unchecked), null).run(entry, sm, like);
+                                  java.util.Collection<Integer> unchecked, List<KernelParam> like,
+                                  List<RangeCheck> proofs) {
+        List<RangeCheck> held = proofs.stream().filter(c -> unchecked.contains(c.access())).toList();
+        return new KernelEmitter(method, region, Set.copyOf(unchecked), held, null).run(entry, sm, like);
     }
 
     /** {@code items} sorted by the position of {@code param(item)} in {@code like}, those not in it last, stably. */
@@ -556,8 +581,8 @@ public final class KernelEmitter {
         for (int q = 0; q < loops.size(); q++) {
             Stmt.For f = loops.get(q);
             boolean narrow = f.index().type() == Type.I32;
-            lo[q] = wide(expr(f.lower()), narrow);
-            trips[q] = tripCount(f, lo[q], wide(expr(f.bound()), narrow));
+            lo[q] = Trips.wide(w, expr(f.lower()), narrow);
+            trips[q] = Trips.count(w, f, lo[q], Trips.wide(w, expr(f.bound()), narrow));
             if (total == null) {
                 total = trips[q];
             } else {
@@ -595,10 +620,47 @@ public final class KernelEmitter {
         Set<Var> varying = new HashSet<>();
         loops.forEach(f -> varying.add(f.index()));
         List<String> hoisted = mem.hoistRows(level.inner().body(), varying);
+        if (oncePerThread()) {
+            // when the grid covers the level (its stride at least its trip count) each thread runs at most one
+            // iteration: that path has no loop back, the strided loop below is the other
+            Reg covers = w.reg(Type.PRED);
+            String strided = w.newLabel("par_strided");
+            w.setp("ge", "s64", covers, stride, total);
+            w.braIf(covers, false, strided);
+            Reg none = w.reg(Type.PRED);
+            w.setp("ge", "s64", none, t, total);
+            w.braIf(none, true, end);
+            iteration(level, lo, trips, t);
+            w.bra(end);
+            mem.label(strided);
+        }
         mem.label(head);
         Reg done = w.reg(Type.PRED);
         w.setp("ge", "s64", done, t, total);
         w.braIf(done, true, end);
+        iteration(level, lo, trips, t);
+        w.op("add.s64", t, t, stride);
+        w.bra(head);
+        // the caller places the end label; the preloaded rows hold up to it and are not used after
+        mem.hoistedRows.keySet().removeAll(hoisted);
+    }
+
+    /**
+     * Whether each parallel level gets a path without its loop for a thread that runs at most one of its iterations:
+     * in the variant without checks (its bodies raise nothing, so a copy of them adds no error site), for a mapping
+     * of at most two levels (the bodies are emitted once per combination of paths: at most four times).
+     */
+    private boolean oncePerThread() {
+        return ONCE_PER_THREAD && !unchecked.isEmpty() && region.scan() == null && region.mapping() != null
+                && region.mapping().levels().size() <= 2;
+    }
+
+    /** Whether levels get their one-iteration path ({@link #oncePerThread}). */
+    static final boolean ONCE_PER_THREAD = true;
+
+    /** One iteration of a level at linear position {@code t}: the loops' indices recovered from it, then the body. */
+    private void iteration(Mapping.Level level, Reg[] lo, Reg[] trips, Reg t) {
+        List<Stmt.For> loops = level.loops();
         Reg rest = t;
         for (int q = loops.size() - 1; q >= 0; q--) {
             Stmt.For f = loops.get(q);
@@ -627,10 +689,6 @@ public final class KernelEmitter {
             mem.forget(f.index());
         }
         statements(level.inner().body());
-        w.op("add.s64", t, t, stride);
-        w.bra(head);
-        // the caller places the end label; the preloaded rows hold up to it and are not used after
-        mem.hoistedRows.keySet().removeAll(hoisted);
     }
 
     /**
@@ -641,8 +699,8 @@ public final class KernelEmitter {
     private void rowGroupLevel(Mapping.Level level, String end) {
         Stmt.For f = level.outer();
         w.comment(where(f.line()) + "for " + f.index().name() + ": a group of lanes per row; " + level.why());
-        Reg lo = wide(expr(f.lower()), true);
-        Reg trips = tripCount(f, lo, wide(expr(f.bound()), true));
+        Reg lo = Trips.wide(w, expr(f.lower()), true);
+        Reg trips = Trips.count(w, f, lo, Trips.wide(w, expr(f.bound()), true));
         RowLanes lanes = RowLanes.start(w, special("%ctaid.x"), special("%ntid.x"), special("%tid.x"),
                 special("%nctaid.x"), special("%laneid"));
         String head = w.newLabel("rows");
@@ -675,8 +733,8 @@ public final class KernelEmitter {
         w.op("selp." + sum.type().bits(), s, identity, s, lanes.notFirst());
         mem.forget(sum);
         Reg k64 = w.reg(Type.I64);
-        w.op("add.s64", k64, wide(expr(inner.lower()), true), lanes.lane64());
-        Reg hi = wide(expr(inner.bound()), true);
+        w.op("add.s64", k64, Trips.wide(w, expr(inner.lower()), true), lanes.lane64());
+        Reg hi = Trips.wide(w, expr(inner.bound()), true);
         String head = w.newLabel("lane_loop");
         mem.label(head);
         Reg done = w.reg(Type.PRED);
@@ -698,75 +756,6 @@ public final class KernelEmitter {
         Reg r = w.reg(Type.I32);
         w.mov(r, name);
         return r;
-    }
-
-    /**
-     * The loop's trip count in 64 bits (0 when it does not run), as {@link org.acc4j.compiler.ir.Evaluator#tripCount}.
-     * A {@code !=} level runs only after the runtime has checked that its span is a whole number of steps in the
-     * step's direction, so its count is the exact quotient.
-     */
-    private Reg tripCount(Stmt.For f, Reg lo, Reg ub) {
-        Reg d = w.reg(Type.I64);
-        if (f.cond() == Cond.NE) {
-            return notEqualTrips(f, lo, ub, d);
-        }
-        boolean up = f.cond() == Cond.LT || f.cond() == Cond.LE;
-        long s = Math.abs(f.step());
-        if (up) {
-            w.op("sub.s64", d, ub, lo);
-        } else {
-            w.op("sub.s64", d, lo, ub);
-        }
-        Reg trip = w.reg(Type.I64);
-        Reg some = w.reg(Type.PRED);
-        boolean strict = f.cond() == Cond.LT || f.cond() == Cond.GT;
-        if (strict) {
-            w.setp("gt", "s64", some, d, 0);
-            if (s == 1) {
-                w.mov(trip, d);
-            } else {
-                w.op("add.s64", trip, d, s - 1);
-                w.op("div.s64", trip, trip, s);
-            }
-        } else {
-            w.setp("ge", "s64", some, d, 0);
-            if (s != 1) {
-                w.op("div.s64", trip, d, s);
-                w.op("add.s64", trip, trip, 1);
-            } else {
-                w.op("add.s64", trip, d, 1);
-            }
-        }
-        w.op("selp.b64", trip, trip, 0, some);
-        return trip;
-    }
-
-    private Reg notEqualTrips(Stmt.For f, Reg lo, Reg ub, Reg d) {
-        long s = Math.abs(f.step());
-        if (f.step() > 0) {
-            w.op("sub.s64", d, ub, lo);
-        } else {
-            w.op("sub.s64", d, lo, ub);
-        }
-        Reg trip = w.reg(Type.I64);
-        Reg some = w.reg(Type.PRED);
-        w.setp("gt", "s64", some, d, 0);
-        if (s == 1) {
-            w.mov(trip, d);
-        } else {
-            w.op("div.s64", trip, d, s);
-        }
-        w.op("selp.b64", trip, trip, 0, some);
-        return trip;
-    }
-
-    private Reg wide(Reg r, boolean narrow) {
-        if (!narrow) {
-            return r;
-        }
-        Reg d = w.reg(Type.I64);
-        w.op("cvt.s64.s32", d, r);
-        return d;
     }
 
     int site(ErrorSite.Kind kind, String array, int line) {

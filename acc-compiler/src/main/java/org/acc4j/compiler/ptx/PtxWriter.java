@@ -67,7 +67,8 @@ final class PtxWriter {
     }
 
     void ldGlobalOffset(boolean readOnly, String type, Reg d, Reg addr, long offset) {
-        line("ld.global." + (readOnly ? "nc." : "") + type + " " + d + ", [" + addr + "+" + offset + "]");
+        line("ld.global." + (readOnly ? "nc." : "") + type + " " + d + ", [" + addr + (offset != 0 ? "+" + offset : "")
+                + "]");
     }
 
     /** An instruction written out in full. */

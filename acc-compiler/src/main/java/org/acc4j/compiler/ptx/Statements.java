@@ -1,6 +1,7 @@
 package org.acc4j.compiler.ptx;
 
 import org.acc4j.compiler.ir.Elem;
+import org.acc4j.compiler.ir.RangeCheck;
 import org.acc4j.compiler.ir.Mapping;
 import org.acc4j.compiler.ir.Stmt;
 import org.acc4j.compiler.ir.Type;
@@ -29,19 +30,23 @@ final class Statements implements Stmt.Visitor<Void> {
 
     @Override
     public Void visit(Stmt.Store st) {
-        Reg index = em.expr(st.index());
         Elem elem = st.array().elem();
-        Reg value = em.expr(Expressions.stored(elem, st.value()));
         boolean check = !em.unchecked.contains(st.access());
-        Reg addr = st.row() == null ? em.mem.address(st.array(), index, st.line(), elem.bytes(), check)
-                : em.mem.address2(st.array(), st.row(), index, st.line(), check);
+        RangeCheck proof = check ? null : em.proofs.get(st.access());
+        // Java evaluates the subscript before the value; a linear proven subscript cannot throw, so its place may follow
+        boolean linear = Addresses.linear(proof);
+        Reg index = linear ? null : em.expr(st.index());
+        Reg value = em.expr(Expressions.stored(elem, st.value()));
+        Addresses.Place at = linear ? em.mem.unchecked(st.array(), st.row(), proof, st.line())
+                : new Addresses.Place(st.row() == null ? em.mem.address(st.array(), index, st.line(), elem.bytes(), check)
+                        : em.mem.address2(st.array(), st.row(), index, st.line(), check), 0);
         if (elem == Elem.BOOLEAN) {
             // bastore into a boolean[] keeps the value's lowest bit
             Reg bit = w.reg(Type.I32);
             w.op("and.b32", bit, value, 1);
             value = bit;
         }
-        w.stGlobal(elem.ptxStore(), addr, 0, value);
+        w.stGlobal(elem.ptxStore(), at.base(), at.offset(), value);
         return null;
     }
 

@@ -30,6 +30,8 @@ public final class Entry {
     /** As the table was last written: whether it lists each row object once, and its shortest row's length. */
     boolean rowsDistinct;
     int leastRowLength;
+    /** The launch ({@link RowTables#beginCall}) in which the host's rows were last found to be {@link #rows}, or 0. */
+    long rowsSeenInCall;
     int structured;
     int dynamic;
     int rowReferences;

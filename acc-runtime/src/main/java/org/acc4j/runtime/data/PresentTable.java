@@ -387,6 +387,19 @@ public final class PresentTable implements AutoCloseable {
     }
 
     /**
+     * A launch is being prepared on this thread, up to {@link #endCall}: a two-dimensional array found unchanged (its
+     * host rows its table's) is not scanned again in it, by this thread. Nothing else changes.
+     */
+    public synchronized void beginCall() {
+        rows.beginCall();
+    }
+
+    /** The launch of {@link #beginCall} is over. */
+    public synchronized void endCall() {
+        rows.endCall();
+    }
+
+    /**
      * The shortest row's length of {@code array} when it is a present two-dimensional array whose rows are, right
      * now, the very row objects its table lists; else -1. Java arrays never change length, so the length found when
      * the table was written holds: a launch needs to read no row. The test compares the host's outer array with the

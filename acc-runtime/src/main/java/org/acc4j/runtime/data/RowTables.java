@@ -275,7 +275,7 @@ final class RowTables {
      * was.
      */
     void refresh(Entry entry, Object array, Clause clause) {
-        if (entry.rows == null || sameRows((Object[]) array, entry.rows)) {
+        if (entry.rows == null || rowsUnchanged(entry, (Object[]) array)) {
             return;
         }
         settle(entry);
@@ -472,7 +472,7 @@ final class RowTables {
             return null;
         }
         Entry entry = entries.find(array);
-        return entry == null || entry.rows == null || !sameRows((Object[]) array, entry.rows) ? null : entry;
+        return entry == null || entry.rows == null || !rowsUnchanged(entry, (Object[]) array) ? null : entry;
     }
 
     /** Records what {@link #ownRows} and {@link #leastRowLength} need of the rows {@code entry}'s table now lists. */
@@ -489,6 +489,42 @@ final class RowTables {
     }
 
     /** Whether {@code now} holds exactly {@code listed}'s row objects, in order (identity, no row touched). */
+    /** The launch being prepared on {@link #callThread} (numbered from 1), or 0 outside one. */
+    private long call;
+    private long calls;
+    private Thread callThread;
+
+    /**
+     * A launch starts on this thread: until {@link #endCall}, a present array whose host rows were found to be its
+     * table's is not scanned again on this thread (a launch asks for each array's rows up to three times: entering
+     * its clause, the aliasing check and the bounds proofs, each a pass over every row).
+     */
+    void beginCall() {
+        call = ++calls;
+        callThread = Thread.currentThread();
+    }
+
+    /** The launch of {@link #beginCall} is over: every later question about the rows looks at them. */
+    void endCall() {
+        call = 0;
+        callThread = null;
+    }
+
+    /** Whether the host's rows of {@code entry}'s array are still those its table lists ({@code now}, the array). */
+    private boolean rowsUnchanged(Entry entry, Object[] now) {
+        boolean inCall = call != 0 && callThread == Thread.currentThread();
+        if (inCall && entry.rowsSeenInCall == call) {
+            return true;
+        }
+        if (!sameRows(now, entry.rows)) {
+            return false;
+        }
+        if (inCall) {
+            entry.rowsSeenInCall = call;
+        }
+        return true;
+    }
+
     private static boolean sameRows(Object[] now, Object[] listed) {
         if (now.length != listed.length) {
             return false;

@@ -198,6 +198,17 @@ public final class Launcher implements AutoCloseable {
         // a synchronous call sees everything queued before it
         queues.finishAll();
         table.drainCollected();
+        // the rows of a two-dimensional array are compared with its table's once in this call, not at each question
+        table.beginCall();
+        try {
+            return runNow(m, self, args, scope);
+        } finally {
+            table.endCall();
+        }
+    }
+
+    /** {@link #run(OffloadedMethod, Object, Object[], Scope)} once the queues are drained: binds, enters, launches. */
+    private Object runNow(OffloadedMethod m, Object self, Object[] args, Scope scope) throws HostInstead {
         Object[] arrays = binder.bind(m, self, args, syncCall.busy ? null : m.boundArrays());
         HostCall call;
         try {

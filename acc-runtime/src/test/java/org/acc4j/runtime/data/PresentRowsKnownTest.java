@@ -60,6 +60,36 @@ class PresentRowsKnownTest {
     }
 
     @Test
+    void aLaunchLooksAtTheRowsOnceAndEveryLaterQuestionLooksAgain() throws Exception {
+        double[][] a = rows(37, 41);
+        table.enterDynamic(a, Clause.COPYIN);
+        table.beginCall();
+        assertTrue(table.ownRows(a));
+        assertEquals(41, table.leastRowLength(a));
+        // another thread in the same launch's window is not answered from it
+        double[] other = new double[7];
+        a[3] = other;
+        boolean[] seen = new boolean[2];
+        Thread t = new Thread(() -> {
+            seen[0] = table.ownRows(a);
+            seen[1] = table.leastRowLength(a) == -1;
+        });
+        t.start();
+        t.join();
+        assertFalse(seen[0], "a row replaced: not the table's rows");
+        assertTrue(seen[1], "a row replaced: the shortest row is not known");
+        table.endCall();
+        // after the launch every question looks at the rows again
+        assertFalse(table.ownRows(a));
+        assertEquals(-1, table.leastRowLength(a));
+        table.beginCall();
+        assertFalse(table.ownRows(a), "a new launch looks at the rows");
+        table.endCall();
+        a[3] = new double[41];
+        table.exitDynamic(a, Clause.DELETE, false);
+    }
+
+    @Test
     void aPresentBlockWithItsOwnRowsHasOneRowLength() {
         double[][] a = rows(37, 41);
         assertEquals(-1, table.leastRowLength(a), "not present");
