@@ -55,10 +55,17 @@ public final class StagedCopy<D> implements AutoCloseable {
      *                      sleep ({@link Crew})
      * @param pollMicros    the least time between two questions to the lane whether a device copy is done (0: as
      *                      often as the calling thread has nothing else to do)
+     * @param writeCombined whether copies to the device are staged in write-combined slots of their own (on CUDA
+     *                      {@code CU_MEMHOSTALLOC_WRITECOMBINED}): the host's writes go to memory without reading
+     *                      the lines first and the device reads them without looking into the host's caches; the
+     *                      host never reads such a slot, so copies to the host keep cached slots. Pinned memory is
+     *                      then at most {@code lanes * slots * slotBytes} per direction
+     * @param wideBytes     copies of at least this many bytes are made by every core (where {@code threads} are
+     *                      fewer and of the copier's own)
      */
     public record Settings(long minBytes, long slotBytes, int slots, int lanes, long minChunkBytes, int chunksPerCopy,
                            long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined,
-                           long rampBytes, long spinMicros, long pollMicros) {
+                           long rampBytes, long spinMicros, long pollMicros, boolean writeCombined, long wideBytes) {
 
         private static final long MIB = 1L << 20;
 
@@ -69,7 +76,7 @@ public final class StagedCopy<D> implements AutoCloseable {
          * beat slots of 32 MiB, 3 per lane, at 1 GiB (0.83-0.95 of pinned against 0.61-0.78): a slot the host has
          * just written is still largely in its cache when the device reads it. The pieces flow across chunks
          * ({@link Pipeline}), on threads of the copier's own that stay awake between copies ({@link Crew}). Half the
-         * cores copy an array below 64 MiB ({@link #WIDE_BYTES}; every core a larger one): with every core, the copies' timelines (TransferTimeline) showed staging threads that started
+         * cores copy an array below 64 MiB ({@link #wideBytes}; every core a larger one): with every core, the copies' timelines (TransferTimeline) showed staging threads that started
          * up to 0.4-1 ms late and pieces stalled for 0.3 ms, the calling thread and the driver competing with them
          * for the cores, where half the cores started within 45 us (8 MiB staged at 0.31-0.36 of pinned against
          * 0.12-0.17). An array is cut into at least 8 chunks of at least 512 KiB, ramping from 64 KiB at each end, in
@@ -80,7 +87,7 @@ public final class StagedCopy<D> implements AutoCloseable {
          */
         public static final Settings DEFAULT = new Settings(8 * MIB, 8 * MIB, 6, 2, MIB / 2, 8, MIB / 64,
                 MIB, Math.max(1, Runtime.getRuntime().availableProcessors() / 2), HostCopy.BUFFER, true, MIB / 16,
-                Crew.SPIN_MICROS, 0);
+                Crew.SPIN_MICROS, 0, false, 64 * MIB);
 
         /** The least bytes of rows that are staged by default (when the settings' least is higher). */
         public static final long ROWS_MIN_BYTES = MIB;
@@ -92,14 +99,23 @@ public final class StagedCopy<D> implements AutoCloseable {
             if (minBytes < 0 || slotBytes < 8 || slotBytes % 8 != 0 || slotBytes > 1L << 30 || slots < 1 || lanes < 0
                     || minChunkBytes < 8 || minChunkBytes % 8 != 0 || minChunkBytes > slotBytes || chunksPerCopy < 1
                     || minPieceBytes < 1 || rowsMinBytes < 0 || threads < 0 || copy == null || rampBytes < 0
-                    || spinMicros < 0 || pollMicros < 0) {
+                    || spinMicros < 0 || pollMicros < 0 || wideBytes < 0) {
                 throw new IllegalArgumentException("bad staging settings: " + minBytes + " bytes at least, slots of "
                         + slotBytes + " bytes (a multiple of 8 up to 1 GiB), " + slots + " slots, " + lanes
                         + " lanes, chunks of " + minChunkBytes + " bytes at least (a multiple of 8 up to a slot), "
                         + chunksPerCopy + " chunks per copy, pieces of " + minPieceBytes + " bytes, rows from "
                         + rowsMinBytes + " bytes, " + threads + " threads, copies by " + copy + ", ramp from "
-                        + rampBytes + " bytes, threads awake " + spinMicros + " us, polls " + pollMicros + " us apart");
+                        + rampBytes + " bytes, threads awake " + spinMicros + " us, polls " + pollMicros
+                        + " us apart, every core from " + wideBytes + " bytes");
             }
+        }
+
+        /** Settings with cached slots in both directions and every core from 64 MiB. */
+        public Settings(long minBytes, long slotBytes, int slots, int lanes, long minChunkBytes, int chunksPerCopy,
+                        long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined,
+                        long rampBytes, long spinMicros, long pollMicros) {
+            this(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes, rowsMinBytes, threads,
+                    copy, pipelined, rampBytes, spinMicros, pollMicros, false, 64 * MIB);
         }
 
         /** Settings with chunks of one size and the staging threads awake for {@link Crew#SPIN_MICROS} after a copy. */
@@ -119,27 +135,45 @@ public final class StagedCopy<D> implements AutoCloseable {
         /** These settings with the host's copies made by {@code threads} threads ({@link #threads()}). */
         public Settings withThreads(int threads) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros);
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
+                    wideBytes);
         }
 
         /** These settings with the host's copies made by {@code copy}. */
         public Settings withCopy(HostCopy copy) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros);
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
+                    wideBytes);
         }
 
         /** These settings with the host's pieces in a {@link Pipeline} ({@code true}) or in rounds per chunk. */
         public Settings withPipelined(boolean pipelined) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros);
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
+                    wideBytes);
+        }
+
+        /** These settings with copies to the device staged in write-combined slots ({@code true}) or cached ones. */
+        public Settings withWriteCombined(boolean writeCombined) {
+            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
+                    wideBytes);
+        }
+
+        /** These settings with every core copying from {@code wideBytes} ({@link #wideBytes()}). */
+        public Settings withWideBytes(long wideBytes) {
+            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
+                    wideBytes);
         }
 
         /**
          * {@code base} with the changes of {@code spec}, a comma-separated list of {@code key=value}: {@code min},
-         * {@code rows}, {@code slot}, {@code chunk}, {@code piece}, {@code ramp} in bytes (with an optional suffix
-         * {@code k}, {@code m} or {@code g}), {@code slots}, {@code lanes}, {@code chunks}, {@code threads} as counts,
-         * {@code spin}, {@code poll} in microseconds,
-         * {@code copy} as {@code buffer} or {@code unsafe}, {@code pipelined} as {@code true} or {@code false}.
+         * {@code rows}, {@code slot}, {@code chunk}, {@code piece}, {@code ramp}, {@code wide} in bytes (with an
+         * optional suffix {@code k}, {@code m} or {@code g}), {@code slots}, {@code lanes}, {@code chunks},
+         * {@code threads} as counts, {@code spin}, {@code poll} in microseconds, {@code copy} as {@code buffer} or
+         * {@code unsafe}, {@code pipelined} and {@code wc} (write-combined slots to the device) as {@code true} or
+         * {@code false}.
          * E.g. {@code slot=16m,slots=4,threads=8}.
          *
          * @throws IllegalArgumentException naming the entry that is not understood, or for settings out of range
@@ -159,6 +193,8 @@ public final class StagedCopy<D> implements AutoCloseable {
             long ramp = base.rampBytes;
             long spin = base.spinMicros;
             long poll = base.pollMicros;
+            boolean wc = base.writeCombined;
+            long wide = base.wideBytes;
             for (String entry : spec.split(",")) {
                 String e = entry.trim();
                 if (e.isEmpty()) {
@@ -185,21 +221,28 @@ public final class StagedCopy<D> implements AutoCloseable {
                         case "chunks" -> chunks = Integer.parseInt(value);
                         case "threads" -> threads = Integer.parseInt(value);
                         case "copy" -> copy = HostCopy.valueOf(value.toUpperCase(java.util.Locale.ROOT));
-                        case "pipelined" -> pipelined = switch (value) {
-                            case "true" -> true;
-                            case "false" -> false;
-                            default -> throw new IllegalArgumentException("not true or false");
-                        };
+                        case "wide" -> wide = bytes(value);
+                        case "pipelined" -> pipelined = bool(value);
+                        case "wc" -> wc = bool(value);
                         default -> throw new IllegalArgumentException("unknown key");
                     }
                 } catch (IllegalArgumentException x) {
                     throw new IllegalArgumentException("staging setting '" + e + "' not understood: keys min, rows,"
-                            + " slot, chunk, piece, ramp (bytes, suffix k, m or g), slots, lanes, chunks, threads"
-                            + " (counts), spin, poll (microseconds), copy (buffer or unsafe), pipelined (true or false)", x);
+                            + " slot, chunk, piece, ramp, wide (bytes, suffix k, m or g), slots, lanes, chunks, threads"
+                            + " (counts), spin, poll (microseconds), copy (buffer or unsafe), pipelined, wc (true or"
+                            + " false)", x);
                 }
             }
             return new Settings(min, slot, slots, lanes, chunk, chunks, piece, rows, threads, copy, pipelined, ramp,
-                    spin, poll);
+                    spin, poll, wc, wide);
+        }
+
+        private static boolean bool(String value) {
+            return switch (value) {
+                case "true" -> true;
+                case "false" -> false;
+                default -> throw new IllegalArgumentException("not true or false");
+            };
         }
 
         /**
@@ -241,24 +284,21 @@ public final class StagedCopy<D> implements AutoCloseable {
     }
 
     private final Settings settings;
+    /** The lanes of copies to the host, and of copies to the device unless they have lanes of their own. */
     private final LanePool<D> pool;
+    /** The write-combined lanes of copies to the device ({@link Settings#writeCombined}), or null: {@link #pool}. */
+    private final LanePool<D> toDevicePool;
     /** Cores that copy a chunk together: the common pool's workers and the calling thread. */
     private final int cores;
     /**
-     * Cores that copy a chunk of a copy of at least {@link #WIDE_BYTES}: every core, where the settings' threads are
-     * fewer and of the copier's own.
+     * Cores that copy a chunk of a copy of at least {@link Settings#wideBytes}: every core, where the settings'
+     * threads are fewer and of the copier's own.
      */
     private final int wideCores;
 
-    /**
-     * Copies of at least this many bytes use every core: on the H100 machine, 16 cores against 8 staged 128 MiB-1 GiB
-     * at 0.74-0.96 of pinned against 0.60-0.88 (the same device call), where 8 cores did better from 8 to 32 MiB.
-     */
-    static final long WIDE_BYTES = 64L << 20;
-
     /** The cores that copy a chunk of a copy of {@code bytes}. */
     private int coresFor(long bytes) {
-        return bytes >= WIDE_BYTES ? wideCores : cores;
+        return bytes >= settings.wideBytes() ? wideCores : cores;
     }
     private final AtomicLong staged = new AtomicLong();
     private final AtomicLong declined = new AtomicLong();
@@ -268,7 +308,15 @@ public final class StagedCopy<D> implements AutoCloseable {
      *               cannot pin the memory, and the copies then go direct
      */
     public StagedCopy(Settings settings, Opener<D> opener) {
-        this(settings, opener, settings.threads());
+        this(settings, opener, null, settings.threads());
+    }
+
+    /**
+     * @param writeCombined opens a lane of write-combined slots (on CUDA, {@code CudaLane::openWriteCombined}), for
+     *                      copies to the device where the settings ask for them ({@link Settings#writeCombined})
+     */
+    public StagedCopy(Settings settings, Opener<D> opener, Opener<D> writeCombined) {
+        this(settings, opener, writeCombined, settings.threads());
     }
 
     /**
@@ -277,11 +325,22 @@ public final class StagedCopy<D> implements AutoCloseable {
      *                the calling thread (1: the calling thread alone)
      */
     public StagedCopy(Settings settings, Opener<D> opener, int threads) {
+        this(settings, opener, null, threads);
+    }
+
+    /**
+     * @param writeCombined opens a lane of write-combined slots for copies to the device where the settings ask for
+     *                      them; null: copies to the device share the lanes of {@code opener}
+     * @param threads       as in {@link #StagedCopy(Settings, Opener, int)}
+     */
+    public StagedCopy(Settings settings, Opener<D> opener, Opener<D> writeCombined, int threads) {
         if (threads < 0) {
             throw new IllegalArgumentException("staging threads: 0 for the common pool, or at least 1, not " + threads);
         }
         this.settings = settings;
         this.pool = new LanePool<>(opener, settings.slotBytes(), settings.slots(), settings.lanes());
+        this.toDevicePool = settings.writeCombined() && writeCombined != null
+                ? new LanePool<>(writeCombined, settings.slotBytes(), settings.slots(), settings.lanes()) : null;
         this.cores = threads == 0 ? ForkJoinPool.getCommonPoolParallelism() + 1 : threads;
         this.wideCores = threads <= 1 ? cores : Math.max(threads, Runtime.getRuntime().availableProcessors());
         this.ownThreads = threads > 1 ? wideCores - 1 : 0;
@@ -361,9 +420,14 @@ public final class StagedCopy<D> implements AutoCloseable {
         return declined.get();
     }
 
-    /** How many lanes (each with its pinned slots) are open now. */
+    /** How many lanes (each with its pinned slots) are open now, of both kinds. */
     public int lanes() {
-        return pool.lanes();
+        return pool.lanes() + (toDevicePool == null ? 0 : toDevicePool.lanes());
+    }
+
+    /** How many write-combined lanes (for copies to the device) are open now. */
+    public int writeCombinedLanes() {
+        return toDevicePool == null ? 0 : toDevicePool.lanes();
     }
 
     /** Frees the staging memory (the runtime's shutdown); later copies open lanes again. Needs the context current. */
@@ -375,7 +439,13 @@ public final class StagedCopy<D> implements AutoCloseable {
             crew = null;
         }
         try {
-            pool.close();
+            try {
+                pool.close();
+            } finally {
+                if (toDevicePool != null) {
+                    toDevicePool.close();
+                }
+            }
         } finally {
             if (ending != null) {
                 ending.close();
@@ -386,6 +456,9 @@ public final class StagedCopy<D> implements AutoCloseable {
     /** Forgets the staging memory without freeing it, because its context was destroyed. */
     public void abandon() {
         pool.abandon();
+        if (toDevicePool != null) {
+            toDevicePool.abandon();
+        }
     }
 
     /**
@@ -512,7 +585,8 @@ public final class StagedCopy<D> implements AutoCloseable {
         if (t != null) {
             t.add(Trace.Kind.BEGIN, bytes);
         }
-        Lane<D> lane = pool.take();
+        LanePool<D> lanes = in && toDevicePool != null ? toDevicePool : pool;
+        Lane<D> lane = lanes.take();
         if (lane == null) {
             declined.incrementAndGet();
             return false;
@@ -535,10 +609,10 @@ public final class StagedCopy<D> implements AutoCloseable {
                 t.add(Trace.Kind.END, 0);
             }
         } catch (RuntimeException | Error e) {
-            pool.discard(lane, e);
+            lanes.discard(lane, e);
             throw e;
         }
-        pool.give(lane);
+        lanes.give(lane);
         staged.incrementAndGet();
         return true;
     }
