@@ -3,7 +3,8 @@
 # settings compared in one call. The host's copies alone and under DMA, into cached and write-combined pinned memory
 # (HostCopyBench, HOST_ARGS); the timeline of a staged copy (TransferTimeline) at TIMELINE_SIZES MiB with the default
 # staging and with each setting of TIMELINE_VARIANTS; the transfer table (TransferBench) at TABLE_SIZES MiB with the
-# default staging and each setting of TABLE_VARIANTS; then the GPU test classes of COMPARE_TESTS. Variants are values
+# default staging and each setting of TABLE_VARIANTS; first the GPU tests of COMPARE_TESTS (classes, or methods as
+# Class#method), so that what is compared is known to be right. Variants are values
 # of -Dacc4j.staging separated by spaces ("default" for none). A step that would not end within the budget is skipped
 # and says so. Tables and logs to $OUT.
 set -uo pipefail
@@ -37,6 +38,15 @@ if [ "${HOST_COPY:-1}" != 0 ]; then
   step 40 bash .gpu/on-gpu.sh -Xmx8g -cp "$cp" org.acc4j.runtime.transfer.HostCopyBench ${HOST_ARGS:-256 4,8,16} \
     2>&1 | tee "$out/host-copy.txt"
 fi
+if [ -n "${COMPARE_TESTS:-}" ]; then
+  echo "== GPU tests: $COMPARE_TESTS"
+  tcp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')"
+  sel=$(for c in $COMPARE_TESTS; do case $c in *"#"*) printf -- "--select-method %s " "$c";; *) printf -- "--select-class %s " "$c";; esac; done)
+  step "${COMPARE_TESTS_TIMEOUT:-60}" bash .gpu/on-gpu.sh -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar \
+    -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path "$tcp" --include-tag gpu $sel \
+    --details=tree --disable-banner > "$out/gpu-tests.log" 2>&1
+  tail -15 "$out/gpu-tests.log"; grep -a "✘" "$out/gpu-tests.log" | head -20
+fi
 for v in default ${TIMELINE_VARIANTS:-}; do
   echo "== timeline: $v"
   prop=""; [ "$v" != default ] && prop="-Dacc4j.staging=$v"
@@ -51,13 +61,4 @@ for v in default ${TABLE_VARIANTS:-}; do
   step 70 bash .gpu/on-gpu.sh -Xmx24g $prop -cp "$cp" org.acc4j.runtime.transfer.TransferBench --no-sweep \
     --sizes ${TABLE_SIZES:-4,8,16,32,64,128,1024} 2>&1 | tee "$out/transfers-$(name "$v").txt"
 done
-if [ -n "${COMPARE_TESTS:-}" ]; then
-  echo "== GPU tests: $COMPARE_TESTS"
-  tcp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')"
-  sel=$(for c in $COMPARE_TESTS; do printf -- "--select-class %s " "$c"; done)
-  step "${COMPARE_TESTS_TIMEOUT:-100}" bash .gpu/on-gpu.sh -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar \
-    -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path "$tcp" --include-tag gpu $sel \
-    --details=tree --disable-banner > "$out/gpu-tests.log" 2>&1
-  tail -15 "$out/gpu-tests.log"; grep -a "✘" "$out/gpu-tests.log" | head -20
-fi
 echo "== done in ${SECONDS}s"
