@@ -50,6 +50,8 @@ final class Pipeline<D> {
     /** The least time between two questions to the lane whether a device copy is done (0: none). */
     private final long pollNanos;
     private long nextPoll;
+    /** Whether the caller copies pieces whenever it has nothing to queue, or only while no helper has started. */
+    private final boolean callerCopies;
 
     /** The next piece to take, over the whole array in order. */
     private final AtomicLong next = new AtomicLong();
@@ -64,7 +66,8 @@ final class Pipeline<D> {
     private final AtomicInteger inside = new AtomicInteger();
 
     private Pipeline(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in, Trace trace,
-                     long pollNanos) {
+                     long pollNanos, boolean callerCopies) {
+        this.callerCopies = callerCopies;
         this.plan = plan;
         this.trace = trace;
         this.pollNanos = pollNanos;
@@ -90,17 +93,18 @@ final class Pipeline<D> {
      */
     static <D> void run(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in,
                         Executor executor, int helpers) {
-        run(plan, host, lane, device, in, executor, helpers, null, 0);
+        run(plan, host, lane, device, in, executor, helpers, null, 0, true);
     }
 
     /**
      * {@link #run(Plan, StagedCopy.Host, Lane, Object, boolean, Executor, int)}, its events to {@code trace} (or
      * none), asking the lane whether a device copy is done at most once per {@code pollNanos} (0: as often as the
-     * caller has nothing else to do).
+     * caller has nothing else to do); the caller copies pieces whenever it has nothing to queue ({@code callerCopies})
+     * or only while no helper has started.
      */
     static <D> void run(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in,
-                        Executor executor, int helpers, Trace trace, long pollNanos) {
-        Pipeline<D> p = new Pipeline<>(plan, host, lane, device, in, trace, pollNanos);
+                        Executor executor, int helpers, Trace trace, long pollNanos, boolean callerCopies) {
+        Pipeline<D> p = new Pipeline<>(plan, host, lane, device, in, trace, pollNanos, callerCopies);
         long n = Math.min(helpers, p.pieces - 1);
         try {
             for (long i = 0; i < n; i++) {
@@ -259,8 +263,14 @@ final class Pipeline<D> {
         }
     }
 
-    /** The caller's turn at a piece, taken only when its chunk is ready, so that the caller never waits for one. */
+    /**
+     * The caller's turn at a piece, taken only when its chunk is ready, so that the caller never waits for one; where
+     * the caller leaves the pieces to the helpers, only while none has started.
+     */
     private boolean takeOne() {
+        if (!callerCopies && (inside.get() & Integer.MAX_VALUE) != 0) {
+            return false;
+        }
         long p = next.get();
         if (p >= pieces) {
             return false;

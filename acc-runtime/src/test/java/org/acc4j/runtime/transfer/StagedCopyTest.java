@@ -192,6 +192,8 @@ class StagedCopyTest {
         assertTrue(wc.writeCombined());
         assertFalse(Settings.parse("wc=false", wc).writeCombined());
         assertThrows(IllegalArgumentException.class, () -> Settings.parse("wc=yes", Settings.DEFAULT));
+        assertTrue(Settings.DEFAULT.callerCopies());
+        assertEquals(Settings.DEFAULT.withCallerCopies(false), Settings.parse("caller=false", Settings.DEFAULT));
         assertThrows(IllegalArgumentException.class, () -> Settings.parse("wide=-1", Settings.DEFAULT));
         assertEquals(Settings.DEFAULT, Settings.parse("", Settings.DEFAULT));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -205,7 +207,8 @@ class StagedCopyTest {
     void writeCombinedSlotsCarryEveryCopyToTheDeviceAndNoneBack() {
         Random r = new Random(61);
         for (int threads : new int[] {1, 3, 6}) {
-            Settings s = new Settings(0, 4096, 3, 2, 512, 4, 64).withThreads(threads).withWriteCombined(true);
+            Settings s = new Settings(0, 4096, 3, 2, 512, 4, 64).withThreads(threads).withWriteCombined(true)
+                    .withCallerCopies(threads != 6);
             FakeLanes cached = new FakeLanes();
             FakeLanes wc = new FakeLanes(true);
             try (StagedCopy<FakeDevice> staged = new StagedCopy<>(s, cached, wc)) {
