@@ -3,8 +3,9 @@
 # settings compared in one call. The host's copies alone and under DMA, into cached and write-combined pinned memory
 # (HostCopyBench, HOST_ARGS); the timeline of a staged copy (TransferTimeline) at TIMELINE_SIZES MiB with the default
 # staging and with each setting of TIMELINE_VARIANTS; the transfer table (TransferBench) at TABLE_SIZES MiB with the
-# default staging and each setting of TABLE_VARIANTS; first the GPU tests of COMPARE_TESTS (classes, or methods as
-# Class#method), so that what is compared is known to be right. Variants are values
+# default staging and each setting of TABLE_VARIANTS; then, as far as the budget goes, the timelines of
+# MORE_TIMELINE_VARIANTS and the tables of MORE_TABLE_VARIANTS. First of all the GPU tests of COMPARE_TESTS (classes,
+# or methods as Class#method), so that what is compared is known to be right. Variants are values
 # of -Dacc4j.staging separated by spaces ("default" for none). A step that would not end within the budget is skipped
 # and says so. Tables and logs to $OUT.
 set -uo pipefail
@@ -47,18 +48,25 @@ if [ -n "${COMPARE_TESTS:-}" ]; then
     --details=tree --disable-banner > "$out/gpu-tests.log" 2>&1
   tail -15 "$out/gpu-tests.log"; grep -a "✘" "$out/gpu-tests.log" | head -20
 fi
-for v in default ${TIMELINE_VARIANTS:-}; do
+timeline() {
+  local v=$1 prop=""
   echo "== timeline: $v"
-  prop=""; [ "$v" != default ] && prop="-Dacc4j.staging=$v"
+  [ "$v" != default ] && prop="-Dacc4j.staging=$v"
   step 40 bash .gpu/on-gpu.sh -Xmx8g $prop -cp "$cp" org.acc4j.runtime.transfer.TransferTimeline \
     ${TIMELINE_SIZES:-8,32} > "$out/timeline-$(name "$v").txt" 2>&1
   grep "^| staged\|^| Acc\|^| pinned\|^| host side\|^| device side\|^### \|wake\|^device busy" \
     "$out/timeline-$(name "$v").txt"
-done
-for v in default ${TABLE_VARIANTS:-}; do
+}
+table() {
+  local v=$1 prop=""
   echo "== transfers: $v"
-  prop=""; [ "$v" != default ] && prop="-Dacc4j.staging=$v"
+  [ "$v" != default ] && prop="-Dacc4j.staging=$v"
   step 70 bash .gpu/on-gpu.sh -Xmx24g $prop -cp "$cp" org.acc4j.runtime.transfer.TransferBench --no-sweep \
     --sizes ${TABLE_SIZES:-4,8,16,32,64,128,1024} 2>&1 | tee "$out/transfers-$(name "$v").txt"
-done
+}
+for v in default ${TIMELINE_VARIANTS:-}; do timeline "$v"; done
+for v in default ${TABLE_VARIANTS:-}; do table "$v"; done
+# then, as far as the budget goes
+for v in ${MORE_TIMELINE_VARIANTS:-}; do timeline "$v"; done
+for v in ${MORE_TABLE_VARIANTS:-}; do table "$v"; done
 echo "== done in ${SECONDS}s"
