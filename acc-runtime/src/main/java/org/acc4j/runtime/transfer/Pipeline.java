@@ -169,14 +169,13 @@ final class Pipeline<D> {
         }
     }
 
-    /** To the host: queue the first chunks; hand each slot to the pieces once landed; reuse it once copied out. */
+    /**
+     * To the host: queue a chunk into each free slot, one per turn, looking between two for a copy that landed, so
+     * that the first chunk's pieces start as soon as it is on the host rather than after every slot was queued; hand
+     * each slot to the pieces once landed; reuse it once copied out.
+     */
     private void toHost() {
-        long queued = Math.min(slots, chunks);
-        for (long k = 0; k < queued; k++) {
-            event(Trace.Kind.QUEUE_BEGIN, k);
-            lane.toHost(device, offset(k), (int) k, bytes(k));
-            event(Trace.Kind.QUEUE_END, k);
-        }
+        long queued = 0;
         long landed = 0;
         long finished = 0;
         long idle = 0;
@@ -193,12 +192,13 @@ final class Pipeline<D> {
             if (finished < landed && ready.get(r) == finished && left.get(r) == 0) {
                 memory.set(r, null);
                 finished++;
-                if (queued < chunks) {
-                    event(Trace.Kind.QUEUE_BEGIN, queued);
-                    lane.toHost(device, offset(queued), (int) (queued % slots), bytes(queued));
-                    event(Trace.Kind.QUEUE_END, queued);
-                    queued++;
-                }
+                moved = true;
+            }
+            if (queued < chunks && queued - finished < slots) {
+                event(Trace.Kind.QUEUE_BEGIN, queued);
+                lane.toHost(device, offset(queued), (int) (queued % slots), bytes(queued));
+                event(Trace.Kind.QUEUE_END, queued);
+                queued++;
                 moved = true;
             }
             idle = moved || takeOne() ? 0 : pause(idle);
