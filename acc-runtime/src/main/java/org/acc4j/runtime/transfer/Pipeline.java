@@ -52,6 +52,8 @@ final class Pipeline<D> {
     private long nextPoll;
     /** Whether the caller copies pieces whenever it has nothing to queue, or only while no helper has started. */
     private final boolean callerCopies;
+    /** To the host: whether the first device copies are queued one per turn, or all before the first look. */
+    private final boolean interleave;
 
     /** The next piece to take, over the whole array in order. */
     private final AtomicLong next = new AtomicLong();
@@ -66,8 +68,9 @@ final class Pipeline<D> {
     private final AtomicInteger inside = new AtomicInteger();
 
     private Pipeline(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in, Trace trace,
-                     long pollNanos, boolean callerCopies) {
+                     long pollNanos, boolean callerCopies, boolean interleave) {
         this.callerCopies = callerCopies;
+        this.interleave = interleave;
         this.plan = plan;
         this.trace = trace;
         this.pollNanos = pollNanos;
@@ -93,18 +96,20 @@ final class Pipeline<D> {
      */
     static <D> void run(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in,
                         Executor executor, int helpers) {
-        run(plan, host, lane, device, in, executor, helpers, null, 0, true);
+        run(plan, host, lane, device, in, executor, helpers, null, 0, true, true);
     }
 
     /**
      * {@link #run(Plan, StagedCopy.Host, Lane, Object, boolean, Executor, int)}, its events to {@code trace} (or
      * none), asking the lane whether a device copy is done at most once per {@code pollNanos} (0: as often as the
      * caller has nothing else to do); the caller copies pieces whenever it has nothing to queue ({@code callerCopies})
-     * or only while no helper has started.
+     * or only while no helper has started; to the host, the first device copies are queued one per turn with a look
+     * for a landed one between two ({@code interleave}), or all before the first look.
      */
     static <D> void run(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in,
-                        Executor executor, int helpers, Trace trace, long pollNanos, boolean callerCopies) {
-        Pipeline<D> p = new Pipeline<>(plan, host, lane, device, in, trace, pollNanos, callerCopies);
+                        Executor executor, int helpers, Trace trace, long pollNanos, boolean callerCopies,
+                        boolean interleave) {
+        Pipeline<D> p = new Pipeline<>(plan, host, lane, device, in, trace, pollNanos, callerCopies, interleave);
         long n = Math.min(helpers, p.pieces - 1);
         try {
             for (long i = 0; i < n; i++) {
@@ -171,11 +176,19 @@ final class Pipeline<D> {
 
     /**
      * To the host: queue a chunk into each free slot, one per turn, looking between two for a copy that landed, so
-     * that the first chunk's pieces start as soon as it is on the host rather than after every slot was queued; hand
-     * each slot to the pieces once landed; reuse it once copied out.
+     * that the first chunk's pieces start as soon as it is on the host rather than after every slot was queued
+     * (without {@link #interleave}, the first slots are all queued before the first look); hand each slot to the
+     * pieces once landed; reuse it once copied out.
      */
     private void toHost() {
         long queued = 0;
+        if (!interleave) {
+            for (; queued < Math.min(slots, chunks); queued++) {
+                event(Trace.Kind.QUEUE_BEGIN, queued);
+                lane.toHost(device, offset(queued), (int) queued, bytes(queued));
+                event(Trace.Kind.QUEUE_END, queued);
+            }
+        }
         long landed = 0;
         long finished = 0;
         long idle = 0;

@@ -194,6 +194,8 @@ class StagedCopyTest {
         assertThrows(IllegalArgumentException.class, () -> Settings.parse("wc=yes", Settings.DEFAULT));
         assertTrue(Settings.DEFAULT.callerCopies());
         assertEquals(Settings.DEFAULT.withCallerCopies(false), Settings.parse("caller=false", Settings.DEFAULT));
+        assertTrue(Settings.DEFAULT.interleave());
+        assertEquals(Settings.DEFAULT.withInterleave(false), Settings.parse("interleave=false", Settings.DEFAULT));
         assertThrows(IllegalArgumentException.class, () -> Settings.parse("wide=-1", Settings.DEFAULT));
         assertEquals(Settings.DEFAULT, Settings.parse("", Settings.DEFAULT));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -338,7 +340,7 @@ class StagedCopyTest {
             for (boolean whenQueued : new boolean[] {true, false}) {
                 for (int k = 1; k <= 5; k++) {
                     FakeLanes lanes = new FakeLanes();
-                    StagedCopy<FakeDevice> staged = new StagedCopy<>(SMALL, lanes);
+                    StagedCopy<FakeDevice> staged = new StagedCopy<>(SMALL.withInterleave(k % 2 == 0), lanes);
                     double[] array = (double[]) random(double[].class, 40, r);
                     FakeDevice.Bytes device = FakeDevice.bytes(320);
                     if (whenQueued) {
