@@ -14,6 +14,8 @@ out=${OUT:-/tmp/acc4j-compare}
 mkdir -p "$out"
 budget=${BUDGET:-230}
 cp=".gpu/acc.jar:.gpu/test-classes:.gpu/lib/annotations.jar"
+# lets the staging write its slots back from the caches (the setting flush), as the agent does
+wb="--add-exports java.base/jdk.internal.misc=ALL-UNNAMED"
 name() { echo "$1" | tr -c 'a-z0-9\n' '_'; }
 # runs "$@" with a limit of at most $1 seconds and at least what is left of the budget, or says it is skipped
 step() {
@@ -36,14 +38,14 @@ step() {
 } | tee "$out/run-info.txt"
 if [ "${HOST_COPY:-1}" != 0 ]; then
   echo "== host copies"
-  step 40 bash .gpu/on-gpu.sh -Xmx8g -cp "$cp" org.acc4j.runtime.transfer.HostCopyBench ${HOST_ARGS:-256 4,8,16} \
+  step 40 bash .gpu/on-gpu.sh -Xmx8g $wb -cp "$cp" org.acc4j.runtime.transfer.HostCopyBench ${HOST_ARGS:-256 4,8,16} \
     2>&1 | tee "$out/host-copy.txt"
 fi
 if [ -n "${COMPARE_TESTS:-}" ]; then
   echo "== GPU tests: $COMPARE_TESTS"
   tcp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')"
   sel=$(for c in $COMPARE_TESTS; do case $c in *"#"*) printf -- "--select-method %s " "$c";; *) printf -- "--select-class %s " "$c";; esac; done)
-  step "${COMPARE_TESTS_TIMEOUT:-60}" bash .gpu/on-gpu.sh -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar \
+  step "${COMPARE_TESTS_TIMEOUT:-60}" bash .gpu/on-gpu.sh $wb -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar \
     -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path "$tcp" --include-tag gpu $sel \
     --details=tree --disable-banner > "$out/gpu-tests.log" 2>&1
   tail -15 "$out/gpu-tests.log"; grep -a "✘" "$out/gpu-tests.log" | head -20
@@ -52,7 +54,7 @@ timeline() {
   local v=$1 prop=""
   echo "== timeline: $v"
   [ "$v" != default ] && prop="-Dacc4j.staging=$v"
-  step 40 bash .gpu/on-gpu.sh -Xmx8g $prop -cp "$cp" org.acc4j.runtime.transfer.TransferTimeline \
+  step 40 bash .gpu/on-gpu.sh -Xmx8g $wb $prop -cp "$cp" org.acc4j.runtime.transfer.TransferTimeline \
     ${TIMELINE_SIZES:-8,32} > "$out/timeline-$(name "$v").txt" 2>&1
   grep "^| staged\|^| Acc\|^| pinned\|^| host side\|^| device side\|^### \|wake\|^device busy" \
     "$out/timeline-$(name "$v").txt"
@@ -61,7 +63,7 @@ table() {
   local v=$1 prop=""
   echo "== transfers: $v"
   [ "$v" != default ] && prop="-Dacc4j.staging=$v"
-  step 70 bash .gpu/on-gpu.sh -Xmx24g $prop -cp "$cp" org.acc4j.runtime.transfer.TransferBench --no-sweep \
+  step 70 bash .gpu/on-gpu.sh -Xmx24g $wb $prop -cp "$cp" org.acc4j.runtime.transfer.TransferBench --no-sweep \
     --sizes ${TABLE_SIZES:-4,8,16,32,64,128,1024} 2>&1 | tee "$out/transfers-$(name "$v").txt"
 }
 for v in default ${TIMELINE_VARIANTS:-}; do timeline "$v"; done

@@ -54,6 +54,8 @@ final class Pipeline<D> {
     private final boolean callerCopies;
     /** To the host: whether the first device copies are queued one per turn, or all before the first look. */
     private final boolean interleave;
+    /** To the device: whether each piece is written back from the caches once copied ({@link Writeback}). */
+    private final boolean writeBack;
 
     /** The next piece to take, over the whole array in order. */
     private final AtomicLong next = new AtomicLong();
@@ -68,7 +70,8 @@ final class Pipeline<D> {
     private final AtomicInteger inside = new AtomicInteger();
 
     private Pipeline(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in, Trace trace,
-                     long pollNanos, boolean callerCopies, boolean interleave) {
+                     long pollNanos, boolean callerCopies, boolean interleave, boolean writeBack) {
+        this.writeBack = writeBack;
         this.callerCopies = callerCopies;
         this.interleave = interleave;
         this.plan = plan;
@@ -96,7 +99,7 @@ final class Pipeline<D> {
      */
     static <D> void run(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in,
                         Executor executor, int helpers) {
-        run(plan, host, lane, device, in, executor, helpers, null, 0, true, true);
+        run(plan, host, lane, device, in, executor, helpers, null, 0, true, true, false);
     }
 
     /**
@@ -104,12 +107,14 @@ final class Pipeline<D> {
      * none), asking the lane whether a device copy is done at most once per {@code pollNanos} (0: as often as the
      * caller has nothing else to do); the caller copies pieces whenever it has nothing to queue ({@code callerCopies})
      * or only while no helper has started; to the host, the first device copies are queued one per turn with a look
-     * for a landed one between two ({@code interleave}), or all before the first look.
+     * for a landed one between two ({@code interleave}), or all before the first look; to the device, each piece is
+     * written back from the caches once copied where {@code writeBack} asks.
      */
     static <D> void run(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in,
                         Executor executor, int helpers, Trace trace, long pollNanos, boolean callerCopies,
-                        boolean interleave) {
-        Pipeline<D> p = new Pipeline<>(plan, host, lane, device, in, trace, pollNanos, callerCopies, interleave);
+                        boolean interleave, boolean writeBack) {
+        Pipeline<D> p = new Pipeline<>(plan, host, lane, device, in, trace, pollNanos, callerCopies, interleave,
+                writeBack);
         long n = Math.min(helpers, p.pieces - 1);
         try {
             for (long i = 0; i < n; i++) {
@@ -315,7 +320,11 @@ final class Pipeline<D> {
         int from = (int) (p - plan.firstPiece(k)) * per;
         int count = Math.min(per, plan.count(k) - from);
         event(Trace.Kind.PIECE_BEGIN, p);
-        host.copy(plan.copy(), plan.first(k) + from, count, memory.get(r), from * plan.width(), in);
+        ByteBuffer slot = memory.get(r);
+        host.copy(plan.copy(), plan.first(k) + from, count, slot, from * plan.width(), in);
+        if (in && writeBack) {
+            Writeback.range(slot, (long) from * plan.width(), (long) count * plan.width());
+        }
         event(Trace.Kind.PIECE_END, p);
         if (left.decrementAndGet(r) == 0) {
             LockSupport.unpark(caller);

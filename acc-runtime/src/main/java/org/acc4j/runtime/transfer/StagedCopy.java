@@ -69,11 +69,14 @@ public final class StagedCopy<D> implements AutoCloseable {
      * @param interleave    whether a pipelined copy to the host queues its first device copies one per turn, looking
      *                      for a landed one between two, so that the host starts on the first chunk as soon as it
      *                      is there ({@code true}), or all of them before it looks ({@code false})
+     * @param writeBack     whether each piece copied into a slot for the device is written back from the host's
+     *                      caches at once ({@link Writeback}), so that the device reads it from memory rather than
+     *                      out of the writing core's cache; nothing where the JVM cannot
      */
     public record Settings(long minBytes, long slotBytes, int slots, int lanes, long minChunkBytes, int chunksPerCopy,
                            long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined,
                            long rampBytes, long spinMicros, long pollMicros, boolean writeCombined, long wideBytes,
-                           boolean callerCopies, boolean interleave) {
+                           boolean callerCopies, boolean interleave, boolean writeBack) {
 
         private static final long MIB = 1L << 20;
 
@@ -95,7 +98,7 @@ public final class StagedCopy<D> implements AutoCloseable {
          */
         public static final Settings DEFAULT = new Settings(8 * MIB, 8 * MIB, 6, 2, MIB / 2, 8, MIB / 64,
                 MIB, Math.max(1, Runtime.getRuntime().availableProcessors() / 2), HostCopy.BUFFER, true, MIB / 16,
-                Crew.SPIN_MICROS, 0, false, 64 * MIB, true, true);
+                Crew.SPIN_MICROS, 0, false, 64 * MIB, true, true, false);
 
         /** The least bytes of rows that are staged by default (when the settings' least is higher). */
         public static final long ROWS_MIN_BYTES = MIB;
@@ -123,7 +126,7 @@ public final class StagedCopy<D> implements AutoCloseable {
                         long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined,
                         long rampBytes, long spinMicros, long pollMicros) {
             this(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes, rowsMinBytes, threads,
-                    copy, pipelined, rampBytes, spinMicros, pollMicros, false, 64 * MIB, true, true);
+                    copy, pipelined, rampBytes, spinMicros, pollMicros, false, 64 * MIB, true, true, false);
         }
 
         /** Settings with chunks of one size and the staging threads awake for {@link Crew#SPIN_MICROS} after a copy. */
@@ -144,49 +147,56 @@ public final class StagedCopy<D> implements AutoCloseable {
         public Settings withThreads(int threads) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave);
+                    wideBytes, callerCopies, interleave, writeBack);
         }
 
         /** These settings with the host's copies made by {@code copy}. */
         public Settings withCopy(HostCopy copy) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave);
+                    wideBytes, callerCopies, interleave, writeBack);
         }
 
         /** These settings with the host's pieces in a {@link Pipeline} ({@code true}) or in rounds per chunk. */
         public Settings withPipelined(boolean pipelined) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave);
+                    wideBytes, callerCopies, interleave, writeBack);
         }
 
         /** These settings with copies to the device staged in write-combined slots ({@code true}) or cached ones. */
         public Settings withWriteCombined(boolean writeCombined) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave);
+                    wideBytes, callerCopies, interleave, writeBack);
         }
 
         /** These settings with every core copying from {@code wideBytes} ({@link #wideBytes()}). */
         public Settings withWideBytes(long wideBytes) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave);
+                    wideBytes, callerCopies, interleave, writeBack);
         }
 
         /** These settings with the calling thread copying pieces ({@code true}) or leaving them to the helpers. */
         public Settings withCallerCopies(boolean callerCopies) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave);
+                    wideBytes, callerCopies, interleave, writeBack);
         }
 
         /** These settings with the first device copies to the host queued one per turn ({@code true}) or at once. */
         public Settings withInterleave(boolean interleave) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave);
+                    wideBytes, callerCopies, interleave, writeBack);
+        }
+
+        /** These settings with each piece staged for the device written back from the caches ({@code true}) or not. */
+        public Settings withWriteBack(boolean writeBack) {
+            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
+                    wideBytes, callerCopies, interleave, writeBack);
         }
 
         /**
@@ -195,8 +205,8 @@ public final class StagedCopy<D> implements AutoCloseable {
          * optional suffix {@code k}, {@code m} or {@code g}), {@code slots}, {@code lanes}, {@code chunks},
          * {@code threads} as counts, {@code spin}, {@code poll} in microseconds, {@code copy} as {@code buffer} or
          * {@code unsafe}, {@code pipelined}, {@code wc} (write-combined slots to the device), {@code caller} (the
-         * calling thread copies pieces) and {@code interleave} (the first copies to the host queued one per turn) as
-         * {@code true} or {@code false}.
+         * calling thread copies pieces), {@code interleave} (the first copies to the host queued one per turn) and
+         * {@code flush} (pieces staged for the device written back from the caches) as {@code true} or {@code false}.
          * E.g. {@code slot=16m,slots=4,threads=8}.
          *
          * @throws IllegalArgumentException naming the entry that is not understood, or for settings out of range
@@ -220,6 +230,7 @@ public final class StagedCopy<D> implements AutoCloseable {
             long wide = base.wideBytes;
             boolean caller = base.callerCopies;
             boolean interleave = base.interleave;
+            boolean flush = base.writeBack;
             for (String entry : spec.split(",")) {
                 String e = entry.trim();
                 if (e.isEmpty()) {
@@ -251,17 +262,18 @@ public final class StagedCopy<D> implements AutoCloseable {
                         case "wc" -> wc = bool(value);
                         case "caller" -> caller = bool(value);
                         case "interleave" -> interleave = bool(value);
+                        case "flush" -> flush = bool(value);
                         default -> throw new IllegalArgumentException("unknown key");
                     }
                 } catch (IllegalArgumentException x) {
                     throw new IllegalArgumentException("staging setting '" + e + "' not understood: keys min, rows,"
                             + " slot, chunk, piece, ramp, wide (bytes, suffix k, m or g), slots, lanes, chunks, threads"
                             + " (counts), spin, poll (microseconds), copy (buffer or unsafe), pipelined, wc, caller,"
-                            + " interleave (true or false)", x);
+                            + " interleave, flush (true or false)", x);
                 }
             }
             return new Settings(min, slot, slots, lanes, chunk, chunks, piece, rows, threads, copy, pipelined, ramp,
-                    spin, poll, wc, wide, caller, interleave);
+                    spin, poll, wc, wide, caller, interleave, flush);
         }
 
         private static boolean bool(String value) {
@@ -626,7 +638,7 @@ public final class StagedCopy<D> implements AutoCloseable {
             int c = coresFor(bytes);
             if (settings.pipelined() && c > 1 && plan.pieces() > 1) {
                 Pipeline.run(plan, host, lane, device, in, workers(), c - 1, t, settings.pollMicros() * 1000,
-                        settings.callerCopies(), settings.interleave());
+                        settings.callerCopies(), settings.interleave(), settings.writeBack());
             } else if (in) {
                 toDevice(plan, host, lane, device);
             } else {
@@ -731,15 +743,18 @@ public final class StagedCopy<D> implements AutoCloseable {
         }
     }
 
-    private static void pieceOf(Plan plan, Host array, long first, int count, ByteBuffer slot, boolean in, int per,
-                                int p) {
+    private void pieceOf(Plan plan, Host array, long first, int count, ByteBuffer slot, boolean in, int per,
+                         int p) {
         int from = p * per;
         piece(plan, array, first + from, Math.min(per, count - from), slot, from, in);
     }
 
-    private static void piece(Plan plan, Host array, long first, int count, ByteBuffer slot, int slotElement,
-                              boolean in) {
+    private void piece(Plan plan, Host array, long first, int count, ByteBuffer slot, int slotElement,
+                       boolean in) {
         array.copy(plan.copy(), first, count, slot, slotElement * plan.width(), in);
+        if (in && settings.writeBack()) {
+            Writeback.range(slot, (long) slotElement * plan.width(), (long) count * plan.width());
+        }
     }
 
     private static long ceilDiv(long a, long b) {

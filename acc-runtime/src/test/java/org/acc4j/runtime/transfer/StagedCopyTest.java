@@ -195,6 +195,7 @@ class StagedCopyTest {
         assertTrue(Settings.DEFAULT.callerCopies());
         assertEquals(Settings.DEFAULT.withCallerCopies(false), Settings.parse("caller=false", Settings.DEFAULT));
         assertTrue(Settings.DEFAULT.interleave());
+        assertTrue(Settings.parse("flush=true", Settings.DEFAULT).writeBack());
         assertEquals(Settings.DEFAULT.withInterleave(false), Settings.parse("interleave=false", Settings.DEFAULT));
         assertThrows(IllegalArgumentException.class, () -> Settings.parse("wide=-1", Settings.DEFAULT));
         assertEquals(Settings.DEFAULT, Settings.parse("", Settings.DEFAULT));
