@@ -62,6 +62,8 @@ public final class TransferTimeline {
         try {
             System.out.printf(Locale.ROOT, "device: %s; host: %d cores; staging %s%n", Device.all().get(0).name(),
                     Runtime.getRuntime().availableProcessors(), settings);
+            System.out.println("write-back of staged pieces (flush): "
+                    + (Writeback.available() ? "available" : "does nothing here: " + Writeback.missing()));
             for (long mib : sizes) {
                 size(context, settings, mib);
             }
