@@ -54,9 +54,11 @@ final class Pipeline<D> {
     private final boolean callerCopies;
     /** To the host: whether the first device copies are queued one per turn, or all before the first look. */
     private final boolean interleave;
-    /** To the device: whether each piece is written back from the caches once copied ({@link Writeback}). */
-    private final boolean writeBack;
+    /** To the device: the pieces of chunks up to this many bytes are written back once copied ({@link Writeback}). */
+    private final long flushBytes;
 
+    /** To the host: the device copies queued before the helpers were woken. */
+    private long queuedFirst;
     /** The next piece to take, over the whole array in order. */
     private final AtomicLong next = new AtomicLong();
     /** Per ring entry: the slot's memory while the host may use it. */
@@ -70,8 +72,8 @@ final class Pipeline<D> {
     private final AtomicInteger inside = new AtomicInteger();
 
     private Pipeline(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in, Trace trace,
-                     long pollNanos, boolean callerCopies, boolean interleave, boolean writeBack) {
-        this.writeBack = writeBack;
+                     long pollNanos, boolean callerCopies, boolean interleave, long flushBytes) {
+        this.flushBytes = flushBytes;
         this.callerCopies = callerCopies;
         this.interleave = interleave;
         this.plan = plan;
@@ -99,7 +101,7 @@ final class Pipeline<D> {
      */
     static <D> void run(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in,
                         Executor executor, int helpers) {
-        run(plan, host, lane, device, in, executor, helpers, null, 0, true, true, false);
+        run(plan, host, lane, device, in, executor, helpers, null, 0, true, true, 0);
     }
 
     /**
@@ -107,16 +109,21 @@ final class Pipeline<D> {
      * none), asking the lane whether a device copy is done at most once per {@code pollNanos} (0: as often as the
      * caller has nothing else to do); the caller copies pieces whenever it has nothing to queue ({@code callerCopies})
      * or only while no helper has started; to the host, the first device copies are queued one per turn with a look
-     * for a landed one between two ({@code interleave}), or all before the first look; to the device, each piece is
-     * written back from the caches once copied where {@code writeBack} asks.
+     * for a landed one between two ({@code interleave}), or all before the first look; to the device, each piece of a
+     * chunk of at most {@code flushBytes} is written back from the caches once copied.
      */
     static <D> void run(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in,
                         Executor executor, int helpers, Trace trace, long pollNanos, boolean callerCopies,
-                        boolean interleave, boolean writeBack) {
+                        boolean interleave, long flushBytes) {
         Pipeline<D> p = new Pipeline<>(plan, host, lane, device, in, trace, pollNanos, callerCopies, interleave,
-                writeBack);
+                flushBytes);
         long n = Math.min(helpers, p.pieces - 1);
         try {
+            if (!in && interleave && p.chunks > 0) {
+                // the first device copy before the helpers are woken: they have nothing to do until it lands
+                p.queueToHost(0);
+                p.queuedFirst = 1;
+            }
             for (long i = 0; i < n; i++) {
                 try {
                     if (trace != null) {
@@ -180,18 +187,17 @@ final class Pipeline<D> {
     }
 
     /**
-     * To the host: queue a chunk into each free slot, one per turn, looking between two for a copy that landed, so
-     * that the first chunk's pieces start as soon as it is on the host rather than after every slot was queued
+     * To the host: queue a chunk into each free slot, one per turn (the first before the helpers are woken), looking
+     * between two for a copy that landed, so that the first chunk's pieces start as soon as it is on the host rather
+     * than after every slot was queued
      * (without {@link #interleave}, the first slots are all queued before the first look); hand each slot to the
      * pieces once landed; reuse it once copied out.
      */
     private void toHost() {
-        long queued = 0;
+        long queued = queuedFirst;
         if (!interleave) {
             for (; queued < Math.min(slots, chunks); queued++) {
-                event(Trace.Kind.QUEUE_BEGIN, queued);
-                lane.toHost(device, offset(queued), (int) queued, bytes(queued));
-                event(Trace.Kind.QUEUE_END, queued);
+                queueToHost(queued);
             }
         }
         long landed = 0;
@@ -213,14 +219,19 @@ final class Pipeline<D> {
                 moved = true;
             }
             if (queued < chunks && queued - finished < slots) {
-                event(Trace.Kind.QUEUE_BEGIN, queued);
-                lane.toHost(device, offset(queued), (int) (queued % slots), bytes(queued));
-                event(Trace.Kind.QUEUE_END, queued);
+                queueToHost(queued);
                 queued++;
                 moved = true;
             }
             idle = moved || takeOne() ? 0 : pause(idle);
         }
+    }
+
+    /** Queues chunk {@code k}'s device copy into its slot. */
+    private void queueToHost(long k) {
+        event(Trace.Kind.QUEUE_BEGIN, k);
+        lane.toHost(device, offset(k), (int) (k % slots), bytes(k));
+        event(Trace.Kind.QUEUE_END, k);
     }
 
     /** Whether the last device copy of {@code slot} is done, asking the lane at most once per {@code pollNanos}. */
@@ -322,7 +333,7 @@ final class Pipeline<D> {
         event(Trace.Kind.PIECE_BEGIN, p);
         ByteBuffer slot = memory.get(r);
         host.copy(plan.copy(), plan.first(k) + from, count, slot, from * plan.width(), in);
-        if (in && writeBack) {
+        if (in && (long) plan.count(k) * plan.width() <= flushBytes) {
             Writeback.range(slot, (long) from * plan.width(), (long) count * plan.width());
         }
         event(Trace.Kind.PIECE_END, p);

@@ -69,14 +69,16 @@ public final class StagedCopy<D> implements AutoCloseable {
      * @param interleave    whether a pipelined copy to the host queues its first device copies one per turn, looking
      *                      for a landed one between two, so that the host starts on the first chunk as soon as it
      *                      is there ({@code true}), or all of them before it looks ({@code false})
-     * @param writeBack     whether each piece copied into a slot for the device is written back from the host's
-     *                      caches at once ({@link Writeback}), so that the device reads it from memory rather than
-     *                      out of the writing core's cache; nothing where the JVM cannot
+     * @param flushBytes    each piece copied for the device into a chunk of at most this many bytes is written back
+     *                      from the host's caches at once ({@link Writeback}), so that the device reads it from memory
+     *                      rather than out of the writing core's cache (0: none; nothing where the JVM cannot)
+     * @param inThreads     the threads that copy a chunk for the device, below {@code wideBytes}, where the copier
+     *                      has threads of its own (0: {@code threads})
      */
     public record Settings(long minBytes, long slotBytes, int slots, int lanes, long minChunkBytes, int chunksPerCopy,
                            long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined,
                            long rampBytes, long spinMicros, long pollMicros, boolean writeCombined, long wideBytes,
-                           boolean callerCopies, boolean interleave, boolean writeBack) {
+                           boolean callerCopies, boolean interleave, long flushBytes, int inThreads) {
 
         private static final long MIB = 1L << 20;
 
@@ -98,7 +100,7 @@ public final class StagedCopy<D> implements AutoCloseable {
          */
         public static final Settings DEFAULT = new Settings(8 * MIB, 8 * MIB, 6, 2, MIB / 2, 8, MIB / 64,
                 MIB, Math.max(1, Runtime.getRuntime().availableProcessors() / 2), HostCopy.BUFFER, true, MIB / 16,
-                Crew.SPIN_MICROS, 0, false, 64 * MIB, true, true, false);
+                Crew.SPIN_MICROS, 0, false, 64 * MIB, true, true, 0, 0);
 
         /** The least bytes of rows that are staged by default (when the settings' least is higher). */
         public static final long ROWS_MIN_BYTES = MIB;
@@ -110,14 +112,15 @@ public final class StagedCopy<D> implements AutoCloseable {
             if (minBytes < 0 || slotBytes < 8 || slotBytes % 8 != 0 || slotBytes > 1L << 30 || slots < 1 || lanes < 0
                     || minChunkBytes < 8 || minChunkBytes % 8 != 0 || minChunkBytes > slotBytes || chunksPerCopy < 1
                     || minPieceBytes < 1 || rowsMinBytes < 0 || threads < 0 || copy == null || rampBytes < 0
-                    || spinMicros < 0 || pollMicros < 0 || wideBytes < 0) {
+                    || spinMicros < 0 || pollMicros < 0 || wideBytes < 0 || flushBytes < 0 || inThreads < 0) {
                 throw new IllegalArgumentException("bad staging settings: " + minBytes + " bytes at least, slots of "
                         + slotBytes + " bytes (a multiple of 8 up to 1 GiB), " + slots + " slots, " + lanes
                         + " lanes, chunks of " + minChunkBytes + " bytes at least (a multiple of 8 up to a slot), "
                         + chunksPerCopy + " chunks per copy, pieces of " + minPieceBytes + " bytes, rows from "
                         + rowsMinBytes + " bytes, " + threads + " threads, copies by " + copy + ", ramp from "
                         + rampBytes + " bytes, threads awake " + spinMicros + " us, polls " + pollMicros
-                        + " us apart, every core from " + wideBytes + " bytes");
+                        + " us apart, every core from " + wideBytes + " bytes, written back up to " + flushBytes
+                        + " bytes, " + inThreads + " threads to the device");
             }
         }
 
@@ -126,7 +129,7 @@ public final class StagedCopy<D> implements AutoCloseable {
                         long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined,
                         long rampBytes, long spinMicros, long pollMicros) {
             this(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes, rowsMinBytes, threads,
-                    copy, pipelined, rampBytes, spinMicros, pollMicros, false, 64 * MIB, true, true, false);
+                    copy, pipelined, rampBytes, spinMicros, pollMicros, false, 64 * MIB, true, true, 0, 0);
         }
 
         /** Settings with chunks of one size and the staging threads awake for {@link Crew#SPIN_MICROS} after a copy. */
@@ -147,56 +150,68 @@ public final class StagedCopy<D> implements AutoCloseable {
         public Settings withThreads(int threads) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, writeBack);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
         }
 
         /** These settings with the host's copies made by {@code copy}. */
         public Settings withCopy(HostCopy copy) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, writeBack);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
         }
 
         /** These settings with the host's pieces in a {@link Pipeline} ({@code true}) or in rounds per chunk. */
         public Settings withPipelined(boolean pipelined) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, writeBack);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
         }
 
         /** These settings with copies to the device staged in write-combined slots ({@code true}) or cached ones. */
         public Settings withWriteCombined(boolean writeCombined) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, writeBack);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
         }
 
         /** These settings with every core copying from {@code wideBytes} ({@link #wideBytes()}). */
         public Settings withWideBytes(long wideBytes) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, writeBack);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
         }
 
         /** These settings with the calling thread copying pieces ({@code true}) or leaving them to the helpers. */
         public Settings withCallerCopies(boolean callerCopies) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, writeBack);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
         }
 
         /** These settings with the first device copies to the host queued one per turn ({@code true}) or at once. */
         public Settings withInterleave(boolean interleave) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, writeBack);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
         }
 
-        /** These settings with each piece staged for the device written back from the caches ({@code true}) or not. */
+        /** These settings with every piece staged for the device written back from the caches ({@code true}) or none. */
         public Settings withWriteBack(boolean writeBack) {
+            return withFlushBytes(writeBack ? Long.MAX_VALUE : 0);
+        }
+
+        /** These settings with the pieces of chunks up to {@code flushBytes} written back ({@link #flushBytes()}). */
+        public Settings withFlushBytes(long flushBytes) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, writeBack);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
+        }
+
+        /** These settings with {@code inThreads} threads copying for the device ({@link #inThreads()}). */
+        public Settings withInThreads(int inThreads) {
+            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
         }
 
         /**
@@ -205,8 +220,10 @@ public final class StagedCopy<D> implements AutoCloseable {
          * optional suffix {@code k}, {@code m} or {@code g}), {@code slots}, {@code lanes}, {@code chunks},
          * {@code threads} as counts, {@code spin}, {@code poll} in microseconds, {@code copy} as {@code buffer} or
          * {@code unsafe}, {@code pipelined}, {@code wc} (write-combined slots to the device), {@code caller} (the
-         * calling thread copies pieces), {@code interleave} (the first copies to the host queued one per turn) and
-         * {@code flush} (pieces staged for the device written back from the caches) as {@code true} or {@code false}.
+         * calling thread copies pieces), {@code interleave} (the first copies to the host queued one per turn) as
+         * {@code true} or {@code false}; {@code flush} (pieces staged for the device into chunks up to this size written
+         * back from the caches) in bytes, or {@code true} (all) or {@code false} (none); {@code inthreads} (threads
+         * copying for the device) as a count.
          * E.g. {@code slot=16m,slots=4,threads=8}.
          *
          * @throws IllegalArgumentException naming the entry that is not understood, or for settings out of range
@@ -230,7 +247,8 @@ public final class StagedCopy<D> implements AutoCloseable {
             long wide = base.wideBytes;
             boolean caller = base.callerCopies;
             boolean interleave = base.interleave;
-            boolean flush = base.writeBack;
+            long flush = base.flushBytes;
+            int inThreads = base.inThreads;
             for (String entry : spec.split(",")) {
                 String e = entry.trim();
                 if (e.isEmpty()) {
@@ -262,18 +280,24 @@ public final class StagedCopy<D> implements AutoCloseable {
                         case "wc" -> wc = bool(value);
                         case "caller" -> caller = bool(value);
                         case "interleave" -> interleave = bool(value);
-                        case "flush" -> flush = bool(value);
+                        case "flush" -> flush = switch (value) {
+                            case "true" -> Long.MAX_VALUE;
+                            case "false" -> 0;
+                            default -> bytes(value);
+                        };
+                        case "inthreads" -> inThreads = Integer.parseInt(value);
                         default -> throw new IllegalArgumentException("unknown key");
                     }
                 } catch (IllegalArgumentException x) {
                     throw new IllegalArgumentException("staging setting '" + e + "' not understood: keys min, rows,"
-                            + " slot, chunk, piece, ramp, wide (bytes, suffix k, m or g), slots, lanes, chunks, threads"
+                            + " slot, chunk, piece, ramp, wide, flush (bytes, suffix k, m or g), slots, lanes, chunks,"
+                            + " threads, inthreads"
                             + " (counts), spin, poll (microseconds), copy (buffer or unsafe), pipelined, wc, caller,"
-                            + " interleave, flush (true or false)", x);
+                            + " interleave (true or false)", x);
                 }
             }
             return new Settings(min, slot, slots, lanes, chunk, chunks, piece, rows, threads, copy, pipelined, ramp,
-                    spin, poll, wc, wide, caller, interleave, flush);
+                    spin, poll, wc, wide, caller, interleave, flush, inThreads);
         }
 
         private static boolean bool(String value) {
@@ -335,9 +359,12 @@ public final class StagedCopy<D> implements AutoCloseable {
      */
     private final int wideCores;
 
-    /** The cores that copy a chunk of a copy of {@code bytes}. */
-    private int coresFor(long bytes) {
-        return bytes >= settings.wideBytes() ? wideCores : cores;
+    /** The cores that copy a chunk of a copy of {@code bytes} to the device ({@code in}) or to the host. */
+    private int coresFor(long bytes, boolean in) {
+        if (bytes >= settings.wideBytes()) {
+            return wideCores;
+        }
+        return in && ownThreads > 0 && settings.inThreads() > 0 ? Math.min(settings.inThreads(), wideCores) : cores;
     }
     private final AtomicLong staged = new AtomicLong();
     private final AtomicLong declined = new AtomicLong();
@@ -631,14 +658,14 @@ public final class StagedCopy<D> implements AutoCloseable {
             return false;
         }
         try {
-            Plan plan = plan(host.width(), host.length());
+            Plan plan = plan(host.width(), host.length(), in);
             if (t != null) {
                 t.add(Trace.Kind.LANE, plan.chunks());
             }
-            int c = coresFor(bytes);
+            int c = coresFor(bytes, in);
             if (settings.pipelined() && c > 1 && plan.pieces() > 1) {
                 Pipeline.run(plan, host, lane, device, in, workers(), c - 1, t, settings.pollMicros() * 1000,
-                        settings.callerCopies(), settings.interleave(), settings.writeBack());
+                        settings.callerCopies(), settings.interleave(), settings.flushBytes());
             } else if (in) {
                 toDevice(plan, host, lane, device);
             } else {
@@ -657,12 +684,18 @@ public final class StagedCopy<D> implements AutoCloseable {
         return true;
     }
 
+    /** The plan of a copy to the host of {@code length} elements of {@code width} bytes. */
     Plan plan(int width, long length) {
+        return plan(width, length, false);
+    }
+
+    /** The plan of a copy of {@code length} elements of {@code width} bytes to the device ({@code in}) or the host. */
+    Plan plan(int width, long length, boolean in) {
         long bytes = (long) width * length;
         long wanted = (ceilDiv(bytes, settings.chunksPerCopy()) + 7) & ~7L;
         long chunkBytes = Math.min(settings.slotBytes(), Math.max(settings.minChunkBytes(), wanted));
         return new Plan(width, length, (int) (chunkBytes / width), settings.rampBytes() / width,
-                ceilDiv(settings.minPieceBytes(), width), coresFor(bytes), settings.copy());
+                ceilDiv(settings.minPieceBytes(), width), coresFor(bytes, in), settings.copy());
     }
 
     /** Stages chunk c in slot c % slots once that slot's copy c - slots is done, and queues its copy to the device. */
@@ -703,6 +736,13 @@ public final class StagedCopy<D> implements AutoCloseable {
 
     /** Copies elements [first, first + count) between the array and the start of a slot, in pieces on several cores. */
     private void host(Plan plan, Host array, long first, int count, ByteBuffer slot, boolean in) {
+        hostPieces(plan, array, first, count, slot, in);
+        if (in && (long) count * plan.width() <= settings.flushBytes()) {
+            Writeback.range(slot, 0, (long) count * plan.width());
+        }
+    }
+
+    private void hostPieces(Plan plan, Host array, long first, int count, ByteBuffer slot, boolean in) {
         int per = plan.pieceElements();
         int pieces = (int) ceilDiv(count, per);
         if (pieces == 1 || cores == 1) {
@@ -752,9 +792,6 @@ public final class StagedCopy<D> implements AutoCloseable {
     private void piece(Plan plan, Host array, long first, int count, ByteBuffer slot, int slotElement,
                        boolean in) {
         array.copy(plan.copy(), first, count, slot, slotElement * plan.width(), in);
-        if (in && settings.writeBack()) {
-            Writeback.range(slot, (long) slotElement * plan.width(), (long) count * plan.width());
-        }
     }
 
     private static long ceilDiv(long a, long b) {

@@ -52,13 +52,13 @@ class PipelineTest {
         Plan plan = staged.plan(8, length);
         FakeDevice.Bytes device = FakeDevice.bytes(8 * length);
         Pipeline.run(plan, StagedCopy.Host.of(a), lane, device, true, helpers, n, null, 0, callerCopies, true,
-                callerCopies);
+                callerCopies ? Long.MAX_VALUE : 0);
         lane.drain();
         assertArrayEquals(StagedCopyTest.bytesOf(a), device.data.array(),
                 () -> plan + ", " + n + " helpers, caller copies " + callerCopies);
         double[] back = new double[length];
         Pipeline.run(plan, StagedCopy.Host.of(back), lane, device, false, helpers, n, null, 0, callerCopies,
-                callerCopies == (n == 1), false);
+                callerCopies == (n == 1), 0);
         lane.drain();
         assertArrayEquals(a, back, () -> plan + " back, " + n + " helpers, caller copies " + callerCopies);
         assertEquals(List.of(), lanes.violations);
@@ -75,12 +75,12 @@ class PipelineTest {
         FakeDevice.Bytes device = FakeDevice.bytes(4 * a.length);
         for (boolean callerCopies : new boolean[] {true, false}) {
             Pipeline.run(staged.plan(4, a.length), StagedCopy.Host.of(a), lane, device, true, never, 8, null, 0,
-                    callerCopies, true, false);
+                    callerCopies, true, 0);
             lane.drain();
             assertArrayEquals(StagedCopyTest.bytesOf(a), device.data.array());
             int[] back = new int[a.length];
             Pipeline.run(staged.plan(4, a.length), StagedCopy.Host.of(back), lane, device, false, never, 8, null, 0,
-                    callerCopies, !callerCopies, false);
+                    callerCopies, !callerCopies, 0);
             assertArrayEquals(a, back);
         }
         assertEquals(List.of(), lanes.violations);

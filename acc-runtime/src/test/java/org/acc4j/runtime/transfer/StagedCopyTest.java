@@ -195,7 +195,11 @@ class StagedCopyTest {
         assertTrue(Settings.DEFAULT.callerCopies());
         assertEquals(Settings.DEFAULT.withCallerCopies(false), Settings.parse("caller=false", Settings.DEFAULT));
         assertTrue(Settings.DEFAULT.interleave());
-        assertTrue(Settings.parse("flush=true", Settings.DEFAULT).writeBack());
+        assertEquals(Long.MAX_VALUE, Settings.parse("flush=true", Settings.DEFAULT).flushBytes());
+        assertEquals(2 << 20, Settings.parse("flush=2m,inthreads=16", Settings.DEFAULT).flushBytes());
+        assertEquals(16, Settings.parse("flush=2m,inthreads=16", Settings.DEFAULT).inThreads());
+        assertEquals(0, Settings.parse("flush=false", Settings.DEFAULT).flushBytes());
+        assertThrows(IllegalArgumentException.class, () -> Settings.parse("inthreads=-2", Settings.DEFAULT));
         assertEquals(Settings.DEFAULT.withInterleave(false), Settings.parse("interleave=false", Settings.DEFAULT));
         assertThrows(IllegalArgumentException.class, () -> Settings.parse("wide=-1", Settings.DEFAULT));
         assertEquals(Settings.DEFAULT, Settings.parse("", Settings.DEFAULT));

@@ -157,11 +157,13 @@ class TransferGpuTest {
         Random r = new Random(91);
         for (int threads : new int[] {1, 4, 16}) {
             // slots of 64 KiB, chunks of 8 KiB at least, ramping from 1000 bytes: the write-combined slots at every
-            // chunk and piece boundary; with 4 threads the caller leaves the pieces to the helpers, with 16 each piece is
-            // written back from the caches (where the JVM lets it)
+            // chunk and piece boundary; with 4 threads (16 to the device) the caller leaves the pieces to the helpers and
+            // the chunks up to 8 KiB are written back from the caches, with 16 every piece (where the JVM lets it)
             Settings s = new Settings(0, 64 << 10, 3, 1, 8 << 10, 8, 256, Settings.ROWS_MIN_BYTES, threads,
                     HostCopy.BUFFER, true, 1000, Crew.SPIN_MICROS, 0).withWriteCombined(true)
-                    .withCallerCopies(threads != 4).withWriteBack(threads == 16);
+                    .withCallerCopies(threads != 4).withWriteBack(threads == 16)
+                    .withInThreads(threads == 4 ? 16 : 0)
+                    .withFlushBytes(threads == 4 ? 8 << 10 : threads == 16 ? Long.MAX_VALUE : 0);
             CudaMemory memory = new CudaMemory(s);
             try {
                 int copies = 0;

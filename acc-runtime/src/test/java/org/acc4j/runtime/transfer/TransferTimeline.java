@@ -161,7 +161,8 @@ public final class TransferTimeline {
             row("device side alone (same chunks), D2H", bytes, dmaOut, pinnedOut);
             System.out.printf(Locale.ROOT, "%nplan: %s; middle pieces of %d KiB%n", plan,
                     plan.pieceElements() * 8L >> 10);
-            timeline(staged, laneIn::begin, laneIn::end, () -> require(staged.toDevice(a, device)), true, plan);
+            timeline(staged, laneIn::begin, laneIn::end, () -> require(staged.toDevice(a, device)), true,
+                    staged.plan(8, a.length, true));
             timeline(staged, lane::begin, lane::end, () -> require(staged.toHost(device, back)), false, plan);
             verify(a, back, "traced copies");
         }

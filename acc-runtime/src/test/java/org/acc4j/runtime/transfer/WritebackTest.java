@@ -44,8 +44,9 @@ class WritebackTest {
     void stagedCopiesThatWriteBackMoveEveryElement() {
         Random r = new Random(13);
         for (int threads : new int[] {1, 4}) {
+            // every chunk written back, or those of at most 1000 bytes: the ramp's and the last ones
             StagedCopy.Settings s = new StagedCopy.Settings(0, 4096, 3, 1, 512, 4, 64).withThreads(threads)
-                    .withWriteBack(true);
+                    .withFlushBytes(threads == 1 ? Long.MAX_VALUE : 1000).withInThreads(threads == 4 ? 3 : 0);
             FakeLanes lanes = new FakeLanes();
             try (StagedCopy<FakeDevice> staged = new StagedCopy<>(s, lanes)) {
                 for (int length : new int[] {1, 511, 512, 513, 40_000 + r.nextInt(100)}) {
