@@ -410,6 +410,9 @@ public final class StagedCopy<D> implements AutoCloseable {
         this.cores = threads == 0 ? ForkJoinPool.getCommonPoolParallelism() + 1 : threads;
         this.wideCores = threads <= 1 ? cores : Math.max(threads, Runtime.getRuntime().availableProcessors());
         this.ownThreads = threads > 1 ? wideCores - 1 : 0;
+        if (settings.flushBytes() > 0 && !Writeback.available()) {
+            org.acc4j.runtime.Log.debug("staged pieces are not written back from the caches: " + Writeback.missing());
+        }
     }
 
     /** How many staging threads of its own this copier has (besides the caller), or 0: the common pool or none. */
