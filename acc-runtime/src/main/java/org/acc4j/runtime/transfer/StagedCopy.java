@@ -83,24 +83,30 @@ public final class StagedCopy<D> implements AutoCloseable {
         private static final long MIB = 1L << 20;
 
         /**
-         * The runtime's settings, from device probes on an H100 (PCIe 5, ~53 GB/s pinned) with 16 host cores. There
-         * the host's copies bound a staged copy: 16 cores copy a Java array into pinned memory at 37-40 GB/s alone,
-         * and at 22-25 GB/s into 64 MiB of pinned memory that the device reads meanwhile. Slots of 8 MiB, 6 per lane,
-         * beat slots of 32 MiB, 3 per lane, at 1 GiB (0.83-0.95 of pinned against 0.61-0.78): a slot the host has
-         * just written is still largely in its cache when the device reads it. The pieces flow across chunks
-         * ({@link Pipeline}), on threads of the copier's own that stay awake between copies ({@link Crew}). Half the
-         * cores copy an array below 64 MiB ({@link #wideBytes}; every core a larger one): with every core, the copies' timelines (TransferTimeline) showed staging threads that started
-         * up to 0.4-1 ms late and pieces stalled for 0.3 ms, the calling thread and the driver competing with them
-         * for the cores, where half the cores started within 45 us (8 MiB staged at 0.31-0.36 of pinned against
-         * 0.12-0.17). An array is cut into at least 8 chunks of at least 512 KiB, ramping from 64 KiB at each end, in
-         * pieces of at least 16 KiB. An array below 8 MiB goes straight from the Java array, where the driver's own
-         * copy from pageable memory (8-13 GB/s) is as fast as a staged one. Rows, whose direct path is a copy per
-         * row, are staged from {@link #ROWS_MIN_BYTES}. Pinned memory held: at most 2 lanes of 6 slots of 8 MiB,
-         * 96 MiB, opened on first use and kept.
+         * The runtime's settings, from device probes on an H100 (PCIe 5, ~53 GB/s pinned) with 16 host cores. Slots
+         * of 8 MiB, 6 per lane, beat slots of 32 MiB, 3 per lane, at 1 GiB (0.83-0.95 of pinned against 0.61-0.78).
+         * The pieces flow across chunks ({@link Pipeline}), on threads of the copier's own that stay awake between
+         * copies ({@link Crew}). There the device read a chunk of 1-2 MiB at 15-22 GB/s while its lines were still in
+         * the caches of the cores that had just written them, and at 33-44 GB/s once they were written back
+         * ({@link Writeback}), which costs the host's copies about half their speed; chunks of 4 MiB and more ran at
+         * 50 GB/s without. So chunks up to 2 MiB are written back ({@link #flushBytes}), and three quarters of the
+         * cores copy to the device ({@link #inThreads}), half of them to the host (with every core on a small copy,
+         * the timelines of TransferTimeline showed staging threads that started up to 1 ms late, the calling thread
+         * and the driver competing with them for the cores); every core copies an array of 64 MiB or more
+         * ({@link #wideBytes}). Against the previous settings (no write-back, half the cores, from 8 MiB), in one
+         * device call: copyin/updateDevice of 8 MiB at 0.53-0.57 of pinned against 0.24-0.28, of 16 MiB 0.56-0.61
+         * against 0.37-0.38, of 1 GiB 0.85-0.92 against 0.69-0.93; copies to the host as before or better. An array
+         * is cut into at least 8 chunks of at least 512 KiB, ramping from 64 KiB at each end, in pieces of at least
+         * 16 KiB. Arrays from 4 MiB are staged (at 4 MiB 0.23-0.27 of pinned against 0.17-0.21 from the Java array,
+         * where the driver's own copy from pageable memory runs at 8-13 GB/s). Rows, whose direct path is a copy per
+         * row, are staged from {@link #ROWS_MIN_BYTES}. Write-combined slots ({@link #writeCombined}) measured the
+         * same as cached ones there, and are off. Pinned memory held: at most 2 lanes of 6 slots of 8 MiB, 96 MiB,
+         * opened on first use and kept.
          */
-        public static final Settings DEFAULT = new Settings(8 * MIB, 8 * MIB, 6, 2, MIB / 2, 8, MIB / 64,
+        public static final Settings DEFAULT = new Settings(4 * MIB, 8 * MIB, 6, 2, MIB / 2, 8, MIB / 64,
                 MIB, Math.max(1, Runtime.getRuntime().availableProcessors() / 2), HostCopy.BUFFER, true, MIB / 16,
-                Crew.SPIN_MICROS, 0, false, 64 * MIB, true, true, 0, 0);
+                Crew.SPIN_MICROS, 0, false, 64 * MIB, true, true, 2 * MIB,
+                Math.max(1, Runtime.getRuntime().availableProcessors() * 3 / 4));
 
         /** The least bytes of rows that are staged by default (when the settings' least is higher). */
         public static final long ROWS_MIN_BYTES = MIB;
@@ -229,84 +235,9 @@ public final class StagedCopy<D> implements AutoCloseable {
          * @throws IllegalArgumentException naming the entry that is not understood, or for settings out of range
          */
         public static Settings parse(String spec, Settings base) {
-            long min = base.minBytes;
-            long slot = base.slotBytes;
-            int slots = base.slots;
-            int lanes = base.lanes;
-            long chunk = base.minChunkBytes;
-            int chunks = base.chunksPerCopy;
-            long piece = base.minPieceBytes;
-            long rows = base.rowsMinBytes;
-            int threads = base.threads;
-            HostCopy copy = base.copy;
-            boolean pipelined = base.pipelined;
-            long ramp = base.rampBytes;
-            long spin = base.spinMicros;
-            long poll = base.pollMicros;
-            boolean wc = base.writeCombined;
-            long wide = base.wideBytes;
-            boolean caller = base.callerCopies;
-            boolean interleave = base.interleave;
-            long flush = base.flushBytes;
-            int inThreads = base.inThreads;
-            for (String entry : spec.split(",")) {
-                String e = entry.trim();
-                if (e.isEmpty()) {
-                    continue;
-                }
-                int eq = e.indexOf('=');
-                if (eq <= 0) {
-                    throw new IllegalArgumentException("staging setting '" + e + "' is not key=value");
-                }
-                String key = e.substring(0, eq).trim();
-                String value = e.substring(eq + 1).trim();
-                try {
-                    switch (key) {
-                        case "min" -> min = bytes(value);
-                        case "rows" -> rows = bytes(value);
-                        case "slot" -> slot = bytes(value);
-                        case "chunk" -> chunk = bytes(value);
-                        case "piece" -> piece = bytes(value);
-                        case "ramp" -> ramp = bytes(value);
-                        case "spin" -> spin = Long.parseLong(value);
-                        case "poll" -> poll = Long.parseLong(value);
-                        case "slots" -> slots = Integer.parseInt(value);
-                        case "lanes" -> lanes = Integer.parseInt(value);
-                        case "chunks" -> chunks = Integer.parseInt(value);
-                        case "threads" -> threads = Integer.parseInt(value);
-                        case "copy" -> copy = HostCopy.valueOf(value.toUpperCase(java.util.Locale.ROOT));
-                        case "wide" -> wide = bytes(value);
-                        case "pipelined" -> pipelined = bool(value);
-                        case "wc" -> wc = bool(value);
-                        case "caller" -> caller = bool(value);
-                        case "interleave" -> interleave = bool(value);
-                        case "flush" -> flush = switch (value) {
-                            case "true" -> Long.MAX_VALUE;
-                            case "false" -> 0;
-                            default -> bytes(value);
-                        };
-                        case "inthreads" -> inThreads = Integer.parseInt(value);
-                        default -> throw new IllegalArgumentException("unknown key");
-                    }
-                } catch (IllegalArgumentException x) {
-                    throw new IllegalArgumentException("staging setting '" + e + "' not understood: keys min, rows,"
-                            + " slot, chunk, piece, ramp, wide, flush (bytes, suffix k, m or g), slots, lanes, chunks,"
-                            + " threads, inthreads"
-                            + " (counts), spin, poll (microseconds), copy (buffer or unsafe), pipelined, wc, caller,"
-                            + " interleave (true or false)", x);
-                }
-            }
-            return new Settings(min, slot, slots, lanes, chunk, chunks, piece, rows, threads, copy, pipelined, ramp,
-                    spin, poll, wc, wide, caller, interleave, flush, inThreads);
+            return StagingSpec.parse(spec, base);
         }
 
-        private static boolean bool(String value) {
-            return switch (value) {
-                case "true" -> true;
-                case "false" -> false;
-                default -> throw new IllegalArgumentException("not true or false");
-            };
-        }
 
         /**
          * {@link #DEFAULT} with the changes given by {@code -Dacc4j.staging=...} or else {@code ACC4J_STAGING}
@@ -328,16 +259,6 @@ public final class StagedCopy<D> implements AutoCloseable {
             }
         }
 
-        private static long bytes(String value) {
-            String v = value.toLowerCase(java.util.Locale.ROOT);
-            long scale = switch (v.isEmpty() ? ' ' : v.charAt(v.length() - 1)) {
-                case 'k' -> 1L << 10;
-                case 'm' -> 1L << 20;
-                case 'g' -> 1L << 30;
-                default -> 1;
-            };
-            return Long.parseLong(scale == 1 ? v : v.substring(0, v.length() - 1)) * scale;
-        }
     }
 
     /** Opens a lane of {@code slots} slots of {@code slotBytes} each; throws when the host cannot pin the memory. */

@@ -183,7 +183,8 @@ class StagedCopyTest {
         Settings s = Settings.parse("slot=16m, slots=4,threads=8,copy=unsafe,min=512k,rows=2m,chunk=1m,chunks=8,"
                 + "piece=64k,lanes=3,pipelined=false,ramp=32k,spin=300,poll=5", Settings.DEFAULT);
         assertEquals(new Settings(512 << 10, 16 << 20, 4, 3, 1 << 20, 8, 64 << 10, 2 << 20, 8, HostCopy.UNSAFE, false,
-                32 << 10, 300, 5), s);
+                32 << 10, 300, 5).withFlushBytes(Settings.DEFAULT.flushBytes())
+                .withInThreads(Settings.DEFAULT.inThreads()), s);
         assertFalse(s.writeCombined());
         assertEquals(64 << 20, s.wideBytes());
         Settings wc = Settings.parse("wc=true,wide=128m", s);
