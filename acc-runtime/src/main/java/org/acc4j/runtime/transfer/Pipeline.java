@@ -189,9 +189,8 @@ final class Pipeline<D> {
     /**
      * To the host: queue a chunk into each free slot, one per turn (the first before the helpers are woken), looking
      * between two for a copy that landed, so that the first chunk's pieces start as soon as it is on the host rather
-     * than after every slot was queued
-     * (without {@link #interleave}, the first slots are all queued before the first look); hand each slot to the
-     * pieces once landed; reuse it once copied out.
+     * than after every slot was queued (without {@link #interleave}, the first slots are all queued before the first
+     * look); hand each slot to the pieces once landed; reuse it once copied out.
      */
     private void toHost() {
         long queued = queuedFirst;
