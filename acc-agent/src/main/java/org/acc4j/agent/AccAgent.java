@@ -61,9 +61,28 @@ public final class AccAgent {
         install(instrumentation);
     }
 
+    /**
+     * Lets the runtime write staging memory back from the processor's caches (the staging setting {@code flush}):
+     * {@code java.base} exports {@code jdk.internal.misc} to it. Where that is refused, the setting does nothing.
+     */
+    private static void exportWriteback(Instrumentation instrumentation) {
+        Module base = Object.class.getModule();
+        Module runtime = AccRuntime.class.getModule();
+        try {
+            if (!base.isExported("jdk.internal.misc", runtime) && instrumentation.isModifiableModule(base)) {
+                instrumentation.redefineModule(base, java.util.Set.of(),
+                        java.util.Map.of("jdk.internal.misc", java.util.Set.of(runtime)), java.util.Map.of(),
+                        java.util.Set.of(), java.util.Map.of());
+            }
+        } catch (RuntimeException e) {
+            Log.debug("staging memory is not written back from the caches: " + e);
+        }
+    }
+
     static void install(Instrumentation instrumentation) {
         // advice needs no class injection: keep Byte Buddy off sun.misc.Unsafe (JDK 24+ warns about it)
         System.getProperties().putIfAbsent(ClassInjector.UsingUnsafe.SAFE_PROPERTY, "true");
+        exportWriteback(instrumentation);
         Acc.install(AccRuntime.get().backend());
         // @Kernels methods: each loop nest a launch site, the code around it untouched; host loops calling them:
         // implicit data regions where safe

@@ -27,10 +27,12 @@ public final class PinnedBuffer extends Handle {
 
     private final Pointer pointer;
     private final long capacity;
+    private final boolean writeCombined;
 
-    private PinnedBuffer(Pointer pointer, long capacity) {
+    private PinnedBuffer(Pointer pointer, long capacity, boolean writeCombined) {
         this.pointer = pointer;
         this.capacity = capacity;
+        this.writeCombined = writeCombined;
     }
 
     /**
@@ -39,15 +41,37 @@ public final class PinnedBuffer extends Handle {
      * @throws DriverException e.g. {@code CUDA_ERROR_OUT_OF_MEMORY} when the host cannot pin that much
      */
     public static PinnedBuffer allocate(long bytes, String what) {
+        return allocate(bytes, what, false);
+    }
+
+    /**
+     * Allocates {@code bytes} of write-combined pinned host memory ({@code CU_MEMHOSTALLOC_WRITECOMBINED}): the
+     * host's writes bypass its caches (no line is read before it is written) and the device reads it without looking
+     * into them, but a read by the host is uncached and very slow: the memory is for copies to the device only, and
+     * {@link #unstage} and {@link #readLongs} refuse it.
+     *
+     * @throws DriverException e.g. {@code CUDA_ERROR_OUT_OF_MEMORY} when the host cannot pin that much
+     */
+    public static PinnedBuffer allocateWriteCombined(long bytes, String what) {
+        return allocate(bytes, what, true);
+    }
+
+    private static PinnedBuffer allocate(long bytes, String what, boolean writeCombined) {
         if (bytes < 0 || bytes > MAX_BYTES) {
             throw new IllegalArgumentException("pinned staging takes 0 to " + MAX_BYTES + " bytes, not " + bytes
                     + ", for " + what);
         }
         Pointer p = new Pointer();
         long size = Math.max(1, bytes);
-        Driver.check(JCudaDriver.cuMemHostAlloc(p, size, 0), "cuMemHostAlloc",
-                "pinning " + size + " bytes of host memory for " + what);
-        return new PinnedBuffer(p, size);
+        int flags = writeCombined ? JCudaDriver.CU_MEMHOSTALLOC_WRITECOMBINED : 0;
+        Driver.check(JCudaDriver.cuMemHostAlloc(p, size, flags), "cuMemHostAlloc",
+                "pinning " + size + (writeCombined ? " write-combined" : "") + " bytes of host memory for " + what);
+        return new PinnedBuffer(p, size, writeCombined);
+    }
+
+    /** Whether the memory is write-combined: written by the host, read by the device only. */
+    public boolean writeCombined() {
+        return writeCombined;
     }
 
     /** Size in bytes. */
@@ -78,15 +102,24 @@ public final class PinnedBuffer extends Handle {
 
     /** Copies the first bytes into a whole primitive array, the reverse of {@link #stage} (a byte not 0 is true). */
     public void unstage(Object array) {
+        refuseRead();
         move(array, false);
     }
 
     /** Copies {@code count} longs from the first bytes into {@code into}. */
     public void readLongs(long[] into, int count) {
+        refuseRead();
         if (8L * count > capacity) {
             throw new IllegalArgumentException(count + " longs from " + capacity + " pinned bytes");
         }
         view(0, 8L * count).asLongBuffer().get(into, 0, count);
+    }
+
+    private void refuseRead() {
+        if (writeCombined) {
+            throw new IllegalStateException("the " + capacity + " write-combined pinned bytes are for copies to the"
+                    + " device: the host does not read them");
+        }
     }
 
     private long move(Object array, boolean in) {

@@ -171,7 +171,7 @@ public final class CudaMemory implements DeviceMemory {
 
     /** Memory whose array copies are staged with {@code staging}. */
     public CudaMemory(StagedCopy.Settings staging) {
-        this.staging = new StagedCopy<>(staging, CudaLane::open);
+        this.staging = new StagedCopy<>(staging, CudaLane::open, CudaLane::openWriteCombined);
     }
 
     /** The staged copies of this memory's buffers. */

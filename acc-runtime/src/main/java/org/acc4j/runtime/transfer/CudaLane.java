@@ -18,9 +18,11 @@ public final class CudaLane implements Lane<DeviceBuffer> {
     private final ByteBuffer[] views;
     private final Event[] done;
     private final long slotBytes;
+    private final boolean writeCombined;
     private boolean closed;
 
-    private CudaLane(Stream stream, PinnedBuffer[] pinned, Event[] done, long slotBytes) {
+    private CudaLane(Stream stream, PinnedBuffer[] pinned, Event[] done, long slotBytes, boolean writeCombined) {
+        this.writeCombined = writeCombined;
         this.stream = stream;
         this.pinned = pinned;
         this.done = done;
@@ -38,16 +40,30 @@ public final class CudaLane implements Lane<DeviceBuffer> {
      * @throws org.acc4j.runtime.cuda.DriverException e.g. when the host cannot pin the memory
      */
     public static CudaLane open(long slotBytes, int slots) {
+        return open(slotBytes, slots, false);
+    }
+
+    /**
+     * {@link #open(long, int)} with write-combined slots ({@link PinnedBuffer#allocateWriteCombined}): a lane for
+     * copies to the device only, whose slots the host writes and never reads; {@link #toHost} refuses.
+     */
+    public static CudaLane openWriteCombined(long slotBytes, int slots) {
+        return open(slotBytes, slots, true);
+    }
+
+    private static CudaLane open(long slotBytes, int slots, boolean writeCombined) {
         Stream stream = null;
         PinnedBuffer[] pinned = new PinnedBuffer[slots];
         Event[] done = new Event[slots];
         try {
             stream = Stream.create("staged copies");
             for (int i = 0; i < slots; i++) {
-                pinned[i] = PinnedBuffer.allocate(slotBytes, "staging slot " + i + " of staged copies");
+                String what = "staging slot " + i + " of staged copies";
+                pinned[i] = writeCombined ? PinnedBuffer.allocateWriteCombined(slotBytes, what)
+                        : PinnedBuffer.allocate(slotBytes, what);
                 done[i] = Event.fence("end of the copy of staging slot " + i);
             }
-            return new CudaLane(stream, pinned, done, slotBytes);
+            return new CudaLane(stream, pinned, done, slotBytes, writeCombined);
         } catch (RuntimeException e) {
             free(stream, pinned, done, e);
             throw e;
@@ -82,6 +98,9 @@ public final class CudaLane implements Lane<DeviceBuffer> {
 
     @Override
     public void toHost(DeviceBuffer device, long offset, int slot, long bytes) {
+        if (writeCombined) {
+            throw new IllegalStateException("a lane of write-combined slots copies to the device only");
+        }
         device.copyToPinnedAsync(offset, pinned[slot], bytes, stream);
         done[slot].record(stream);
     }
@@ -150,6 +169,7 @@ public final class CudaLane implements Lane<DeviceBuffer> {
 
     @Override
     public String toString() {
-        return "CudaLane[" + pinned.length + " slots of " + slotBytes + " bytes]";
+        return "CudaLane[" + pinned.length + (writeCombined ? " write-combined" : "") + " slots of " + slotBytes
+                + " bytes]";
     }
 }

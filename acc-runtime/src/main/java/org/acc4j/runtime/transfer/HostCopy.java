@@ -50,6 +50,14 @@ public enum HostCopy {
     /** Copies {@code count} elements from {@code memory} at byte {@code at} into {@code array} from element {@code from}. */
     public abstract void get(ByteBuffer memory, long at, Object array, int from, int count);
 
+    /** The address of direct buffer {@code memory}'s first byte (needs {@code sun.misc.Unsafe}: {@link #UNSAFE}). */
+    static long address(ByteBuffer memory) {
+        if (Raw.UNSAFE == null) {
+            throw new IllegalStateException("no sun.misc.Unsafe: the address of a direct buffer is unknown");
+        }
+        return Raw.address(memory);
+    }
+
     /** The ways this JVM offers: {@link #UNSAFE} needs {@code sun.misc.Unsafe}. */
     public static List<HostCopy> available() {
         List<HostCopy> ways = new ArrayList<>();

@@ -50,7 +50,15 @@ final class Pipeline<D> {
     /** The least time between two questions to the lane whether a device copy is done (0: none). */
     private final long pollNanos;
     private long nextPoll;
+    /** Whether the caller copies pieces whenever it has nothing to queue, or only while no helper has started. */
+    private final boolean callerCopies;
+    /** To the host: whether the first device copies are queued one per turn, or all before the first look. */
+    private final boolean interleave;
+    /** To the device: the pieces of chunks up to this many bytes are written back once copied ({@link Writeback}). */
+    private final long flushBytes;
 
+    /** To the host: the device copies queued before the helpers were woken. */
+    private long queuedFirst;
     /** The next piece to take, over the whole array in order. */
     private final AtomicLong next = new AtomicLong();
     /** Per ring entry: the slot's memory while the host may use it. */
@@ -64,7 +72,10 @@ final class Pipeline<D> {
     private final AtomicInteger inside = new AtomicInteger();
 
     private Pipeline(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in, Trace trace,
-                     long pollNanos) {
+                     long pollNanos, boolean callerCopies, boolean interleave, long flushBytes) {
+        this.flushBytes = flushBytes;
+        this.callerCopies = callerCopies;
+        this.interleave = interleave;
         this.plan = plan;
         this.trace = trace;
         this.pollNanos = pollNanos;
@@ -90,19 +101,29 @@ final class Pipeline<D> {
      */
     static <D> void run(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in,
                         Executor executor, int helpers) {
-        run(plan, host, lane, device, in, executor, helpers, null, 0);
+        run(plan, host, lane, device, in, executor, helpers, null, 0, true, true, 0);
     }
 
     /**
      * {@link #run(Plan, StagedCopy.Host, Lane, Object, boolean, Executor, int)}, its events to {@code trace} (or
      * none), asking the lane whether a device copy is done at most once per {@code pollNanos} (0: as often as the
-     * caller has nothing else to do).
+     * caller has nothing else to do); the caller copies pieces whenever it has nothing to queue ({@code callerCopies})
+     * or only while no helper has started; to the host, the first device copies are queued one per turn with a look
+     * for a landed one between two ({@code interleave}), or all before the first look; to the device, each piece of a
+     * chunk of at most {@code flushBytes} is written back from the caches once copied.
      */
     static <D> void run(Plan plan, StagedCopy.Host host, Lane<D> lane, D device, boolean in,
-                        Executor executor, int helpers, Trace trace, long pollNanos) {
-        Pipeline<D> p = new Pipeline<>(plan, host, lane, device, in, trace, pollNanos);
+                        Executor executor, int helpers, Trace trace, long pollNanos, boolean callerCopies,
+                        boolean interleave, long flushBytes) {
+        Pipeline<D> p = new Pipeline<>(plan, host, lane, device, in, trace, pollNanos, callerCopies, interleave,
+                flushBytes);
         long n = Math.min(helpers, p.pieces - 1);
         try {
+            if (!in && interleave && p.chunks > 0) {
+                // the first device copy before the helpers are woken: they have nothing to do until it lands
+                p.queueToHost(0);
+                p.queuedFirst = 1;
+            }
             for (long i = 0; i < n; i++) {
                 try {
                     if (trace != null) {
@@ -165,13 +186,18 @@ final class Pipeline<D> {
         }
     }
 
-    /** To the host: queue the first chunks; hand each slot to the pieces once landed; reuse it once copied out. */
+    /**
+     * To the host: queue a chunk into each free slot, one per turn (the first before the helpers are woken), looking
+     * between two for a copy that landed, so that the first chunk's pieces start as soon as it is on the host rather
+     * than after every slot was queued (without {@link #interleave}, the first slots are all queued before the first
+     * look); hand each slot to the pieces once landed; reuse it once copied out.
+     */
     private void toHost() {
-        long queued = Math.min(slots, chunks);
-        for (long k = 0; k < queued; k++) {
-            event(Trace.Kind.QUEUE_BEGIN, k);
-            lane.toHost(device, offset(k), (int) k, bytes(k));
-            event(Trace.Kind.QUEUE_END, k);
+        long queued = queuedFirst;
+        if (!interleave) {
+            for (; queued < Math.min(slots, chunks); queued++) {
+                queueToHost(queued);
+            }
         }
         long landed = 0;
         long finished = 0;
@@ -189,16 +215,22 @@ final class Pipeline<D> {
             if (finished < landed && ready.get(r) == finished && left.get(r) == 0) {
                 memory.set(r, null);
                 finished++;
-                if (queued < chunks) {
-                    event(Trace.Kind.QUEUE_BEGIN, queued);
-                    lane.toHost(device, offset(queued), (int) (queued % slots), bytes(queued));
-                    event(Trace.Kind.QUEUE_END, queued);
-                    queued++;
-                }
+                moved = true;
+            }
+            if (queued < chunks && queued - finished < slots) {
+                queueToHost(queued);
+                queued++;
                 moved = true;
             }
             idle = moved || takeOne() ? 0 : pause(idle);
         }
+    }
+
+    /** Queues chunk {@code k}'s device copy into its slot. */
+    private void queueToHost(long k) {
+        event(Trace.Kind.QUEUE_BEGIN, k);
+        lane.toHost(device, offset(k), (int) (k % slots), bytes(k));
+        event(Trace.Kind.QUEUE_END, k);
     }
 
     /** Whether the last device copy of {@code slot} is done, asking the lane at most once per {@code pollNanos}. */
@@ -259,8 +291,14 @@ final class Pipeline<D> {
         }
     }
 
-    /** The caller's turn at a piece, taken only when its chunk is ready, so that the caller never waits for one. */
+    /**
+     * The caller's turn at a piece, taken only when its chunk is ready, so that the caller never waits for one; where
+     * the caller leaves the pieces to the helpers, only while none has started.
+     */
     private boolean takeOne() {
+        if (!callerCopies && (inside.get() & Integer.MAX_VALUE) != 0) {
+            return false;
+        }
         long p = next.get();
         if (p >= pieces) {
             return false;
@@ -292,7 +330,11 @@ final class Pipeline<D> {
         int from = (int) (p - plan.firstPiece(k)) * per;
         int count = Math.min(per, plan.count(k) - from);
         event(Trace.Kind.PIECE_BEGIN, p);
-        host.copy(plan.copy(), plan.first(k) + from, count, memory.get(r), from * plan.width(), in);
+        ByteBuffer slot = memory.get(r);
+        host.copy(plan.copy(), plan.first(k) + from, count, slot, from * plan.width(), in);
+        if (in && (long) plan.count(k) * plan.width() <= flushBytes) {
+            Writeback.range(slot, (long) from * plan.width(), (long) count * plan.width());
+        }
         event(Trace.Kind.PIECE_END, p);
         if (left.decrementAndGet(r) == 0) {
             LockSupport.unpark(caller);

@@ -55,32 +55,58 @@ public final class StagedCopy<D> implements AutoCloseable {
      *                      sleep ({@link Crew})
      * @param pollMicros    the least time between two questions to the lane whether a device copy is done (0: as
      *                      often as the calling thread has nothing else to do)
+     * @param writeCombined whether copies to the device are staged in write-combined slots of their own (on CUDA
+     *                      {@code CU_MEMHOSTALLOC_WRITECOMBINED}): the host's writes go to memory without reading
+     *                      the lines first and the device reads them without looking into the host's caches; the
+     *                      host never reads such a slot, so copies to the host keep cached slots. Pinned memory is
+     *                      then at most {@code lanes * slots * slotBytes} per direction
+     * @param wideBytes     copies of at least this many bytes are made by every core (where {@code threads} are
+     *                      fewer and of the copier's own)
+     * @param callerCopies  whether the calling thread of a pipelined copy copies pieces whenever it has nothing to
+     *                      queue ({@code true}), or only while no helper has started ({@code false}: it is then
+     *                      free to queue each chunk's device copy the moment its last piece is staged, and the copy
+     *                      still ends when no helper ever starts)
+     * @param interleave    whether a pipelined copy to the host queues its first device copies one per turn, looking
+     *                      for a landed one between two, so that the host starts on the first chunk as soon as it
+     *                      is there ({@code true}), or all of them before it looks ({@code false})
+     * @param flushBytes    each piece copied for the device into a chunk of at most this many bytes is written back
+     *                      from the host's caches at once ({@link Writeback}), so that the device reads it from memory
+     *                      rather than out of the writing core's cache (0: none; nothing where the JVM cannot)
+     * @param inThreads     the threads that copy a chunk for the device, below {@code wideBytes}, where the copier
+     *                      has threads of its own (0: {@code threads})
      */
     public record Settings(long minBytes, long slotBytes, int slots, int lanes, long minChunkBytes, int chunksPerCopy,
                            long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined,
-                           long rampBytes, long spinMicros, long pollMicros) {
+                           long rampBytes, long spinMicros, long pollMicros, boolean writeCombined, long wideBytes,
+                           boolean callerCopies, boolean interleave, long flushBytes, int inThreads) {
 
         private static final long MIB = 1L << 20;
 
         /**
-         * The runtime's settings, from device probes on an H100 (PCIe 5, ~53 GB/s pinned) with 16 host cores. There
-         * the host's copies bound a staged copy: 16 cores copy a Java array into pinned memory at 37-40 GB/s alone,
-         * and at 22-25 GB/s into 64 MiB of pinned memory that the device reads meanwhile. Slots of 8 MiB, 6 per lane,
-         * beat slots of 32 MiB, 3 per lane, at 1 GiB (0.83-0.95 of pinned against 0.61-0.78): a slot the host has
-         * just written is still largely in its cache when the device reads it. The pieces flow across chunks
-         * ({@link Pipeline}), on threads of the copier's own that stay awake between copies ({@link Crew}). Half the
-         * cores copy an array below 64 MiB ({@link #WIDE_BYTES}; every core a larger one): with every core, the copies' timelines (TransferTimeline) showed staging threads that started
-         * up to 0.4-1 ms late and pieces stalled for 0.3 ms, the calling thread and the driver competing with them
-         * for the cores, where half the cores started within 45 us (8 MiB staged at 0.31-0.36 of pinned against
-         * 0.12-0.17). An array is cut into at least 8 chunks of at least 512 KiB, ramping from 64 KiB at each end, in
-         * pieces of at least 16 KiB. An array below 8 MiB goes straight from the Java array, where the driver's own
-         * copy from pageable memory (8-13 GB/s) is as fast as a staged one. Rows, whose direct path is a copy per
-         * row, are staged from {@link #ROWS_MIN_BYTES}. Pinned memory held: at most 2 lanes of 6 slots of 8 MiB,
-         * 96 MiB, opened on first use and kept.
+         * The runtime's settings, from device probes on an H100 (PCIe 5, ~53 GB/s pinned) with 16 host cores. Slots
+         * of 8 MiB, 6 per lane, beat slots of 32 MiB, 3 per lane, at 1 GiB (0.83-0.95 of pinned against 0.61-0.78).
+         * The pieces flow across chunks ({@link Pipeline}), on threads of the copier's own that stay awake between
+         * copies ({@link Crew}). There the device read a chunk of 1-2 MiB at 15-22 GB/s while its lines were still in
+         * the caches of the cores that had just written them, and at 33-44 GB/s once they were written back
+         * ({@link Writeback}), which costs the host's copies about half their speed; chunks of 4 MiB and more ran at
+         * 50 GB/s without. So chunks up to 2 MiB are written back ({@link #flushBytes}), and three quarters of the
+         * cores copy to the device ({@link #inThreads}), half of them to the host (with every core on a small copy,
+         * the timelines of TransferTimeline showed staging threads that started up to 1 ms late, the calling thread
+         * and the driver competing with them for the cores); every core copies an array of 64 MiB or more
+         * ({@link #wideBytes}). Against the previous settings (no write-back, half the cores, from 8 MiB), in one
+         * device call: copyin/updateDevice of 8 MiB at 0.53-0.57 of pinned against 0.24-0.28, of 16 MiB 0.56-0.61
+         * against 0.37-0.38, of 1 GiB 0.85-0.92 against 0.69-0.93; copies to the host as before or better. An array
+         * is cut into at least 8 chunks of at least 512 KiB, ramping from 64 KiB at each end, in pieces of at least
+         * 16 KiB. Arrays from 4 MiB are staged (at 4 MiB 0.23-0.27 of pinned against 0.17-0.21 from the Java array,
+         * where the driver's own copy from pageable memory runs at 8-13 GB/s). Rows, whose direct path is a copy per
+         * row, are staged from {@link #ROWS_MIN_BYTES}. Write-combined slots ({@link #writeCombined}) measured the
+         * same as cached ones there, and are off. Pinned memory held: at most 2 lanes of 6 slots of 8 MiB, 96 MiB,
+         * opened on first use and kept.
          */
-        public static final Settings DEFAULT = new Settings(8 * MIB, 8 * MIB, 6, 2, MIB / 2, 8, MIB / 64,
+        public static final Settings DEFAULT = new Settings(4 * MIB, 8 * MIB, 6, 2, MIB / 2, 8, MIB / 64,
                 MIB, Math.max(1, Runtime.getRuntime().availableProcessors() / 2), HostCopy.BUFFER, true, MIB / 16,
-                Crew.SPIN_MICROS, 0);
+                Crew.SPIN_MICROS, 0, false, 64 * MIB, true, true, 2 * MIB,
+                Math.max(1, Runtime.getRuntime().availableProcessors() * 3 / 4));
 
         /** The least bytes of rows that are staged by default (when the settings' least is higher). */
         public static final long ROWS_MIN_BYTES = MIB;
@@ -92,14 +118,24 @@ public final class StagedCopy<D> implements AutoCloseable {
             if (minBytes < 0 || slotBytes < 8 || slotBytes % 8 != 0 || slotBytes > 1L << 30 || slots < 1 || lanes < 0
                     || minChunkBytes < 8 || minChunkBytes % 8 != 0 || minChunkBytes > slotBytes || chunksPerCopy < 1
                     || minPieceBytes < 1 || rowsMinBytes < 0 || threads < 0 || copy == null || rampBytes < 0
-                    || spinMicros < 0 || pollMicros < 0) {
+                    || spinMicros < 0 || pollMicros < 0 || wideBytes < 0 || flushBytes < 0 || inThreads < 0) {
                 throw new IllegalArgumentException("bad staging settings: " + minBytes + " bytes at least, slots of "
                         + slotBytes + " bytes (a multiple of 8 up to 1 GiB), " + slots + " slots, " + lanes
                         + " lanes, chunks of " + minChunkBytes + " bytes at least (a multiple of 8 up to a slot), "
                         + chunksPerCopy + " chunks per copy, pieces of " + minPieceBytes + " bytes, rows from "
                         + rowsMinBytes + " bytes, " + threads + " threads, copies by " + copy + ", ramp from "
-                        + rampBytes + " bytes, threads awake " + spinMicros + " us, polls " + pollMicros + " us apart");
+                        + rampBytes + " bytes, threads awake " + spinMicros + " us, polls " + pollMicros
+                        + " us apart, every core from " + wideBytes + " bytes, written back up to " + flushBytes
+                        + " bytes, " + inThreads + " threads to the device");
             }
+        }
+
+        /** Settings with cached slots in both directions and every core from 64 MiB. */
+        public Settings(long minBytes, long slotBytes, int slots, int lanes, long minChunkBytes, int chunksPerCopy,
+                        long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined,
+                        long rampBytes, long spinMicros, long pollMicros) {
+            this(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes, rowsMinBytes, threads,
+                    copy, pipelined, rampBytes, spinMicros, pollMicros, false, 64 * MIB, true, true, 0, 0);
         }
 
         /** Settings with chunks of one size and the staging threads awake for {@link Crew#SPIN_MICROS} after a copy. */
@@ -119,88 +155,89 @@ public final class StagedCopy<D> implements AutoCloseable {
         /** These settings with the host's copies made by {@code threads} threads ({@link #threads()}). */
         public Settings withThreads(int threads) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros);
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
         }
 
         /** These settings with the host's copies made by {@code copy}. */
         public Settings withCopy(HostCopy copy) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros);
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
         }
 
         /** These settings with the host's pieces in a {@link Pipeline} ({@code true}) or in rounds per chunk. */
         public Settings withPipelined(boolean pipelined) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros);
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
+        }
+
+        /** These settings with copies to the device staged in write-combined slots ({@code true}) or cached ones. */
+        public Settings withWriteCombined(boolean writeCombined) {
+            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
+        }
+
+        /** These settings with every core copying from {@code wideBytes} ({@link #wideBytes()}). */
+        public Settings withWideBytes(long wideBytes) {
+            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
+        }
+
+        /** These settings with the calling thread copying pieces ({@code true}) or leaving them to the helpers. */
+        public Settings withCallerCopies(boolean callerCopies) {
+            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
+        }
+
+        /** These settings with the first device copies to the host queued one per turn ({@code true}) or at once. */
+        public Settings withInterleave(boolean interleave) {
+            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
+        }
+
+        /** These settings with every piece staged for the device written back from the caches ({@code true}) or none. */
+        public Settings withWriteBack(boolean writeBack) {
+            return withFlushBytes(writeBack ? Long.MAX_VALUE : 0);
+        }
+
+        /** These settings with the pieces of chunks up to {@code flushBytes} written back ({@link #flushBytes()}). */
+        public Settings withFlushBytes(long flushBytes) {
+            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
+        }
+
+        /** These settings with {@code inThreads} threads copying for the device ({@link #inThreads()}). */
+        public Settings withInThreads(int inThreads) {
+            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
         }
 
         /**
          * {@code base} with the changes of {@code spec}, a comma-separated list of {@code key=value}: {@code min},
-         * {@code rows}, {@code slot}, {@code chunk}, {@code piece}, {@code ramp} in bytes (with an optional suffix
-         * {@code k}, {@code m} or {@code g}), {@code slots}, {@code lanes}, {@code chunks}, {@code threads} as counts,
-         * {@code spin}, {@code poll} in microseconds,
-         * {@code copy} as {@code buffer} or {@code unsafe}, {@code pipelined} as {@code true} or {@code false}.
+         * {@code rows}, {@code slot}, {@code chunk}, {@code piece}, {@code ramp}, {@code wide} in bytes (with an
+         * optional suffix {@code k}, {@code m} or {@code g}), {@code slots}, {@code lanes}, {@code chunks},
+         * {@code threads} as counts, {@code spin}, {@code poll} in microseconds, {@code copy} as {@code buffer} or
+         * {@code unsafe}, {@code pipelined}, {@code wc} (write-combined slots to the device), {@code caller} (the
+         * calling thread copies pieces), {@code interleave} (the first copies to the host queued one per turn) as
+         * {@code true} or {@code false}; {@code flush} (pieces staged for the device into chunks up to this size written
+         * back from the caches) in bytes, or {@code true} (all) or {@code false} (none); {@code inthreads} (threads
+         * copying for the device) as a count.
          * E.g. {@code slot=16m,slots=4,threads=8}.
          *
          * @throws IllegalArgumentException naming the entry that is not understood, or for settings out of range
          */
         public static Settings parse(String spec, Settings base) {
-            long min = base.minBytes;
-            long slot = base.slotBytes;
-            int slots = base.slots;
-            int lanes = base.lanes;
-            long chunk = base.minChunkBytes;
-            int chunks = base.chunksPerCopy;
-            long piece = base.minPieceBytes;
-            long rows = base.rowsMinBytes;
-            int threads = base.threads;
-            HostCopy copy = base.copy;
-            boolean pipelined = base.pipelined;
-            long ramp = base.rampBytes;
-            long spin = base.spinMicros;
-            long poll = base.pollMicros;
-            for (String entry : spec.split(",")) {
-                String e = entry.trim();
-                if (e.isEmpty()) {
-                    continue;
-                }
-                int eq = e.indexOf('=');
-                if (eq <= 0) {
-                    throw new IllegalArgumentException("staging setting '" + e + "' is not key=value");
-                }
-                String key = e.substring(0, eq).trim();
-                String value = e.substring(eq + 1).trim();
-                try {
-                    switch (key) {
-                        case "min" -> min = bytes(value);
-                        case "rows" -> rows = bytes(value);
-                        case "slot" -> slot = bytes(value);
-                        case "chunk" -> chunk = bytes(value);
-                        case "piece" -> piece = bytes(value);
-                        case "ramp" -> ramp = bytes(value);
-                        case "spin" -> spin = Long.parseLong(value);
-                        case "poll" -> poll = Long.parseLong(value);
-                        case "slots" -> slots = Integer.parseInt(value);
-                        case "lanes" -> lanes = Integer.parseInt(value);
-                        case "chunks" -> chunks = Integer.parseInt(value);
-                        case "threads" -> threads = Integer.parseInt(value);
-                        case "copy" -> copy = HostCopy.valueOf(value.toUpperCase(java.util.Locale.ROOT));
-                        case "pipelined" -> pipelined = switch (value) {
-                            case "true" -> true;
-                            case "false" -> false;
-                            default -> throw new IllegalArgumentException("not true or false");
-                        };
-                        default -> throw new IllegalArgumentException("unknown key");
-                    }
-                } catch (IllegalArgumentException x) {
-                    throw new IllegalArgumentException("staging setting '" + e + "' not understood: keys min, rows,"
-                            + " slot, chunk, piece, ramp (bytes, suffix k, m or g), slots, lanes, chunks, threads"
-                            + " (counts), spin, poll (microseconds), copy (buffer or unsafe), pipelined (true or false)", x);
-                }
-            }
-            return new Settings(min, slot, slots, lanes, chunk, chunks, piece, rows, threads, copy, pipelined, ramp,
-                    spin, poll);
+            return StagingSpec.parse(spec, base);
         }
+
 
         /**
          * {@link #DEFAULT} with the changes given by {@code -Dacc4j.staging=...} or else {@code ACC4J_STAGING}
@@ -222,16 +259,6 @@ public final class StagedCopy<D> implements AutoCloseable {
             }
         }
 
-        private static long bytes(String value) {
-            String v = value.toLowerCase(java.util.Locale.ROOT);
-            long scale = switch (v.isEmpty() ? ' ' : v.charAt(v.length() - 1)) {
-                case 'k' -> 1L << 10;
-                case 'm' -> 1L << 20;
-                case 'g' -> 1L << 30;
-                default -> 1;
-            };
-            return Long.parseLong(scale == 1 ? v : v.substring(0, v.length() - 1)) * scale;
-        }
     }
 
     /** Opens a lane of {@code slots} slots of {@code slotBytes} each; throws when the host cannot pin the memory. */
@@ -241,24 +268,24 @@ public final class StagedCopy<D> implements AutoCloseable {
     }
 
     private final Settings settings;
+    /** The lanes of copies to the host, and of copies to the device unless they have lanes of their own. */
     private final LanePool<D> pool;
+    /** The write-combined lanes of copies to the device ({@link Settings#writeCombined}), or null: {@link #pool}. */
+    private final LanePool<D> toDevicePool;
     /** Cores that copy a chunk together: the common pool's workers and the calling thread. */
     private final int cores;
     /**
-     * Cores that copy a chunk of a copy of at least {@link #WIDE_BYTES}: every core, where the settings' threads are
-     * fewer and of the copier's own.
+     * Cores that copy a chunk of a copy of at least {@link Settings#wideBytes}: every core, where the settings'
+     * threads are fewer and of the copier's own.
      */
     private final int wideCores;
 
-    /**
-     * Copies of at least this many bytes use every core: on the H100 machine, 16 cores against 8 staged 128 MiB-1 GiB
-     * at 0.74-0.96 of pinned against 0.60-0.88 (the same device call), where 8 cores did better from 8 to 32 MiB.
-     */
-    static final long WIDE_BYTES = 64L << 20;
-
-    /** The cores that copy a chunk of a copy of {@code bytes}. */
-    private int coresFor(long bytes) {
-        return bytes >= WIDE_BYTES ? wideCores : cores;
+    /** The cores that copy a chunk of a copy of {@code bytes} to the device ({@code in}) or to the host. */
+    private int coresFor(long bytes, boolean in) {
+        if (bytes >= settings.wideBytes()) {
+            return wideCores;
+        }
+        return in && ownThreads > 0 && settings.inThreads() > 0 ? Math.min(settings.inThreads(), wideCores) : cores;
     }
     private final AtomicLong staged = new AtomicLong();
     private final AtomicLong declined = new AtomicLong();
@@ -268,7 +295,15 @@ public final class StagedCopy<D> implements AutoCloseable {
      *               cannot pin the memory, and the copies then go direct
      */
     public StagedCopy(Settings settings, Opener<D> opener) {
-        this(settings, opener, settings.threads());
+        this(settings, opener, null, settings.threads());
+    }
+
+    /**
+     * @param writeCombined opens a lane of write-combined slots (on CUDA, {@code CudaLane::openWriteCombined}), for
+     *                      copies to the device where the settings ask for them ({@link Settings#writeCombined})
+     */
+    public StagedCopy(Settings settings, Opener<D> opener, Opener<D> writeCombined) {
+        this(settings, opener, writeCombined, settings.threads());
     }
 
     /**
@@ -277,14 +312,28 @@ public final class StagedCopy<D> implements AutoCloseable {
      *                the calling thread (1: the calling thread alone)
      */
     public StagedCopy(Settings settings, Opener<D> opener, int threads) {
+        this(settings, opener, null, threads);
+    }
+
+    /**
+     * @param writeCombined opens a lane of write-combined slots for copies to the device where the settings ask for
+     *                      them; null: copies to the device share the lanes of {@code opener}
+     * @param threads       as in {@link #StagedCopy(Settings, Opener, int)}
+     */
+    public StagedCopy(Settings settings, Opener<D> opener, Opener<D> writeCombined, int threads) {
         if (threads < 0) {
             throw new IllegalArgumentException("staging threads: 0 for the common pool, or at least 1, not " + threads);
         }
         this.settings = settings;
         this.pool = new LanePool<>(opener, settings.slotBytes(), settings.slots(), settings.lanes());
+        this.toDevicePool = settings.writeCombined() && writeCombined != null
+                ? new LanePool<>(writeCombined, settings.slotBytes(), settings.slots(), settings.lanes()) : null;
         this.cores = threads == 0 ? ForkJoinPool.getCommonPoolParallelism() + 1 : threads;
         this.wideCores = threads <= 1 ? cores : Math.max(threads, Runtime.getRuntime().availableProcessors());
         this.ownThreads = threads > 1 ? wideCores - 1 : 0;
+        if (settings.flushBytes() > 0 && !Writeback.available()) {
+            org.acc4j.runtime.Log.debug("staged pieces are not written back from the caches: " + Writeback.missing());
+        }
     }
 
     /** How many staging threads of its own this copier has (besides the caller), or 0: the common pool or none. */
@@ -361,9 +410,14 @@ public final class StagedCopy<D> implements AutoCloseable {
         return declined.get();
     }
 
-    /** How many lanes (each with its pinned slots) are open now. */
+    /** How many lanes (each with its pinned slots) are open now, of both kinds. */
     public int lanes() {
-        return pool.lanes();
+        return pool.lanes() + (toDevicePool == null ? 0 : toDevicePool.lanes());
+    }
+
+    /** How many write-combined lanes (for copies to the device) are open now. */
+    public int writeCombinedLanes() {
+        return toDevicePool == null ? 0 : toDevicePool.lanes();
     }
 
     /** Frees the staging memory (the runtime's shutdown); later copies open lanes again. Needs the context current. */
@@ -375,7 +429,13 @@ public final class StagedCopy<D> implements AutoCloseable {
             crew = null;
         }
         try {
-            pool.close();
+            try {
+                pool.close();
+            } finally {
+                if (toDevicePool != null) {
+                    toDevicePool.close();
+                }
+            }
         } finally {
             if (ending != null) {
                 ending.close();
@@ -386,6 +446,9 @@ public final class StagedCopy<D> implements AutoCloseable {
     /** Forgets the staging memory without freeing it, because its context was destroyed. */
     public void abandon() {
         pool.abandon();
+        if (toDevicePool != null) {
+            toDevicePool.abandon();
+        }
     }
 
     /**
@@ -512,19 +575,21 @@ public final class StagedCopy<D> implements AutoCloseable {
         if (t != null) {
             t.add(Trace.Kind.BEGIN, bytes);
         }
-        Lane<D> lane = pool.take();
+        LanePool<D> lanes = in && toDevicePool != null ? toDevicePool : pool;
+        Lane<D> lane = lanes.take();
         if (lane == null) {
             declined.incrementAndGet();
             return false;
         }
         try {
-            Plan plan = plan(host.width(), host.length());
+            Plan plan = plan(host.width(), host.length(), in);
             if (t != null) {
                 t.add(Trace.Kind.LANE, plan.chunks());
             }
-            int c = coresFor(bytes);
+            int c = coresFor(bytes, in);
             if (settings.pipelined() && c > 1 && plan.pieces() > 1) {
-                Pipeline.run(plan, host, lane, device, in, workers(), c - 1, t, settings.pollMicros() * 1000);
+                Pipeline.run(plan, host, lane, device, in, workers(), c - 1, t, settings.pollMicros() * 1000,
+                        settings.callerCopies(), settings.interleave(), settings.flushBytes());
             } else if (in) {
                 toDevice(plan, host, lane, device);
             } else {
@@ -535,20 +600,26 @@ public final class StagedCopy<D> implements AutoCloseable {
                 t.add(Trace.Kind.END, 0);
             }
         } catch (RuntimeException | Error e) {
-            pool.discard(lane, e);
+            lanes.discard(lane, e);
             throw e;
         }
-        pool.give(lane);
+        lanes.give(lane);
         staged.incrementAndGet();
         return true;
     }
 
+    /** The plan of a copy to the host of {@code length} elements of {@code width} bytes. */
     Plan plan(int width, long length) {
+        return plan(width, length, false);
+    }
+
+    /** The plan of a copy of {@code length} elements of {@code width} bytes to the device ({@code in}) or the host. */
+    Plan plan(int width, long length, boolean in) {
         long bytes = (long) width * length;
         long wanted = (ceilDiv(bytes, settings.chunksPerCopy()) + 7) & ~7L;
         long chunkBytes = Math.min(settings.slotBytes(), Math.max(settings.minChunkBytes(), wanted));
         return new Plan(width, length, (int) (chunkBytes / width), settings.rampBytes() / width,
-                ceilDiv(settings.minPieceBytes(), width), coresFor(bytes), settings.copy());
+                ceilDiv(settings.minPieceBytes(), width), coresFor(bytes, in), settings.copy());
     }
 
     /** Stages chunk c in slot c % slots once that slot's copy c - slots is done, and queues its copy to the device. */
@@ -589,6 +660,13 @@ public final class StagedCopy<D> implements AutoCloseable {
 
     /** Copies elements [first, first + count) between the array and the start of a slot, in pieces on several cores. */
     private void host(Plan plan, Host array, long first, int count, ByteBuffer slot, boolean in) {
+        hostPieces(plan, array, first, count, slot, in);
+        if (in && (long) count * plan.width() <= settings.flushBytes()) {
+            Writeback.range(slot, 0, (long) count * plan.width());
+        }
+    }
+
+    private void hostPieces(Plan plan, Host array, long first, int count, ByteBuffer slot, boolean in) {
         int per = plan.pieceElements();
         int pieces = (int) ceilDiv(count, per);
         if (pieces == 1 || cores == 1) {
@@ -629,14 +707,14 @@ public final class StagedCopy<D> implements AutoCloseable {
         }
     }
 
-    private static void pieceOf(Plan plan, Host array, long first, int count, ByteBuffer slot, boolean in, int per,
-                                int p) {
+    private void pieceOf(Plan plan, Host array, long first, int count, ByteBuffer slot, boolean in, int per,
+                         int p) {
         int from = p * per;
         piece(plan, array, first + from, Math.min(per, count - from), slot, from, in);
     }
 
-    private static void piece(Plan plan, Host array, long first, int count, ByteBuffer slot, int slotElement,
-                              boolean in) {
+    private void piece(Plan plan, Host array, long first, int count, ByteBuffer slot, int slotElement,
+                       boolean in) {
         array.copy(plan.copy(), first, count, slot, slotElement * plan.width(), in);
     }
 

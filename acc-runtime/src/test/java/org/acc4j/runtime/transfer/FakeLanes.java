@@ -21,6 +21,10 @@ import java.util.zip.CRC32;
  * a slot changed under a queued copy, by checksum), two copies of one slot in flight at once, a lane closed with
  * copies in flight, and any use after close. Failures can be injected: the host refusing to pin ({@link #refuse}),
  * the n-th copy refused when queued ({@link #refuseCopy}) or failing on the device ({@link #failCopy}).
+ *
+ * <p>Lanes of {@linkplain #FakeLanes(boolean) write-combined} slots stand for memory the host writes and never reads:
+ * a copy to the host through one is a violation, and a slot handed to the host holds random bytes, so that a copy
+ * that sends bytes it did not write sends the wrong ones.
  */
 final class FakeLanes implements StagedCopy.Opener<FakeDevice> {
     final List<String> violations = Collections.synchronizedList(new ArrayList<>());
@@ -32,6 +36,16 @@ final class FakeLanes implements StagedCopy.Opener<FakeDevice> {
     volatile int failCopy;
     /** The longest random delay before a copy runs, in microseconds. */
     volatile int delayMicros = 50;
+    /** Whether the slots are write-combined: for copies to the device only. */
+    final boolean writeCombined;
+
+    FakeLanes() {
+        this(false);
+    }
+
+    FakeLanes(boolean writeCombined) {
+        this.writeCombined = writeCombined;
+    }
 
     @Override
     public Lane open(long slotBytes, int slots) {
@@ -83,6 +97,12 @@ final class FakeLanes implements StagedCopy.Opener<FakeDevice> {
             if (pending[slot] != null && !awaited[slot]) {
                 violations.add("the host took slot " + slot + " while its copy was in flight");
             }
+            if (writeCombined) {
+                // what the host finds there is unknown to it: it writes every byte it sends
+                byte[] noise = new byte[slots[slot].capacity()];
+                ThreadLocalRandom.current().nextBytes(noise);
+                slots[slot].put(0, noise);
+            }
             return slots[slot];
         }
 
@@ -99,6 +119,9 @@ final class FakeLanes implements StagedCopy.Opener<FakeDevice> {
 
         @Override
         public void toHost(FakeDevice device, long offset, int slot, long bytes) {
+            if (writeCombined) {
+                violations.add("a copy to the host through write-combined slot " + slot);
+            }
             queue(slot, bytes, () -> device.read(offset, slots[slot], (int) bytes));
         }
 

@@ -16,7 +16,8 @@ import org.acc4j.runtime.cuda.PinnedBuffer;
  * The host's side of a staged copy alone: a {@code double[]} copied into pinned memory and back by {@code t} threads,
  * each taking one contiguous share, with each way the copy can be done from Java ({@link Slices}, the JDK's bulk
  * buffer transfer, and {@code Unsafe.copyMemory}: {@link HostCopy}). Prints GB/s (10^9 bytes per second) per method and thread
- * count, the median of several runs after two untimed ones. Tells which copy to use and on how many threads, and how
+ * count, the median of several runs after two untimed ones; then the same while the device reads other pinned memory,
+ * and the copies into write-combined pinned memory. Tells which copy to use and on how many threads, and how
  * far the host's copy alone is from the link's 55 GB/s.
  *
  * <p>Run on the GPU machine from a packed {@code .gpu/}: {@code bash .gpu/on-gpu.sh -cp
@@ -61,6 +62,7 @@ public final class HostCopyBench {
                 }
             }
             underDma(context, bytes, slot, a, back, threads);
+            writeCombined(context, bytes, a, threads);
         } finally {
             context.close();
         }
@@ -114,6 +116,62 @@ public final class HostCopyBench {
                     } finally {
                         stop.set(true);
                         dma.join();
+                        pool.shutdown();
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The copies into write-combined pinned memory ({@link PinnedBuffer#allocateWriteCombined}), alone and while the
+     * device reads another write-combined buffer without pause: the host's half of a staged copy to the device in
+     * write-combined slots. Only to the pinned memory: the host does not read write-combined memory.
+     */
+    private static void writeCombined(Context context, long bytes, double[] a, int[] threads) throws Exception {
+        long dmaBytes = 64L << 20;
+        try (PinnedBuffer combined = PinnedBuffer.allocateWriteCombined(bytes, "the write-combined copy target");
+             PinnedBuffer source = PinnedBuffer.allocateWriteCombined(dmaBytes, "the write-combined DMA source");
+             org.acc4j.runtime.cuda.DeviceBuffer device = org.acc4j.runtime.cuda.DeviceBuffer.allocate(dmaBytes,
+                     "the DMA target")) {
+            ByteBuffer slot = combined.view();
+            System.out.println();
+            System.out.println("copies into write-combined pinned memory, alone and while the device reads 64 MiB of"
+                    + " other write-combined memory in a loop:");
+            System.out.println("| method | threads | to write-combined GB/s | under DMA GB/s | DMA GB/s meanwhile |");
+            System.out.println("| --- | ---: | ---: | ---: | ---: |");
+            for (HostCopy method : HostCopy.available()) {
+                for (int t : threads) {
+                    ExecutorService pool = Executors.newFixedThreadPool(t);
+                    java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+                    java.util.concurrent.atomic.AtomicLong moved = new java.util.concurrent.atomic.AtomicLong();
+                    Thread dma = new Thread(() -> {
+                        context.makeCurrent();
+                        try (org.acc4j.runtime.cuda.Stream stream = org.acc4j.runtime.cuda.Stream.create("the DMA loop")) {
+                            while (!stop.get()) {
+                                device.copyFromPinnedAsync(0, source, dmaBytes, stream);
+                                stream.synchronize("the DMA loop");
+                                moved.addAndGet(dmaBytes);
+                            }
+                        }
+                    });
+                    try {
+                        double alone = rate(bytes, () -> split(pool, t, a.length, (from, n) ->
+                                method.put(a, from, n, slot, from * 8)));
+                        dma.start();
+                        Thread.sleep(50);
+                        long m0 = moved.get();
+                        long t0 = System.nanoTime();
+                        double under = rate(bytes, () -> split(pool, t, a.length, (from, n) ->
+                                method.put(a, from, n, slot, from * 8)));
+                        double dmaRate = (moved.get() - m0) / (double) (System.nanoTime() - t0);
+                        System.out.printf(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f |%n", method, t, alone, under,
+                                dmaRate);
+                    } finally {
+                        stop.set(true);
+                        if (dma.isAlive()) {
+                            dma.join();
+                        }
                         pool.shutdown();
                     }
                 }

@@ -32,8 +32,10 @@ class PipelineTest {
         try {
             for (int length : new int[] {2, 5, 6, 7, 12, 13, 31, 32, 33, 95, 96, 97, 1000, 4099}) {
                 for (int n : new int[] {0, 1, 5}) {
-                    roundTrip(TINY, length, n, helpers, r);
-                    roundTrip(RAMPED, length, n, helpers, r);
+                    for (boolean callerCopies : new boolean[] {true, false}) {
+                        roundTrip(TINY, length, n, helpers, r, callerCopies);
+                        roundTrip(RAMPED, length, n, helpers, r, callerCopies);
+                    }
                 }
             }
         } finally {
@@ -41,7 +43,7 @@ class PipelineTest {
         }
     }
 
-    private static void roundTrip(Settings s, int length, int n, Executor helpers, Random r) {
+    private static void roundTrip(Settings s, int length, int n, Executor helpers, Random r, boolean callerCopies) {
         FakeLanes lanes = new FakeLanes();
         lanes.delayMicros = 30;
         FakeLanes.Lane lane = lanes.open(s.slotBytes(), s.slots());
@@ -49,13 +51,16 @@ class PipelineTest {
         double[] a = (double[]) StagedCopyTest.random(double[].class, length, r);
         Plan plan = staged.plan(8, length);
         FakeDevice.Bytes device = FakeDevice.bytes(8 * length);
-        Pipeline.run(plan, StagedCopy.Host.of(a), lane, device, true, helpers, n);
+        Pipeline.run(plan, StagedCopy.Host.of(a), lane, device, true, helpers, n, null, 0, callerCopies, true,
+                callerCopies ? Long.MAX_VALUE : 0);
         lane.drain();
-        assertArrayEquals(StagedCopyTest.bytesOf(a), device.data.array(), () -> plan + ", " + n + " helpers");
+        assertArrayEquals(StagedCopyTest.bytesOf(a), device.data.array(),
+                () -> plan + ", " + n + " helpers, caller copies " + callerCopies);
         double[] back = new double[length];
-        Pipeline.run(plan, StagedCopy.Host.of(back), lane, device, false, helpers, n);
+        Pipeline.run(plan, StagedCopy.Host.of(back), lane, device, false, helpers, n, null, 0, callerCopies,
+                callerCopies == (n == 1), 0);
         lane.drain();
-        assertArrayEquals(a, back, () -> plan + " back, " + n + " helpers");
+        assertArrayEquals(a, back, () -> plan + " back, " + n + " helpers, caller copies " + callerCopies);
         assertEquals(List.of(), lanes.violations);
         lane.close();
     }
@@ -68,12 +73,16 @@ class PipelineTest {
         StagedCopy<FakeDevice> staged = new StagedCopy<>(TINY, lanes, 2);
         int[] a = (int[]) StagedCopyTest.random(int[].class, 777, new Random(4));
         FakeDevice.Bytes device = FakeDevice.bytes(4 * a.length);
-        Pipeline.run(staged.plan(4, a.length), StagedCopy.Host.of(a), lane, device, true, never, 8);
-        lane.drain();
-        assertArrayEquals(StagedCopyTest.bytesOf(a), device.data.array());
-        int[] back = new int[a.length];
-        Pipeline.run(staged.plan(4, a.length), StagedCopy.Host.of(back), lane, device, false, never, 8);
-        assertArrayEquals(a, back);
+        for (boolean callerCopies : new boolean[] {true, false}) {
+            Pipeline.run(staged.plan(4, a.length), StagedCopy.Host.of(a), lane, device, true, never, 8, null, 0,
+                    callerCopies, true, 0);
+            lane.drain();
+            assertArrayEquals(StagedCopyTest.bytesOf(a), device.data.array());
+            int[] back = new int[a.length];
+            Pipeline.run(staged.plan(4, a.length), StagedCopy.Host.of(back), lane, device, false, never, 8, null, 0,
+                    callerCopies, !callerCopies, 0);
+            assertArrayEquals(a, back);
+        }
         assertEquals(List.of(), lanes.violations);
     }
 

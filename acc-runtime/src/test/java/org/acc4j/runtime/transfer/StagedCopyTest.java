@@ -12,6 +12,7 @@ import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
@@ -182,13 +183,113 @@ class StagedCopyTest {
         Settings s = Settings.parse("slot=16m, slots=4,threads=8,copy=unsafe,min=512k,rows=2m,chunk=1m,chunks=8,"
                 + "piece=64k,lanes=3,pipelined=false,ramp=32k,spin=300,poll=5", Settings.DEFAULT);
         assertEquals(new Settings(512 << 10, 16 << 20, 4, 3, 1 << 20, 8, 64 << 10, 2 << 20, 8, HostCopy.UNSAFE, false,
-                32 << 10, 300, 5), s);
+                32 << 10, 300, 5).withFlushBytes(Settings.DEFAULT.flushBytes())
+                .withInThreads(Settings.DEFAULT.inThreads()), s);
+        assertFalse(s.writeCombined());
+        assertEquals(64 << 20, s.wideBytes());
+        Settings wc = Settings.parse("wc=true,wide=128m", s);
+        assertEquals(s.withWriteCombined(true).withThreads(8), wc.withWideBytes(64 << 20));
+        assertEquals(128 << 20, wc.wideBytes());
+        assertTrue(wc.writeCombined());
+        assertFalse(Settings.parse("wc=false", wc).writeCombined());
+        assertThrows(IllegalArgumentException.class, () -> Settings.parse("wc=yes", Settings.DEFAULT));
+        assertTrue(Settings.DEFAULT.callerCopies());
+        assertEquals(Settings.DEFAULT.withCallerCopies(false), Settings.parse("caller=false", Settings.DEFAULT));
+        assertTrue(Settings.DEFAULT.interleave());
+        assertEquals(Long.MAX_VALUE, Settings.parse("flush=true", Settings.DEFAULT).flushBytes());
+        assertEquals(2 << 20, Settings.parse("flush=2m,inthreads=16", Settings.DEFAULT).flushBytes());
+        assertEquals(16, Settings.parse("flush=2m,inthreads=16", Settings.DEFAULT).inThreads());
+        assertEquals(0, Settings.parse("flush=false", Settings.DEFAULT).flushBytes());
+        assertThrows(IllegalArgumentException.class, () -> Settings.parse("inthreads=-2", Settings.DEFAULT));
+        assertEquals(Settings.DEFAULT.withInterleave(false), Settings.parse("interleave=false", Settings.DEFAULT));
+        assertThrows(IllegalArgumentException.class, () -> Settings.parse("wide=-1", Settings.DEFAULT));
         assertEquals(Settings.DEFAULT, Settings.parse("", Settings.DEFAULT));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Settings.parse("slot=16m,slotz=3", Settings.DEFAULT));
         assertTrue(e.getMessage().contains("'slotz=3'"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> Settings.parse("copy=memcpy", Settings.DEFAULT));
         assertThrows(IllegalArgumentException.class, () -> Settings.parse("slot=12", Settings.DEFAULT));
+    }
+
+    @Test
+    void writeCombinedSlotsCarryEveryCopyToTheDeviceAndNoneBack() {
+        Random r = new Random(61);
+        for (int threads : new int[] {1, 3, 6}) {
+            Settings s = new Settings(0, 4096, 3, 2, 512, 4, 64).withThreads(threads).withWriteCombined(true)
+                    .withCallerCopies(threads != 6);
+            FakeLanes cached = new FakeLanes();
+            FakeLanes wc = new FakeLanes(true);
+            try (StagedCopy<FakeDevice> staged = new StagedCopy<>(s, cached, wc)) {
+                int copies = 0;
+                for (Class<?> type : TYPES) {
+                    for (int length : new int[] {1, 63, 511, 512, 513, 1023, 4097, 40_000 + r.nextInt(100)}) {
+                        String what = threads + " threads, " + type.getSimpleName() + " of " + length;
+                        Object array = random(type, length, r);
+                        byte[] expected = bytesOf(array);
+                        FakeDevice.Bytes device = FakeDevice.bytes(expected.length);
+                        assertTrue(staged.toDevice(array, device));
+                        assertArrayEquals(expected, device.data.array(), what);
+                        byte[] other = new byte[expected.length];
+                        r.nextBytes(other);
+                        device.data.put(0, other);
+                        Object back = Array.newInstance(type.getComponentType(), length);
+                        assertTrue(staged.toHost(device, back));
+                        assertArrayEquals(other, bytesOf(back), what + " back");
+                        copies++;
+                    }
+                }
+                assertEquals(List.of(), cached.violations);
+                assertEquals(List.of(), wc.violations);
+                assertEquals(1, wc.opened.size(), "copies to the device reuse one write-combined lane");
+                assertEquals(1, cached.opened.size(), "copies to the host reuse one cached lane");
+                assertEquals(2, staged.lanes());
+                assertEquals(1, staged.writeCombinedLanes());
+                assertEquals(2 * copies, staged.staged());
+            }
+            assertEquals(0, cached.open());
+            assertEquals(0, wc.open());
+        }
+    }
+
+    @Test
+    void writeCombinedLanesAreOpenedOnlyWhereTheSettingsAskAndPinningThemMayFailAlone() {
+        double[] a = new double[1000];
+        Arrays.setAll(a, i -> i * 0.5);
+        Settings plain = new Settings(0, 4096, 3, 1, 512, 4, 64);
+        FakeLanes cached = new FakeLanes();
+        FakeLanes wc = new FakeLanes(true);
+        try (StagedCopy<FakeDevice> staged = new StagedCopy<>(plain, cached, wc)) {
+            FakeDevice.Bytes device = FakeDevice.bytes(8000);
+            assertTrue(staged.toDevice(a, device));
+            assertTrue(staged.toHost(device, new double[1000]));
+            assertEquals(0, wc.opened.size(), "cached slots unless the settings ask for write-combined ones");
+            assertEquals(1, cached.opened.size());
+        }
+        // no maker of write-combined lanes: both directions share the cached ones
+        FakeLanes only = new FakeLanes();
+        try (StagedCopy<FakeDevice> staged = new StagedCopy<>(plain.withWriteCombined(true), only)) {
+            FakeDevice.Bytes device = FakeDevice.bytes(8000);
+            assertTrue(staged.toDevice(a, device));
+            double[] back = new double[1000];
+            assertTrue(staged.toHost(device, back));
+            assertArrayEquals(a, back);
+            assertEquals(1, only.opened.size());
+            assertEquals(0, staged.writeCombinedLanes());
+        }
+        // the host refuses to pin write-combined memory: copies to the device go direct, those to the host stay staged
+        FakeLanes refusing = new FakeLanes(true);
+        refusing.refuse = true;
+        FakeLanes kept = new FakeLanes();
+        try (StagedCopy<FakeDevice> staged = new StagedCopy<>(plain.withWriteCombined(true), kept, refusing)) {
+            FakeDevice.Bytes device = FakeDevice.bytes(8000);
+            assertFalse(staged.toDevice(a, device));
+            assertEquals(1, staged.declined());
+            device.data.asDoubleBuffer().put(a);
+            double[] back = new double[1000];
+            assertTrue(staged.toHost(device, back));
+            assertArrayEquals(a, back);
+            assertEquals(List.of(), kept.violations);
+        }
     }
 
     @Test
@@ -245,7 +346,7 @@ class StagedCopyTest {
             for (boolean whenQueued : new boolean[] {true, false}) {
                 for (int k = 1; k <= 5; k++) {
                     FakeLanes lanes = new FakeLanes();
-                    StagedCopy<FakeDevice> staged = new StagedCopy<>(SMALL, lanes);
+                    StagedCopy<FakeDevice> staged = new StagedCopy<>(SMALL.withInterleave(k % 2 == 0), lanes);
                     double[] array = (double[]) random(double[].class, 40, r);
                     FakeDevice.Bytes device = FakeDevice.bytes(320);
                     if (whenQueued) {

@@ -21,11 +21,12 @@ import org.junit.jupiter.api.Test;
 class StagedRampTest {
     /**
      * Slots of 4096 bytes, 3 per lane; middle chunks of 512 bytes at least; a ramp from 24 bytes; pieces from 8; with
-     * 3 threads, the lane asked whether a copy is done at most every 20 microseconds.
+     * 3 threads, the lane asked whether a copy is done at most every 20 microseconds and the pieces left to the
+     * helpers once one has started; with 6, the first copies to the host queued all at once.
      */
     private static Settings ramped(int threads) {
         return new Settings(0, 4096, 3, 1, 512, 4, 8, Settings.ROWS_MIN_BYTES, threads, HostCopy.BUFFER, true, 24,
-                Crew.SPIN_MICROS, threads == 3 ? 20 : 0);
+                Crew.SPIN_MICROS, threads == 3 ? 20 : 0).withCallerCopies(threads != 3).withInterleave(threads != 6);
     }
 
     private static final Class<?>[] TYPES = {byte[].class, short[].class, char[].class, int[].class, long[].class,

@@ -73,6 +73,8 @@ public final class TransferBench {
         try {
             System.out.printf(Locale.ROOT, "device: %s; host: %d cores; staging %s%n", Device.all().get(0).name(),
                     Runtime.getRuntime().availableProcessors(), Settings.fromEnvironment(System.out::println));
+            System.out.println("write-back of staged pieces (flush): "
+                    + (Writeback.available() ? "available" : "does nothing here: " + Writeback.missing()));
             warmUp(context);
             if (breakdown) {
                 breakdown(context);

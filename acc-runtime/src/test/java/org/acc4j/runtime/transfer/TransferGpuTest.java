@@ -3,6 +3,7 @@ package org.acc4j.runtime.transfer;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -148,6 +149,83 @@ class TransferGpuTest {
         assertEquals(1, memory.staging().lanes());
         memory.close();
         assertEquals(0, memory.staging().lanes());
+    }
+
+    @Test
+    void writeCombinedSlotsMoveEveryElementToTheDeviceAndCachedOnesBack() {
+        context.makeCurrent();
+        Random r = new Random(91);
+        for (int threads : new int[] {1, 4, 16}) {
+            // slots of 64 KiB, chunks of 8 KiB at least, ramping from 1000 bytes: the write-combined slots at every
+            // chunk and piece boundary; with 4 threads (16 to the device) the caller leaves the pieces to the helpers and
+            // the chunks up to 8 KiB are written back from the caches, with 16 every piece (where the JVM lets it)
+            Settings s = new Settings(0, 64 << 10, 3, 1, 8 << 10, 8, 256, Settings.ROWS_MIN_BYTES, threads,
+                    HostCopy.BUFFER, true, 1000, Crew.SPIN_MICROS, 0).withWriteCombined(true)
+                    .withCallerCopies(threads != 4).withWriteBack(threads == 16)
+                    .withInThreads(threads == 4 ? 16 : 0)
+                    .withFlushBytes(threads == 4 ? 8 << 10 : threads == 16 ? Long.MAX_VALUE : 0);
+            CudaMemory memory = new CudaMemory(s);
+            try {
+                int copies = 0;
+                for (Class<?> type : new Class<?>[] {byte[].class, short[].class, char[].class, int[].class,
+                        long[].class, float[].class, double[].class}) {
+                    int width = StagedCopyTest.width(type);
+                    for (int n : new int[] {1, 999 / width, (8 << 10) / width + 1, (64 << 10) / width - 1,
+                            (64 << 10) / width, 3 * (64 << 10) / width + 1, (5 << 20) / width + 13}) {
+                        String what = "write-combined, " + threads + " threads, " + type.getSimpleName() + " of " + n;
+                        Object a = StagedCopyTest.random(type, n, r);
+                        CudaMemory.CudaBuffer buffer = memory.allocate(a);
+                        try {
+                            buffer.upload(a);
+                            Object direct = Array.newInstance(type.getComponentType(), n);
+                            buffer.deviceBuffer().copyToHost(direct);
+                            assertArrayEquals(StagedCopyTest.bytesOf(a), StagedCopyTest.bytesOf(direct), what);
+                            Object b = StagedCopyTest.random(type, n, r);
+                            buffer.deviceBuffer().copyFromHost(b);
+                            buffer.download(a);
+                            assertArrayEquals(StagedCopyTest.bytesOf(b), StagedCopyTest.bytesOf(a), what + " back");
+                            // again through the same slots, with other values: nothing of the last copy is sent
+                            Object c = StagedCopyTest.random(type, n, r);
+                            buffer.upload(c);
+                            buffer.deviceBuffer().copyToHost(direct);
+                            assertArrayEquals(StagedCopyTest.bytesOf(c), StagedCopyTest.bytesOf(direct), what
+                                    + " again");
+                            copies += 3;
+                        } finally {
+                            buffer.close();
+                        }
+                    }
+                }
+                assertEquals(0, memory.staging().declined(), "every copy staged");
+                assertEquals(copies, memory.staging().staged());
+                assertEquals(1, memory.staging().writeCombinedLanes(), "copies to the device in write-combined slots");
+                assertEquals(2, memory.staging().lanes(), "and copies to the host in cached ones");
+            } finally {
+                memory.close();
+            }
+            assertEquals(0, memory.staging().lanes());
+        }
+    }
+
+    @Test
+    void aWriteCombinedPinnedBufferIsNeverReadByTheHost() {
+        context.makeCurrent();
+        try (org.acc4j.runtime.cuda.PinnedBuffer wc = org.acc4j.runtime.cuda.PinnedBuffer.allocateWriteCombined(
+                1 << 20, "a write-combined test buffer")) {
+            assertTrue(wc.writeCombined());
+            int[] a = IntStream.range(0, 1000).toArray();
+            assertEquals(4000, wc.stage(a));
+            assertThrows(IllegalStateException.class, () -> wc.unstage(new int[1000]));
+            assertThrows(IllegalStateException.class, () -> wc.readLongs(new long[4], 4));
+        }
+        try (CudaLane lane = CudaLane.openWriteCombined(4096, 2)) {
+            org.acc4j.runtime.cuda.DeviceBuffer d = org.acc4j.runtime.cuda.DeviceBuffer.allocate(4096, "test");
+            try {
+                assertThrows(IllegalStateException.class, () -> lane.toHost(d, 0, 0, 4096));
+            } finally {
+                d.close();
+            }
+        }
     }
 
     @Test

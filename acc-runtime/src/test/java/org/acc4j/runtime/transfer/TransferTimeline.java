@@ -62,6 +62,8 @@ public final class TransferTimeline {
         try {
             System.out.printf(Locale.ROOT, "device: %s; host: %d cores; staging %s%n", Device.all().get(0).name(),
                     Runtime.getRuntime().availableProcessors(), settings);
+            System.out.println("write-back of staged pieces (flush): "
+                    + (Writeback.available() ? "available" : "does nothing here: " + Writeback.missing()));
             for (long mib : sizes) {
                 size(context, settings, mib);
             }
@@ -103,12 +105,17 @@ public final class TransferTimeline {
         double pinnedIn = micros(null, () -> check(JCudaDriver.cuMemcpyHtoD(raw, pinned, bytes), "H2D"), null);
         double pinnedOut = micros(null, () -> check(JCudaDriver.cuMemcpyDtoH(pinned, raw, bytes), "D2H"), null);
         check(JCudaDriver.cuMemFreeHost(pinned), "cuMemFreeHost");
+        Pointer combined = new Pointer();
+        check(JCudaDriver.cuMemHostAlloc(combined, bytes, JCudaDriver.CU_MEMHOSTALLOC_WRITECOMBINED), "cuMemHostAlloc");
+        double combinedIn = micros(null, () -> check(JCudaDriver.cuMemcpyHtoD(raw, combined, bytes), "H2D"), null);
+        check(JCudaDriver.cuMemFreeHost(combined), "cuMemFreeHost");
         check(JCudaDriver.cuMemFree(raw), "cuMemFree");
 
         System.out.println("| step | us | GB/s | ratio to pinned |");
         System.out.println("| --- | ---: | ---: | ---: |");
         row("pinned H2D", bytes, pinnedIn, pinnedIn);
         row("pinned D2H", bytes, pinnedOut, pinnedOut);
+        row("pinned write-combined H2D", bytes, combinedIn, pinnedIn);
         row("Acc.copyin", bytes, copyin, pinnedIn);
         row("Acc.copyout", bytes, copyout, pinnedOut);
         row("Acc.updateDevice", bytes, updateDevice, pinnedIn);
@@ -117,13 +124,20 @@ public final class TransferTimeline {
         row("Acc.updateDevice, after 5 ms idle", bytes, updateDeviceCold, pinnedIn);
 
         List<TimingLane> opened = new ArrayList<>();
+        List<TimingLane> openedCombined = new ArrayList<>();
         try (DeviceBuffer device = DeviceBuffer.allocate(bytes, "the timeline");
              StagedCopy<DeviceBuffer> staged = new StagedCopy<>(settings, (b, s) -> {
                  TimingLane lane = new TimingLane(CudaLane.open(b, s));
                  opened.add(lane);
                  return lane;
+             }, (b, s) -> {
+                 TimingLane lane = new TimingLane(CudaLane.openWriteCombined(b, s));
+                 openedCombined.add(lane);
+                 return lane;
              });
-             StagedCopy<DeviceBuffer> hostOnly = new StagedCopy<>(settings, (b, s) -> new NoDeviceLane(CudaLane.open(b, s)))) {
+             StagedCopy<DeviceBuffer> hostOnly = new StagedCopy<>(settings,
+                     (b, s) -> new NoDeviceLane(CudaLane.open(b, s)),
+                     (b, s) -> new NoDeviceLane(CudaLane.openWriteCombined(b, s)))) {
             double in = micros(null, () -> require(staged.toDevice(a, device)), null);
             double out = micros(null, () -> require(staged.toHost(device, back)), null);
             verify(a, back, "staged copies");
@@ -134,7 +148,8 @@ public final class TransferTimeline {
             double hostOut = micros(null, () -> require(hostOnly.toHost(device, back)), null);
             Plan plan = staged.plan(8, a.length);
             TimingLane lane = opened.get(0);
-            double dmaIn = micros(null, () -> deviceOnly(plan, lane, device, true), null);
+            TimingLane laneIn = openedCombined.isEmpty() ? lane : openedCombined.get(0);
+            double dmaIn = micros(null, () -> deviceOnly(plan, laneIn, device, true), null);
             double dmaOut = micros(null, () -> deviceOnly(plan, lane, device, false), null);
             row("staged to device", bytes, in, pinnedIn);
             row("staged to host", bytes, out, pinnedOut);
@@ -146,7 +161,8 @@ public final class TransferTimeline {
             row("device side alone (same chunks), D2H", bytes, dmaOut, pinnedOut);
             System.out.printf(Locale.ROOT, "%nplan: %s; middle pieces of %d KiB%n", plan,
                     plan.pieceElements() * 8L >> 10);
-            timeline(staged, lane::begin, lane::end, () -> require(staged.toDevice(a, device)), true, plan);
+            timeline(staged, laneIn::begin, laneIn::end, () -> require(staged.toDevice(a, device)), true,
+                    staged.plan(8, a.length, true));
             timeline(staged, lane::begin, lane::end, () -> require(staged.toHost(device, back)), false, plan);
             verify(a, back, "traced copies");
         }
