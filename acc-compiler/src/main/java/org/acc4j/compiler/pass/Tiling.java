@@ -296,9 +296,13 @@ public final class Tiling {
      * @param minBlocks the blocks per multiprocessor the kernel asks ptxas to fit ({@code .minnctapersm})
      * @param group 0: block {@code (bx, by)} takes the C tile {@code (by, bx)}; else the blocks' linear numbers take
      *     the C tiles in bands of {@code group} rows of tiles, column by column in each band
+     * @param affineCopies whether a thread computes its copies' global addresses once per C tile and steps them
+     *     along k (where the operand's addresses are affine, the tile lies inside the ranges and the pairs are
+     *     aligned; else the copies take the general path)
+     * @param loadsFirst whether a k tile's first fragments are loaded before the copies of a later k tile are issued
      */
     public record TensorTile(String name, int warpsI, int warpsJ, int tilesI, int tilesJ, int depth, int stages,
-                             int mmaK, int minBlocks, int group) {
+                             int mmaK, int minBlocks, int group, boolean affineCopies, boolean loadsFirst) {
         /** The system property that selects the tensor-core kernel's shape by name. */
         public static final String PROPERTY = "acc4j.tensorTile";
         /** The environment variable read when the property is not set. */
@@ -322,7 +326,24 @@ public final class Tiling {
                 new TensorTile("128x128w16k8s6", 4, 4, 2, 4, 8, 6, 8, 1, 0),
                 new TensorTile("128x64w4k8d16", 2, 2, 4, 4, 16, 4, 8, 2, 0),
                 new TensorTile("128x128w8k8g8", 2, 4, 4, 4, 8, 3, 8, 1, 8),
-                new TensorTile("128x128w8k8d16g8", 2, 4, 4, 4, 16, 4, 8, 1, 8));
+                new TensorTile("128x128w8k8d16g8", 2, 4, 4, 4, 16, 4, 8, 1, 8),
+                new TensorTile("128x64w4k16a", 2, 2, 4, 4, 16, 2, 16, 2, 0, true, false),
+                new TensorTile("128x64w4k16s3a", 2, 2, 4, 4, 16, 3, 16, 2, 0, true, false),
+                new TensorTile("128x64w4k16d32a", 2, 2, 4, 4, 32, 2, 16, 2, 0, true, false),
+                new TensorTile("128x64w4k16ag8", 2, 2, 4, 4, 16, 2, 16, 2, 8, true, false),
+                new TensorTile("128x64w4k8s4al", 2, 2, 4, 4, 16, 4, 8, 2, 0, true, true),
+                new TensorTile("128x64w4k8d32al", 2, 2, 4, 4, 32, 2, 8, 2, 0, true, true),
+                new TensorTile("128x64w4k4s3al", 2, 2, 4, 4, 16, 3, 4, 2, 0, true, true),
+                new TensorTile("128x64w4k4d32al", 2, 2, 4, 4, 32, 2, 4, 2, 0, true, true),
+                new TensorTile("128x128w8k16d16a", 2, 4, 4, 4, 16, 4, 16, 1, 0, true, false),
+                new TensorTile("128x128w8k8d16alg8", 2, 4, 4, 4, 16, 4, 8, 1, 8, true, true),
+                new TensorTile("256x64w8k16s4a", 4, 2, 4, 4, 16, 4, 16, 1, 0, true, false));
+
+        /** A shape whose copies take the general path, issued before the fragment loads. */
+        public TensorTile(String name, int warpsI, int warpsJ, int tilesI, int tilesJ, int depth, int stages,
+                          int mmaK, int minBlocks, int group) {
+            this(name, warpsI, warpsJ, tilesI, tilesJ, depth, stages, mmaK, minBlocks, group, false, false);
+        }
 
         public TensorTile {
             for (int v : new int[] {warpsI, warpsJ, tilesI, depth}) {

@@ -39,7 +39,7 @@ final class TensorTiles extends TiledEmitter {
     /** One operand's shared tile and this thread's part of its copy. */
     private record Operand(Tiling.Access access, Var rowVar, Var colVar, String[] rowRange, String[] colRange,
                            FormRegs row, FormRegs index, String rowStart, String colStart, String row0,
-                           String col0, int rowStride, String[] dst) {
+                           String col0, int rowStride, String[] dst, int[] dstOff) {
     }
 
     String tensorBody(Tiling.Matmul t) {
@@ -202,6 +202,16 @@ final class TensorTiles extends TiledEmitter {
                 op("@!" + at[1] + " ld.global.f64 " + acc[n] + ", [" + at[0] + "]");
             }
         }
+        // where the copies step along k: their addresses for this C tile, and whether they hold
+        Affine affA = null;
+        Affine affB = null;
+        String fullK = null;
+        if (s.affineCopies()) {
+            fullK = r();
+            op("shr.u32 " + fullK + ", " + rk[1] + ", " + log2(bk));
+            affA = affine(opA, k0, bk, true, inside(i0, bi, ri[1]), fullK);
+            affB = affine(opB, k0, bk, false, inside(j0, bj, rj[1]), fullK);
+        }
         // the previous C tile's copies and reads are over before its buffers are filled again
         op("cp.async.wait_all");
         op("bar.sync 0");
@@ -213,8 +223,13 @@ final class TensorTiles extends TiledEmitter {
             op("mov.u32 " + k0 + ", " + (st * bk));
             String at = r();
             op("add.u32 " + at + ", " + smem + ", " + (st * stageBytes));
-            copyTile(opA, at);
-            copyTile(opB, at);
+            String ahead = null;
+            if (fullK != null) {
+                ahead = r();
+                op("mov.u32 " + ahead + ", " + st);
+            }
+            copy(opA, affA, at, ahead, fullK);
+            copy(opB, affB, at, ahead, fullK);
             label("$L_pro" + st);
             op("cp.async.commit_group");
         }
@@ -230,18 +245,27 @@ final class TensorTiles extends TiledEmitter {
         // k tile kt has landed for every thread, and every warp is done with the stage about to be refilled
         op("cp.async.wait_group " + (stages - 2));
         op("bar.sync 0");
-        String ahead = r();
-        op("add.u32 " + ahead + ", " + kt + ", " + (stages - 1));
-        String has = p();
-        op("setp.lt.u32 " + has + ", " + ahead + ", " + tilesK);
-        op("@!" + has + " bra.uni $L_nocopy");
-        op("shl.b32 " + k0 + ", " + ahead + ", " + log2(bk));
-        String wAt = r();
-        op("mad.lo.u32 " + wAt + ", " + ws + ", " + stageBytes + ", " + smem);
-        copyTile(opA, wAt);
-        copyTile(opB, wAt);
-        label("$L_nocopy");
-        op("cp.async.commit_group");
+        // the copies of k tile kt + stages - 1 into the stage ws, one commit group (empty past the range)
+        Affine copyA = affA;
+        Affine copyB = affB;
+        String kTiles = fullK;
+        Runnable copies = () -> {
+            String ahead = r();
+            op("add.u32 " + ahead + ", " + kt + ", " + (stages - 1));
+            String has = p();
+            op("setp.lt.u32 " + has + ", " + ahead + ", " + tilesK);
+            op("@!" + has + " bra.uni $L_nocopy");
+            op("shl.b32 " + k0 + ", " + ahead + ", " + log2(bk));
+            String wAt = r();
+            op("mad.lo.u32 " + wAt + ", " + ws + ", " + stageBytes + ", " + smem);
+            copy(opA, copyA, wAt, ahead, kTiles);
+            copy(opB, copyB, wAt, ahead, kTiles);
+            label("$L_nocopy");
+            op("cp.async.commit_group");
+        };
+        if (!s.loadsFirst()) {
+            copies.run();
+        }
         String rAt = r();
         op("mad.lo.u32 " + rAt + ", " + rs + ", " + stageBytes + ", " + smem);
         String[] aAt = new String[aOff.length];
@@ -275,6 +299,10 @@ final class TensorTiles extends TiledEmitter {
                     op("ld.shared.f64 " + bf[nt][u] + ", [" + bAt[nt & 1] + "+" + ((kb * bj + 16 * (nt >> 1)) * 8)
                             + "]");
                 }
+            }
+            if (ks == 0 && s.loadsFirst()) {
+                // the first fragments are on their way while the copies are issued
+                copies.run();
             }
             for (int mt = 0; mt < mT; mt++) {
                 for (int nt = 0; nt < nT; nt++) {
@@ -311,6 +339,142 @@ final class TensorTiles extends TiledEmitter {
         return code.toString();
     }
 
+    /** The predicate {@code start + size <= count}: a tile from {@code start} lies inside the range. */
+    private String inside(String start, int size, String count) {
+        String end = r();
+        op("add.u32 " + end + ", " + start + ", " + size);
+        String in = p();
+        op("setp.le.u32 " + in + ", " + end + ", " + count);
+        return in;
+    }
+
+    /**
+     * A thread's copies of one operand for the C tile at hand, as steps: {@code next} is the global address of its
+     * first pair in the next k tile to copy, {@code rowStep} the distance from one of its pairs to the next
+     * ({@code rowStride} rows on), {@code kStep} from one k tile to the next; {@code fast} holds where these
+     * describe every full k tile: the tile lies inside the range along the operand's other axis, a pair's elements
+     * are adjacent, every address is 16-byte aligned, and the address the general path computes for the thread's
+     * last pair of the last full k tile is the one the steps give.
+     */
+    private record Affine(String next, String rowStep, String kStep, String fast) {
+    }
+
+    private Affine affine(Operand o, String k0, int bk, boolean kIsCol, String inside, String fullK) {
+        int copies = o.dst().length;
+        // the general path's addresses, with no row-table load (where one would be needed, fast is false)
+        String noLoad = p();
+        op("setp.eq.u32 " + noLoad + ", 0, 0");
+        op("mov.u32 " + k0 + ", 0");
+        String p0 = at(o, 0, 0, noLoad);
+        String pc = at(o, 0, 1, noLoad);
+        String rowStep = rd();
+        if (copies > 1) {
+            op("sub.s64 " + rowStep + ", " + at(o, 1, 0, noLoad) + ", " + p0);
+        } else {
+            op("mov.u64 " + rowStep + ", 0");
+        }
+        op("mov.u32 " + k0 + ", " + bk);
+        String kStep = rd();
+        op("sub.s64 " + kStep + ", " + at(o, 0, 0, noLoad) + ", " + p0);
+        // the last pair of the last full k tile, by the general path and by the steps
+        String last = r();
+        op("add.u32 " + last + ", " + fullK + ", -1");
+        op("shl.b32 " + k0 + ", " + last + ", " + log2(bk));
+        String far = at(o, copies - 1, 0, noLoad);
+        String stepped = rd();
+        op("cvt.u64.u32 " + stepped + ", " + last);
+        op("mul.lo.s64 " + stepped + ", " + stepped + ", " + kStep);
+        String rows = rd();
+        op("mul.lo.s64 " + rows + ", " + rowStep + ", " + (copies - 1));
+        op("add.s64 " + stepped + ", " + stepped + ", " + rows);
+        op("add.s64 " + stepped + ", " + stepped + ", " + p0);
+        String fast = p();
+        op("setp.eq.and.u64 " + fast + ", " + far + ", " + stepped + ", " + inside);
+        String gap = rd();
+        op("sub.s64 " + gap + ", " + pc + ", " + p0);
+        op("setp.eq.and.u64 " + fast + ", " + gap + ", 8, " + fast);
+        String low = rd();
+        op("or.b64 " + low + ", " + p0 + ", " + rowStep);
+        op("or.b64 " + low + ", " + low + ", " + kStep);
+        op("and.b64 " + low + ", " + low + ", 15");
+        op("setp.eq.and.u64 " + fast + ", " + low + ", 0, " + fast);
+        String[] layout = o.access().row() == null ? null : blocks.get(o.access().array());
+        if (o.access().row() != null) {
+            if (layout == null) {
+                // rows from a row table: no steps
+                op("setp.ne.u32 " + fast + ", 0, 0");
+            } else {
+                op("and.pred " + fast + ", " + fast + ", " + layout[2]);
+            }
+        }
+        return new Affine(p0, rowStep, kStep, fast);
+    }
+
+    /** The general path's address of this thread's pair {@code n} (its second element where {@code dc} is 1). */
+    private String at(Operand o, int n, int dc, String noLoad) {
+        String row = r();
+        op("add.u32 " + row + ", " + o.rowStart() + ", " + o.row0());
+        if (n > 0) {
+            op("add.u32 " + row + ", " + row + ", " + (n * o.rowStride()));
+        }
+        String rv = r();
+        op("add.s32 " + rv + ", " + o.rowRange()[0] + ", " + row);
+        String cv = r();
+        op("add.u32 " + cv + ", " + o.colStart() + ", " + o.col0());
+        op("add.s32 " + cv + ", " + o.colRange()[0] + ", " + cv);
+        if (dc > 0) {
+            op("add.s32 " + cv + ", " + cv + ", " + dc);
+        }
+        return address(o.access().array(), o.row(), o.index(), Map.of(o.rowVar(), rv, o.colVar(), cv), noLoad);
+    }
+
+    private int copyLabels;
+
+    /**
+     * This thread's copies of one operand's k tile {@code ahead} (the one at {@code k0}) into the stage at
+     * {@code stage}: by the steps of {@code aff} where they hold for it, else by {@link #copyTile}; the steps then
+     * move on to the next k tile.
+     */
+    private void copy(Operand o, Affine aff, String stage, String ahead, String fullK) {
+        if (aff == null) {
+            copyTile(o, stage);
+            return;
+        }
+        int n0 = copyLabels++;
+        String fast = p();
+        op("setp.lt.and.u32 " + fast + ", " + ahead + ", " + fullK + ", " + aff.fast());
+        op("@!" + fast + " bra $L_general" + n0);
+        String src = aff.next();
+        Map<String, String> ats = new java.util.HashMap<>();
+        for (int n = 0; n < o.dst().length; n++) {
+            if (n > 0) {
+                String s = rd();
+                op("add.s64 " + s + ", " + src + ", " + aff.rowStep());
+                src = s;
+            }
+            String at = sharedAt(o, n, stage, ats);
+            op("cp.async.cg.shared.global [" + at + "], [" + src + "], 16");
+        }
+        op("bra.uni $L_copied" + n0);
+        label("$L_general" + n0);
+        copyTile(o, stage);
+        label("$L_copied" + n0);
+        op("add.s64 " + aff.next() + ", " + aff.next() + ", " + aff.kStep());
+    }
+
+    /**
+     * The shared address of copy {@code n} of an operand in the stage at {@code stage}, as {@code reg+offset}: one
+     * register per distinct offset register of the operand ({@code ats} keeps them).
+     */
+    private String sharedAt(Operand o, int n, String stage, Map<String, String> ats) {
+        String reg = ats.computeIfAbsent(o.dst()[n], d -> {
+            String at = r();
+            op("add.u32 " + at + ", " + stage + ", " + d);
+            return at;
+        });
+        return reg + "+" + o.dstOff()[n];
+    }
+
     /** {@code ceil(n / size)} for a power of two {@code size}. */
     private String tiles(String n, int size) {
         String reg = r();
@@ -345,7 +509,16 @@ final class TensorTiles extends TiledEmitter {
         op("and.b32 " + c0 + ", " + tid + ", " + (pairs - 1));
         op("shl.b32 " + c0 + ", " + c0 + ", 1");
         String[] dst = new String[copies];
+        int[] dstOff = new int[copies];
+        // rows rowStride apart share their swizzle where it repeats every rowStride rows: one offset register
+        int period = Math.max(1, 16 / cols) * Math.min(4, cols / 4);
+        boolean shared = rowStride % period == 0;
         for (int n = 0; n < copies; n++) {
+            if (shared && n > 0) {
+                dst[n] = dst[0];
+                dstOff[n] = n * rowStride * cols * 8;
+                continue;
+            }
             String rr = r();
             op("add.u32 " + rr + ", " + r0 + ", " + (n * rowStride));
             // the swizzle of row rr: 4 ((rr / max(1, 16 / cols)) mod min(4, cols / 4))
@@ -360,7 +533,7 @@ final class TensorTiles extends TiledEmitter {
             op("add.u32 " + dst[n] + ", " + dst[n] + ", " + offset);
         }
         return new Operand(access, rowVar, colVar, rowRange, colRange, row, index, rowStart, colStart, r0, c0,
-                rowStride, dst);
+                rowStride, dst, dstOff);
     }
 
     /**
@@ -388,6 +561,7 @@ final class TensorTiles extends TiledEmitter {
         String cv1 = r();
         op("add.s32 " + cv0 + ", " + o.colRange()[0] + ", " + col);
         op("add.s32 " + cv1 + ", " + o.colRange()[0] + ", " + col1);
+        Map<String, String> ats = new java.util.HashMap<>();
         for (int n = 0; n < dst.length; n++) {
             String row = r();
             op("add.u32 " + row + ", " + o.rowStart() + ", " + r0);
@@ -413,8 +587,7 @@ final class TensorTiles extends TiledEmitter {
             op("or.b64 " + low + ", " + low + ", " + gap);
             String pair = p();
             op("setp.eq.and.u64 " + pair + ", " + low + ", 0, !" + skip1);
-            String at = r();
-            op("add.u32 " + at + ", " + stage + ", " + dst[n]);
+            String at = sharedAt(o, n, stage, ats);
             op("@" + pair + " cp.async.cg.shared.global [" + at + "], [" + src0 + "], 16");
             // one by one: the array's base stands in for an address outside the ranges (source size 0)
             String s0 = rd();
@@ -426,7 +599,8 @@ final class TensorTiles extends TiledEmitter {
             op("selp.u32 " + n0 + ", 0, 8, " + skip0);
             op("selp.u32 " + n1 + ", 0, 8, " + skip1);
             op("@!" + pair + " cp.async.ca.shared.global [" + at + "], [" + s0 + "], 8, " + n0);
-            op("@!" + pair + " cp.async.ca.shared.global [" + at + "+8], [" + s1 + "], 8, " + n1);
+            String at1 = ats.get(dst[n]) + "+" + (8 + o.dstOff()[n]);
+            op("@!" + pair + " cp.async.ca.shared.global [" + at1 + "], [" + s1 + "], 8, " + n1);
         }
     }
 
