@@ -300,9 +300,13 @@ public final class Tiling {
      *     along k (where the operand's addresses are affine, the tile lies inside the ranges and the pairs are
      *     aligned; else the copies take the general path)
      * @param loadsFirst whether a k tile's first fragments are loaded before the copies of a later k tile are issued
+     * @param pipelined whether the fragments are loaded one K-deep step ahead of the mma that use them, across k
+     *     tiles too: the barrier of a k tile comes before its last step's mma, and the next tile's first fragments
+     *     load while they run (at least two steps per k tile)
      */
     public record TensorTile(String name, int warpsI, int warpsJ, int tilesI, int tilesJ, int depth, int stages,
-                             int mmaK, int minBlocks, int group, boolean affineCopies, boolean loadsFirst) {
+                             int mmaK, int minBlocks, int group, boolean affineCopies, boolean loadsFirst,
+                             boolean pipelined) {
         /** The system property that selects the tensor-core kernel's shape by name. */
         public static final String PROPERTY = "acc4j.tensorTile";
         /** The environment variable read when the property is not set. */
@@ -327,22 +331,24 @@ public final class Tiling {
                 new TensorTile("128x64w4k8d16", 2, 2, 4, 4, 16, 4, 8, 2, 0),
                 new TensorTile("128x128w8k8g8", 2, 4, 4, 4, 8, 3, 8, 1, 8),
                 new TensorTile("128x128w8k8d16g8", 2, 4, 4, 4, 16, 4, 8, 1, 8),
-                new TensorTile("128x64w4k16a", 2, 2, 4, 4, 16, 2, 16, 2, 0, true, false),
-                new TensorTile("128x64w4k16s3a", 2, 2, 4, 4, 16, 3, 16, 2, 0, true, false),
-                new TensorTile("128x64w4k16d32a", 2, 2, 4, 4, 32, 2, 16, 2, 0, true, false),
-                new TensorTile("128x64w4k16ag8", 2, 2, 4, 4, 16, 2, 16, 2, 8, true, false),
-                new TensorTile("128x64w4k8s4al", 2, 2, 4, 4, 16, 4, 8, 2, 0, true, true),
-                new TensorTile("128x64w4k8d32al", 2, 2, 4, 4, 32, 2, 8, 2, 0, true, true),
-                new TensorTile("128x64w4k4s3al", 2, 2, 4, 4, 16, 3, 4, 2, 0, true, true),
-                new TensorTile("128x64w4k4d32al", 2, 2, 4, 4, 32, 2, 4, 2, 0, true, true),
-                new TensorTile("128x128w8k16d16a", 2, 4, 4, 4, 16, 4, 16, 1, 0, true, false),
-                new TensorTile("128x128w8k8d16alg8", 2, 4, 4, 4, 16, 4, 8, 1, 8, true, true),
-                new TensorTile("256x64w8k16s4a", 4, 2, 4, 4, 16, 4, 16, 1, 0, true, false));
+                new TensorTile("128x64w4k16a", 2, 2, 4, 4, 16, 2, 16, 2, 0, true, false, false),
+                new TensorTile("128x64w4k16s3a", 2, 2, 4, 4, 16, 3, 16, 2, 0, true, false, false),
+                new TensorTile("128x64w4k16d32a", 2, 2, 4, 4, 32, 2, 16, 2, 0, true, false, false),
+                new TensorTile("128x64w4k16ag8", 2, 2, 4, 4, 16, 2, 16, 2, 8, true, false, false),
+                new TensorTile("128x64w4k8s4al", 2, 2, 4, 4, 16, 4, 8, 2, 0, true, true, false),
+                new TensorTile("128x64w4k4s3al", 2, 2, 4, 4, 16, 3, 4, 2, 0, true, true, false),
+                new TensorTile("128x128w8k16d16a", 2, 4, 4, 4, 16, 4, 16, 1, 0, true, false, false),
+                new TensorTile("128x128w8k8d16alg8", 2, 4, 4, 4, 16, 4, 8, 1, 8, true, true, false),
+                new TensorTile("256x64w8k16s4a", 4, 2, 4, 4, 16, 4, 16, 1, 0, true, false, false),
+                new TensorTile("128x64w4k4s3ap", 2, 2, 4, 4, 16, 3, 4, 2, 0, true, false, true),
+                new TensorTile("128x64w4k4d32ap", 2, 2, 4, 4, 32, 2, 4, 2, 0, true, false, true),
+                new TensorTile("128x64w4k8d32ap", 2, 2, 4, 4, 32, 2, 8, 2, 0, true, false, true),
+                new TensorTile("128x128w8k4d16ap", 2, 4, 4, 4, 16, 4, 4, 1, 0, true, false, true));
 
         /** A shape whose copies take the general path, issued before the fragment loads. */
         public TensorTile(String name, int warpsI, int warpsJ, int tilesI, int tilesJ, int depth, int stages,
                           int mmaK, int minBlocks, int group) {
-            this(name, warpsI, warpsJ, tilesI, tilesJ, depth, stages, mmaK, minBlocks, group, false, false);
+            this(name, warpsI, warpsJ, tilesI, tilesJ, depth, stages, mmaK, minBlocks, group, false, false, false);
         }
 
         public TensorTile {
@@ -358,7 +364,7 @@ public final class Tiling {
             if (threads > 1024 || tilesJ < 2 || Integer.bitCount(tilesJ) != 1 || depth < 8 || bj < 16
                     || depth % mmaK != 0 || (mmaK != 4 && mmaK != 8 && mmaK != 16) || stages < 2 || minBlocks < 1 || group < 0
                     || threads % (depth / 2) != 0 || threads % (bj / 2) != 0 || bi * depth / 2 % threads != 0
-                    || depth * bj / 2 % threads != 0) {
+                    || depth * bj / 2 % threads != 0 || pipelined && (depth < 2 * mmaK || loadsFirst)) {
                 throw new IllegalArgumentException("tensor tile " + name + ": the warps do not cover the tiles");
             }
             if (stages * (bi + bj) * depth * 8 > MAX_SHARED_BYTES) {

@@ -236,87 +236,92 @@ final class TensorTiles extends TiledEmitter {
         String kt = r();
         String rs = r();
         String ws = r();
-        op("mov.u32 " + kt + ", 0");
-        op("mov.u32 " + rs + ", 0");
-        op("mov.u32 " + ws + ", " + (stages - 1));
-        label("$L_kt");
-        op("setp.ge.u32 " + stop + ", " + kt + ", " + tilesK);
-        op("@" + stop + " bra.uni $L_store");
-        // k tile kt has landed for every thread, and every warp is done with the stage about to be refilled
-        op("cp.async.wait_group " + (stages - 2));
-        op("bar.sync 0");
-        // the copies of k tile kt + stages - 1 into the stage ws, one commit group (empty past the range)
+        Frags frags = new Frags(aOff, bOff, mT, nT, kk, bk, bj, acc);
         Affine copyA = affA;
         Affine copyB = affB;
         String kTiles = fullK;
-        Runnable copies = () -> {
-            String ahead = r();
-            op("add.u32 " + ahead + ", " + kt + ", " + (stages - 1));
-            String has = p();
-            op("setp.lt.u32 " + has + ", " + ahead + ", " + tilesK);
-            op("@!" + has + " bra.uni $L_nocopy");
-            op("shl.b32 " + k0 + ", " + ahead + ", " + log2(bk));
-            String wAt = r();
-            op("mad.lo.u32 " + wAt + ", " + ws + ", " + stageBytes + ", " + smem);
-            copy(opA, copyA, wAt, ahead, kTiles);
-            copy(opB, copyB, wAt, ahead, kTiles);
-            label("$L_nocopy");
-            op("cp.async.commit_group");
-        };
-        if (!s.loadsFirst()) {
-            copies.run();
-        }
-        String rAt = r();
-        op("mad.lo.u32 " + rAt + ", " + rs + ", " + stageBytes + ", " + smem);
-        String[] aAt = new String[aOff.length];
-        for (int u = 0; u < aOff.length; u++) {
-            aAt[u] = r();
-            op("add.u32 " + aAt[u] + ", " + rAt + ", " + aOff[u]);
-        }
-        String[] bAt = new String[2];
-        for (int e = 0; e < 2; e++) {
-            bAt[e] = r();
-            op("add.u32 " + bAt[e] + ", " + rAt + ", " + bOff[e]);
-        }
-        // depth / K steps of k, each mT x nT mma of 16x8xK
-        for (int ks = 0; ks < bk / kk; ks++) {
-            String[][] af = new String[mT][2 * kk / 4];
-            String[][] bf = new String[nT][kk / 4];
-            for (int mt = 0; mt < mT; mt++) {
-                for (int u = 0; u < kk / 4; u++) {
-                    int k4 = ks * kk / 4 + u;
-                    for (int h = 0; h < 2; h++) {
-                        af[mt][2 * u + h] = fd();
-                        op("ld.shared.f64 " + af[mt][2 * u + h] + ", [" + aAt[k4] + "+" + ((mt * 16 + 8 * h) * bk * 8)
-                                + "]");
-                    }
+        if (s.pipelined()) {
+            // tile 0 has landed; tile stages - 1 goes to the stage no tile has used yet; tile 0's first fragments
+            op("cp.async.wait_group " + (stages - 2));
+            op("bar.sync 0");
+            String first = r();
+            op("mov.u32 " + first + ", " + (stages - 1));
+            String firstAt = r();
+            op("add.u32 " + firstAt + ", " + smem + ", " + ((stages - 1) * stageBytes));
+            copyAhead(opA, opB, copyA, copyB, first, tilesK, k0, bk, firstAt, kTiles, "$L_first");
+            String[][][] carry = frags.load(smem, 0, null);
+            op("mov.u32 " + kt + ", 0");
+            op("mov.u32 " + rs + ", 0");
+            label("$L_kt");
+            op("setp.ge.u32 " + stop + ", " + kt + ", " + tilesK);
+            op("@" + stop + " bra.uni $L_store");
+            String rAt = r();
+            op("mad.lo.u32 " + rAt + ", " + rs + ", " + stageBytes + ", " + smem);
+            String[][][] cur = carry;
+            for (int ks = 0; ks < bk / kk; ks++) {
+                String[][][] next;
+                if (ks < bk / kk - 1) {
+                    next = frags.load(rAt, ks + 1, null);
+                } else {
+                    // every warp has its fragments of tile kt: tile kt + 1 has landed, and tile kt + stages goes to
+                    // kt's stage; tile kt + 1's first fragments load while kt's last mma run
+                    op("cp.async.wait_group " + (stages - 2));
+                    op("bar.sync 0");
+                    String ahead = r();
+                    op("add.u32 " + ahead + ", " + kt + ", " + stages);
+                    copyAhead(opA, opB, copyA, copyB, ahead, tilesK, k0, bk, rAt, kTiles, "$L_nocopy");
+                    String rn = r();
+                    op("add.u32 " + rn + ", " + rs + ", 1");
+                    String wrap = p();
+                    op("setp.eq.u32 " + wrap + ", " + rn + ", " + stages);
+                    op("selp.u32 " + rn + ", 0, " + rn + ", " + wrap);
+                    String nAt = r();
+                    op("mad.lo.u32 " + nAt + ", " + rn + ", " + stageBytes + ", " + smem);
+                    next = frags.load(nAt, 0, carry);
                 }
+                frags.mma(cur);
+                cur = next;
             }
-            for (int nt = 0; nt < nT; nt++) {
-                for (int u = 0; u < kk / 4; u++) {
-                    int kb = (ks * kk / 4 + u) * 4;
-                    bf[nt][u] = fd();
-                    op("ld.shared.f64 " + bf[nt][u] + ", [" + bAt[nt & 1] + "+" + ((kb * bj + 16 * (nt >> 1)) * 8)
-                            + "]");
-                }
-            }
-            if (ks == 0 && s.loadsFirst()) {
-                // the first fragments are on their way while the copies are issued
+            op("add.u32 " + kt + ", " + kt + ", 1");
+            step(rs, stages);
+            op("bra.uni $L_kt");
+        } else {
+            op("mov.u32 " + kt + ", 0");
+            op("mov.u32 " + rs + ", 0");
+            op("mov.u32 " + ws + ", " + (stages - 1));
+            label("$L_kt");
+            op("setp.ge.u32 " + stop + ", " + kt + ", " + tilesK);
+            op("@" + stop + " bra.uni $L_store");
+            // k tile kt has landed for every thread, and every warp is done with the stage about to be refilled
+            op("cp.async.wait_group " + (stages - 2));
+            op("bar.sync 0");
+            // the copies of k tile kt + stages - 1 into the stage ws, one commit group (empty past the range)
+            Runnable copies = () -> {
+                String ahead = r();
+                op("add.u32 " + ahead + ", " + kt + ", " + (stages - 1));
+                String wAt = r();
+                op("mad.lo.u32 " + wAt + ", " + ws + ", " + stageBytes + ", " + smem);
+                copyAhead(opA, opB, copyA, copyB, ahead, tilesK, k0, bk, wAt, kTiles, "$L_nocopy");
+            };
+            if (!s.loadsFirst()) {
                 copies.run();
             }
-            for (int mt = 0; mt < mT; mt++) {
-                for (int nt = 0; nt < nT; nt++) {
-                    int base = (mt * nT + nt) * 4;
-                    String d = "{" + acc[base] + ", " + acc[base + 1] + ", " + acc[base + 2] + ", " + acc[base + 3] + "}";
-                    op("mma.sync.aligned.m16n8k" + kk + ".row.col.f64.f64.f64.f64 " + d + ", {"
-                            + String.join(", ", af[mt]) + "}, {" + String.join(", ", bf[nt]) + "}, " + d);
+            String rAt = r();
+            op("mad.lo.u32 " + rAt + ", " + rs + ", " + stageBytes + ", " + smem);
+            // depth / K steps of k, each mT x nT mma of 16x8xK
+            for (int ks = 0; ks < bk / kk; ks++) {
+                String[][][] f = frags.load(rAt, ks, null);
+                if (ks == 0 && s.loadsFirst()) {
+                    // the first fragments are on their way while the copies are issued
+                    copies.run();
                 }
+                frags.mma(f);
             }
+            op("add.u32 " + kt + ", " + kt + ", 1");
+            step(rs, stages);
+            step(ws, stages);
+            op("bra.uni $L_kt");
         }
-        op("add.u32 " + kt + ", " + kt + ", 1");
-        step(rs, stages);
-        step(ws, stages);
-        op("bra.uni $L_kt");
         label("$L_store");
         for (int n = 0; n < acc.length; n++) {
             String[] at = tensorElement(t, n, nT, iBase, jBase, ri, rj, cRow, cIdx, vi, vj);
@@ -473,6 +478,101 @@ final class TensorTiles extends TiledEmitter {
             return at;
         });
         return reg + "+" + o.dstOff()[n];
+    }
+
+    /**
+     * The copies of k tile {@code ahead} into the stage at {@code at}, one commit group (empty where the tile lies
+     * past the range).
+     */
+    private void copyAhead(Operand a, Operand b, Affine affA, Affine affB, String ahead, String tilesK, String k0,
+                           int bk, String at, String fullK, String skipLabel) {
+        String has = p();
+        op("setp.lt.u32 " + has + ", " + ahead + ", " + tilesK);
+        op("@!" + has + " bra.uni " + skipLabel);
+        op("shl.b32 " + k0 + ", " + ahead + ", " + log2(bk));
+        copy(a, affA, at, ahead, fullK);
+        copy(b, affB, at, ahead, fullK);
+        label(skipLabel);
+        op("cp.async.commit_group");
+    }
+
+    /**
+     * A warp's fragment loads and mma for one K-deep step of a k tile: A's fragments at the offsets {@code aOff} (one
+     * per 4 of k), B's at {@code bOff} (one per parity of the n8 tile), from a stage's shared address.
+     */
+    private final class Frags {
+        private final String[] aOff;
+        private final String[] bOff;
+        private final int mT;
+        private final int nT;
+        private final int kk;
+        private final int bk;
+        private final int bj;
+        private final String[] acc;
+
+        Frags(String[] aOff, String[] bOff, int mT, int nT, int kk, int bk, int bj, String[] acc) {
+            this.aOff = aOff;
+            this.bOff = bOff;
+            this.mT = mT;
+            this.nT = nT;
+            this.kk = kk;
+            this.bk = bk;
+            this.bj = bj;
+            this.acc = acc;
+        }
+
+        /** Step {@code ks}'s fragments {A[mt][..], B[nt][..]} of the stage at {@code stage}, into {@code into}'s registers. */
+        String[][][] load(String stage, int ks, String[][][] into) {
+            String[][] af = new String[mT][];
+            String[][] bf = new String[nT][];
+            for (int mt = 0; mt < mT; mt++) {
+                af[mt] = new String[2 * kk / 4];
+            }
+            for (int nt = 0; nt < nT; nt++) {
+                bf[nt] = new String[kk / 4];
+            }
+            Map<Integer, String> aAt = new java.util.HashMap<>();
+            for (int mt = 0; mt < mT; mt++) {
+                for (int u = 0; u < kk / 4; u++) {
+                    int k4 = ks * kk / 4 + u;
+                    String at = aAt.computeIfAbsent(k4, x -> {
+                        String reg = r();
+                        op("add.u32 " + reg + ", " + stage + ", " + aOff[x]);
+                        return reg;
+                    });
+                    for (int h = 0; h < 2; h++) {
+                        af[mt][2 * u + h] = into != null ? into[0][mt][2 * u + h] : fd();
+                        op("ld.shared.f64 " + af[mt][2 * u + h] + ", [" + at + "+" + ((mt * 16 + 8 * h) * bk * 8) + "]");
+                    }
+                }
+            }
+            String[] bAt = new String[2];
+            for (int e = 0; e < 2; e++) {
+                bAt[e] = r();
+                op("add.u32 " + bAt[e] + ", " + stage + ", " + bOff[e]);
+            }
+            for (int nt = 0; nt < nT; nt++) {
+                for (int u = 0; u < kk / 4; u++) {
+                    int kb = (ks * kk / 4 + u) * 4;
+                    bf[nt][u] = into != null ? into[1][nt][u] : fd();
+                    op("ld.shared.f64 " + bf[nt][u] + ", [" + bAt[nt & 1] + "+" + ((kb * bj + 16 * (nt >> 1)) * 8)
+                            + "]");
+                }
+            }
+            return new String[][][] {af, bf};
+        }
+
+        /** The {@code mT × nT} mma of one step with fragments {@code f}. */
+        void mma(String[][][] f) {
+            for (int mt = 0; mt < mT; mt++) {
+                for (int nt = 0; nt < nT; nt++) {
+                    int base = (mt * nT + nt) * 4;
+                    String d = "{" + acc[base] + ", " + acc[base + 1] + ", " + acc[base + 2] + ", " + acc[base + 3] + "}";
+                    op("mma.sync.aligned.m16n8k" + kk + ".row.col.f64.f64.f64.f64 " + d + ", {"
+                            + String.join(", ", f[0][mt]) + "}, {" + String.join(", ", f[1][nt]) + "}, " + d);
+                }
+            }
+        }
     }
 
     /** {@code ceil(n / size)} for a power of two {@code size}. */
