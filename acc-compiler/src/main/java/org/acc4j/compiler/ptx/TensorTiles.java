@@ -30,6 +30,12 @@ import org.acc4j.compiler.pass.Tiling;
  * multiply k tile {@code t}, the copies of tiles up to {@code t + stages - 1} are in flight; one
  * {@code cp.async.wait_group} and one barrier per k tile. Outside the ranges the staged values are 0 (0 × 0 adds
  * nothing to an element that is stored), and nothing is stored.
+ *
+ * <p>With {@code affineCopies}, a thread's copies of a full k tile are issued from addresses stepped by registers
+ * (computed once per C tile, {@link #affine}) where the operand's addresses are affine and aligned; with
+ * {@code loadsFirst}, a k tile's first fragments are loaded before the copies of the tile ahead are issued; with
+ * {@code pipelined}, the fragments of each K step are loaded while the previous step's mma run, across k tiles
+ * too (the barrier of a k tile then comes before its last step's mma).
  */
 final class TensorTiles extends TiledEmitter {
     TensorTiles(MethodBody body, List<KernelParam> params) {
