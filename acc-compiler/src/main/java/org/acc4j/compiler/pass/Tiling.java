@@ -343,7 +343,15 @@ public final class Tiling {
                 new TensorTile("128x64w4k4s3ap", 2, 2, 4, 4, 16, 3, 4, 2, 0, true, false, true),
                 new TensorTile("128x64w4k4d32ap", 2, 2, 4, 4, 32, 2, 4, 2, 0, true, false, true),
                 new TensorTile("128x64w4k8d32ap", 2, 2, 4, 4, 32, 2, 8, 2, 0, true, false, true),
-                new TensorTile("128x128w8k4d16ap", 2, 4, 4, 4, 16, 4, 4, 1, 0, true, false, true));
+                new TensorTile("128x128w8k4d16ap", 2, 4, 4, 4, 16, 4, 4, 1, 0, true, false, true),
+                new TensorTile("128x64w4k16s3ag8", 2, 2, 4, 4, 16, 3, 16, 2, 8, true, false, false),
+                new TensorTile("128x64w4k16s3ag16", 2, 2, 4, 4, 16, 3, 16, 2, 16, true, false, false),
+                new TensorTile("128x64w4k16s4a", 2, 2, 4, 4, 16, 4, 16, 2, 0, true, false, false),
+                new TensorTile("128x64w4k16s4ag8", 2, 2, 4, 4, 16, 4, 16, 2, 8, true, false, false),
+                new TensorTile("128x64w4k16d32ag8", 2, 2, 4, 4, 32, 2, 16, 2, 8, true, false, false),
+                new TensorTile("128x64w4k8d32apg8", 2, 2, 4, 4, 32, 2, 8, 2, 8, true, false, true),
+                new TensorTile("128x64w4k4s4ap", 2, 2, 4, 4, 16, 4, 4, 2, 0, true, false, true),
+                new TensorTile("128x64w4k4s3apg8", 2, 2, 4, 4, 16, 3, 4, 2, 8, true, false, true));
 
         /** A shape whose copies take the general path, issued before the fragment loads. */
         public TensorTile(String name, int warpsI, int warpsJ, int tilesI, int tilesJ, int depth, int stages,
