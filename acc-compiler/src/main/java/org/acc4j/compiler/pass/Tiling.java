@@ -318,40 +318,25 @@ public final class Tiling {
 
         /** The candidates, the default first. */
         public static final List<TensorTile> CANDIDATES = List.of(
-                new TensorTile("128x64w4k16", 2, 2, 4, 4, 16, 2, 16, 2, 0),
-                new TensorTile("128x128w8k4", 2, 4, 4, 4, 8, 3, 4, 1, 0),
-                new TensorTile("128x128w8k8", 2, 4, 4, 4, 8, 3, 8, 1, 0),
-                new TensorTile("128x128w16k8", 4, 4, 2, 4, 8, 3, 8, 1, 0),
-                new TensorTile("128x64w4k8", 2, 2, 4, 4, 8, 4, 8, 2, 0),
-                new TensorTile("128x64w8k8", 4, 2, 2, 4, 8, 4, 8, 2, 0),
-                new TensorTile("64x64w4k16", 2, 2, 2, 4, 16, 3, 16, 3, 0),
-                new TensorTile("128x128w8k8d16", 2, 4, 4, 4, 16, 4, 8, 1, 0),
-                new TensorTile("128x128w8k16d16", 2, 4, 4, 4, 16, 4, 16, 1, 0),
-                new TensorTile("128x128w16k8s6", 4, 4, 2, 4, 8, 6, 8, 1, 0),
-                new TensorTile("128x64w4k8d16", 2, 2, 4, 4, 16, 4, 8, 2, 0),
-                new TensorTile("128x128w8k8g8", 2, 4, 4, 4, 8, 3, 8, 1, 8),
-                new TensorTile("128x128w8k8d16g8", 2, 4, 4, 4, 16, 4, 8, 1, 8),
-                new TensorTile("128x64w4k16a", 2, 2, 4, 4, 16, 2, 16, 2, 0, true, false, false),
+                new TensorTile("128x64w4k8d32apg8", 2, 2, 4, 4, 32, 2, 8, 2, 8, true, false, true),
+                new TensorTile("128x64w4k4s3apg8", 2, 2, 4, 4, 16, 3, 4, 2, 8, true, false, true),
+                new TensorTile("128x64w4k16d32ag8", 2, 2, 4, 4, 32, 2, 16, 2, 8, true, false, false),
+                new TensorTile("128x64w4k16s3ag8", 2, 2, 4, 4, 16, 3, 16, 2, 8, true, false, false),
                 new TensorTile("128x64w4k16s3a", 2, 2, 4, 4, 16, 3, 16, 2, 0, true, false, false),
-                new TensorTile("128x64w4k16d32a", 2, 2, 4, 4, 32, 2, 16, 2, 0, true, false, false),
-                new TensorTile("128x64w4k16ag8", 2, 2, 4, 4, 16, 2, 16, 2, 8, true, false, false),
-                new TensorTile("128x64w4k8s4al", 2, 2, 4, 4, 16, 4, 8, 2, 0, true, true, false),
-                new TensorTile("128x64w4k4s3al", 2, 2, 4, 4, 16, 3, 4, 2, 0, true, true, false),
-                new TensorTile("128x128w8k16d16a", 2, 4, 4, 4, 16, 4, 16, 1, 0, true, false, false),
-                new TensorTile("128x128w8k8d16alg8", 2, 4, 4, 4, 16, 4, 8, 1, 8, true, true, false),
-                new TensorTile("256x64w8k16s4a", 4, 2, 4, 4, 16, 4, 16, 1, 0, true, false, false),
+                new TensorTile("128x64w4k16s4a", 2, 2, 4, 4, 16, 4, 16, 2, 0, true, false, false),
+                new TensorTile("128x64w4k16a", 2, 2, 4, 4, 16, 2, 16, 2, 0, true, false, false),
+                new TensorTile("128x64w4k8d32ap", 2, 2, 4, 4, 32, 2, 8, 2, 0, true, false, true),
                 new TensorTile("128x64w4k4s3ap", 2, 2, 4, 4, 16, 3, 4, 2, 0, true, false, true),
                 new TensorTile("128x64w4k4d32ap", 2, 2, 4, 4, 32, 2, 4, 2, 0, true, false, true),
-                new TensorTile("128x64w4k8d32ap", 2, 2, 4, 4, 32, 2, 8, 2, 0, true, false, true),
+                new TensorTile("128x64w4k4s3al", 2, 2, 4, 4, 16, 3, 4, 2, 0, true, true, false),
+                new TensorTile("128x64w4k16", 2, 2, 4, 4, 16, 2, 16, 2, 0),
+                new TensorTile("128x64w4k8d16", 2, 2, 4, 4, 16, 4, 8, 2, 0),
+                new TensorTile("64x64w4k16", 2, 2, 2, 4, 16, 3, 16, 3, 0),
+                new TensorTile("128x128w8k4", 2, 4, 4, 4, 8, 3, 4, 1, 0),
+                new TensorTile("128x128w8k16d16a", 2, 4, 4, 4, 16, 4, 16, 1, 0, true, false, false),
                 new TensorTile("128x128w8k4d16ap", 2, 4, 4, 4, 16, 4, 4, 1, 0, true, false, true),
-                new TensorTile("128x64w4k16s3ag8", 2, 2, 4, 4, 16, 3, 16, 2, 8, true, false, false),
-                new TensorTile("128x64w4k16s3ag16", 2, 2, 4, 4, 16, 3, 16, 2, 16, true, false, false),
-                new TensorTile("128x64w4k16s4a", 2, 2, 4, 4, 16, 4, 16, 2, 0, true, false, false),
-                new TensorTile("128x64w4k16s4ag8", 2, 2, 4, 4, 16, 4, 16, 2, 8, true, false, false),
-                new TensorTile("128x64w4k16d32ag8", 2, 2, 4, 4, 32, 2, 16, 2, 8, true, false, false),
-                new TensorTile("128x64w4k8d32apg8", 2, 2, 4, 4, 32, 2, 8, 2, 8, true, false, true),
-                new TensorTile("128x64w4k4s4ap", 2, 2, 4, 4, 16, 4, 4, 2, 0, true, false, true),
-                new TensorTile("128x64w4k4s3apg8", 2, 2, 4, 4, 16, 3, 4, 2, 8, true, false, true));
+                new TensorTile("128x128w8k8d16g8", 2, 4, 4, 4, 16, 4, 8, 1, 8),
+                new TensorTile("256x64w8k16s4a", 4, 2, 4, 4, 16, 4, 16, 1, 0, true, false, false));
 
         /** A shape whose copies take the general path, issued before the fragment loads. */
         public TensorTile(String name, int warpsI, int warpsJ, int tilesI, int tilesJ, int depth, int stages,
@@ -494,7 +479,12 @@ public final class Tiling {
                         + " of " + an + " * " + bn + " (tensor tile " + t.name() + ": " + t.blockI() + "x"
                         + t.blockJ() + " tiles of " + cn + " per block of " + t.warpsI() * t.warpsJ() + " warps, each "
                         + (16 * t.tilesI()) + "x" + (8 * t.tilesJ()) + " with mma.sync m16n8k" + t.mmaK() + ", "
-                        + t.depth() + "-deep k tiles in " + t.stages() + " shared buffers filled by cp.async; each "
+                        + t.depth() + "-deep k tiles in " + t.stages() + " shared buffers filled by cp.async"
+                        + (t.affineCopies() ? " (copies by steps along k)" : "")
+                        + (t.loadsFirst() ? ", fragments loaded before the copies" : "")
+                        + (t.pipelined() ? ", fragments loaded a step ahead" : "")
+                        + (t.group() > 0 ? ", tiles of " + cn + " in bands of " + t.group() + " rows of tiles" : "")
+                        + "; each "
                         + "product is fused with the running sum, so the "
                         + "result differs from Java's in the last bits, within (p + 1) * 2^-53 * (|c| + sum |a| |b|)"
                         + " for p terms; launched when the bounds proofs hold, else the checked kernel runs)";
