@@ -45,13 +45,13 @@ class TensorCoreTilingTest {
                 String ptx = org.acc4j.compiler.ptx.TiledEmitter.emit(m.body(), t, u.entry(), k.params(), 90);
                 assertTrue(ptx.contains("mma.sync.aligned.m16n8k" + tile.mmaK() + ".row.col.f64")
                         && ptx.contains("(tensor tile " + tile.name()), tile::name);
-                Path ptxas = Ptxas.find();
-                if (ptxas != null) {
-                    assertNull(Ptxas.assembleWithoutSpills(ptxas, u.entry(), ptx), tile.name());
-                }
                 String dump = System.getenv("TC_DUMP");
                 if (dump != null) {
                     java.nio.file.Files.writeString(Path.of(dump, m.body().name() + "-" + tile.name() + ".ptx"), ptx);
+                }
+                Path ptxas = Ptxas.find();
+                if (ptxas != null) {
+                    assertNull(Ptxas.assembleWithoutSpills(ptxas, u.entry(), ptx), tile.name());
                 }
                 ks.add(new KernelPlan(k.region(), k.entry(), k.ptx(), k.params(), k.sites(),
                         new KernelPlan.Unchecked(u.entry(), ptx, u.sites(), u.checks(), t)));
@@ -125,6 +125,46 @@ class TensorCoreTilingTest {
         assertThrows(IllegalArgumentException.class, () -> new Tiling.TensorTile("x", 2, 3, 4, 4, 8, 3, 8, 1, 0));
         assertThrows(IllegalArgumentException.class, () -> new Tiling.TensorTile("y", 4, 8, 4, 4, 32, 2, 8, 1, 0));
         assertThrows(IllegalArgumentException.class, () -> new Tiling.TensorTile("z", 2, 4, 4, 4, 8, 3, 2, 1, 0));
+        // the fragment pipeline needs two K steps per k tile, and loads ahead of the copies by itself
+        assertThrows(IllegalArgumentException.class,
+                () -> new Tiling.TensorTile("p", 2, 2, 4, 4, 16, 2, 16, 2, 0, true, false, true));
+        assertThrows(IllegalArgumentException.class,
+                () -> new Tiling.TensorTile("q", 2, 2, 4, 4, 16, 2, 4, 2, 0, true, true, true));
+    }
+
+    /**
+     * The copies by steps: a shape with {@code affineCopies} issues a thread's pairs of a k tile as 16-byte copies
+     * from one address stepped by a register (no element-by-element copy on that path), and keeps the general path
+     * for the tiles where the steps do not hold; the pipelined shapes load a tile's first fragments after its
+     * barrier, before the last step's mma of the tile before.
+     */
+    @Test
+    void theCopiesStepAlongKAndThePipelineLoadsAhead() throws Exception {
+        CompiledMethod m = CompilerTest.offload(TilingKernels.class, "matmulRelaxed");
+        KernelPlan k = m.kernels().get(0);
+        KernelPlan.Unchecked u = k.unchecked();
+        for (Tiling.TensorTile tile : Tiling.TensorTile.CANDIDATES) {
+            Tiling.Matmul t = ((Tiling.Matmul) u.tiled()).withTensor(tile);
+            String ptx = org.acc4j.compiler.ptx.TiledEmitter.emit(m.body(), t, u.entry(), k.params(), 90);
+            int general = ptx.split("cp\\.async\\.ca\\.shared\\.global", -1).length - 1;
+            assertTrue(general > 0, tile::name);
+            assertEquals(tile.affineCopies(), ptx.contains("$L_general"), tile::name);
+            if (tile.affineCopies()) {
+                // per k tile and operand: the stepped copies of every pair, unpredicated
+                java.util.regex.Matcher stepped = java.util.regex.Pattern.compile(
+                        "\\n\\tcp\\.async\\.cg\\.shared\\.global \\[%r\\d+\\+\\d+\\], \\[%rd\\d+\\], 16;").matcher(ptx);
+                int n = 0;
+                while (stepped.find()) {
+                    n++;
+                }
+                int pairs = (tile.blockI() + tile.blockJ()) * tile.depth() / 2 / tile.threads();
+                // the prologue's stages - 1 tiles, the loop's one, and the pipeline's first tile
+                int copies = tile.stages() - 1 + 1 + (tile.pipelined() ? 1 : 0);
+                assertEquals(pairs * copies, n, tile::name);
+            }
+            int barriers = ptx.split("bar\\.sync 0", -1).length - 1;
+            assertEquals(tile.pipelined() ? 3 : 2, barriers, tile::name);
+        }
     }
 
     @Test

@@ -130,14 +130,15 @@ class TilingGpuTest {
      * {@code @Kernels(relaxed = true)}: the FP64 tensor-core kernel in every candidate shape
      * ({@link Tiling.TensorTile}), every element within {@code 2 (p + 1) 2^-53 sum_k |a_ik b_kj|} of plain Java's (see
      * {@link DgemmTensor}), at sizes that are not multiples of any tile, with odd row lengths (pairs not 16-byte
-     * aligned: copied element by element) and even ones, a k range shorter than a k tile, and a large one with the
-     * default shape.
+     * aligned: copied element by element) and even ones, a k range shorter than a k tile, one whose tiles of c lie
+     * inside the ranges but whose last k tile does not (the steps of {@code affineCopies} for all k tiles but the
+     * last), and a large one with the default shape.
      */
     @Test
     void tensorCoreProductsLieWithinTheBound() throws Exception {
         Random r = new Random(154);
         int[][] sizes = {{1, 1, 1}, {65, 67, 33}, {130, 70, 17}, {127, 129, 255}, {3, 200, 5}, {200, 3, 260},
-            {500, 300, 701}, {258, 514, 130}};
+            {500, 300, 701}, {258, 514, 130}, {384, 320, 1000}};
         String before = System.getProperty(Tiling.TensorTile.PROPERTY);
         try {
             for (Tiling.TensorTile tile : Tiling.TensorTile.CANDIDATES) {

@@ -296,9 +296,17 @@ public final class Tiling {
      * @param minBlocks the blocks per multiprocessor the kernel asks ptxas to fit ({@code .minnctapersm})
      * @param group 0: block {@code (bx, by)} takes the C tile {@code (by, bx)}; else the blocks' linear numbers take
      *     the C tiles in bands of {@code group} rows of tiles, column by column in each band
+     * @param affineCopies whether a thread computes its copies' global addresses once per C tile and steps them
+     *     along k (where the operand's addresses are affine, the tile lies inside the ranges and the pairs are
+     *     aligned; else the copies take the general path)
+     * @param loadsFirst whether a k tile's first fragments are loaded before the copies of a later k tile are issued
+     * @param pipelined whether the fragments are loaded one K-deep step ahead of the mma that use them, across k
+     *     tiles too: the barrier of a k tile comes before its last step's mma, and the next tile's first fragments
+     *     load while they run (at least two steps per k tile)
      */
     public record TensorTile(String name, int warpsI, int warpsJ, int tilesI, int tilesJ, int depth, int stages,
-                             int mmaK, int minBlocks, int group) {
+                             int mmaK, int minBlocks, int group, boolean affineCopies, boolean loadsFirst,
+                             boolean pipelined) {
         /** The system property that selects the tensor-core kernel's shape by name. */
         public static final String PROPERTY = "acc4j.tensorTile";
         /** The environment variable read when the property is not set. */
@@ -310,19 +318,31 @@ public final class Tiling {
 
         /** The candidates, the default first. */
         public static final List<TensorTile> CANDIDATES = List.of(
+                new TensorTile("128x64w4k8d32apg8", 2, 2, 4, 4, 32, 2, 8, 2, 8, true, false, true),
+                new TensorTile("128x64w4k4s3apg8", 2, 2, 4, 4, 16, 3, 4, 2, 8, true, false, true),
+                new TensorTile("128x64w4k16d32ag8", 2, 2, 4, 4, 32, 2, 16, 2, 8, true, false, false),
+                new TensorTile("128x64w4k16s3ag8", 2, 2, 4, 4, 16, 3, 16, 2, 8, true, false, false),
+                new TensorTile("128x64w4k16s3a", 2, 2, 4, 4, 16, 3, 16, 2, 0, true, false, false),
+                new TensorTile("128x64w4k16s4a", 2, 2, 4, 4, 16, 4, 16, 2, 0, true, false, false),
+                new TensorTile("128x64w4k16a", 2, 2, 4, 4, 16, 2, 16, 2, 0, true, false, false),
+                new TensorTile("128x64w4k8d32ap", 2, 2, 4, 4, 32, 2, 8, 2, 0, true, false, true),
+                new TensorTile("128x64w4k4s3ap", 2, 2, 4, 4, 16, 3, 4, 2, 0, true, false, true),
+                new TensorTile("128x64w4k4d32ap", 2, 2, 4, 4, 32, 2, 4, 2, 0, true, false, true),
+                new TensorTile("128x64w4k4s3al", 2, 2, 4, 4, 16, 3, 4, 2, 0, true, true, false),
                 new TensorTile("128x64w4k16", 2, 2, 4, 4, 16, 2, 16, 2, 0),
-                new TensorTile("128x128w8k4", 2, 4, 4, 4, 8, 3, 4, 1, 0),
-                new TensorTile("128x128w8k8", 2, 4, 4, 4, 8, 3, 8, 1, 0),
-                new TensorTile("128x128w16k8", 4, 4, 2, 4, 8, 3, 8, 1, 0),
-                new TensorTile("128x64w4k8", 2, 2, 4, 4, 8, 4, 8, 2, 0),
-                new TensorTile("128x64w8k8", 4, 2, 2, 4, 8, 4, 8, 2, 0),
-                new TensorTile("64x64w4k16", 2, 2, 2, 4, 16, 3, 16, 3, 0),
-                new TensorTile("128x128w8k8d16", 2, 4, 4, 4, 16, 4, 8, 1, 0),
-                new TensorTile("128x128w8k16d16", 2, 4, 4, 4, 16, 4, 16, 1, 0),
-                new TensorTile("128x128w16k8s6", 4, 4, 2, 4, 8, 6, 8, 1, 0),
                 new TensorTile("128x64w4k8d16", 2, 2, 4, 4, 16, 4, 8, 2, 0),
-                new TensorTile("128x128w8k8g8", 2, 4, 4, 4, 8, 3, 8, 1, 8),
-                new TensorTile("128x128w8k8d16g8", 2, 4, 4, 4, 16, 4, 8, 1, 8));
+                new TensorTile("64x64w4k16", 2, 2, 2, 4, 16, 3, 16, 3, 0),
+                new TensorTile("128x128w8k4", 2, 4, 4, 4, 8, 3, 4, 1, 0),
+                new TensorTile("128x128w8k16d16a", 2, 4, 4, 4, 16, 4, 16, 1, 0, true, false, false),
+                new TensorTile("128x128w8k4d16ap", 2, 4, 4, 4, 16, 4, 4, 1, 0, true, false, true),
+                new TensorTile("128x128w8k8d16g8", 2, 4, 4, 4, 16, 4, 8, 1, 8),
+                new TensorTile("256x64w8k16s4a", 4, 2, 4, 4, 16, 4, 16, 1, 0, true, false, false));
+
+        /** A shape whose copies take the general path, issued before the fragment loads. */
+        public TensorTile(String name, int warpsI, int warpsJ, int tilesI, int tilesJ, int depth, int stages,
+                          int mmaK, int minBlocks, int group) {
+            this(name, warpsI, warpsJ, tilesI, tilesJ, depth, stages, mmaK, minBlocks, group, false, false, false);
+        }
 
         public TensorTile {
             for (int v : new int[] {warpsI, warpsJ, tilesI, depth}) {
@@ -337,7 +357,7 @@ public final class Tiling {
             if (threads > 1024 || tilesJ < 2 || Integer.bitCount(tilesJ) != 1 || depth < 8 || bj < 16
                     || depth % mmaK != 0 || (mmaK != 4 && mmaK != 8 && mmaK != 16) || stages < 2 || minBlocks < 1 || group < 0
                     || threads % (depth / 2) != 0 || threads % (bj / 2) != 0 || bi * depth / 2 % threads != 0
-                    || depth * bj / 2 % threads != 0) {
+                    || depth * bj / 2 % threads != 0 || pipelined && (depth < 2 * mmaK || loadsFirst)) {
                 throw new IllegalArgumentException("tensor tile " + name + ": the warps do not cover the tiles");
             }
             if (stages * (bi + bj) * depth * 8 > MAX_SHARED_BYTES) {
@@ -459,7 +479,12 @@ public final class Tiling {
                         + " of " + an + " * " + bn + " (tensor tile " + t.name() + ": " + t.blockI() + "x"
                         + t.blockJ() + " tiles of " + cn + " per block of " + t.warpsI() * t.warpsJ() + " warps, each "
                         + (16 * t.tilesI()) + "x" + (8 * t.tilesJ()) + " with mma.sync m16n8k" + t.mmaK() + ", "
-                        + t.depth() + "-deep k tiles in " + t.stages() + " shared buffers filled by cp.async; each "
+                        + t.depth() + "-deep k tiles in " + t.stages() + " shared buffers filled by cp.async"
+                        + (t.affineCopies() ? " (copies by steps along k)" : "")
+                        + (t.loadsFirst() ? ", fragments loaded before the copies" : "")
+                        + (t.pipelined() ? ", fragments loaded a step ahead" : "")
+                        + (t.group() > 0 ? ", tiles of " + cn + " in bands of " + t.group() + " rows of tiles" : "")
+                        + "; each "
                         + "product is fused with the running sum, so the "
                         + "result differs from Java's in the last bits, within (p + 1) * 2^-53 * (|c| + sum |a| |b|)"
                         + " for p terms; launched when the bounds proofs hold, else the checked kernel runs)";

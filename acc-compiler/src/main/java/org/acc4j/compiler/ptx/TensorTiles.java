@@ -30,6 +30,12 @@ import org.acc4j.compiler.pass.Tiling;
  * multiply k tile {@code t}, the copies of tiles up to {@code t + stages - 1} are in flight; one
  * {@code cp.async.wait_group} and one barrier per k tile. Outside the ranges the staged values are 0 (0 × 0 adds
  * nothing to an element that is stored), and nothing is stored.
+ *
+ * <p>With {@code affineCopies}, a thread's copies of a full k tile are issued from addresses stepped by registers
+ * (computed once per C tile, {@link #affine}) where the operand's addresses are affine and aligned; with
+ * {@code loadsFirst}, a k tile's first fragments are loaded before the copies of the tile ahead are issued; with
+ * {@code pipelined}, the fragments of each K step are loaded while the previous step's mma run, across k tiles
+ * too (the barrier of a k tile then comes before its last step's mma).
  */
 final class TensorTiles extends TiledEmitter {
     TensorTiles(MethodBody body, List<KernelParam> params) {
@@ -39,7 +45,7 @@ final class TensorTiles extends TiledEmitter {
     /** One operand's shared tile and this thread's part of its copy. */
     private record Operand(Tiling.Access access, Var rowVar, Var colVar, String[] rowRange, String[] colRange,
                            FormRegs row, FormRegs index, String rowStart, String colStart, String row0,
-                           String col0, int rowStride, String[] dst) {
+                           String col0, int rowStride, String[] dst, int[] dstOff) {
     }
 
     String tensorBody(Tiling.Matmul t) {
@@ -202,6 +208,16 @@ final class TensorTiles extends TiledEmitter {
                 op("@!" + at[1] + " ld.global.f64 " + acc[n] + ", [" + at[0] + "]");
             }
         }
+        // where the copies step along k: their addresses for this C tile, and whether they hold
+        Affine affA = null;
+        Affine affB = null;
+        String fullK = null;
+        if (s.affineCopies()) {
+            fullK = r();
+            op("shr.u32 " + fullK + ", " + rk[1] + ", " + log2(bk));
+            affA = affine(opA, k0, bk, true, inside(i0, bi, ri[1]), fullK);
+            affB = affine(opB, k0, bk, false, inside(j0, bj, rj[1]), fullK);
+        }
         // the previous C tile's copies and reads are over before its buffers are filled again
         op("cp.async.wait_all");
         op("bar.sync 0");
@@ -213,82 +229,105 @@ final class TensorTiles extends TiledEmitter {
             op("mov.u32 " + k0 + ", " + (st * bk));
             String at = r();
             op("add.u32 " + at + ", " + smem + ", " + (st * stageBytes));
-            copyTile(opA, at);
-            copyTile(opB, at);
+            String ahead = null;
+            if (fullK != null) {
+                ahead = r();
+                op("mov.u32 " + ahead + ", " + st);
+            }
+            copy(opA, affA, at, ahead, fullK);
+            copy(opB, affB, at, ahead, fullK);
             label("$L_pro" + st);
             op("cp.async.commit_group");
         }
         String kt = r();
         String rs = r();
         String ws = r();
-        op("mov.u32 " + kt + ", 0");
-        op("mov.u32 " + rs + ", 0");
-        op("mov.u32 " + ws + ", " + (stages - 1));
-        label("$L_kt");
-        op("setp.ge.u32 " + stop + ", " + kt + ", " + tilesK);
-        op("@" + stop + " bra.uni $L_store");
-        // k tile kt has landed for every thread, and every warp is done with the stage about to be refilled
-        op("cp.async.wait_group " + (stages - 2));
-        op("bar.sync 0");
-        String ahead = r();
-        op("add.u32 " + ahead + ", " + kt + ", " + (stages - 1));
-        String has = p();
-        op("setp.lt.u32 " + has + ", " + ahead + ", " + tilesK);
-        op("@!" + has + " bra.uni $L_nocopy");
-        op("shl.b32 " + k0 + ", " + ahead + ", " + log2(bk));
-        String wAt = r();
-        op("mad.lo.u32 " + wAt + ", " + ws + ", " + stageBytes + ", " + smem);
-        copyTile(opA, wAt);
-        copyTile(opB, wAt);
-        label("$L_nocopy");
-        op("cp.async.commit_group");
-        String rAt = r();
-        op("mad.lo.u32 " + rAt + ", " + rs + ", " + stageBytes + ", " + smem);
-        String[] aAt = new String[aOff.length];
-        for (int u = 0; u < aOff.length; u++) {
-            aAt[u] = r();
-            op("add.u32 " + aAt[u] + ", " + rAt + ", " + aOff[u]);
-        }
-        String[] bAt = new String[2];
-        for (int e = 0; e < 2; e++) {
-            bAt[e] = r();
-            op("add.u32 " + bAt[e] + ", " + rAt + ", " + bOff[e]);
-        }
-        // depth / K steps of k, each mT x nT mma of 16x8xK
-        for (int ks = 0; ks < bk / kk; ks++) {
-            String[][] af = new String[mT][2 * kk / 4];
-            String[][] bf = new String[nT][kk / 4];
-            for (int mt = 0; mt < mT; mt++) {
-                for (int u = 0; u < kk / 4; u++) {
-                    int k4 = ks * kk / 4 + u;
-                    for (int h = 0; h < 2; h++) {
-                        af[mt][2 * u + h] = fd();
-                        op("ld.shared.f64 " + af[mt][2 * u + h] + ", [" + aAt[k4] + "+" + ((mt * 16 + 8 * h) * bk * 8)
-                                + "]");
-                    }
+        Frags frags = new Frags(aOff, bOff, mT, nT, kk, bk, bj, acc);
+        Affine copyA = affA;
+        Affine copyB = affB;
+        String kTiles = fullK;
+        if (s.pipelined()) {
+            // tile 0 has landed; tile stages - 1 goes to the stage no tile has used yet; tile 0's first fragments
+            op("cp.async.wait_group " + (stages - 2));
+            op("bar.sync 0");
+            String first = r();
+            op("mov.u32 " + first + ", " + (stages - 1));
+            String firstAt = r();
+            op("add.u32 " + firstAt + ", " + smem + ", " + ((stages - 1) * stageBytes));
+            copyAhead(opA, opB, copyA, copyB, first, tilesK, k0, bk, firstAt, kTiles, "$L_first");
+            String[][][] carry = frags.load(smem, 0, null);
+            op("mov.u32 " + kt + ", 0");
+            op("mov.u32 " + rs + ", 0");
+            label("$L_kt");
+            op("setp.ge.u32 " + stop + ", " + kt + ", " + tilesK);
+            op("@" + stop + " bra.uni $L_store");
+            String rAt = r();
+            op("mad.lo.u32 " + rAt + ", " + rs + ", " + stageBytes + ", " + smem);
+            String[][][] cur = carry;
+            for (int ks = 0; ks < bk / kk; ks++) {
+                String[][][] next;
+                if (ks < bk / kk - 1) {
+                    next = frags.load(rAt, ks + 1, null);
+                } else {
+                    // every warp has its fragments of tile kt: tile kt + 1 has landed, and tile kt + stages goes to
+                    // kt's stage; tile kt + 1's first fragments load while kt's last mma run
+                    op("cp.async.wait_group " + (stages - 2));
+                    op("bar.sync 0");
+                    String ahead = r();
+                    op("add.u32 " + ahead + ", " + kt + ", " + stages);
+                    copyAhead(opA, opB, copyA, copyB, ahead, tilesK, k0, bk, rAt, kTiles, "$L_nocopy");
+                    String rn = r();
+                    op("add.u32 " + rn + ", " + rs + ", 1");
+                    String wrap = p();
+                    op("setp.eq.u32 " + wrap + ", " + rn + ", " + stages);
+                    op("selp.u32 " + rn + ", 0, " + rn + ", " + wrap);
+                    String nAt = r();
+                    op("mad.lo.u32 " + nAt + ", " + rn + ", " + stageBytes + ", " + smem);
+                    next = frags.load(nAt, 0, carry);
                 }
+                frags.mma(cur);
+                cur = next;
             }
-            for (int nt = 0; nt < nT; nt++) {
-                for (int u = 0; u < kk / 4; u++) {
-                    int kb = (ks * kk / 4 + u) * 4;
-                    bf[nt][u] = fd();
-                    op("ld.shared.f64 " + bf[nt][u] + ", [" + bAt[nt & 1] + "+" + ((kb * bj + 16 * (nt >> 1)) * 8)
-                            + "]");
+            op("add.u32 " + kt + ", " + kt + ", 1");
+            step(rs, stages);
+            op("bra.uni $L_kt");
+        } else {
+            op("mov.u32 " + kt + ", 0");
+            op("mov.u32 " + rs + ", 0");
+            op("mov.u32 " + ws + ", " + (stages - 1));
+            label("$L_kt");
+            op("setp.ge.u32 " + stop + ", " + kt + ", " + tilesK);
+            op("@" + stop + " bra.uni $L_store");
+            // k tile kt has landed for every thread, and every warp is done with the stage about to be refilled
+            op("cp.async.wait_group " + (stages - 2));
+            op("bar.sync 0");
+            // the copies of k tile kt + stages - 1 into the stage ws, one commit group (empty past the range)
+            Runnable copies = () -> {
+                String ahead = r();
+                op("add.u32 " + ahead + ", " + kt + ", " + (stages - 1));
+                String wAt = r();
+                op("mad.lo.u32 " + wAt + ", " + ws + ", " + stageBytes + ", " + smem);
+                copyAhead(opA, opB, copyA, copyB, ahead, tilesK, k0, bk, wAt, kTiles, "$L_nocopy");
+            };
+            if (!s.loadsFirst()) {
+                copies.run();
+            }
+            String rAt = r();
+            op("mad.lo.u32 " + rAt + ", " + rs + ", " + stageBytes + ", " + smem);
+            // depth / K steps of k, each mT x nT mma of 16x8xK
+            for (int ks = 0; ks < bk / kk; ks++) {
+                String[][][] f = frags.load(rAt, ks, null);
+                if (ks == 0 && s.loadsFirst()) {
+                    // the first fragments are on their way while the copies are issued
+                    copies.run();
                 }
+                frags.mma(f);
             }
-            for (int mt = 0; mt < mT; mt++) {
-                for (int nt = 0; nt < nT; nt++) {
-                    int base = (mt * nT + nt) * 4;
-                    String d = "{" + acc[base] + ", " + acc[base + 1] + ", " + acc[base + 2] + ", " + acc[base + 3] + "}";
-                    op("mma.sync.aligned.m16n8k" + kk + ".row.col.f64.f64.f64.f64 " + d + ", {"
-                            + String.join(", ", af[mt]) + "}, {" + String.join(", ", bf[nt]) + "}, " + d);
-                }
-            }
+            op("add.u32 " + kt + ", " + kt + ", 1");
+            step(rs, stages);
+            step(ws, stages);
+            op("bra.uni $L_kt");
         }
-        op("add.u32 " + kt + ", " + kt + ", 1");
-        step(rs, stages);
-        step(ws, stages);
-        op("bra.uni $L_kt");
         label("$L_store");
         for (int n = 0; n < acc.length; n++) {
             String[] at = tensorElement(t, n, nT, iBase, jBase, ri, rj, cRow, cIdx, vi, vj);
@@ -309,6 +348,237 @@ final class TensorTiles extends TiledEmitter {
         label("$L_exit");
         op("ret");
         return code.toString();
+    }
+
+    /** The predicate {@code start + size <= count}: a tile from {@code start} lies inside the range. */
+    private String inside(String start, int size, String count) {
+        String end = r();
+        op("add.u32 " + end + ", " + start + ", " + size);
+        String in = p();
+        op("setp.le.u32 " + in + ", " + end + ", " + count);
+        return in;
+    }
+
+    /**
+     * A thread's copies of one operand for the C tile at hand, as steps: {@code next} is the global address of its
+     * first pair in the next k tile to copy, {@code rowStep} the distance from one of its pairs to the next
+     * ({@code rowStride} rows on), {@code kStep} from one k tile to the next; {@code fast} holds where these
+     * describe every full k tile: the tile lies inside the range along the operand's other axis, a pair's elements
+     * are adjacent, every address is 16-byte aligned, and the address the general path computes for the thread's
+     * last pair of the last full k tile is the one the steps give.
+     */
+    private record Affine(String next, String rowStep, String kStep, String fast) {
+    }
+
+    private Affine affine(Operand o, String k0, int bk, boolean kIsCol, String inside, String fullK) {
+        int copies = o.dst().length;
+        // the general path's addresses, with no row-table load (where one would be needed, fast is false)
+        String noLoad = p();
+        op("setp.eq.u32 " + noLoad + ", 0, 0");
+        op("mov.u32 " + k0 + ", 0");
+        String p0 = at(o, 0, 0, noLoad);
+        String pc = at(o, 0, 1, noLoad);
+        String rowStep = rd();
+        if (copies > 1) {
+            op("sub.s64 " + rowStep + ", " + at(o, 1, 0, noLoad) + ", " + p0);
+        } else {
+            op("mov.u64 " + rowStep + ", 0");
+        }
+        op("mov.u32 " + k0 + ", " + bk);
+        String kStep = rd();
+        op("sub.s64 " + kStep + ", " + at(o, 0, 0, noLoad) + ", " + p0);
+        // the last pair of the last full k tile, by the general path and by the steps
+        String last = r();
+        op("add.u32 " + last + ", " + fullK + ", -1");
+        op("shl.b32 " + k0 + ", " + last + ", " + log2(bk));
+        String far = at(o, copies - 1, 0, noLoad);
+        String stepped = rd();
+        op("cvt.u64.u32 " + stepped + ", " + last);
+        op("mul.lo.s64 " + stepped + ", " + stepped + ", " + kStep);
+        String rows = rd();
+        op("mul.lo.s64 " + rows + ", " + rowStep + ", " + (copies - 1));
+        op("add.s64 " + stepped + ", " + stepped + ", " + rows);
+        op("add.s64 " + stepped + ", " + stepped + ", " + p0);
+        String fast = p();
+        op("setp.eq.and.u64 " + fast + ", " + far + ", " + stepped + ", " + inside);
+        String gap = rd();
+        op("sub.s64 " + gap + ", " + pc + ", " + p0);
+        op("setp.eq.and.u64 " + fast + ", " + gap + ", 8, " + fast);
+        String low = rd();
+        op("or.b64 " + low + ", " + p0 + ", " + rowStep);
+        op("or.b64 " + low + ", " + low + ", " + kStep);
+        op("and.b64 " + low + ", " + low + ", 15");
+        op("setp.eq.and.u64 " + fast + ", " + low + ", 0, " + fast);
+        String[] layout = o.access().row() == null ? null : blocks.get(o.access().array());
+        if (o.access().row() != null) {
+            if (layout == null) {
+                // rows from a row table: no steps
+                op("setp.ne.u32 " + fast + ", 0, 0");
+            } else {
+                op("and.pred " + fast + ", " + fast + ", " + layout[2]);
+            }
+        }
+        return new Affine(p0, rowStep, kStep, fast);
+    }
+
+    /** The general path's address of this thread's pair {@code n} (its second element where {@code dc} is 1). */
+    private String at(Operand o, int n, int dc, String noLoad) {
+        String row = r();
+        op("add.u32 " + row + ", " + o.rowStart() + ", " + o.row0());
+        if (n > 0) {
+            op("add.u32 " + row + ", " + row + ", " + (n * o.rowStride()));
+        }
+        String rv = r();
+        op("add.s32 " + rv + ", " + o.rowRange()[0] + ", " + row);
+        String cv = r();
+        op("add.u32 " + cv + ", " + o.colStart() + ", " + o.col0());
+        op("add.s32 " + cv + ", " + o.colRange()[0] + ", " + cv);
+        if (dc > 0) {
+            op("add.s32 " + cv + ", " + cv + ", " + dc);
+        }
+        return address(o.access().array(), o.row(), o.index(), Map.of(o.rowVar(), rv, o.colVar(), cv), noLoad);
+    }
+
+    private int copyLabels;
+
+    /**
+     * This thread's copies of one operand's k tile {@code ahead} (the one at {@code k0}) into the stage at
+     * {@code stage}: by the steps of {@code aff} where they hold for it, else by {@link #copyTile}; the steps then
+     * move on to the next k tile.
+     */
+    private void copy(Operand o, Affine aff, String stage, String ahead, String fullK) {
+        if (aff == null) {
+            copyTile(o, stage);
+            return;
+        }
+        int n0 = copyLabels++;
+        String fast = p();
+        op("setp.lt.and.u32 " + fast + ", " + ahead + ", " + fullK + ", " + aff.fast());
+        op("@!" + fast + " bra $L_general" + n0);
+        String src = aff.next();
+        Map<String, String> ats = new java.util.HashMap<>();
+        for (int n = 0; n < o.dst().length; n++) {
+            if (n > 0) {
+                String s = rd();
+                op("add.s64 " + s + ", " + src + ", " + aff.rowStep());
+                src = s;
+            }
+            String at = sharedAt(o, n, stage, ats);
+            op("cp.async.cg.shared.global [" + at + "], [" + src + "], 16");
+        }
+        op("bra.uni $L_copied" + n0);
+        label("$L_general" + n0);
+        copyTile(o, stage);
+        label("$L_copied" + n0);
+        op("add.s64 " + aff.next() + ", " + aff.next() + ", " + aff.kStep());
+    }
+
+    /**
+     * The shared address of copy {@code n} of an operand in the stage at {@code stage}, as {@code reg+offset}: one
+     * register per distinct offset register of the operand ({@code ats} keeps them).
+     */
+    private String sharedAt(Operand o, int n, String stage, Map<String, String> ats) {
+        String reg = ats.computeIfAbsent(o.dst()[n], d -> {
+            String at = r();
+            op("add.u32 " + at + ", " + stage + ", " + d);
+            return at;
+        });
+        return reg + "+" + o.dstOff()[n];
+    }
+
+    /**
+     * The copies of k tile {@code ahead} into the stage at {@code at}, one commit group (empty where the tile lies
+     * past the range).
+     */
+    private void copyAhead(Operand a, Operand b, Affine affA, Affine affB, String ahead, String tilesK, String k0,
+                           int bk, String at, String fullK, String skipLabel) {
+        String has = p();
+        op("setp.lt.u32 " + has + ", " + ahead + ", " + tilesK);
+        op("@!" + has + " bra.uni " + skipLabel);
+        op("shl.b32 " + k0 + ", " + ahead + ", " + log2(bk));
+        copy(a, affA, at, ahead, fullK);
+        copy(b, affB, at, ahead, fullK);
+        label(skipLabel);
+        op("cp.async.commit_group");
+    }
+
+    /**
+     * A warp's fragment loads and mma for one K-deep step of a k tile: A's fragments at the offsets {@code aOff} (one
+     * per 4 of k), B's at {@code bOff} (one per parity of the n8 tile), from a stage's shared address.
+     */
+    private final class Frags {
+        private final String[] aOff;
+        private final String[] bOff;
+        private final int mT;
+        private final int nT;
+        private final int kk;
+        private final int bk;
+        private final int bj;
+        private final String[] acc;
+
+        Frags(String[] aOff, String[] bOff, int mT, int nT, int kk, int bk, int bj, String[] acc) {
+            this.aOff = aOff;
+            this.bOff = bOff;
+            this.mT = mT;
+            this.nT = nT;
+            this.kk = kk;
+            this.bk = bk;
+            this.bj = bj;
+            this.acc = acc;
+        }
+
+        /** Step {@code ks}'s fragments {A[mt][..], B[nt][..]} of the stage at {@code stage}, into {@code into}'s registers. */
+        String[][][] load(String stage, int ks, String[][][] into) {
+            String[][] af = new String[mT][];
+            String[][] bf = new String[nT][];
+            for (int mt = 0; mt < mT; mt++) {
+                af[mt] = new String[2 * kk / 4];
+            }
+            for (int nt = 0; nt < nT; nt++) {
+                bf[nt] = new String[kk / 4];
+            }
+            Map<Integer, String> aAt = new java.util.HashMap<>();
+            for (int mt = 0; mt < mT; mt++) {
+                for (int u = 0; u < kk / 4; u++) {
+                    int k4 = ks * kk / 4 + u;
+                    String at = aAt.computeIfAbsent(k4, x -> {
+                        String reg = r();
+                        op("add.u32 " + reg + ", " + stage + ", " + aOff[x]);
+                        return reg;
+                    });
+                    for (int h = 0; h < 2; h++) {
+                        af[mt][2 * u + h] = into != null ? into[0][mt][2 * u + h] : fd();
+                        op("ld.shared.f64 " + af[mt][2 * u + h] + ", [" + at + "+" + ((mt * 16 + 8 * h) * bk * 8) + "]");
+                    }
+                }
+            }
+            String[] bAt = new String[2];
+            for (int e = 0; e < 2; e++) {
+                bAt[e] = r();
+                op("add.u32 " + bAt[e] + ", " + stage + ", " + bOff[e]);
+            }
+            for (int nt = 0; nt < nT; nt++) {
+                for (int u = 0; u < kk / 4; u++) {
+                    int kb = (ks * kk / 4 + u) * 4;
+                    bf[nt][u] = into != null ? into[1][nt][u] : fd();
+                    op("ld.shared.f64 " + bf[nt][u] + ", [" + bAt[nt & 1] + "+" + ((kb * bj + 16 * (nt >> 1)) * 8)
+                            + "]");
+                }
+            }
+            return new String[][][] {af, bf};
+        }
+
+        /** The {@code mT × nT} mma of one step with fragments {@code f}. */
+        void mma(String[][][] f) {
+            for (int mt = 0; mt < mT; mt++) {
+                for (int nt = 0; nt < nT; nt++) {
+                    int base = (mt * nT + nt) * 4;
+                    String d = "{" + acc[base] + ", " + acc[base + 1] + ", " + acc[base + 2] + ", " + acc[base + 3] + "}";
+                    op("mma.sync.aligned.m16n8k" + kk + ".row.col.f64.f64.f64.f64 " + d + ", {"
+                            + String.join(", ", f[0][mt]) + "}, {" + String.join(", ", f[1][nt]) + "}, " + d);
+                }
+            }
+        }
     }
 
     /** {@code ceil(n / size)} for a power of two {@code size}. */
@@ -345,7 +615,16 @@ final class TensorTiles extends TiledEmitter {
         op("and.b32 " + c0 + ", " + tid + ", " + (pairs - 1));
         op("shl.b32 " + c0 + ", " + c0 + ", 1");
         String[] dst = new String[copies];
+        int[] dstOff = new int[copies];
+        // rows rowStride apart share their swizzle where it repeats every rowStride rows: one offset register
+        int period = Math.max(1, 16 / cols) * Math.min(4, cols / 4);
+        boolean shared = rowStride % period == 0;
         for (int n = 0; n < copies; n++) {
+            if (shared && n > 0) {
+                dst[n] = dst[0];
+                dstOff[n] = n * rowStride * cols * 8;
+                continue;
+            }
             String rr = r();
             op("add.u32 " + rr + ", " + r0 + ", " + (n * rowStride));
             // the swizzle of row rr: 4 ((rr / max(1, 16 / cols)) mod min(4, cols / 4))
@@ -360,7 +639,7 @@ final class TensorTiles extends TiledEmitter {
             op("add.u32 " + dst[n] + ", " + dst[n] + ", " + offset);
         }
         return new Operand(access, rowVar, colVar, rowRange, colRange, row, index, rowStart, colStart, r0, c0,
-                rowStride, dst);
+                rowStride, dst, dstOff);
     }
 
     /**
@@ -388,6 +667,7 @@ final class TensorTiles extends TiledEmitter {
         String cv1 = r();
         op("add.s32 " + cv0 + ", " + o.colRange()[0] + ", " + col);
         op("add.s32 " + cv1 + ", " + o.colRange()[0] + ", " + col1);
+        Map<String, String> ats = new java.util.HashMap<>();
         for (int n = 0; n < dst.length; n++) {
             String row = r();
             op("add.u32 " + row + ", " + o.rowStart() + ", " + r0);
@@ -413,8 +693,7 @@ final class TensorTiles extends TiledEmitter {
             op("or.b64 " + low + ", " + low + ", " + gap);
             String pair = p();
             op("setp.eq.and.u64 " + pair + ", " + low + ", 0, !" + skip1);
-            String at = r();
-            op("add.u32 " + at + ", " + stage + ", " + dst[n]);
+            String at = sharedAt(o, n, stage, ats);
             op("@" + pair + " cp.async.cg.shared.global [" + at + "], [" + src0 + "], 16");
             // one by one: the array's base stands in for an address outside the ranges (source size 0)
             String s0 = rd();
@@ -426,7 +705,8 @@ final class TensorTiles extends TiledEmitter {
             op("selp.u32 " + n0 + ", 0, 8, " + skip0);
             op("selp.u32 " + n1 + ", 0, 8, " + skip1);
             op("@!" + pair + " cp.async.ca.shared.global [" + at + "], [" + s0 + "], 8, " + n0);
-            op("@!" + pair + " cp.async.ca.shared.global [" + at + "+8], [" + s1 + "], 8, " + n1);
+            String at1 = ats.get(dst[n]) + "+" + (8 + o.dstOff()[n]);
+            op("@!" + pair + " cp.async.ca.shared.global [" + at1 + "], [" + s1 + "], 8, " + n1);
         }
     }
 
