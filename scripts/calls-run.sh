@@ -20,4 +20,4 @@ for run in cold cached; do
 done
 rm -rf "$caches"
 echo "== transfers"
-j -cp "$cp" org.acc4j.runtime.transfer.TransferBench ${TRANSFER_ARGS:-} 2>&1 | tee "$out/harness-transfers.txt"
+j --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -cp "$cp" org.acc4j.runtime.transfer.TransferBench ${TRANSFER_ARGS:-} 2>&1 | tee "$out/harness-transfers.txt"

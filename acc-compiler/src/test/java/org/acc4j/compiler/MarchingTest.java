@@ -177,15 +177,16 @@ class MarchingTest {
 
     @Test
     void rowsOfADoubleMatrixMarchOneRowAStep() throws Exception {
-        // rows i and i + 1 at column j + 1 are adjacent: marched by default
-        assertNotNull(marched(CompilerTest.offload(MarchingKernels.class, "rowsWide")));
-        assertNull(marched(CompilerTest.offload(MarchingKernels.class, "jacobiRows")), "gaps are off by default");
-        CompiledMethod m = withSetting("gaps=on", "jacobiRows");
+        // rows of a double[][] march only with rows=on; rows i and i + 1 at column j + 1 are adjacent: marched then
+        assertNull(marched(CompilerTest.offload(MarchingKernels.class, "rowsWide")), "rows are off by default");
+        assertNotNull(marched(withSetting("rows=on", "rowsWide")));
+        assertNull(marched(withSetting("rows=on", "jacobiRows")), "gaps are off by default");
+        CompiledMethod m = withSetting("gaps=on,rows=on", "jacobiRows");
         KernelPlan.Unchecked u = marched(m);
         assertNotNull(u, () -> report(m));
         assertTrue(report(m).contains("a is read at i-1, i+1"), report(m));
         assembles(u);
-        CompiledMethod w = withSetting("gaps=on", "rowsWide");
+        CompiledMethod w = withSetting("gaps=on,rows=on", "rowsWide");
         KernelPlan.Unchecked uw = marched(w);
         assertNotNull(uw, () -> report(w));
         assertTrue(report(w).contains("a is read at i-2, i+2, and in 1 more column of a"), report(w));

@@ -73,18 +73,19 @@ public final class Marching {
      * whether loads that do not depend on the marched index stay in registers for the chunk ({@code fixed}). The
      * default is {@link #DEFAULT}; {@value #PROPERTY} (else {@value #ENV}) overrides it for measurements, as
      * {@code off} (no nest marched) or {@code key=value,...} over {@code chunk}, {@code chunk2d}, {@code block}
-     * ({@code 32x8}), {@code block2d} and {@code fixed} ({@code on}/{@code off}).
+     * ({@code 32x8}), {@code block2d}, {@code fixed}, {@code prefetch}, {@code gaps} and {@code rows} ({@code on}/{@code off};
+     * {@code rows=on} marches nests over the rows of a two-dimensional array too).
      */
     public record Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
-                        boolean prefetch, boolean gaps) {
+                        boolean prefetch, boolean gaps, boolean rows) {
         public static final String PROPERTY = "acc4j.march";
         public static final String ENV = "ACC4J_MARCH";
-        public static final Shape DEFAULT = new Shape(true, CHUNK, CHUNK, BLOCK_X, BLOCK_Y, BLOCK_2D, true, false, false);
+        public static final Shape DEFAULT = new Shape(true, CHUNK, CHUNK, BLOCK_X, BLOCK_Y, BLOCK_2D, true, false, false, false);
 
         /** A shape whose columns keep their gaps ({@code gaps} off). */
         public Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
                      boolean prefetch) {
-            this(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, false);
+            this(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, false, false);
         }
 
         /** The shape the setting asks for; the default where it is unset or an entry cannot be read. */
@@ -111,22 +112,24 @@ public final class Marching {
                 try {
                     s = switch (kv[0].trim()) {
                         case "chunk" -> new Shape(s.on, positive(v), s.chunk2d, s.blockX, s.blockY, s.block2d, s.fixed,
-                                s.prefetch, s.gaps);
+                                s.prefetch, s.gaps, s.rows);
                         case "chunk2d" -> new Shape(s.on, s.chunk, positive(v), s.blockX, s.blockY, s.block2d, s.fixed,
-                                s.prefetch, s.gaps);
+                                s.prefetch, s.gaps, s.rows);
                         case "block" -> {
                             String[] xy = v.split("x");
                             yield new Shape(s.on, s.chunk, s.chunk2d, positive(xy[0]), positive(xy[1]), s.block2d,
-                                    s.fixed, s.prefetch, s.gaps);
+                                    s.fixed, s.prefetch, s.gaps, s.rows);
                         }
                         case "block2d" -> new Shape(s.on, s.chunk, s.chunk2d, s.blockX, s.blockY, positive(v), s.fixed,
-                                s.prefetch, s.gaps);
+                                s.prefetch, s.gaps, s.rows);
                         case "fixed" -> new Shape(s.on, s.chunk, s.chunk2d, s.blockX, s.blockY, s.block2d,
-                                !v.equals("off"), s.prefetch, s.gaps);
+                                !v.equals("off"), s.prefetch, s.gaps, s.rows);
                         case "prefetch" -> new Shape(s.on, s.chunk, s.chunk2d, s.blockX, s.blockY, s.block2d, s.fixed,
-                                !v.equals("off"), s.gaps);
+                                !v.equals("off"), s.gaps, s.rows);
                         case "gaps" -> new Shape(s.on, s.chunk, s.chunk2d, s.blockX, s.blockY, s.block2d, s.fixed,
-                                s.prefetch, v.equals("on"));
+                                s.prefetch, v.equals("on"), s.rows);
+                        case "rows" -> new Shape(s.on, s.chunk, s.chunk2d, s.blockX, s.blockY, s.block2d, s.fixed,
+                                s.prefetch, s.gaps, v.equals("on"));
                         default -> s;
                     };
                 } catch (RuntimeException e) {
@@ -288,8 +291,10 @@ public final class Marching {
         Var k = march.index();
         Poly stride = ps.coefficient(k);
         // a two-dimensional array marches along its rows, one row a step
+        // (only with the setting's rows=on: on a heat stencil over double[512][512] it measured slower than the
+        // kernel with one point per thread)
         boolean rows = first.row() != null;
-        if (rows && !stride.equals(Poly.atom(ROW))) {
+        if (rows && (!shape.rows() || !stride.equals(Poly.atom(ROW)))) {
             return null;
         }
         // columns: loads of one array at whole multiples of the stride apart; a load whose subscript does not
