@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -162,7 +161,7 @@ public final class JacobiKernels {
                     one[k] = t[0];
                 }
                 if (r >= 0) {
-                    ms[i][r] = median(one);
+                    ms[i][r] = PairedStats.median(one);
                 }
             }
         }
@@ -180,10 +179,10 @@ public final class JacobiKernels {
             for (int r = 0; r < rounds; r++) {
                 ratio[r] = ms[hand][r] / ms[i][r];
             }
-            double[] ci = interval(ratio);
-            double m = median(ms[i]);
+            PairedStats.Interval ci = PairedStats.medianInterval(ratio);
+            double m = PairedStats.median(ms[i]);
             System.out.println(String.format(Locale.ROOT, "| %s | %.4f | %.0f | %.3f [%.3f, %.3f] |", forms.get(i).name(),
-                    m, 2.0 * bytes / m / 1e6, median(ratio), ci[0], ci[1]));
+                    m, 2.0 * bytes / m / 1e6, ci.median(), ci.low(), ci.high()));
         }
         System.out.println(allRight ? "check: every form gives plain Java's bits" : "check FAILED");
         JCudaDriver.cuMemFree(dSrc);
@@ -224,30 +223,5 @@ public final class JacobiKernels {
         try (InputStream in = JacobiKernels.class.getResourceAsStream(name)) {
             return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
         }
-    }
-
-    static double median(double[] x) {
-        double[] t = x.clone();
-        Arrays.sort(t);
-        return t.length % 2 == 1 ? t[t.length / 2] : (t[t.length / 2 - 1] + t[t.length / 2]) / 2;
-    }
-
-    /** A distribution-free 95% interval of the median: order statistics j and n + 1 - j. */
-    static double[] interval(double[] x) {
-        double[] t = x.clone();
-        Arrays.sort(t);
-        int n = t.length;
-        double pk = Math.pow(0.5, n);
-        double cdf = pk;
-        int j = 1;
-        while (j < (n + 1) / 2) {
-            pk = pk * (n - j + 1) / j;
-            if (cdf + pk > 0.025) {
-                break;
-            }
-            cdf += pk;
-            j++;
-        }
-        return new double[] {t[j - 1], t[n - j]};
     }
 }
