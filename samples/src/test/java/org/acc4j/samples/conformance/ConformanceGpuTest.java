@@ -1,0 +1,35 @@
+package org.acc4j.samples.conformance;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.List;
+import org.acc4j.Acc;
+import org.acc4j.runtime.AccRuntime;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The conformance sweep ({@link Sweep}) on the GPU: each method rewritten as the agent rewrites it, its nests
+ * launched on the device, every element equal to plain Java's (reordered sums and the documented 1-ulp functions
+ * within their bounds), Java's exceptions with Java's messages. Skips, saying why, where there is no device.
+ */
+@Tag("gpu")
+class ConformanceGpuTest {
+    static List<Sweep.Case> cases() {
+        return Sweep.cases();
+    }
+
+    @BeforeAll
+    static void device() {
+        Acc.install(AccRuntime.get().backend());
+        assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void deviceMatchesPlainJava(Sweep.Case c) throws Exception {
+        ConformanceRuntimeCheck.check(c);
+    }
+}
