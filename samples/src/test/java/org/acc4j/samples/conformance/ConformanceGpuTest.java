@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.util.List;
 import org.acc4j.Acc;
 import org.acc4j.runtime.AccRuntime;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,6 +26,26 @@ class ConformanceGpuTest {
     static void device() {
         Acc.install(AccRuntime.get().backend());
         assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
+    }
+
+    /** Prints, for each {@code @Kernels} method of the fixtures, its nests run on the device and on the host. */
+    @AfterAll
+    static void where() {
+        if (!AccRuntime.get().onDevice()) {
+            return;
+        }
+        StringBuilder b = new StringBuilder("conformance: nests run on the device / on the host, per method\n");
+        for (Class<?> k : List.of(Constructs.class, Constructs.Grid.class, Constructs.Scaled.class,
+                NumericsStyle.class)) {
+            for (java.lang.reflect.Method m : k.getDeclaredMethods()) {
+                if (m.isAnnotationPresent(org.acc4j.Kernels.class)) {
+                    long[] s = AccRuntime.get().sites().stats(AccRuntime.get().sites().find(k.getName(), m.getName()));
+                    b.append("  ").append(k.getSimpleName()).append('.').append(m.getName()).append(": ").append(s[0])
+                            .append(" / ").append(s[1]).append('\n');
+                }
+            }
+        }
+        System.out.print(b);
     }
 
     @ParameterizedTest(name = "{0}")
