@@ -8,9 +8,12 @@ cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/acc4j-out}
 mkdir -p "$out"
 cp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')"
-run() { bash .gpu/on-gpu.sh --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -jar .gpu/junit-platform-console-standalone-1.14.4.jar \
-  execute --class-path "$cp" "$@" --details=tree --disable-banner; }
+junit=".gpu/junit-platform-console-standalone-1.14.4.jar"
 echo "== ConformanceGpuTest"
-timeout 200 bash -c "$(declare -f run); cp='$cp'; run --include-tag gpu --select-class org.acc4j.samples.conformance.ConformanceGpuTest" 2>&1 | tee "$out/conformance-gpu.log"
+timeout 200 bash .gpu/on-gpu.sh --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -jar "$junit" execute \
+  --class-path "$cp" --include-tag gpu --select-class org.acc4j.samples.conformance.ConformanceGpuTest \
+  --details=tree --disable-banner 2>&1 | tee "$out/conformance-gpu.log"
 echo "== ConformanceMulticoreTest (ACC_DEVICE_TYPE=multicore)"
-ACC_DEVICE_TYPE=multicore timeout 120 bash -c "$(declare -f run); cp='$cp'; run --select-class org.acc4j.samples.conformance.ConformanceMulticoreTest" 2>&1 | tee "$out/conformance-multicore.log"
+ACC_DEVICE_TYPE=multicore timeout 120 bash .gpu/on-gpu.sh --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
+  -jar "$junit" execute --class-path "$cp" --select-class org.acc4j.samples.conformance.ConformanceMulticoreTest \
+  --details=tree --disable-banner 2>&1 | tee "$out/conformance-multicore.log"
