@@ -282,6 +282,12 @@ final class Accesses {
         }
         boolean math = m.owner.equals("java/lang/Math");
         boolean strict = m.owner.equals("java/lang/StrictMath");
+        if ((math || strict) && (m.name.equals("floorMod") || m.name.equals("floorDiv"))
+                && (m.desc.equals("(II)I") || m.desc.equals("(JJ)J"))) {
+            Expr y = OperandStack.popExpr(args, line);
+            Expr x = OperandStack.popExpr(args, line);
+            return floor(m.name.equals("floorMod"), x, y);
+        }
         org.acc4j.compiler.ir.MathFn fn = org.acc4j.compiler.ir.MathFn.named(m.name);
         org.objectweb.asm.Type[] argTypes = org.objectweb.asm.Type.getArgumentTypes(m.desc);
         Type result = Type.ofDescriptor(org.objectweb.asm.Type.getReturnType(m.desc).getDescriptor());
@@ -302,5 +308,29 @@ final class Accesses {
             operands.add(0, OperandStack.popExpr(args, line));
         }
         return new Expr.Call(fn, result, operands);
+    }
+
+    /**
+     * {@code Math.floorMod(x, y)} or {@code Math.floorDiv(x, y)} of {@code int} or {@code long} operands, as Java
+     * computes them: the remainder {@code r = x % y} plus {@code y} when the signs differ and {@code r != 0}; the
+     * quotient {@code q = x / y} less one when the signs differ and {@code q * y != x}. A zero {@code y} throws
+     * {@code ArithmeticException} from the division, as Java's does.
+     */
+    private static Expr floor(boolean mod, Expr x, Expr y) {
+        Expr zero = x.type() == Type.I64 ? Expr.Const.i64(0) : Expr.Const.i32(0);
+        Expr one = x.type() == Type.I64 ? Expr.Const.i64(1) : Expr.Const.i32(1);
+        Expr signsDiffer = new Expr.Compare(org.acc4j.compiler.ir.Cond.LT,
+                new Expr.Binary(org.acc4j.compiler.ir.BinOp.XOR, x, y), zero, false);
+        if (mod) {
+            Expr r = new Expr.Binary(org.acc4j.compiler.ir.BinOp.REM, x, y);
+            Expr adjusted = new Expr.Select(new Expr.Compare(org.acc4j.compiler.ir.Cond.NE, r, zero, false),
+                    new Expr.Binary(org.acc4j.compiler.ir.BinOp.ADD, r, y), r);
+            return new Expr.Select(signsDiffer, adjusted, r);
+        }
+        Expr q = new Expr.Binary(org.acc4j.compiler.ir.BinOp.DIV, x, y);
+        Expr inexact = new Expr.Compare(org.acc4j.compiler.ir.Cond.NE,
+                new Expr.Binary(org.acc4j.compiler.ir.BinOp.MUL, q, y), x, false);
+        Expr adjusted = new Expr.Select(inexact, new Expr.Binary(org.acc4j.compiler.ir.BinOp.SUB, q, one), q);
+        return new Expr.Select(signsDiffer, adjusted, q);
     }
 }

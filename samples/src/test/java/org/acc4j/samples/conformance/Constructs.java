@@ -93,6 +93,14 @@ public final class Constructs {
         }
     }
 
+    /** floorMod and floorDiv of longs with negative operands, and a zero divisor in the last element. */
+    @Kernels
+    public static void floorModLong(long[] a, long[] b, long[] out) {
+        for (int i = 0; i < a.length; i++) {
+            out[i] = Math.floorMod(a[i], b[i]) * 1000 + Math.floorDiv(a[i], b[i]);
+        }
+    }
+
     @Kernels
     public static void narrowTypes(byte[] b, short[] s, char[] c, boolean[] z, int[] out) {
         for (int i = 0; i < b.length; i++) {
@@ -109,6 +117,24 @@ public final class Constructs {
         for (long i = 0; i < n; i++) {
             b[(int) i] = a[(int) i] * 2 + i;
         }
+    }
+
+    /** A long index marked independent (its (int) subscripts are not linear for the dependence test). */
+    @Kernels
+    public static void longIndexIndependent(double[] a, double[] b, long n) {
+        for (@Loop(independent = true) long i = 0; i < n; i++) {
+            b[(int) i] = a[(int) i] * 2 + i;
+        }
+    }
+
+    /** A long index used in arithmetic only: a sum of squares. */
+    @Kernels
+    public static long longIndexSum(long n) {
+        long s = 0;
+        for (long i = 0; i < n; i++) {
+            s += i * i % 7;
+        }
+        return s;
     }
 
     @Kernels

@@ -105,6 +105,19 @@ public final class Sweep {
                 Tolerance.ULPS));
         l.add(exact("mathFloat", c, r -> of(floats(r, 513), new float[513])));
         l.add(exact("floorMod", c, r -> of(doubles(r, 300), new double[300], 300)));
+        l.add(exact("floorModLong", c, r -> {
+            long[] a = r.longs(400, -1000, 1000).toArray();
+            long[] b = r.longs(400, -30, 30).toArray();
+            for (int i = 0; i < b.length; i++) {
+                b[i] = b[i] == 0 ? 7 : b[i];
+            }
+            return of(a, b, new long[400]);
+        }));
+        l.add(new Case("Constructs.floorModLong by zero", c, "floorModLong", r -> {
+            long[] b = r.longs(400, 1, 30).toArray();
+            b[399] = 0;
+            return of(r.longs(400, -1000, 1000).toArray(), b, new long[400]);
+        }, Tolerance.EXACT));
         l.add(exact("narrowTypes", c, r -> {
             int n = 611;
             byte[] b = new byte[n];
@@ -120,6 +133,8 @@ public final class Sweep {
             return of(b, sh, ch, z, new int[n]);
         }));
         l.add(exact("longIndex", c, r -> of(doubles(r, 700), new double[700], 700L)));
+        l.add(exact("longIndexIndependent", c, r -> of(doubles(r, 700), new double[700], 700L)));
+        l.add(exact("longIndexSum", c, r -> of(100_003L)));
         l.add(exact("negativeStep", c, r -> of(doubles(r, 700), new double[700], 700)));
         l.add(exact("stepTwo", c, r -> of(doubles(r, 702), new double[702], 702)));
         l.add(exact("stepThreeDown", c, r -> of(ints(r, 800, 1000), 800)));
