@@ -7,6 +7,7 @@ import org.acc4j.Acc;
 import org.acc4j.runtime.AccRuntime;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -46,6 +47,12 @@ class ConformanceGpuTest {
             }
         }
         System.out.print(b);
+    }
+
+    /** A nest runs on the host only for the documented run-time reasons (aliased or null arrays, unproven strides). */
+    @Test
+    void hostRunsOnlyWhereExpected() throws Exception {
+        ConformanceRuntimeCheck.hostRunsOnlyWhereExpected();
     }
 
     @ParameterizedTest(name = "{0}")

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.acc4j.compiler.KernelPlan;
 import org.acc4j.compiler.Ptxas;
 import org.acc4j.compiler.site.MethodPlan;
@@ -34,6 +36,56 @@ class ConformanceInterpreterTest {
     void interpretedSitesMatchPlainJava(Sweep.Case c) throws Exception {
         assertNull(Sweep.check(c, LOADER));
         assertTrue(LOADER.warnings.isEmpty(), () -> "the rewriter warned: " + LOADER.warnings);
+    }
+
+    /**
+     * The nests that stay on the host, each with the documented reason (method, line and construct in its text);
+     * every other nest of the sweep has a device path.
+     */
+    @Test
+    void onlyTheDocumentedLimitsStayOnTheHost() throws Exception {
+        Map<String, String> expected = new TreeMap<>(Map.of(
+                "Constructs.longIndex", "the subscript of b at line 118 is not linear in the loop indices; if its "
+                        + "iterations are independent, mark the index @Loop(independent = true)",
+                "NumericsStyle.sor", "g is written and also accessed at another subscript (line 29 and line 29)",
+                "NumericsStyle.lu", "line 62: the variable jp is set inside the parallel loop and read after it",
+                "NumericsStyle.series", "a call to NumericsStyle.function, which cannot be inlined: a switch "
+                        + "(NumericsStyle.java:161)"));
+        Map<String, String> got = new TreeMap<>();
+        Sweep.Rewritten loader = new Sweep.Rewritten(p -> {
+            for (MethodPlan.Nest n : p.nests()) {
+                if (!n.offloaded()) {
+                    got.merge(p.displayName(), String.join("; ", n.reasons()), (x, y) -> x + " | " + y);
+                }
+            }
+            return 0;
+        }, InterpretingRuntime.NAME);
+        for (Sweep.Case c : Sweep.cases()) {
+            Class.forName(c.owner().getName(), true, loader);
+        }
+        Class.forName(Constructs.Grid.class.getName(), true, loader);
+        Class.forName(Constructs.Scaled.class.getName(), true, loader);
+        assertEquals(expected.keySet(), got.keySet(), () -> "nests on the host: " + got);
+        for (Map.Entry<String, String> e : expected.entrySet()) {
+            assertTrue(got.get(e.getKey()).contains(e.getValue()), () -> e.getKey() + ": " + got.get(e.getKey()));
+        }
+    }
+
+    /** Sites the interpreter declined at run time: only aliased or null arrays, and red-black SOR's unproven strides. */
+    @Test
+    void onlyAliasedArraysAndUnprovenStridesRunOnTheHostAtRunTime() throws Exception {
+        for (Sweep.Case c : Sweep.cases()) {
+            assertNull(Sweep.check(c, LOADER));
+        }
+        List<String> declined;
+        synchronized (InterpretingRuntime.class) {
+            declined = new ArrayList<>(InterpretingRuntime.DECLINED);
+        }
+        for (String d : declined) {
+            assertTrue(d.startsWith("Constructs.addInto ") || d.startsWith("Constructs.shiftInPlace ")
+                    || d.startsWith("Constructs.nullArray ") || d.startsWith("NumericsStyle.sorRedBlack "), d);
+        }
+        assertTrue(declined.stream().anyMatch(d -> d.startsWith("Constructs.nullArray ")), declined::toString);
     }
 
     @Test

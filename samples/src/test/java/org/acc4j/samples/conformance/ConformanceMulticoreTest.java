@@ -6,6 +6,7 @@ import java.util.List;
 import org.acc4j.Acc;
 import org.acc4j.runtime.AccRuntime;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -23,6 +24,12 @@ class ConformanceMulticoreTest {
     static void target() {
         Acc.install(AccRuntime.get().backend());
         assumeFalse(AccRuntime.get().onDevice(), "a GPU is in use: ConformanceGpuTest covers it");
+    }
+
+    /** A nest runs on the host only for the documented run-time reasons (aliased or null arrays, unproven strides). */
+    @Test
+    void hostRunsOnlyWhereExpected() throws Exception {
+        ConformanceRuntimeCheck.hostRunsOnlyWhereExpected();
     }
 
     @ParameterizedTest(name = "{0}")

@@ -258,6 +258,47 @@ public final class NumericsStyle {
         return info;
     }
 
+    /**
+     * dgefa with the pivot column read as {@code a[k][i]} inside the column loop (not through a local taken before
+     * it), the row interchange and the update of each column in one parallel loop.
+     */
+    @Kernels
+    public static int dgefaInline(double[][] a, int n, int[] ipvt) {
+        int info = 0;
+        for (int k = 0; k < n - 1; k++) {
+            int l = idamax(n - k, a[k], k) + k;
+            ipvt[k] = l;
+            if (a[k][l] == 0) {
+                info = k;
+                continue;
+            }
+            if (l != k) {
+                double t = a[k][l];
+                a[k][l] = a[k][k];
+                a[k][k] = t;
+            }
+            double t = -1.0 / a[k][k];
+            for (int i = k + 1; i < n; i++) {
+                a[k][i] *= t;
+            }
+            for (int j = k + 1; j < n; j++) {
+                double tj = a[j][l];
+                if (l != k) {
+                    a[j][l] = a[j][k];
+                    a[j][k] = tj;
+                }
+                for (int i = k + 1; i < n; i++) {
+                    a[j][i] += tj * a[k][i];
+                }
+            }
+        }
+        ipvt[n - 1] = n - 1;
+        if (a[n - 1][n - 1] == 0) {
+            info = n - 1;
+        }
+        return info;
+    }
+
     private static int idamax(int n, double[] dx, int dxOff) {
         int itemp = 0;
         if (n < 1) {

@@ -276,6 +276,7 @@ public final class Sweep {
             return of(text, new byte[text.length], ints(r, 52, 1 << 16));
         }));
         l.add(exact("dgefa", s, r -> of(grid(r, 30, 30), 30, new int[30])));
+        l.add(exact("dgefaInline", s, r -> of(grid(r, 30, 30), 30, new int[30])));
         l.add(exact("daxpyColumns", s, r -> of(0.75, doubles(r, 31 * 17), doubles(r, 31 * 17), 31, 17)));
         return l;
     }
