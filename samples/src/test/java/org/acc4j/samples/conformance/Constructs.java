@@ -241,6 +241,101 @@ public final class Constructs {
         }
     }
 
+    /** A while loop as the nest's loop, with its index declared before it. */
+    @Kernels
+    public static void whileAsNest(double[] a, double[] b, int n) {
+        int i = 0;
+        while (i < n) {
+            b[i] = a[i] * 3 - 1;
+            i++;
+        }
+    }
+
+    /** An inclusive bound, a ternary in a subscript, and a compound narrowing store. */
+    @Kernels
+    public static void inclusiveTernary(double[] a, double[] b, short[] s, byte[] bytes, int last) {
+        for (int i = 0; i <= last; i++) {
+            b[i] = a[i > 0 ? i - 1 : i] + a[i < last ? i + 1 : i];
+            s[i] += 3;
+            bytes[i] <<= 1;
+        }
+    }
+
+    /** A labelled continue of a sequential loop inside the parallel one. */
+    @Kernels
+    public static void labelledContinue(int[] a, int[] out, int n, int m) {
+        for (int i = 0; i < n; i++) {
+            int count = 0;
+            rows:
+            for (int j = 0; j < m; j++) {
+                for (int k = 0; k < m; k++) {
+                    if (a[i * m + k] == j) {
+                        continue rows;
+                    }
+                }
+                count++;
+            }
+            out[i] = count;
+        }
+    }
+
+    /** Casts of NaN, infinities and huge values: Java's saturating conversions. */
+    @Kernels
+    public static void saturatingCasts(double[] d, int[] k, long[] l, float[] f) {
+        for (int i = 0; i < d.length; i++) {
+            k[i] = (int) d[i];
+            l[i] = (long) d[i];
+            f[i] = (float) d[i];
+        }
+    }
+
+    /** An int sum that wraps around. */
+    @Kernels
+    public static int wrappingSum(int[] a) {
+        int s = 0;
+        for (int i = 0; i < a.length; i++) {
+            s += a[i] * 65_599;
+        }
+        return s;
+    }
+
+    /** The index is read after the loop (its last value): the nest stays on the host, saying so. */
+    @Kernels
+    public static int indexAfterLoop(double[] a, double[] b, int n) {
+        int i;
+        for (i = 0; i < n; i++) {
+            b[i] = a[i] + 1;
+        }
+        return i;
+    }
+
+    /** Math.round is not among the device's functions: the nest stays on the host, naming it. */
+    @Kernels
+    public static void mathRound(double[] a, long[] out) {
+        for (int i = 0; i < a.length; i++) {
+            out[i] = Math.round(a[i] * 100);
+        }
+    }
+
+    /** A null row of a double[][]: Java's NullPointerException. */
+    @Kernels
+    public static void rowSums(double[][] a, double[] out) {
+        for (int i = 0; i < a.length; i++) {
+            double s = 0;
+            for (int j = 0; j < a[i].length; j++) {
+                s += a[i][j];
+            }
+            out[i] = s;
+        }
+    }
+
+    public static double[] nullRow(double[][] a) {
+        double[] out = new double[a.length];
+        a[3] = null;
+        rowSums(a, out);
+        return out;
+    }
+
     // ------------------------------------------------------------------ @Loop clauses
 
     @Kernels

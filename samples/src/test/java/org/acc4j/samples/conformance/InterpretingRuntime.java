@@ -47,9 +47,10 @@ public final class InterpretingRuntime {
         // as the runtime: a null array, or one array under two names, runs the nest on the host
         java.util.Set<Object> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (Object v : values) {
-            if (v == null || (v.getClass().isArray() && !seen.add(v))) {
+            boolean nullRow = v instanceof Object[] rows && java.util.Arrays.asList(rows).contains(null);
+            if (v == null || nullRow || (v.getClass().isArray() && !seen.add(v))) {
                 synchronized (InterpretingRuntime.class) {
-                    DECLINED.add(where + ": a null array or one array under two names");
+                    DECLINED.add(where + ": a null array or row, or one array under two names");
                 }
                 return null;
             }

@@ -151,6 +151,33 @@ public final class Sweep {
         l.add(exact("doLoop", c, r -> of(r.ints(500).toArray(), new int[500])));
         l.add(exact("breakContinue", c, r -> of(doubles(r, 100 * 20), new int[100], 100, 20)));
         l.add(exact("whileTrue", c, r -> of(ints(r, 300, 1 << 20), new int[300])));
+        l.add(exact("whileAsNest", c, r -> of(doubles(r, 555), new double[555], 555)));
+        l.add(exact("inclusiveTernary", c, r -> {
+            byte[] bytes = new byte[400];
+            r.nextBytes(bytes);
+            short[] sh = new short[400];
+            for (int i = 0; i < sh.length; i++) {
+                sh[i] = (short) r.nextInt();
+            }
+            return of(doubles(r, 400), new double[400], sh, bytes, 399);
+        }));
+        l.add(exact("labelledContinue", c, r -> of(ints(r, 50 * 12, 12), new int[50], 50, 12)));
+        l.add(exact("saturatingCasts", c, r -> {
+            double[] d = doubles(r, 300);
+            for (int i = 0; i < d.length; i++) {
+                d[i] = (d[i] - 0.5) * Math.pow(10, i % 25);
+            }
+            d[0] = Double.NaN;
+            d[1] = Double.POSITIVE_INFINITY;
+            d[2] = Double.NEGATIVE_INFINITY;
+            d[3] = -0.0;
+            d[4] = 1e300;
+            return of(d, new int[300], new long[300], new float[300]);
+        }));
+        l.add(exact("wrappingSum", c, r -> of(r.ints(5000).toArray())));
+        l.add(exact("indexAfterLoop", c, r -> of(doubles(r, 300), new double[300], 300)));
+        l.add(exact("mathRound", c, r -> of(doubles(r, 300), new long[300])));
+        l.add(exact("nullRow", c, r -> new Object[] {grid(r, 10, 20)}));
         l.add(exact("gangVector", c, r -> of(doubles(r, 1000), new double[1000], 1000)));
         l.add(exact("gangWorkerVector", c, r -> of(doubles(r, 70 * 45), new double[70 * 45], 70, 45)));
         l.add(exact("collapse2", c, r -> of(grid(r, 33, 41), new double[33][41], 33, 41)));
