@@ -49,8 +49,6 @@ class ConformanceInterpreterTest {
                         + "iterations are independent, mark the index @Loop(independent = true)",
                 "NumericsStyle.sor", "g is written and also accessed at another subscript (line 29 and line 29)",
                 "NumericsStyle.lu", "line 62: the variable jp is set inside the parallel loop and read after it",
-                "NumericsStyle.series", "a call to NumericsStyle.function, which cannot be inlined: a switch "
-                        + "(NumericsStyle.java:161)",
                 "Constructs.indexAfterLoop", "line 306: the variable i is set inside the parallel loop and read after it",
                 "Constructs.mathRound", "line 316: a call to java.lang.Math.round"));
         Map<String, String> got = new TreeMap<>();

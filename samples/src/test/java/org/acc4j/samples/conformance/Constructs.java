@@ -336,6 +336,41 @@ public final class Constructs {
         return out;
     }
 
+    /** A switch in the nest: a table of cases with a fall-through, a sparse one, and a default. */
+    @Kernels
+    public static void switches(int[] op, double[] a, double[] out) {
+        for (int i = 0; i < op.length; i++) {
+            double v = a[i];
+            switch (op[i]) {
+                case 0:
+                    v = -v;
+                    break;
+                case 1:
+                    v *= 2;
+                    // fall through
+                case 2:
+                    v += 1;
+                    break;
+                case 3:
+                    v = Math.sqrt(v);
+                    break;
+                default:
+                    v = 0;
+            }
+            switch (op[i] * 1000) {
+                case -7000:
+                    v += 0.25;
+                    break;
+                case 5000:
+                    v -= 0.25;
+                    break;
+                default:
+                    break;
+            }
+            out[i] = v;
+        }
+    }
+
     // ------------------------------------------------------------------ @Loop clauses
 
     @Kernels
@@ -936,6 +971,85 @@ public final class Constructs {
         double[] out = new double[2 * a.length];
         System.arraycopy(a, 0, out, 0, a.length);
         System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    @Kernels(defaultPresent = true)
+    static void presentOnly(double[] a, double[] b) {
+        for (int i = 0; i < a.length; i++) {
+            b[i] = a[i] * a[i];
+        }
+    }
+
+    @Data(present = {"a", "b"})
+    static void presentRegion(double[] a, double[] b) {
+        presentOnly(a, b);
+        scale(b, 0.5);
+    }
+
+    /** default(present) and @Data(present) on arrays made present by Acc.copyin and Acc.create. */
+    public static double[] presentData(double[] a) {
+        double[] b = new double[a.length];
+        Acc.copyin(a);
+        Acc.create(b);
+        boolean both = Acc.isPresent(a) && Acc.isPresent(b);
+        presentRegion(a, b);
+        Acc.copyout(b);
+        Acc.delete(a);
+        double[] out = java.util.Arrays.copyOf(b, b.length + 2);
+        out[b.length] = both ? 1 : 0;
+        out[b.length + 1] = Acc.isPresent(a) ? 1 : 0;
+        return out;
+    }
+
+    static boolean useDevice = true;
+
+    @Kernels(ifField = "useDevice")
+    static void ifFieldScale(double[] a) {
+        for (int i = 0; i < a.length; i++) {
+            a[i] = a[i] * 2 + 1;
+        }
+    }
+
+    public static double[] ifField(double[] a) {
+        useDevice = true;
+        ifFieldScale(a);
+        useDevice = false;
+        ifFieldScale(a);
+        useDevice = true;
+        return a;
+    }
+
+    /** The other atomic routines, their old values kept where the order does not matter. */
+    @Kernels
+    public static void moreAtomics(int[] data, int[] imin, long[] bits, double[] dmin, int[] flags) {
+        for (int i = 0; i < data.length; i++) {
+            int v = data[i];
+            Acc.atomicMin(imin, v & 3, v);
+            Acc.atomicXor(bits, 0, (long) v << 7);
+            Acc.atomicAnd(bits, 1, ~(1L << (v & 63)));
+            Acc.atomicMin(dmin, 0, v * 0.5);
+            Acc.atomicCompareAndSet(flags, v % flags.length, 0, 1);
+        }
+    }
+
+    @Kernels
+    public static void incrementsAuto(int[] c1, int[] c2, float[] f, float[] res) {
+        for (@Loop(increments = Loop.Increments.AUTO) int e = 0; e < c1.length; e++) {
+            res[c1[e]] += f[e];
+            res[c2[e]] -= f[e];
+        }
+    }
+
+    /** One instance method on two objects whose arrays have different sizes. */
+    public static double[] twoGrids(double[] a, double[] b) {
+        Grid small = new Grid(java.util.Arrays.copyOf(a, 33));
+        Grid big = new Grid(b);
+        small.relax(3);
+        big.relax(4);
+        small.relax(1);
+        double[] out = java.util.Arrays.copyOf(small.cur, 33 + big.cur.length);
+        System.arraycopy(big.cur, 0, out, 33, big.cur.length);
         return out;
     }
 

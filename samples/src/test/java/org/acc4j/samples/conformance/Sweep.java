@@ -178,6 +178,10 @@ public final class Sweep {
         l.add(exact("indexAfterLoop", c, r -> of(doubles(r, 300), new double[300], 300)));
         l.add(exact("mathRound", c, r -> of(doubles(r, 300), new long[300])));
         l.add(exact("nullRow", c, r -> new Object[] {grid(r, 10, 20)}));
+        l.add(exact("switches", c, r -> {
+            int[] op = r.ints(600, -8, 8).toArray();
+            return of(op, doubles(r, 600), new double[600]);
+        }));
         l.add(exact("gangVector", c, r -> of(doubles(r, 1000), new double[1000], 1000)));
         l.add(exact("gangWorkerVector", c, r -> of(doubles(r, 70 * 45), new double[70 * 45], 70, 45)));
         l.add(exact("collapse2", c, r -> of(grid(r, 33, 41), new double[33][41], 33, 41)));
@@ -273,6 +277,13 @@ public final class Sweep {
         l.add(exact("dataClauses", c, r -> of(doubles(r, 500), new double[500], new double[500])));
         l.add(exact("dataRoutines", c, r -> of(doubles(r, 500), doubles(r, 500))));
         l.add(exact("asyncQueues", c, r -> of(doubles(r, 500), doubles(r, 500))));
+        l.add(exact("presentData", c, r -> of(doubles(r, 500))));
+        l.add(exact("ifField", c, r -> of(doubles(r, 500))));
+        l.add(exact("moreAtomics", c, r -> of(ints(r, 3000, 1 << 20), new int[] {1 << 30, 1 << 30, 1 << 30, 1 << 30},
+                new long[] {0, -1}, new double[] {1e300}, new int[97])));
+        l.add(reordered("incrementsAuto", c, r -> of(ints(r, 2000, 300), ints(r, 2000, 300), floats(r, 2000),
+                new float[300])));
+        l.add(exact("twoGrids", c, r -> of(doubles(r, 600), doubles(r, 900))));
         l.add(exact("atomics", c, r -> of(ints(r, 3000, 1000), new int[13], new long[1], new double[1])));
         l.add(exact("incrementsAtomic", c, r -> of(ints(r, 3000, 64), new int[64])));
         l.add(reordered("incrementsColour", c, r -> of(ints(r, 2000, 300), ints(r, 2000, 300), doubles(r, 2000),
@@ -296,7 +307,7 @@ public final class Sweep {
             }
             return of(new double[n], doubles(r, n * nr), row, col, doubles(r, n), 3);
         }));
-        l.add(exact("series", s, r -> of(new double[2][40], 40, 200)));
+        l.add(new Case("NumericsStyle.series", s, "series", r -> of(new double[2][40], 40, 200), Tolerance.ULPS));
         l.add(exact("cipher", s, r -> {
             byte[] text = new byte[8 * 200];
             r.nextBytes(text);
