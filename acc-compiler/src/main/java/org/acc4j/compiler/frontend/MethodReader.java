@@ -233,7 +233,7 @@ public final class MethodReader {
             switch (e.kind) {
                 case Exit.RETURN -> {
                     if (loop != null) {
-                        throw new Unsupported(line(b), "a return inside a loop");
+                        throw new Unsupported(line(b), leaving(b));
                     }
                     out.add(new Stmt.Return(e.jumpCond, lastLine(b)));
                     b = stop;
@@ -332,7 +332,7 @@ public final class MethodReader {
         if (follow == null) {
             // name the exit that does not come from the loop's head: the return
             Cfg.Block ret = exits.stream().filter(x -> !header.succs.contains(x)).findFirst().orElse(header);
-            throw new Unsupported(lastLine(ret) > 0 ? lastLine(ret) : line, "a return inside a loop");
+            throw new Unsupported(lastLine(ret) > 0 ? lastLine(ret) : line, leaving(ret));
         }
         if (outer != null && !outer.body.get(follow.id)) {
             throw new Unsupported(line, "a labelled break out of an inner loop");
@@ -376,6 +376,16 @@ public final class MethodReader {
             throw new Unsupported(line, why + ", so it cannot be the parallel loop " + spec + " asks for");
         }
         return w;
+    }
+
+    /** What leaves a loop at block {@code b} for good: a {@code throw} (Java's, on the host) or a {@code return}. */
+    String leaving(Cfg.Block b) {
+        for (int i = b.start; i <= b.end && i < method.instructions.size(); i++) {
+            if (method.instructions.get(i).getOpcode() == Opcodes.ATHROW) {
+                return "a throw inside a loop (the nest runs on the host, where Java throws it)";
+            }
+        }
+        return "a return inside a loop";
     }
 
     /**

@@ -902,6 +902,17 @@ public final class Constructs {
         return b;
     }
 
+    /** A throw inside the nest: the nest runs on the host, where Java throws it. */
+    @Kernels
+    public static void throwInNest(double[] a, double[] b) {
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] < 0) {
+                throw new IllegalArgumentException("negative at " + i);
+            }
+            b[i] = Math.sqrt(a[i]);
+        }
+    }
+
     // ------------------------------------------------------------------ data clauses and routines
 
     @Data(copyin = "a", copyout = "b", create = "tmp")

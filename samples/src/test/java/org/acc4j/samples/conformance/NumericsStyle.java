@@ -50,6 +50,24 @@ public final class NumericsStyle {
         }
     }
 
+    /** Red-black SOR with each half sweep's row loop marked independent, as the user knows the colours are. */
+    @Kernels
+    public static void sorRedBlackMarked(double omega, double[][] g, int cycles) {
+        int m = g.length;
+        int n = g[0].length;
+        double w4 = omega * 0.25;
+        double w1 = 1.0 - omega;
+        for (int p = 0; p < cycles; p++) {
+            for (int colour = 0; colour < 2; colour++) {
+                for (@org.acc4j.Loop(independent = true) int i = 1; i < m - 1; i++) {
+                    for (int j = 1 + (i + colour) % 2; j < n - 1; j += 2) {
+                        g[i][j] = w4 * (g[i - 1][j] + g[i + 1][j] + g[i][j - 1] + g[i][j + 1]) + w1 * g[i][j];
+                    }
+                }
+            }
+        }
+    }
+
     /** SciMark's LU factorisation with partial pivoting, on double[][]; returns 0, or 1 for a zero pivot. */
     @Kernels
     public static int lu(double[][] a, int[] pivot) {

@@ -274,6 +274,12 @@ public final class Sweep {
             return of(r.ints(300).toArray(), b, new int[300]);
         }));
         l.add(exact("nullArgument", c, r -> of(new double[10])));
+        l.add(exact("throwInNest", c, r -> of(doubles(r, 300), new double[300])));
+        l.add(new Case("Constructs.throwInNest negative", c, "throwInNest", r -> {
+            double[] a = doubles(r, 300);
+            a[123] = -1;
+            return of(a, new double[300]);
+        }, Tolerance.EXACT));
         l.add(exact("dataClauses", c, r -> of(doubles(r, 500), new double[500], new double[500])));
         l.add(exact("dataRoutines", c, r -> of(doubles(r, 500), doubles(r, 500))));
         l.add(exact("asyncQueues", c, r -> of(doubles(r, 500), doubles(r, 500))));
@@ -292,6 +298,7 @@ public final class Sweep {
         l.add(exact("ifClause", c, r -> of(doubles(r, 500), new double[500], true)));
         l.add(exact("sor", s, r -> of(1.25, grid(r, 30, 30), 3)));
         l.add(exact("sorRedBlack", s, r -> of(1.25, grid(r, 30, 33), 3)));
+        l.add(exact("sorRedBlackMarked", s, r -> of(1.25, grid(r, 30, 33), 3)));
         l.add(exact("lu", s, r -> of(grid(r, 40, 40), new int[40])));
         l.add(exact("monteCarlo", s, r -> of(100_000, 17L)));
         l.add(exact("sparseMatmult", s, r -> {
