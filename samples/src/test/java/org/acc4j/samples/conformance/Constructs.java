@@ -1064,6 +1064,58 @@ public final class Constructs {
         return out;
     }
 
+    @Kernels(asyncParam = "queue")
+    static void scaleOn(double[] a, double f, int queue) {
+        for (int i = 0; i < a.length; i++) {
+            a[i] = a[i] * f - 0.5;
+        }
+    }
+
+    /** An async clause from a parameter, an update of present data, and copyoutFinalize. */
+    public static double[] asyncParamAndUpdates(double[] a) {
+        double[] b = a.clone();
+        Acc.copyin(a);
+        Acc.copyin(a);
+        scaleOn(a, 2, 3);
+        Acc.wait(3);
+        Acc.updateHost(a);
+        double first = a[1];
+        a[0] = 42;
+        Acc.updateDevice(a);
+        scaleOn(a, 0.5, Acc.ASYNC_NOVAL);
+        Acc.waitAll();
+        Acc.copyoutFinalize(a);
+        scaleOn(b, 3, Acc.ASYNC_SYNC);
+        double[] out = java.util.Arrays.copyOf(a, a.length + b.length + 1);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        out[out.length - 1] = first;
+        return out;
+    }
+
+    @Kernels
+    public static void exchangeAndVolatile(int[] data, long[] last, double[] slots) {
+        for (int i = 0; i < data.length; i++) {
+            int v = data[i];
+            Acc.atomicWrite(slots, v % slots.length, 1.0);
+            Acc.atomicExchange(last, 0, 7L);
+            double seen = Acc.atomicRead(slots, (v + 1) % slots.length);
+            Acc.atomicMax(last, 1, (long) (seen >= 0 ? v : -v));
+        }
+    }
+
+    /** Many arrays and scalars in one nest. */
+    @Kernels
+    public static void manyOperands(double[] a, double[] b, double[] c, double[] d, float[] e, float[] f, int[] g,
+                                    long[] h, double[] o1, double[] o2, float[] o3, long[] o4, double s, float t,
+                                    int k, long m) {
+        for (int i = 0; i < a.length; i++) {
+            o1[i] = a[i] * s + b[i] - c[i] * d[i];
+            o2[i] = Math.max(a[i], d[i]) + g[i] * 0.5 + h[i] % 7;
+            o3[i] = e[i] * t + f[i] - k;
+            o4[i] = h[i] * m + g[i] + k;
+        }
+    }
+
     @Kernels
     public static void atomics(int[] data, int[] bins, long[] total, double[] dmax) {
         for (int i = 0; i < data.length; i++) {

@@ -44,6 +44,11 @@ public final class Sweep {
             return name;
         }
 
+        /** Whether the case is too large for the kernel interpreter (which runs every thread one by one). */
+        boolean large() {
+            return name.endsWith(" large");
+        }
+
         Object[] freshArgs() {
             return args.apply(new Random(SEED ^ name.hashCode()));
         }
@@ -54,6 +59,16 @@ public final class Sweep {
 
     static Case exact(String method, Class<?> owner, Function<Random, Object[]> args) {
         return new Case(owner.getSimpleName() + "." + method, owner, method, args, Tolerance.EXACT);
+    }
+
+    /** A case with a size suffix: {@code large} cases run on the runtime's targets only (not interpreted). */
+    static Case exact(String method, Class<?> owner, String suffix, Function<Random, Object[]> args) {
+        return new Case(owner.getSimpleName() + "." + method + " " + suffix, owner, method, args, Tolerance.EXACT);
+    }
+
+    static Case reordered(String method, Class<?> owner, String suffix, Function<Random, Object[]> args) {
+        return new Case(owner.getSimpleName() + "." + method + " " + suffix, owner, method, args,
+                Tolerance.REORDERED);
     }
 
     static Case reordered(String method, Class<?> owner, Function<Random, Object[]> args) {
@@ -290,6 +305,21 @@ public final class Sweep {
         l.add(reordered("incrementsAuto", c, r -> of(ints(r, 2000, 300), ints(r, 2000, 300), floats(r, 2000),
                 new float[300])));
         l.add(exact("twoGrids", c, r -> of(doubles(r, 600), doubles(r, 900))));
+        l.add(exact("asyncParamAndUpdates", c, r -> of(doubles(r, 700))));
+        l.add(exact("exchangeAndVolatile", c, r -> of(ints(r, 2000, 1000), new long[] {0, Long.MIN_VALUE},
+                new double[17])));
+        l.add(exact("manyOperands", c, r -> {
+            int n = 777;
+            return of(doubles(r, n), doubles(r, n), doubles(r, n), doubles(r, n), floats(r, n), floats(r, n),
+                    r.ints(n).toArray(), r.longs(n).toArray(), new double[n], new double[n], new float[n],
+                    new long[n], 1.5, 2.5f, 3, 5L);
+        }));
+        l.add(exact("scanInclusiveInt", c, "large", r -> of(ints(r, 1 << 20, 1000), new int[1 << 20], 1 << 20)));
+        l.add(exact("scanMaxDouble", c, "large", r -> of(doubles(r, 1 << 20), new double[1 << 20], 1 << 20)));
+        l.add(reordered("dot", c, "large", r -> of(doubles(r, 1 << 21), doubles(r, 1 << 21))));
+        l.add(exact("sumLong", c, "large", r -> of(r.ints(1 << 21).toArray())));
+        l.add(exact("saxpy", c, "large", r -> of(2.5f, floats(r, 1 << 21), floats(r, 1 << 21))));
+        l.add(exact("matmul2d", c, "large", r -> of(grid(r, 200, 200), grid(r, 200, 200), new double[200][200], 200)));
         l.add(exact("atomics", c, r -> of(ints(r, 3000, 1000), new int[13], new long[1], new double[1])));
         l.add(exact("incrementsAtomic", c, r -> of(ints(r, 3000, 64), new int[64])));
         l.add(reordered("incrementsColour", c, r -> of(ints(r, 2000, 300), ints(r, 2000, 300), doubles(r, 2000),
@@ -481,7 +511,7 @@ public final class Sweep {
                 : new Rewritten(InterpretingRuntime::register, InterpretingRuntime.NAME);
         int failed = 0;
         for (Case c : cases()) {
-            if (args.length > 1 && !c.name().contains(args[1])) {
+            if (args.length > 1 && !c.name().contains(args[1]) || !runtime && c.large()) {
                 continue;
             }
             String d;
