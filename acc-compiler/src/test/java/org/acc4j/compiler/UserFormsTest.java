@@ -45,6 +45,17 @@ class UserFormsTest {
                 ly[0] = -1;
                 yield new Object[] {x, y, lx, ly, new int[2 * n], new long[2 * n], n};
             }
+            case "classify" -> {
+                double[] a = r.doubles(n).toArray();
+                float[] f = new float[n];
+                double[] special = {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MAX_VALUE,
+                    -0.0, Double.MIN_VALUE};
+                for (int i = 0; i < n; i++) {
+                    a[i] = i % 3 == 0 ? special[i % special.length] : a[i];
+                    f[i] = (float) special[(i / 2) % special.length];
+                }
+                yield new Object[] {a, f, new int[n], n};
+            }
             case "stepTwo" -> new Object[] {r.doubles(n).toArray(), new double[n], n};
             case "rowSwap" -> {
                 double[][] a = new double[40][];
@@ -68,7 +79,7 @@ class UserFormsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"switches", "floors", "stepTwo", "rowSwap", "trapezoids"})
+    @ValueSource(strings = {"switches", "floors", "classify", "stepTwo", "rowSwap", "trapezoids"})
     void compilesAndMatchesPlainJava(String kernel) throws Exception {
         Method m = method(kernel);
         byte[] bytes;

@@ -282,6 +282,11 @@ final class Accesses {
         }
         boolean math = m.owner.equals("java/lang/Math");
         boolean strict = m.owner.equals("java/lang/StrictMath");
+        boolean box = m.owner.equals("java/lang/Double") || m.owner.equals("java/lang/Float");
+        if (box && (m.desc.equals("(D)Z") || m.desc.equals("(F)Z"))
+                && (m.name.equals("isNaN") || m.name.equals("isInfinite") || m.name.equals("isFinite"))) {
+            return classify(m.name, OperandStack.popExpr(args, line));
+        }
         if ((math || strict) && (m.name.equals("floorMod") || m.name.equals("floorDiv"))
                 && (m.desc.equals("(II)I") || m.desc.equals("(JJ)J"))) {
             Expr y = OperandStack.popExpr(args, line);
@@ -308,6 +313,24 @@ final class Accesses {
             operands.add(0, OperandStack.popExpr(args, line));
         }
         return new Expr.Call(fn, result, operands);
+    }
+
+    /**
+     * {@code Double.isNaN(x)}, {@code isInfinite(x)} or {@code isFinite(x)} (and {@code Float}'s) as Java defines them:
+     * {@code x != x}; {@code |x| == ∞}; {@code |x| <= MAX_VALUE}, false for NaN. The result is an {@code int}, 1 or 0,
+     * as a boolean is on the JVM's stack.
+     */
+    private static Expr classify(String name, Expr x) {
+        boolean dbl = x.type() == Type.F64;
+        Expr abs = new Expr.Call(org.acc4j.compiler.ir.MathFn.ABS, x.type(), List.of(x));
+        Expr.Compare test = switch (name) {
+            case "isNaN" -> new Expr.Compare(org.acc4j.compiler.ir.Cond.NE, x, x, true);
+            case "isInfinite" -> new Expr.Compare(org.acc4j.compiler.ir.Cond.EQ, abs,
+                    dbl ? Expr.Const.f64(Double.POSITIVE_INFINITY) : Expr.Const.f32(Float.POSITIVE_INFINITY), false);
+            default -> new Expr.Compare(org.acc4j.compiler.ir.Cond.LE, abs,
+                    dbl ? Expr.Const.f64(Double.MAX_VALUE) : Expr.Const.f32(Float.MAX_VALUE), false);
+        };
+        return new Expr.Select(test, Expr.Const.i32(1), Expr.Const.i32(0));
     }
 
     /**

@@ -101,6 +101,17 @@ public final class Constructs {
         }
     }
 
+    /** Double.isNaN, isInfinite, isFinite and Float's, as numerics code guards its values. */
+    @Kernels
+    public static void classify(double[] a, float[] f, double[] out, int[] kinds) {
+        for (int i = 0; i < a.length; i++) {
+            double v = a[i];
+            out[i] = Double.isNaN(v) || Double.isInfinite(v) ? 0 : v;
+            kinds[i] = (Double.isFinite(v) ? 1 : 0) + (Float.isNaN(f[i]) ? 2 : 0) + (Float.isInfinite(f[i]) ? 4 : 0)
+                    + (Float.isFinite(f[i]) ? 8 : 0);
+        }
+    }
+
     @Kernels
     public static void narrowTypes(byte[] b, short[] s, char[] c, boolean[] z, int[] out) {
         for (int i = 0; i < b.length; i++) {

@@ -133,6 +133,18 @@ public final class Sweep {
             b[399] = 0;
             return of(r.longs(400, -1000, 1000).toArray(), b, new long[400]);
         }, Tolerance.EXACT));
+        l.add(exact("classify", c, r -> {
+            double[] a = doubles(r, 400);
+            float[] f = floats(r, 400);
+            double[] special = {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MAX_VALUE,
+                -Double.MAX_VALUE, Double.MIN_VALUE, -0.0, 1e308 * 10};
+            for (int i = 0; i < special.length; i++) {
+                a[7 * i] = special[i];
+                f[7 * i + 1] = (float) special[i];
+                f[7 * i + 2] = (float) (special[i] * 1e-300);
+            }
+            return of(a, f, new double[400], new int[400]);
+        }));
         l.add(exact("narrowTypes", c, r -> {
             int n = 611;
             byte[] b = new byte[n];
