@@ -55,6 +55,45 @@ class ConformanceGpuTest {
         ConformanceRuntimeCheck.hostRunsOnlyWhereExpected();
     }
 
+    /**
+     * The data routines around calls, step by step, each step's first element printed beside plain Java's
+     * expectation: Acc.copyin, a call on the present array, Acc.updateHost; Acc.create, a default(present) call,
+     * Acc.updateHost, Acc.copyout.
+     */
+    @Test
+    void dataRoutinesStepByStep() throws Exception {
+        Class<?> k = Class.forName(Constructs.class.getName(), true, ConformanceRuntimeCheck.loader());
+        java.lang.reflect.Method scale = Sweep.method(k, "scale");
+        java.lang.reflect.Method presentOnly = Sweep.method(k, "presentOnly");
+        StringBuilder b = new StringBuilder("data routines step by step (got, expected):\n");
+        double[] a = {2, 3, 4};
+        Acc.copyin(a);
+        b.append("  copyin(a): present ").append(Acc.isPresent(a)).append('\n');
+        scale.invoke(null, a, 1.5);
+        b.append("  scale(a, 1.5) on present a: host a[0] ").append(a[0]).append(", 2.0 (not copied back)\n");
+        Acc.updateHost(a);
+        b.append("  updateHost(a): a[0] ").append(a[0]).append(", 3.0\n");
+        double[] out = new double[3];
+        Acc.create(out);
+        presentOnly.invoke(null, a, out);
+        b.append("  presentOnly(a, out) on created out: host out[0] ").append(out[0]).append(", 0.0\n");
+        Acc.updateHost(out);
+        b.append("  updateHost(out): out[0] ").append(out[0]).append(", 9.0\n");
+        scale.invoke(null, out, 0.5);
+        Acc.updateHost(out);
+        b.append("  scale(out, 0.5), updateHost(out): out[0] ").append(out[0]).append(", 4.5\n");
+        Acc.copyout(out);
+        b.append("  copyout(out): out[0] ").append(out[0]).append(", 4.5; present ").append(Acc.isPresent(out))
+                .append('\n');
+        Acc.delete(a);
+        double[] c = {2, 3, 4};
+        Acc.copyin(c);
+        scale.invoke(null, c, 1.5);
+        Acc.copyout(c);
+        b.append("  copyin(c), scale(c, 1.5), copyout(c): c[0] ").append(c[0]).append(", 3.0\n");
+        System.out.print(b);
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void deviceMatchesPlainJava(Sweep.Case c) throws Exception {

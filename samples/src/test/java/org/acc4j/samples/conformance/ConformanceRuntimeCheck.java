@@ -28,7 +28,7 @@ final class ConformanceRuntimeCheck {
     }
 
     static void check(Sweep.Case c) throws Exception {
-        assertNull(Sweep.check(c, loader()));
+        assertNull(Sweep.check(c, loader(), org.acc4j.runtime.AccRuntime.get().onDevice()));
     }
 
     /**

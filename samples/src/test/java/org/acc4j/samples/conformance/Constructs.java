@@ -926,6 +926,13 @@ public final class Constructs {
 
     // ------------------------------------------------------------------ data clauses and routines
 
+    /** {@code create}: the device's tmp is not copied back, so the case compares b only. */
+    public static double[] dataClausesCase(double[] a) {
+        double[] b = new double[a.length];
+        dataClauses(a, b, new double[a.length]);
+        return b;
+    }
+
     @Data(copyin = "a", copyout = "b", create = "tmp")
     @Kernels
     public static void dataClauses(double[] a, double[] b, double[] tmp) {

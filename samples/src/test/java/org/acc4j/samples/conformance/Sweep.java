@@ -307,7 +307,7 @@ public final class Sweep {
             a[123] = -1;
             return of(a, new double[300]);
         }, Tolerance.EXACT));
-        l.add(exact("dataClauses", c, r -> of(doubles(r, 500), new double[500], new double[500])));
+        l.add(exact("dataClausesCase", c, r -> of(doubles(r, 500))));
         l.add(exact("dataRoutines", c, r -> of(doubles(r, 500), doubles(r, 500))));
         l.add(exact("asyncQueues", c, r -> of(doubles(r, 500), doubles(r, 500))));
         l.add(exact("presentData", c, r -> of(doubles(r, 500))));
@@ -412,6 +412,15 @@ public final class Sweep {
      * the first difference.
      */
     public static String check(Case c, ClassLoader loader) throws Exception {
+        return check(c, loader, false);
+    }
+
+    /**
+     * As {@link #check(Case, ClassLoader)}; with {@code anyIndex}, an {@code ArrayIndexOutOfBoundsException} may name
+     * another index out of bounds for the same length than Java's first, as a GPU kernel whose threads fail at once
+     * may (the guide says so).
+     */
+    public static String check(Case c, ClassLoader loader, boolean anyIndex) throws Exception {
         reset(Sweep.class.getClassLoader());
         Outcome expected = call(c.owner(), c.method(), c.freshArgs());
         reset(loader);
@@ -419,6 +428,11 @@ public final class Sweep {
         if (expected.thrown() != null || got.thrown() != null) {
             String e = describe(expected.thrown());
             String g = describe(got.thrown());
+            if (anyIndex && expected.thrown() instanceof ArrayIndexOutOfBoundsException
+                    && got.thrown() instanceof ArrayIndexOutOfBoundsException) {
+                e = e.replaceFirst("Index -?\\d+ out", "Index _ out");
+                g = g.replaceFirst("Index -?\\d+ out", "Index _ out");
+            }
             return e.equals(g) ? null : c.name() + ": plain Java " + e + ", rewritten " + g;
         }
         String d = difference("the value", expected.value(), got.value(), c.tolerance());
