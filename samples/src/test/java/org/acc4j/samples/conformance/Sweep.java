@@ -394,6 +394,19 @@ public final class Sweep {
         }
     }
 
+    /** The {@code Acc} routines' semantics without the agent (data always present, nothing moves). */
+    static final org.acc4j.spi.Backend HOST = hostBackend();
+
+    private static org.acc4j.spi.Backend hostBackend() {
+        try {
+            java.lang.reflect.Constructor<?> k = Class.forName("org.acc4j.Acc$HostBackend").getDeclaredConstructor();
+            k.setAccessible(true);
+            return (org.acc4j.spi.Backend) k.newInstance();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Resets the fixtures' static fields, which some cases change. */
     static void reset(ClassLoader loader) throws Exception {
         Class<?> c = Class.forName(Constructs.class.getName(), true, loader);
@@ -422,7 +435,14 @@ public final class Sweep {
      */
     public static String check(Case c, ClassLoader loader, boolean anyIndex) throws Exception {
         reset(Sweep.class.getClassLoader());
-        Outcome expected = call(c.owner(), c.method(), c.freshArgs());
+        // plain Java: the Acc routines with their host semantics, whatever runtime the test installed
+        org.acc4j.spi.Backend installed = org.acc4j.Acc.install(HOST);
+        Outcome expected;
+        try {
+            expected = call(c.owner(), c.method(), c.freshArgs());
+        } finally {
+            org.acc4j.Acc.install(installed);
+        }
         reset(loader);
         Outcome got = call(Class.forName(c.owner().getName(), true, loader), c.method(), c.freshArgs());
         if (expected.thrown() != null || got.thrown() != null) {
