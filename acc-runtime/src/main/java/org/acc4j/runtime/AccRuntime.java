@@ -225,6 +225,9 @@ public final class AccRuntime {
 
     /** The compile report is explicit output, asked for with its switch: stderr, not the log. */
     static void printReport(String line) {
+        if (Log.quiet()) {
+            return;
+        }
         System.err.println("acc4j: " + line);
     }
 
@@ -485,8 +488,27 @@ public final class AccRuntime {
 
     /** Begins starting the runtime on a daemon thread (the agent, at start-up); the first call waits for it. */
     public void startInBackground() {
+        startInBackground(null);
+    }
+
+    /**
+     * Begins starting the runtime on a daemon thread (the agent, at start-up), and once a GPU is in use runs
+     * {@code warmup} there, a first call through the runtime's call path that the thread's report, profile and
+     * messages leave out ({@link Log#quietOnThisThread}); the application's first call waits only for the start.
+     * Nothing {@code warmup} throws escapes.
+     */
+    public void startInBackground(Runnable warmup) {
         startingInBackground = true;
-        Startup.inBackground(this::gpu);
+        Startup.inBackground(() -> {
+            if (gpu() != null && warmup != null) {
+                Log.quietOnThisThread(true);
+                try {
+                    warmup.run();
+                } finally {
+                    Log.quietOnThisThread(false);
+                }
+            }
+        });
     }
 
     /**

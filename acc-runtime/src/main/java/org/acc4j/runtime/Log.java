@@ -21,17 +21,35 @@ public final class Log {
     /** Held so that java.util.logging, which references loggers weakly, keeps the handler set below. */
     private static final Object JUL = oneLineByDefault();
 
+    /** The thread making the runtime's own warm-up call, if one is: see {@link #quietOnThisThread}. */
+    private static volatile Thread quiet;
+
     private Log() {
+    }
+
+    /**
+     * Marks the calling thread (with {@code true}) as making the runtime's own warm-up call, or unmarks it: while
+     * marked, its warnings and infos go to DEBUG, and the compile report and the profile leave out what it does
+     * ({@link #quiet()}). One thread at a time.
+     */
+    public static void quietOnThisThread(boolean on) {
+        quiet = on ? Thread.currentThread() : null;
+    }
+
+    /** Whether the calling thread is the one marked by {@link #quietOnThisThread}. */
+    public static boolean quiet() {
+        Thread q = quiet;
+        return q != null && q == Thread.currentThread();
     }
 
     /** Offload falls back, or a setting is bad: printed by default. */
     public static void warning(String message) {
-        LOGGER.log(Level.WARNING, "acc4j: " + message);
+        LOGGER.log(quiet() ? Level.DEBUG : Level.WARNING, "acc4j: " + message);
     }
 
     /** Something the user asked for (the host device): printed by default. */
     public static void info(String message) {
-        LOGGER.log(Level.INFO, "acc4j: " + message);
+        LOGGER.log(quiet() ? Level.DEBUG : Level.INFO, "acc4j: " + message);
     }
 
     /** Details: quiet by default. */
