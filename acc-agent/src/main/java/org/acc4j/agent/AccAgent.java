@@ -54,8 +54,25 @@ public final class AccAgent {
 
     public static void premain(String arguments, Instrumentation instrumentation) {
         install(instrumentation);
-        AccRuntime.get().startInBackground(warmupEnabled() ? AccAgent::warmup : null);
+        boolean warm = warmupEnabled();
+        AccRuntime.get().startInBackground(warm ? AccAgent::warmup : null);
+        if (warm) {
+            // the warm-up class rewritten and its kernels compiled while CUDA starts, on a thread of its own
+            Thread t = new Thread(() -> {
+                Log.quietOnThisThread(true);
+                try {
+                    Class.forName(WARMUP, false, AccAgent.class.getClassLoader());
+                } catch (ClassNotFoundException | RuntimeException | LinkageError e) {
+                    Log.debug("the warm-up class could not be loaded: " + e);
+                }
+            }, "acc4j-warm");
+            t.setDaemon(true);
+            t.start();
+        }
     }
+
+    /** The runtime's warm-up call's class: outside the packages the transformer skips, so that it is rewritten. */
+    private static final String WARMUP = "org.acc4j.warmup.Warmup";
 
     /** The warm-up call's switch: {@code acc4j.warmup}, else {@code ACC4J_WARMUP}; on unless {@code off}, ... */
     static boolean warmupEnabled() {
@@ -77,7 +94,7 @@ public final class AccAgent {
      */
     static void warmup() {
         try {
-            Class<?> c = Class.forName("org.acc4j.warmup.Warmup", true, AccAgent.class.getClassLoader());
+            Class<?> c = Class.forName(WARMUP, true, AccAgent.class.getClassLoader());
             Object ok = c.getMethod("run").invoke(null);
             if (!Boolean.TRUE.equals(ok)) {
                 Log.quietOnThisThread(false);

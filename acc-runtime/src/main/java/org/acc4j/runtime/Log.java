@@ -21,25 +21,28 @@ public final class Log {
     /** Held so that java.util.logging, which references loggers weakly, keeps the handler set below. */
     private static final Object JUL = oneLineByDefault();
 
-    /** The thread making the runtime's own warm-up call, if one is: see {@link #quietOnThisThread}. */
-    private static volatile Thread quiet;
+    /** Marks the threads doing the runtime's own warm-up work: see {@link #quietOnThisThread}. */
+    private static final ThreadLocal<Boolean> QUIET = new ThreadLocal<>();
 
     private Log() {
     }
 
     /**
-     * Marks the calling thread (with {@code true}) as making the runtime's own warm-up call, or unmarks it: while
+     * Marks the calling thread (with {@code true}) as doing the runtime's own warm-up work, or unmarks it: while
      * marked, its warnings and infos go to DEBUG, and the compile report and the profile leave out what it does
-     * ({@link #quiet()}). One thread at a time.
+     * ({@link #quiet()}).
      */
     public static void quietOnThisThread(boolean on) {
-        quiet = on ? Thread.currentThread() : null;
+        if (on) {
+            QUIET.set(Boolean.TRUE);
+        } else {
+            QUIET.remove();
+        }
     }
 
-    /** Whether the calling thread is the one marked by {@link #quietOnThisThread}. */
+    /** Whether the calling thread is marked by {@link #quietOnThisThread}. */
     public static boolean quiet() {
-        Thread q = quiet;
-        return q != null && q == Thread.currentThread();
+        return QUIET.get() != null;
     }
 
     /** Offload falls back, or a setting is bad: printed by default. */
