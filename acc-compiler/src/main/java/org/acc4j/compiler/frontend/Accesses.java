@@ -282,6 +282,17 @@ final class Accesses {
         }
         boolean math = m.owner.equals("java/lang/Math");
         boolean strict = m.owner.equals("java/lang/StrictMath");
+        boolean box = m.owner.equals("java/lang/Double") || m.owner.equals("java/lang/Float");
+        if (box && (m.desc.equals("(D)Z") || m.desc.equals("(F)Z"))
+                && (m.name.equals("isNaN") || m.name.equals("isInfinite") || m.name.equals("isFinite"))) {
+            return classify(m.name, OperandStack.popExpr(args, line));
+        }
+        if ((math || strict) && (m.name.equals("floorMod") || m.name.equals("floorDiv"))
+                && (m.desc.equals("(II)I") || m.desc.equals("(JJ)J"))) {
+            Expr y = OperandStack.popExpr(args, line);
+            Expr x = OperandStack.popExpr(args, line);
+            return floor(m.name.equals("floorMod"), x, y);
+        }
         org.acc4j.compiler.ir.MathFn fn = org.acc4j.compiler.ir.MathFn.named(m.name);
         org.objectweb.asm.Type[] argTypes = org.objectweb.asm.Type.getArgumentTypes(m.desc);
         Type result = Type.ofDescriptor(org.objectweb.asm.Type.getReturnType(m.desc).getDescriptor());
@@ -302,5 +313,47 @@ final class Accesses {
             operands.add(0, OperandStack.popExpr(args, line));
         }
         return new Expr.Call(fn, result, operands);
+    }
+
+    /**
+     * {@code Double.isNaN(x)}, {@code isInfinite(x)} or {@code isFinite(x)} (and {@code Float}'s) as Java defines them:
+     * {@code x != x}; {@code |x| == ∞}; {@code |x| <= MAX_VALUE}, false for NaN. The result is an {@code int}, 1 or 0,
+     * as a boolean is on the JVM's stack.
+     */
+    private static Expr classify(String name, Expr x) {
+        boolean dbl = x.type() == Type.F64;
+        Expr abs = new Expr.Call(org.acc4j.compiler.ir.MathFn.ABS, x.type(), List.of(x));
+        Expr.Compare test = switch (name) {
+            case "isNaN" -> new Expr.Compare(org.acc4j.compiler.ir.Cond.NE, x, x, true);
+            case "isInfinite" -> new Expr.Compare(org.acc4j.compiler.ir.Cond.EQ, abs,
+                    dbl ? Expr.Const.f64(Double.POSITIVE_INFINITY) : Expr.Const.f32(Float.POSITIVE_INFINITY), false);
+            default -> new Expr.Compare(org.acc4j.compiler.ir.Cond.LE, abs,
+                    dbl ? Expr.Const.f64(Double.MAX_VALUE) : Expr.Const.f32(Float.MAX_VALUE), false);
+        };
+        return new Expr.Select(test, Expr.Const.i32(1), Expr.Const.i32(0));
+    }
+
+    /**
+     * {@code Math.floorMod(x, y)} or {@code Math.floorDiv(x, y)} of {@code int} or {@code long} operands, as Java
+     * computes them: the remainder {@code r = x % y} plus {@code y} when the signs differ and {@code r != 0}; the
+     * quotient {@code q = x / y} less one when the signs differ and {@code q * y != x}. A zero {@code y} throws
+     * {@code ArithmeticException} from the division, as Java's does.
+     */
+    private static Expr floor(boolean mod, Expr x, Expr y) {
+        Expr zero = x.type() == Type.I64 ? Expr.Const.i64(0) : Expr.Const.i32(0);
+        Expr one = x.type() == Type.I64 ? Expr.Const.i64(1) : Expr.Const.i32(1);
+        Expr signsDiffer = new Expr.Compare(org.acc4j.compiler.ir.Cond.LT,
+                new Expr.Binary(org.acc4j.compiler.ir.BinOp.XOR, x, y), zero, false);
+        if (mod) {
+            Expr r = new Expr.Binary(org.acc4j.compiler.ir.BinOp.REM, x, y);
+            Expr adjusted = new Expr.Select(new Expr.Compare(org.acc4j.compiler.ir.Cond.NE, r, zero, false),
+                    new Expr.Binary(org.acc4j.compiler.ir.BinOp.ADD, r, y), r);
+            return new Expr.Select(signsDiffer, adjusted, r);
+        }
+        Expr q = new Expr.Binary(org.acc4j.compiler.ir.BinOp.DIV, x, y);
+        Expr inexact = new Expr.Compare(org.acc4j.compiler.ir.Cond.NE,
+                new Expr.Binary(org.acc4j.compiler.ir.BinOp.MUL, q, y), x, false);
+        Expr adjusted = new Expr.Select(inexact, new Expr.Binary(org.acc4j.compiler.ir.BinOp.SUB, q, one), q);
+        return new Expr.Select(signsDiffer, adjusted, q);
     }
 }

@@ -191,7 +191,7 @@ public final class Inliner {
 
     /** Reads the callee on its own, so that what it cannot offload is reported with its name and line. */
     private static void check(ClassNode owner, MethodNode body) {
-        MethodReader.read(owner, body);
+        MethodReader.read(owner, body, true);
     }
 
     private ClassNode load(String name) {

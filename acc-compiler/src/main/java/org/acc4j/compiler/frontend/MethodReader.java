@@ -68,6 +68,8 @@ public final class MethodReader {
     record Row(ArrayRef array, Expr row) {
     }
     int temps;
+    /** Whether the method is read to be inlined into a nest (see {@link #read(ClassNode, MethodNode, boolean)}). */
+    boolean callee;
 
     final OperandStack ops = new OperandStack(this);
     final Accesses acc = new Accesses(this);
@@ -75,16 +77,25 @@ public final class MethodReader {
 
     private MethodReader(ClassNode owner, MethodNode method) {
         this.owner = owner;
-        this.method = method;
-        this.annotations = new LoopAnnotations(method);
-        this.lineAt = lines(method);
+        this.method = Switches.lower(method);
+        this.annotations = new LoopAnnotations(this.method);
+        this.lineAt = lines(this.method);
         readParams();
-        this.cfg = Cfg.build(owner.name, method);
+        this.cfg = Cfg.build(owner.name, this.method);
     }
 
     /** Reads {@code method} of {@code owner}; throws {@link Unsupported} for constructs outside the subset. */
     public static MethodBody read(ClassNode owner, MethodNode method) {
+        return read(owner, method, false);
+    }
+
+    /**
+     * As {@link #read(ClassNode, MethodNode)}; with {@code callee}, {@code method} is one to be inlined into a nest,
+     * whose loops all run inside the nest's: a {@code while} loop is then as good there as a counted one.
+     */
+    static MethodBody read(ClassNode owner, MethodNode method, boolean callee) {
         MethodReader r = new MethodReader(owner, method);
+        r.callee = callee;
         List<Stmt> body = null;
         try {
             body = r.region(r.cfg.entry(), null, null);
@@ -98,7 +109,7 @@ public final class MethodReader {
         if (!r.obstacles.isEmpty()) {
             throw combined(r.obstacles);
         }
-        return new MethodBody(owner.name, method.name, method.desc, r.isStatic(), owner.sourceFile, r.params, body);
+        return new MethodBody(owner.name, r.method.name, r.method.desc, r.isStatic(), owner.sourceFile, r.params, body);
     }
 
     boolean isStatic() {
@@ -222,7 +233,7 @@ public final class MethodReader {
             switch (e.kind) {
                 case Exit.RETURN -> {
                     if (loop != null) {
-                        throw new Unsupported(line(b), "a return inside a loop");
+                        throw new Unsupported(line(b), leaving(b));
                     }
                     out.add(new Stmt.Return(e.jumpCond, lastLine(b)));
                     b = stop;
@@ -321,7 +332,7 @@ public final class MethodReader {
         if (follow == null) {
             // name the exit that does not come from the loop's head: the return
             Cfg.Block ret = exits.stream().filter(x -> !header.succs.contains(x)).findFirst().orElse(header);
-            throw new Unsupported(lastLine(ret) > 0 ? lastLine(ret) : line, "a return inside a loop");
+            throw new Unsupported(lastLine(ret) > 0 ? lastLine(ret) : line, leaving(ret));
         }
         if (outer != null && !outer.body.get(follow.id)) {
             throw new Unsupported(line, "a labelled break out of an inner loop");
@@ -342,7 +353,9 @@ public final class MethodReader {
         if (why == null) {
             return CountedLoops.counted(w, before, spec);
         }
-        if (index != null && why.equals(CountedLoops.stepNotConstant(index)) && (outer == null || CountedLoops.parallelClause(spec))) {
+        // a method read to be inlined has no loop of the nest's own: its outermost loops run inside the caller's
+        boolean top = outer == null && !callee;
+        if (index != null && why.equals(CountedLoops.stepNotConstant(index)) && (top || CountedLoops.parallelClause(spec))) {
             Expr step = CountedLoops.invariantStep(w.body().get(w.body().size() - 1), index);
             Cond cond = step == null ? null : CountedLoops.condOf(w, index);
             if (cond == Cond.GT || cond == Cond.GE) {
@@ -356,13 +369,23 @@ public final class MethodReader {
                 }
             }
         }
-        if (outer == null) {
+        if (top) {
             throw new Unsupported(why.startsWith("a break") ? CountedLoops.breakLine(w.body()) : line, why);
         }
         if (CountedLoops.parallelClause(spec)) {
             throw new Unsupported(line, why + ", so it cannot be the parallel loop " + spec + " asks for");
         }
         return w;
+    }
+
+    /** What leaves a loop at block {@code b} for good: a {@code throw} (Java's, on the host) or a {@code return}. */
+    String leaving(Cfg.Block b) {
+        for (int i = b.start; i <= b.end && i < method.instructions.size(); i++) {
+            if (method.instructions.get(i).getOpcode() == Opcodes.ATHROW) {
+                return "a throw inside a loop (the nest runs on the host, where Java throws it)";
+            }
+        }
+        return "a return inside a loop";
     }
 
     /**

@@ -8,9 +8,11 @@ import java.util.List;
 /**
  * The condition under which the parallel iterations of a nest write disjoint elements of one array: its
  * subscript {@code Σ c_k * i_k + rest} (the row subscript counting 2^32 times the column's) takes a different
- * value for every combination of the loops' iterations. The test is the mixed-radix one: sorted by |c_k|, each
- * coefficient exceeds the reach {@code Σ |c_l| * span_l} of the smaller ones, where a loop's span is
- * {@code (trip - 1) * |step|}. Loops that run at most once drop out; a parallel loop whose index is absent fails.
+ * value for every combination of the loops' iterations. With {@code i_k = lower_k + n_k * step_k}, {@code n_k} from 0
+ * to {@code trip_k - 1}, the test is the mixed-radix one on the {@code n_k}: sorted by {@code |c_k * step_k|}, each
+ * exceeds the reach {@code Σ |c_l * step_l| * (trip_l - 1)} of the smaller ones ({@code a[i]} and {@code a[i + 1]}
+ * of a loop stepping by 2 are disjoint). Loops that run at most once drop out; a parallel loop whose index is absent
+ * fails.
  *
  * <p>An array accessed at several subscripts that differ only in their invariant parts ({@code data[i]},
  * {@code data[i + 1]}, {@code data[j]} with {@code i = 4*dual*k}, {@code j = i + 2*dual}, as an FFT's butterfly
@@ -69,8 +71,10 @@ public record Disjointness(ArrayRef array, List<Term> terms, List<Expr> offsets,
                 }
                 continue;
             }
-            BigInteger span = BigInteger.valueOf(trip - 1).multiply(BigInteger.valueOf(Math.abs(f.step())));
-            parts.add(new Part(t, BigInteger.valueOf(c).abs().multiply(BigInteger.valueOf(t.rowScale)), span));
+            // the index takes lower + k * step for k in [0, trip): the subscript's coefficient of k is c * |step|
+            BigInteger span = BigInteger.valueOf(trip - 1);
+            parts.add(new Part(t, BigInteger.valueOf(c).abs().multiply(BigInteger.valueOf(Math.abs(f.step())))
+                    .multiply(BigInteger.valueOf(t.rowScale)), span));
         }
         if (offsets.size() > 1) {
             long min = Long.MAX_VALUE;

@@ -38,7 +38,7 @@ final class JvmEmitter extends OrderEmitter {
     final List<Var> inputs;
     /** The primitive fields the region reads, after {@link #inputs} in the {@code scalars} argument. */
     final List<Expr.FieldValue> fields;
-    /** Whether the outermost parallel level is the nest's loop, so that it is cut into chunks. */
+    /** Whether the outermost parallel level is the nest's loop, so that it is cut into chunks (never for a scan). */
     final boolean chunked;
 
     private final Set<Var> vars = new LinkedHashSet<>();
@@ -74,7 +74,9 @@ final class JvmEmitter extends OrderEmitter {
             vars.add(r.var());
         }
         Mapping m = region.mapping();
-        this.chunked = m != null && !m.levels().isEmpty() && m.levels().get(0).outer() == region.loop();
+        // a scan carries its running value from one iteration to the next: it runs as one chunk, in Java's order
+        this.chunked = m != null && !m.levels().isEmpty() && m.levels().get(0).outer() == region.loop()
+                && region.scan() == null;
         this.matmul = chunked && hostMatmul(matmul, m) ? matmul : null;
     }
 

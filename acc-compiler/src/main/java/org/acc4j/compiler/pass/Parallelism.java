@@ -556,7 +556,7 @@ public final class Parallelism {
             List<Access> stores = new ArrayList<>(List.of(w));
             shifted.stream().filter(Access::store).forEach(stores::add);
             for (Access a : accesses) {
-                if (coloured.contains(w) && coloured.contains(a)) {
+                if (coloured.contains(w) && coloured.contains(a) || ownRow(w, a, f)) {
                     continue;
                 }
                 if (a.array.equals(w.array) && !a.sameSubscript(w)
@@ -602,6 +602,22 @@ public final class Parallelism {
             }
         }
         return out;
+    }
+
+    /**
+     * Whether {@code w} and {@code a} are in one row of a two-dimensional array whose subscript is {@code ±f + c}
+     * ({@code c} invariant, no other index): two iterations of {@code f} then reach two different rows, whatever the
+     * column subscripts (LINPACK's pivot swap {@code colj[l] = colj[k]} beside its {@code daxpy} into
+     * {@code colj}). The rows of an array a nest writes are different arrays: the runtime checks that before each
+     * launch, and runs the call on the host otherwise.
+     */
+    private static boolean ownRow(Access w, Access a, Stmt.For f) {
+        if (w.row == null || a.row == null || w.rowForm == null || !w.array.equals(a.array)
+                || !w.rowForm.equals(a.rowForm) || f.index().type() != org.acc4j.compiler.ir.Type.I32) {
+            return false;
+        }
+        Map<Var, Expr> c = w.rowForm.coefficients();
+        return c.size() == 1 && c.get(f.index()) instanceof Expr.Const k && Math.abs(Linear.value(k)) == 1;
     }
 
     /**

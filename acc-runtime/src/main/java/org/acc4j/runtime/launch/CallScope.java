@@ -383,6 +383,31 @@ public final class CallScope implements Launcher.Scope {
                 }
             }
         }
+        // a present array this scope never entered (a nest that ran on the host for the call wrote it, with the
+        // array present from Acc.copyin or an enclosing region): its device copy takes the host's values
+        if (!hostNewer.isEmpty()) {
+            for (Object a : hostNewer) {
+                if (inScope.contains(a)) {
+                    continue;
+                }
+                try {
+                    if (table.isPresent(a)) {
+                        table.updateDevice(a);
+                        uploads++;
+                        if (recording) {
+                            moves.add("to the device: " + describe(a)
+                                    + " (present around the call, written on the host)");
+                        }
+                    }
+                } catch (RuntimeException e) {
+                    if (failure == null) {
+                        failure = e;
+                    } else {
+                        failure.addSuppressed(e);
+                    }
+                }
+            }
+        }
         if (failure != null) {
             throw failure;
         }

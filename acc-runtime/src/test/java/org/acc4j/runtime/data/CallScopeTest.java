@@ -67,6 +67,20 @@ class CallScopeTest {
     }
 
     @Test
+    void aNestRunOnTheHostWritesBackToAnArrayPresentAroundTheCall() {
+        double[] x = new double[10];
+        table.enterDynamic(x, Clause.COPYIN);
+        long before = up();
+        CallScope s = new CallScope(table, getClass().getClassLoader());
+        // the nest runs on the host for this call (an aliasing check refused it) and writes x, never entered
+        s.host(List.of(WRITE_0), new Object[] {x}, getClass());
+        s.close();
+        // x stays present: its device copy takes the host's values, so a later copyout brings those back
+        assertEquals(before + 1, up());
+        assertEquals(true, table.isPresent(x));
+    }
+
+    @Test
     void aNestedCallsResultsReachTheCallersHostCode() {
         double[] x = new double[10];
         CallScope outer = new CallScope(table, getClass().getClassLoader());
