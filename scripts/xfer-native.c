@@ -8,7 +8,7 @@
 //
 // Build: gcc -O3 -mavx2 -pthread -I$CUDA/include -o xfer-native scripts/xfer-native.c -L$CUDA/lib64/stubs -lcuda
 // Run:   ./xfer-native [--sizes 8,16,32,64,256] [--threads 4,8,12,16] [--chunks 512,1024,2048,4096] (KiB)
-//                      [--streams 1,2] [--stores plain,nt] [--sources hot,cold] [--dirs h2d,d2h] [--slots 4]
+//                      [--streams 1,2] [--stores plain,nt,clwb,callerclwb] [--sources hot,cold] [--dirs h2d,d2h] [--slots 4]
 //                      [--rounds 7] [--pin 0|1]
 #define _GNU_SOURCE
 #include <cuda.h>
@@ -39,7 +39,8 @@ static double now(void) {
 // one copy's job, read by the threads; written by thread 0 before `epoch` moves
 typedef struct {
     int dir;            // 0: host to device, 1: device to host
-    int nt;             // non-temporal stores
+    int nt;             // stores: 0 plain, 1 non-temporal, 2 plain then CLWB by the writer, 3 plain then CLWB of the
+                        // whole chunk by thread 0 before its device copy (h2d; d2h treats 2 and 3 as plain)
     int threads;
     int slots;
     size_t chunk;
@@ -76,6 +77,11 @@ static void copy_nt(char *dst, const char *src, size_t n) {
     _mm_sfence();
 }
 
+static void writeback(char *p, size_t n) {
+    for (size_t i = 0; i < n; i += 64) _mm_clwb(p + i);
+    _mm_sfence();
+}
+
 static void piece_of(int chunk, int t, size_t *off, size_t *len) {
     size_t base = (size_t) chunk * job.chunk;
     size_t n = job.bytes - base < job.chunk ? job.bytes - base : job.chunk;
@@ -95,7 +101,8 @@ static void copy_piece(int c, int t) {
         char *host = job.host + (size_t) c * job.chunk + off;
         char *dst = job.dir == 0 ? slot : host;
         const char *src = job.dir == 0 ? host : slot;
-        if (job.nt) copy_nt(dst, src, len); else memcpy(dst, src, len);
+        if (job.nt == 1) copy_nt(dst, src, len); else memcpy(dst, src, len);
+        if (job.nt == 2 && job.dir == 0) writeback(dst, len);
     }
     atomic_fetch_add_explicit(&done[c], 1, memory_order_release);
 }
@@ -145,6 +152,7 @@ static void staged(CUdeviceptr dev, int nstreams, int pool) {
                 size_t off = (size_t) issued * job.chunk;
                 size_t len = job.bytes - off < job.chunk ? job.bytes - off : job.chunk;
                 CUstream s = streams[issued % nstreams];
+                if (job.nt == 3) writeback(job.ring + (size_t) (issued % S) * job.chunk, len);
                 CK(cuMemcpyHtoDAsync(dev + off, job.ring + (size_t) (issued % S) * job.chunk, len, s));
                 CK(cuEventRecord(events[issued % S], s));
                 issued++;
@@ -197,6 +205,8 @@ static void warm_range(char *p, size_t n, int salt) {
     for (size_t i = 0; i < n / 8; i++) q[i] = i * 2654435761u + salt;
 }
 
+static const char *store_name[] = {"plain", "nt", "clwb", "callerclwb"};
+
 static int cmpd(const void *a, const void *b) {
     double x = *(const double *) a, y = *(const double *) b;
     return x < y ? -1 : x > y;
@@ -208,6 +218,8 @@ static int parse_list(const char *s, long *out, int max) {
     for (char *tok = strtok_r(copy, ",", &save); tok && n < max; tok = strtok_r(0, ",", &save)) {
         if (!strcmp(tok, "plain") || !strcmp(tok, "hot") || !strcmp(tok, "h2d")) out[n++] = 0;
         else if (!strcmp(tok, "nt") || !strcmp(tok, "cold") || !strcmp(tok, "d2h")) out[n++] = 1;
+        else if (!strcmp(tok, "clwb")) out[n++] = 2;
+        else if (!strcmp(tok, "callerclwb")) out[n++] = 3;
         else out[n++] = atol(tok);
     }
     free(copy);
@@ -347,7 +359,7 @@ int main(int argc, char **argv) {
         qsort(pr, rounds, sizeof(double), cmpd);
         qsort(sr, rounds, sizeof(double), cmpd);
         printf("| %s | %ld | %ld | %zu | %ld | %s | %s | %.1f | %.1f | %.2f | %.2f | %.2f |\n", dir ? "d2h" : "h2d",
-               sizes[si], threads[ti], ch >> 10, nstr[ni], stores[sti] ? "nt" : "plain", sources[src] ? "cold" : "hot",
+               sizes[si], threads[ti], ch >> 10, nstr[ni], store_name[stores[sti]], sources[src] ? "cold" : "hot",
                pr[rounds / 2], sr[rounds / 2], ratio[rounds / 2], ratio[rounds / 4], ratio[(3 * rounds) / 4]);
         fflush(stdout);
     }

@@ -20,7 +20,7 @@ cuda=${CUDA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v nvcc || echo
 } > "$out/host.txt" 2>&1
 cat "$out/host.txt" | grep -v "^Flags"
 bin=$out/xfer-native
-gcc -O3 -march=native -mavx2 -mclflushopt -pthread -I"$cuda/include" -o "$bin" scripts/xfer-native.c \
+gcc -O3 -march=native -mavx2 -mclflushopt -mclwb -pthread -I"$cuda/include" -o "$bin" scripts/xfer-native.c \
   -L"$cuda/lib64/stubs" -L"$cuda/targets/x86_64-linux/lib/stubs" -lcuda || { echo "build failed"; exit 1; }
 n() { local name=$1; shift; echo "== $name: $*"; timeout "${NATIVE_TIMEOUT:-150}" "$bin" "$@" 2>&1 | tee "$out/native-$name.txt"; }
 # the grid from 8 to 64 MiB: threads, chunk sizes, streams, stores, host buffer hot or cold, both directions
@@ -30,3 +30,7 @@ n grid --sizes ${NATIVE_SIZES:-8,16,32,64} --threads 4,8,12,16 --chunks 512,1024
 n large --sizes 256 --threads 8,16 --chunks 1024,4096 --streams 1 --stores plain,nt --sources hot --rounds 5 --hostonly 0
 n pinned-threads --sizes 8,32 --threads 8,16 --chunks 1024,2048 --streams 2 --stores plain,nt --sources hot \
   --rounds 7 --pin 1 --hostonly 0
+# plain stores written back from the caches (CLWB) by each writer after its piece, or by the issuing thread over the
+# whole chunk before its device copy, against plain and non-temporal stores
+n writeback --sizes 8,16,32,64 --threads 8,12,16 --chunks 512,1024,2048 --streams 1 --stores plain,nt,clwb,callerclwb \
+  --sources hot --dirs h2d --rounds 7 --hostonly 0
