@@ -6,7 +6,7 @@
 // Each variant is timed in rounds interleaved with a plain pinned cuMemcpyHtoD/DtoH of the same size in the same
 // process; a row prints the median ratio to pinned (staged rate / pinned rate) with its 25th and 75th percentiles.
 //
-// Build: gcc -O3 -mavx2 -pthread -I$CUDA/include -o xfer-native scripts/xfer-native.c -L$CUDA/lib64/stubs -lcuda
+// Build: gcc -O3 -march=native -mavx2 -mclflushopt -mclwb -pthread -I$CUDA/include -o xfer-native scripts/xfer-native.c -L$CUDA/lib64/stubs -lcuda
 // Run:   ./xfer-native [--sizes 8,16,32,64,256] [--threads 4,8,12,16] [--chunks 512,1024,2048,4096] (KiB)
 //                      [--streams 1,2] [--stores plain,nt,clwb,callerclwb] [--sources hot,cold] [--dirs h2d,d2h] [--slots 4]
 //                      [--rounds 7] [--pin 0|1]
