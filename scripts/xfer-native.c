@@ -136,6 +136,8 @@ static void *worker(void *arg) {
 }
 
 static CUstream streams[2];
+static double queue_seconds;   // time inside the calls that queue a device copy and record its event
+static long queue_calls;
 static CUevent events[MAXSLOTS];
 
 // one staged copy of job.bytes between job.host and dev; thread 0 is the caller
@@ -153,8 +155,11 @@ static void staged(CUdeviceptr dev, int nstreams, int pool) {
                 size_t len = job.bytes - off < job.chunk ? job.bytes - off : job.chunk;
                 CUstream s = streams[issued % nstreams];
                 if (job.nt == 3) writeback(job.ring + (size_t) (issued % S) * job.chunk, len);
+                double q0 = now();
                 CK(cuMemcpyHtoDAsync(dev + off, job.ring + (size_t) (issued % S) * job.chunk, len, s));
                 CK(cuEventRecord(events[issued % S], s));
+                queue_seconds += now() - q0;
+                queue_calls++;
                 issued++;
             } else if (retired < issued && cuEventQuery(events[retired % S]) == CUDA_SUCCESS) {
                 retired++;
@@ -175,8 +180,11 @@ static void staged(CUdeviceptr dev, int nstreams, int pool) {
                 size_t off = (size_t) issued * job.chunk;
                 size_t len = job.bytes - off < job.chunk ? job.bytes - off : job.chunk;
                 CUstream s = streams[issued % nstreams];
+                double q0 = now();
                 CK(cuMemcpyDtoHAsync(job.ring + (size_t) (issued % S) * job.chunk, dev + off, len, s));
                 CK(cuEventRecord(events[issued % S], s));
+                queue_seconds += now() - q0;
+                queue_calls++;
                 issued++;
             } else if (arrived < issued && cuEventQuery(events[arrived % S]) == CUDA_SUCCESS) {
                 arrived++;
@@ -330,7 +338,7 @@ int main(int argc, char **argv) {
     }
 
     printf("\nstaged against pinned, paired rounds: ratio = staged rate / pinned rate, median [p25, p75]\n");
-    printf("| dir | MiB | threads | chunk KiB | streams | stores | host buffer | pinned GB/s | staged GB/s | ratio | p25 | p75 |\n");
+    printf("| dir | MiB | threads | chunk KiB | streams | stores | host buffer | pinned GB/s | staged GB/s | ratio | p25 | p75 | queue us |\n");
     for (int di = 0; di < nd; di++) for (int si = 0; si < ns; si++) for (int src = 0; src < nsrc; src++)
     for (int sti = 0; sti < nst; sti++) for (int ti = 0; ti < nt; ti++) for (int ci = 0; ci < nc; ci++)
     for (int ni = 0; ni < nn; ni++) {
@@ -338,6 +346,8 @@ int main(int argc, char **argv) {
         if (ch > b) continue;
         int dir = (int) dirs[di];
         double ratio[64], pr[64], sr[64];
+        queue_seconds = 0;
+        queue_calls = 0;
         for (int k = 0; k < rounds; k++) {
             job = (Job) {dir, (int) stores[sti], (int) threads[ti], slots, ch, b, (int) ((b + ch - 1) / ch), host,
                          (char *) ringp};
@@ -358,9 +368,10 @@ int main(int argc, char **argv) {
         qsort(ratio, rounds, sizeof(double), cmpd);
         qsort(pr, rounds, sizeof(double), cmpd);
         qsort(sr, rounds, sizeof(double), cmpd);
-        printf("| %s | %ld | %ld | %zu | %ld | %s | %s | %.1f | %.1f | %.2f | %.2f | %.2f |\n", dir ? "d2h" : "h2d",
+        printf("| %s | %ld | %ld | %zu | %ld | %s | %s | %.1f | %.1f | %.2f | %.2f | %.2f | %.1f |\n", dir ? "d2h" : "h2d",
                sizes[si], threads[ti], ch >> 10, nstr[ni], store_name[stores[sti]], sources[src] ? "cold" : "hot",
-               pr[rounds / 2], sr[rounds / 2], ratio[rounds / 2], ratio[rounds / 4], ratio[(3 * rounds) / 4]);
+               pr[rounds / 2], sr[rounds / 2], ratio[rounds / 2], ratio[rounds / 4], ratio[(3 * rounds) / 4],
+               queue_calls ? queue_seconds / queue_calls * 1e6 : 0.0);
         fflush(stdout);
     }
     atomic_store(&quit, 1);
