@@ -30,6 +30,8 @@ final class StagingSpec {
         boolean interleave = base.interleave();
         long flush = base.flushBytes();
         int inThreads = base.inThreads();
+        long inChunk = base.inChunkBytes();
+        long outChunk = base.outChunkBytes();
         for (String entry : spec.split(",")) {
             String e = entry.trim();
             if (e.isEmpty()) {
@@ -67,18 +69,21 @@ final class StagingSpec {
                         default -> bytes(value);
                     };
                     case "inthreads" -> inThreads = Integer.parseInt(value);
+                    case "inchunk" -> inChunk = bytes(value);
+                    case "outchunk" -> outChunk = bytes(value);
                     default -> throw new IllegalArgumentException("unknown key");
                 }
             } catch (IllegalArgumentException x) {
                 throw new IllegalArgumentException("staging setting '" + e + "' not understood: keys min, rows,"
-                        + " slot, chunk, piece, ramp, wide, flush (bytes, suffix k, m or g), slots, lanes, chunks,"
+                        + " slot, chunk, inchunk, outchunk, piece, ramp, wide, flush (bytes, suffix k, m or g), slots, lanes,"
+                        + " chunks,"
                         + " threads, inthreads"
                         + " (counts), spin, poll (microseconds), copy (buffer or unsafe), pipelined, wc, caller,"
                         + " interleave (true or false)", x);
             }
         }
         return new Settings(min, slot, slots, lanes, chunk, chunks, piece, rows, threads, copy, pipelined, ramp,
-                spin, poll, wc, wide, caller, interleave, flush, inThreads);
+                spin, poll, wc, wide, caller, interleave, flush, inThreads, inChunk, outChunk);
     }
 
     private static boolean bool(String value) {

@@ -113,6 +113,36 @@ class StagedCopyTest {
     }
 
     @Test
+    void chunksOfTheirOwnSizePerDirectionCarryEveryElement() {
+        Random r = new Random(37);
+        // copies to the device in chunks of 1 KiB, to the host in chunks of 3 KiB, whatever the array's size
+        Settings s = new Settings(0, 4096, 3, 1, 512, 4, 64).withDirectionChunks(1024, 3072);
+        for (int threads : new int[] {1, 3}) {
+            try (StagedCopy<FakeDevice> staged = new StagedCopy<>(s.withThreads(threads), new FakeLanes(), threads)) {
+                assertEquals(128, staged.plan(8, 100_000, true).chunkElements());
+                assertEquals(384, staged.plan(8, 100_000, false).chunkElements());
+                // without: 4 chunks per copy, 8000 bytes in chunks of 2000
+                assertEquals(250, new StagedCopy<>(s.withDirectionChunks(0, 0), new FakeLanes()).plan(8, 1000, true)
+                        .chunkElements());
+                for (Class<?> type : TYPES) {
+                    for (int length : new int[] {1, 127, 128, 129, 1023, 1024, 1025, 3071, 3073, 50_000 + r.nextInt(99)}) {
+                        Object array = random(type, length, r);
+                        byte[] expected = bytesOf(array);
+                        FakeDevice.Bytes device = FakeDevice.bytes(expected.length);
+                        assertTrue(staged.toDevice(array, device));
+                        assertArrayEquals(expected, device.data.array(),
+                                () -> threads + " threads, " + type.getSimpleName() + " of " + length);
+                        Object back = Array.newInstance(type.getComponentType(), length);
+                        assertTrue(staged.toHost(device, back));
+                        assertArrayEquals(expected, bytesOf(back),
+                                () -> threads + " threads, back: " + type.getSimpleName() + " of " + length);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void everyHostCopyWayCopiesEveryTypeAtEveryOffset() {
         Random r = new Random(57);
         for (HostCopy how : new HostCopy[] {HostCopy.BUFFER, HostCopy.UNSAFE}) {
@@ -184,7 +214,8 @@ class StagedCopyTest {
                 + "piece=64k,lanes=3,pipelined=false,ramp=32k,spin=300,poll=5", Settings.DEFAULT);
         assertEquals(new Settings(512 << 10, 16 << 20, 4, 3, 1 << 20, 8, 64 << 10, 2 << 20, 8, HostCopy.UNSAFE, false,
                 32 << 10, 300, 5).withFlushBytes(Settings.DEFAULT.flushBytes())
-                .withInThreads(Settings.DEFAULT.inThreads()), s);
+                .withInThreads(Settings.DEFAULT.inThreads())
+                .withDirectionChunks(Settings.DEFAULT.inChunkBytes(), Settings.DEFAULT.outChunkBytes()), s);
         assertFalse(s.writeCombined());
         assertEquals(64 << 20, s.wideBytes());
         Settings wc = Settings.parse("wc=true,wide=128m", s);
@@ -198,6 +229,10 @@ class StagedCopyTest {
         assertTrue(Settings.DEFAULT.interleave());
         assertEquals(Long.MAX_VALUE, Settings.parse("flush=true", Settings.DEFAULT).flushBytes());
         assertEquals(2 << 20, Settings.parse("flush=2m,inthreads=16", Settings.DEFAULT).flushBytes());
+        Settings chunks = Settings.parse("inchunk=512k,outchunk=4m", Settings.DEFAULT);
+        assertEquals(512 << 10, chunks.inChunkBytes());
+        assertEquals(4 << 20, chunks.outChunkBytes());
+        assertThrows(IllegalArgumentException.class, () -> Settings.parse("inchunk=100", Settings.DEFAULT));
         assertEquals(16, Settings.parse("flush=2m,inthreads=16", Settings.DEFAULT).inThreads());
         assertEquals(0, Settings.parse("flush=false", Settings.DEFAULT).flushBytes());
         assertThrows(IllegalArgumentException.class, () -> Settings.parse("inthreads=-2", Settings.DEFAULT));
