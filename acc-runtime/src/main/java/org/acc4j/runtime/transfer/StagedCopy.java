@@ -77,12 +77,14 @@ public final class StagedCopy<D> implements AutoCloseable {
      * @param inChunkBytes  the middle chunks of a copy to the device have this size (at most a slot; a multiple of 8),
      *                      whatever the copy's size; 0: {@code chunksPerCopy} chunks of at least {@code minChunkBytes}
      * @param outChunkBytes the same for copies to the host
+     * @param inChunks      a copy to the device is cut into at least this many chunks (0: {@code chunksPerCopy})
+     * @param outRampBytes  {@code rampBytes} of copies to the host
      */
     public record Settings(long minBytes, long slotBytes, int slots, int lanes, long minChunkBytes, int chunksPerCopy,
                            long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined,
                            long rampBytes, long spinMicros, long pollMicros, boolean writeCombined, long wideBytes,
                            boolean callerCopies, boolean interleave, long flushBytes, int inThreads,
-                           long inChunkBytes, long outChunkBytes) {
+                           long inChunkBytes, long outChunkBytes, int inChunks, long outRampBytes) {
 
         private static final long MIB = 1L << 20;
 
@@ -110,7 +112,7 @@ public final class StagedCopy<D> implements AutoCloseable {
         public static final Settings DEFAULT = new Settings(4 * MIB, 8 * MIB, 6, 2, MIB / 2, 8, MIB / 64,
                 MIB, Math.max(1, Runtime.getRuntime().availableProcessors() / 2), HostCopy.BUFFER, true, MIB / 16,
                 Crew.SPIN_MICROS, 0, false, 64 * MIB, true, true, 2 * MIB,
-                Math.max(1, Runtime.getRuntime().availableProcessors() * 3 / 4), 0, 0);
+                Math.max(1, Runtime.getRuntime().availableProcessors() * 3 / 4), 0, 0, 0, MIB / 16);
 
         /** The least bytes of rows that are staged by default (when the settings' least is higher). */
         public static final long ROWS_MIN_BYTES = MIB;
@@ -123,7 +125,8 @@ public final class StagedCopy<D> implements AutoCloseable {
                     || minChunkBytes < 8 || minChunkBytes % 8 != 0 || minChunkBytes > slotBytes || chunksPerCopy < 1
                     || minPieceBytes < 1 || rowsMinBytes < 0 || threads < 0 || copy == null || rampBytes < 0
                     || spinMicros < 0 || pollMicros < 0 || wideBytes < 0 || flushBytes < 0 || inThreads < 0
-                    || inChunkBytes < 0 || inChunkBytes % 8 != 0 || outChunkBytes < 0 || outChunkBytes % 8 != 0) {
+                    || inChunkBytes < 0 || inChunkBytes % 8 != 0 || outChunkBytes < 0 || outChunkBytes % 8 != 0
+                    || inChunks < 0 || outRampBytes < 0) {
                 throw new IllegalArgumentException("bad staging settings: " + minBytes + " bytes at least, slots of "
                         + slotBytes + " bytes (a multiple of 8 up to 1 GiB), " + slots + " slots, " + lanes
                         + " lanes, chunks of " + minChunkBytes + " bytes at least (a multiple of 8 up to a slot), "
@@ -133,7 +136,8 @@ public final class StagedCopy<D> implements AutoCloseable {
                         + " us apart, every core from " + wideBytes + " bytes, written back up to " + flushBytes
                         + " bytes, " + inThreads + " threads to the device, chunks of " + inChunkBytes
                         + " bytes to the device and " + outChunkBytes + " to the host (multiples of 8, 0: by the copy's"
-                        + " size)");
+                        + " size), " + inChunks + " chunks per copy to the device, ramp to the host from " + outRampBytes
+                        + " bytes");
             }
         }
 
@@ -142,7 +146,8 @@ public final class StagedCopy<D> implements AutoCloseable {
                         long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined,
                         long rampBytes, long spinMicros, long pollMicros) {
             this(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes, rowsMinBytes, threads,
-                    copy, pipelined, rampBytes, spinMicros, pollMicros, false, 64 * MIB, true, true, 0, 0, 0, 0);
+                    copy, pipelined, rampBytes, spinMicros, pollMicros, false, 64 * MIB, true, true, 0, 0, 0, 0, 0,
+                    rampBytes);
         }
 
         /** Settings with chunks of one size and the staging threads awake for {@link Crew#SPIN_MICROS} after a copy. */
@@ -163,49 +168,56 @@ public final class StagedCopy<D> implements AutoCloseable {
         public Settings withThreads(int threads) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
         }
 
         /** These settings with the host's copies made by {@code copy}. */
         public Settings withCopy(HostCopy copy) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
         }
 
         /** These settings with the host's pieces in a {@link Pipeline} ({@code true}) or in rounds per chunk. */
         public Settings withPipelined(boolean pipelined) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
         }
 
         /** These settings with copies to the device staged in write-combined slots ({@code true}) or cached ones. */
         public Settings withWriteCombined(boolean writeCombined) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
         }
 
         /** These settings with every core copying from {@code wideBytes} ({@link #wideBytes()}). */
         public Settings withWideBytes(long wideBytes) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
         }
 
         /** These settings with the calling thread copying pieces ({@code true}) or leaving them to the helpers. */
         public Settings withCallerCopies(boolean callerCopies) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
         }
 
         /** These settings with the first device copies to the host queued one per turn ({@code true}) or at once. */
         public Settings withInterleave(boolean interleave) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
         }
 
         /** These settings with every piece staged for the device written back from the caches ({@code true}) or none. */
@@ -217,7 +229,8 @@ public final class StagedCopy<D> implements AutoCloseable {
         public Settings withFlushBytes(long flushBytes) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
         }
 
         /**
@@ -227,14 +240,27 @@ public final class StagedCopy<D> implements AutoCloseable {
         public Settings withDirectionChunks(long inChunkBytes, long outChunkBytes) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
+        }
+
+        /**
+         * These settings with copies to the device cut into at least {@code inChunks} chunks ({@link #inChunks()}) and
+         * copies to the host ramping from {@code outRampBytes} ({@link #outRampBytes()}).
+         */
+        public Settings withDirections(int inChunks, long outRampBytes) {
+            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
         }
 
         /** These settings with {@code inThreads} threads copying for the device ({@link #inThreads()}). */
         public Settings withInThreads(int inThreads) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
         }
 
         /**
@@ -247,7 +273,9 @@ public final class StagedCopy<D> implements AutoCloseable {
          * {@code true} or {@code false}; {@code flush} (pieces staged for the device into chunks up to this size written
          * back from the caches) in bytes, or {@code true} (all) or {@code false} (none); {@code inthreads} (threads
          * copying for the device) as a count; {@code inchunk}, {@code outchunk} (the middle chunks' size of copies to
-         * the device, to the host; 0: by the copy's size) in bytes.
+         * the device, to the host; 0: by the copy's size) in bytes; {@code inchunks} (the least chunks of a copy to the
+         * device; 0: {@code chunks}) as a count; {@code outramp} (the ramp of copies to the host; {@code ramp} sets
+         * both) in bytes.
          * E.g. {@code slot=16m,slots=4,threads=8}.
          *
          * @throws IllegalArgumentException naming the entry that is not understood, or for settings out of range
@@ -635,9 +663,11 @@ public final class StagedCopy<D> implements AutoCloseable {
     Plan plan(int width, long length, boolean in) {
         long bytes = (long) width * length;
         long fixed = in ? settings.inChunkBytes() : settings.outChunkBytes();
-        long wanted = (ceilDiv(bytes, settings.chunksPerCopy()) + 7) & ~7L;
+        int count = in && settings.inChunks() > 0 ? settings.inChunks() : settings.chunksPerCopy();
+        long wanted = (ceilDiv(bytes, count) + 7) & ~7L;
         long chunkBytes = Math.min(settings.slotBytes(), fixed > 0 ? fixed : Math.max(settings.minChunkBytes(), wanted));
-        return new Plan(width, length, (int) (chunkBytes / width), settings.rampBytes() / width,
+        long ramp = in ? settings.rampBytes() : settings.outRampBytes();
+        return new Plan(width, length, (int) (chunkBytes / width), ramp / width,
                 ceilDiv(settings.minPieceBytes(), width), coresFor(bytes, in), settings.copy());
     }
 

@@ -121,6 +121,13 @@ class StagedCopyTest {
             try (StagedCopy<FakeDevice> staged = new StagedCopy<>(s.withThreads(threads), new FakeLanes(), threads)) {
                 assertEquals(128, staged.plan(8, 100_000, true).chunkElements());
                 assertEquals(384, staged.plan(8, 100_000, false).chunkElements());
+                // to the device in at least 8 chunks (no fixed size): 100_000 doubles in chunks of a slot; 1000 in 125
+                Settings counted = s.withDirectionChunks(0, 3072).withDirections(8, 0);
+                StagedCopy<FakeDevice> c = new StagedCopy<>(counted, new FakeLanes());
+                assertEquals(512, c.plan(8, 100_000, true).chunkElements());
+                assertEquals(125, c.plan(8, 1000, true).chunkElements());
+                // to the host with no ramp (these settings have none either way): chunks of one size from the first
+                assertEquals(384, c.plan(8, 100_000, false).count(0));
                 // without: 4 chunks per copy, 8000 bytes in chunks of 2000
                 assertEquals(250, new StagedCopy<>(s.withDirectionChunks(0, 0), new FakeLanes()).plan(8, 1000, true)
                         .chunkElements());
@@ -233,6 +240,11 @@ class StagedCopyTest {
         assertEquals(512 << 10, chunks.inChunkBytes());
         assertEquals(4 << 20, chunks.outChunkBytes());
         assertThrows(IllegalArgumentException.class, () -> Settings.parse("inchunk=100", Settings.DEFAULT));
+        Settings directions = Settings.parse("ramp=128k,inchunks=16,outramp=0", Settings.DEFAULT);
+        assertEquals(16, directions.inChunks());
+        assertEquals(128 << 10, directions.rampBytes());
+        assertEquals(0, directions.outRampBytes());
+        assertEquals(256 << 10, Settings.parse("ramp=256k", directions).outRampBytes(), "ramp sets both");
         assertEquals(16, Settings.parse("flush=2m,inthreads=16", Settings.DEFAULT).inThreads());
         assertEquals(0, Settings.parse("flush=false", Settings.DEFAULT).flushBytes());
         assertThrows(IllegalArgumentException.class, () -> Settings.parse("inthreads=-2", Settings.DEFAULT));
