@@ -95,24 +95,34 @@ public final class StagedCopy<D> implements AutoCloseable {
          * copies ({@link Crew}). There the device read a chunk of 1-2 MiB at 15-22 GB/s while its lines were still in
          * the caches of the cores that had just written them, and at 33-44 GB/s once they were written back
          * ({@link Writeback}), which costs the host's copies about half their speed; chunks of 4 MiB and more ran at
-         * 50 GB/s without. So chunks up to 2 MiB are written back ({@link #flushBytes}), and three quarters of the
-         * cores copy to the device ({@link #inThreads}), half of them to the host (with every core on a small copy,
-         * the timelines of TransferTimeline showed staging threads that started up to 1 ms late, the calling thread
-         * and the driver competing with them for the cores); every core copies an array of 64 MiB or more
+         * 50 GB/s without. So chunks up to 2 MiB are written back ({@link #flushBytes}), and half the cores copy to
+         * the host (with every core on a small copy, the timelines of TransferTimeline showed staging threads that
+         * started up to 1 ms late, the calling thread and the driver competing with them for the cores); every core
+         * copies an array of 64 MiB or more
          * ({@link #wideBytes}). Against the previous settings (no write-back, half the cores, from 8 MiB), in one
          * device call: copyin/updateDevice of 8 MiB at 0.53-0.57 of pinned against 0.24-0.28, of 16 MiB 0.56-0.61
          * against 0.37-0.38, of 1 GiB 0.85-0.92 against 0.69-0.93; copies to the host as before or better. An array
-         * is cut into at least 8 chunks of at least 512 KiB, ramping from 64 KiB at each end, in pieces of at least
-         * 16 KiB. Arrays from 4 MiB are staged (at 4 MiB 0.23-0.27 of pinned against 0.17-0.21 from the Java array,
+         * is cut into at least 8 chunks (32 on its way to the device) of at least 512 KiB, in pieces of at least 16
+         * KiB; on its way to the device the chunks ramp from 64 KiB at each end. Arrays from 4 MiB are staged (at 4 MiB 0.23-0.27 of pinned against 0.17-0.21 from the Java array,
          * where the driver's own copy from pageable memory runs at 8-13 GB/s). Rows, whose direct path is a copy per
          * row, are staged from {@link #ROWS_MIN_BYTES}. Write-combined slots ({@link #writeCombined}) measured the
          * same as cached ones there, and are off. Pinned memory held: at most 2 lanes of 6 slots of 8 MiB, 96 MiB,
          * opened on first use and kept.
+         *
+         * <p>Then, in paired rounds against pinned copies in one process (TransferPairs; the native ceiling of
+         * scripts/xfer-native.sh, whose best copies to the device with regular stores cut 8-64 MiB into 0.5-1 MiB
+         * chunks on every core and wrote them back): copies to the device are cut into at least 32 chunks
+         * ({@link #inChunks}: 512 KiB chunks up to 16 MiB, 1 MiB at 32, 2 MiB at 64, all written back) and made by
+         * every core ({@link #inThreads}), which ran 1.04-1.10 times the previous settings' speed at 8 MiB, 1.17 at
+         * 16, 1.28-1.30 at 32 and 1.07-1.09 at 64 and 128 MiB; cutting copies to the host into more chunks made them
+         * slower (0.77-0.86 at 8-16 MiB with 16 chunks), so they keep 8. Copies to the host start with chunks of full
+         * size ({@link #outRampBytes} 0): 1.08-1.11 times the speed with the ramp at 8 MiB, 1.06-1.08 at 16, the same
+         * from 32 MiB.
          */
         public static final Settings DEFAULT = new Settings(4 * MIB, 8 * MIB, 6, 2, MIB / 2, 8, MIB / 64,
                 MIB, Math.max(1, Runtime.getRuntime().availableProcessors() / 2), HostCopy.BUFFER, true, MIB / 16,
                 Crew.SPIN_MICROS, 0, false, 64 * MIB, true, true, 2 * MIB,
-                Math.max(1, Runtime.getRuntime().availableProcessors() * 3 / 4), 0, 0, 0, MIB / 16);
+                Runtime.getRuntime().availableProcessors(), 0, 0, 32, 0);
 
         /** The least bytes of rows that are staged by default (when the settings' least is higher). */
         public static final long ROWS_MIN_BYTES = MIB;

@@ -222,7 +222,8 @@ class StagedCopyTest {
         assertEquals(new Settings(512 << 10, 16 << 20, 4, 3, 1 << 20, 8, 64 << 10, 2 << 20, 8, HostCopy.UNSAFE, false,
                 32 << 10, 300, 5).withFlushBytes(Settings.DEFAULT.flushBytes())
                 .withInThreads(Settings.DEFAULT.inThreads())
-                .withDirectionChunks(Settings.DEFAULT.inChunkBytes(), Settings.DEFAULT.outChunkBytes()), s);
+                .withDirectionChunks(Settings.DEFAULT.inChunkBytes(), Settings.DEFAULT.outChunkBytes())
+                .withDirections(Settings.DEFAULT.inChunks(), 32 << 10), s);
         assertFalse(s.writeCombined());
         assertEquals(64 << 20, s.wideBytes());
         Settings wc = Settings.parse("wc=true,wide=128m", s);
@@ -343,15 +344,19 @@ class StagedCopyTest {
     void arraysAreCutIntoChunksOfTheSettingsWithLongOffsets() {
         StagedCopy<FakeDevice> staged = new StagedCopy<>(Settings.DEFAULT, new FakeLanes());
         long mib = 1 << 20;
-        // 8 MiB of doubles: middle chunks of 1 MiB, ramping 64, 128, 256, 512 KiB at each end (15 chunks); 1 GiB:
-        // chunks of a whole slot (8 MiB), ramping from 64 KiB to 4 MiB (141 chunks); 512 KiB: chunks of the least,
-        // 512 KiB, ramping 64 and 128 KiB (5 chunks); 2 MiB: 64, 128, 256 KiB, then 512, 512, 128 KiB (9 chunks)
-        assertEquals(mib / 8, staged.plan(8, (int) (mib)).chunkElements());
-        assertEquals(8192, staged.plan(8, (int) (mib)).count(0));
-        assertEquals(15, staged.plan(8, (int) (mib)).chunks());
-        assertEquals(141, staged.plan(8, (int) (128 * mib)).chunks());
-        assertEquals(5, staged.plan(8, (int) (mib / 16)).chunks());
-        assertEquals(9, staged.plan(8, (int) (mib / 4)).chunks());
+        // to the device, 8 MiB of doubles: middle chunks of 512 KiB (a 32nd is less than the least chunk), ramping 64,
+        // 128, 256 KiB at each end (21 chunks); 1 GiB: chunks of a whole slot (8 MiB), ramping from 64 KiB to 4 MiB
+        // (141 chunks); 512 KiB: chunks of the least, 512 KiB, ramping 64 and 128 KiB (5 chunks); 2 MiB: 64, 128,
+        // 256 KiB, then 512, 512, 128 KiB (9 chunks)
+        assertEquals(mib / 16, staged.plan(8, (int) (mib), true).chunkElements());
+        assertEquals(8192, staged.plan(8, (int) (mib), true).count(0));
+        assertEquals(21, staged.plan(8, (int) (mib), true).chunks());
+        assertEquals(141, staged.plan(8, (int) (128 * mib), true).chunks());
+        assertEquals(5, staged.plan(8, (int) (mib / 16), true).chunks());
+        assertEquals(9, staged.plan(8, (int) (mib / 4), true).chunks());
+        // to the host, 8 MiB: 8 chunks of 1 MiB, with no ramp
+        assertEquals(mib / 8, staged.plan(8, (int) (mib)).count(0));
+        assertEquals(8, staged.plan(8, (int) (mib)).chunks());
         for (int width : new int[] {1, 2, 4, 8}) {
             for (int length : new int[] {1, 7, (int) mib + 1, Integer.MAX_VALUE - 8, Integer.MAX_VALUE}) {
                 Plan p = staged.plan(width, length);
