@@ -3,7 +3,8 @@
 # paired, interleaved rounds in one process (org.acc4j.runtime.transfer.TransferPairs): each setting of
 # PAIRS_VARIANTS (values of -Dacc4j.staging separated by spaces; "default" for none, first) against pinned copies and
 # against the first, at PAIRS_SIZES MiB, PAIRS_ROUNDS rounds; once with the staging threads roused before each copy
-# as an allocation rouses them, once back to back. Then the GPU tests of PAIRS_TESTS. Tables to $OUT.
+# as an allocation rouses them, once back to back (PAIRS_BACK=0: not). Then the transfer table of TransferBench at the
+# sizes of PAIRS_TABLE (MiB, e.g. 4,8,16,32,64,128,1024; none by default), and the GPU tests of PAIRS_TESTS. To $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/acc4j-pairs}
@@ -21,6 +22,12 @@ if [ "${PAIRS_BACK:-1}" != 0 ]; then
   timeout "${PAIRS_TIMEOUT:-100}" bash .gpu/on-gpu.sh -Xmx16g $wb -cp "$cp" org.acc4j.runtime.transfer.TransferPairs \
     --back-to-back --sizes "${PAIRS_SIZES:-8,16,32,64,128}" --rounds "${PAIRS_ROUNDS:-31}" $variants 2>&1 \
     | tee "$out/pairs-back-to-back.txt"
+fi
+if [ -n "${PAIRS_TABLE:-}" ]; then
+  # the runtime's own copies (Acc.copyin, copyout, both updates) with the default staging, sizes PAIRS_TABLE MiB
+  echo "== transfers (TransferBench, default staging)"
+  timeout "${PAIRS_TABLE_TIMEOUT:-80}" bash .gpu/on-gpu.sh -Xmx24g $wb -cp "$cp" org.acc4j.runtime.transfer.TransferBench \
+    --no-sweep --sizes "$PAIRS_TABLE" 2>&1 | tee "$out/transfers-default.txt"
 fi
 if [ -n "${PAIRS_TESTS:-}" ]; then
   echo "== GPU tests: $PAIRS_TESTS"
