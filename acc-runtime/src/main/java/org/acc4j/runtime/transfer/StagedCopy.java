@@ -95,10 +95,8 @@ public final class StagedCopy<D> implements AutoCloseable {
          * copies ({@link Crew}). There the device read a chunk of 1-2 MiB at 15-22 GB/s while its lines were still in
          * the caches of the cores that had just written them, and at 33-44 GB/s once they were written back
          * ({@link Writeback}), which costs the host's copies about half their speed; chunks of 4 MiB and more ran at
-         * 50 GB/s without. So chunks up to 2 MiB are written back ({@link #flushBytes}), and half the cores copy to
-         * the host (with every core on a small copy, the timelines of TransferTimeline showed staging threads that
-         * started up to 1 ms late, the calling thread and the driver competing with them for the cores); every core
-         * copies an array of 64 MiB or more
+         * 50 GB/s without. So chunks up to 2 MiB are written back ({@link #flushBytes}); every core copies an array
+         * of 64 MiB or more
          * ({@link #wideBytes}). Against the previous settings (no write-back, half the cores, from 8 MiB), in one
          * device call: copyin/updateDevice of 8 MiB at 0.53-0.57 of pinned against 0.24-0.28, of 16 MiB 0.56-0.61
          * against 0.37-0.38, of 1 GiB 0.85-0.92 against 0.69-0.93; copies to the host as before or better. An array
@@ -117,10 +115,14 @@ public final class StagedCopy<D> implements AutoCloseable {
          * 16, 1.28-1.30 at 32 and 1.07-1.09 at 64 and 128 MiB; cutting copies to the host into more chunks made them
          * slower (0.77-0.86 at 8-16 MiB with 16 chunks), so they keep 8. Copies to the host start with chunks of full
          * size ({@link #outRampBytes} 0): 1.08-1.11 times the speed with the ramp at 8 MiB, 1.06-1.08 at 16, the same
-         * from 32 MiB.
+         * from 32 MiB. Against all the previous settings together, copies to the device ran 1.05-1.16 times as fast
+         * at 8 MiB, 1.12-1.20 at 16, 1.18-1.24 at 32, 1.07-1.14 at 64 and 1.06-1.09 at 128 MiB; copies to the host
+         * 1.05-1.08 at 8, 1.14 at 16, 1.04 at 32 MiB and the same above. Three quarters of the cores copy to the host
+         * ({@link #threads}) below {@link #wideBytes}: against half of them 1.18-1.23 times as fast at 32 MiB, the
+         * same at 8, 16, 64 and 128 MiB, where every core was slower at 8-16 MiB (0.85-0.93).
          */
         public static final Settings DEFAULT = new Settings(4 * MIB, 8 * MIB, 6, 2, MIB / 2, 8, MIB / 64,
-                MIB, Math.max(1, Runtime.getRuntime().availableProcessors() / 2), HostCopy.BUFFER, true, MIB / 16,
+                MIB, Math.max(1, Runtime.getRuntime().availableProcessors() * 3 / 4), HostCopy.BUFFER, true, MIB / 16,
                 Crew.SPIN_MICROS, 0, false, 64 * MIB, true, true, 2 * MIB,
                 Runtime.getRuntime().availableProcessors(), 0, 0, 32, 0);
 
