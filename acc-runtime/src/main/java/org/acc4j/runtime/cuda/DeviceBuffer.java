@@ -236,9 +236,13 @@ public final class DeviceBuffer extends Handle {
         ensureOpen();
         requireRange(offset, count, from);
         if (count > 0) {
-            Driver.check(JCudaDriver.cuMemcpyHtoDAsync(pointer.withByteOffset(offset), from.pointer(), count,
-                    stream.handle()), "cuMemcpyHtoDAsync", "queueing a copy of " + count + " bytes to byte " + offset
-                    + " of the device buffer for " + what + " on " + stream.what());
+            int r = JCudaDriver.cuMemcpyHtoDAsync(pointer.withByteOffset(offset), from.pointer(), count,
+                    stream.handle());
+            // the message only on failure: staged copies queue many of these
+            if (r != jcuda.driver.CUresult.CUDA_SUCCESS) {
+                Driver.check(r, "cuMemcpyHtoDAsync", "queueing a copy of " + count + " bytes to byte " + offset
+                        + " of the device buffer for " + what + " on " + stream.what());
+            }
         }
     }
 
@@ -251,9 +255,12 @@ public final class DeviceBuffer extends Handle {
         ensureOpen();
         requireRange(offset, count, into);
         if (count > 0) {
-            Driver.check(JCudaDriver.cuMemcpyDtoHAsync(into.pointer(), pointer.withByteOffset(offset), count,
-                    stream.handle()), "cuMemcpyDtoHAsync", "queueing a copy of " + count + " bytes from byte " + offset
-                    + " of the device buffer for " + what + " on " + stream.what());
+            int r = JCudaDriver.cuMemcpyDtoHAsync(into.pointer(), pointer.withByteOffset(offset), count,
+                    stream.handle());
+            if (r != jcuda.driver.CUresult.CUDA_SUCCESS) {
+                Driver.check(r, "cuMemcpyDtoHAsync", "queueing a copy of " + count + " bytes from byte " + offset
+                        + " of the device buffer for " + what + " on " + stream.what());
+            }
         }
     }
 

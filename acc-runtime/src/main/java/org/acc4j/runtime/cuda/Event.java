@@ -47,14 +47,20 @@ public final class Event extends Handle {
     /** Records the event on {@code stream}, after the work queued there so far; does not wait. */
     public void record(Stream stream) {
         ensureOpen();
-        Driver.check(JCudaDriver.cuEventRecord(event, stream.handle()), "cuEventRecord",
-                "recording the event " + what + " on " + stream.what());
+        int r = JCudaDriver.cuEventRecord(event, stream.handle());
+        // the message only on failure: staged copies record one per chunk
+        if (r != jcuda.driver.CUresult.CUDA_SUCCESS) {
+            Driver.check(r, "cuEventRecord", "recording the event " + what + " on " + stream.what());
+        }
     }
 
     /** Waits until the work before the event's last record has completed; returns at once if it was never recorded. */
     public void synchronize() {
         ensureOpen();
-        Driver.check(JCudaDriver.cuEventSynchronize(event), "cuEventSynchronize", "waiting for the event " + what);
+        int r = JCudaDriver.cuEventSynchronize(event);
+        if (r != jcuda.driver.CUresult.CUDA_SUCCESS) {
+            Driver.check(r, "cuEventSynchronize", "waiting for the event " + what);
+        }
     }
 
     /**
@@ -67,7 +73,9 @@ public final class Event extends Handle {
         if (r == jcuda.driver.CUresult.CUDA_ERROR_NOT_READY) {
             return false;
         }
-        Driver.check(r, "cuEventQuery", "asking whether the event " + what + " has completed");
+        if (r != jcuda.driver.CUresult.CUDA_SUCCESS) {
+            Driver.check(r, "cuEventQuery", "asking whether the event " + what + " has completed");
+        }
         return true;
     }
 

@@ -74,11 +74,17 @@ public final class StagedCopy<D> implements AutoCloseable {
      *                      rather than out of the writing core's cache (0: none; nothing where the JVM cannot)
      * @param inThreads     the threads that copy a chunk for the device, below {@code wideBytes}, where the copier
      *                      has threads of its own (0: {@code threads})
+     * @param inChunkBytes  the middle chunks of a copy to the device have this size (at most a slot; a multiple of 8),
+     *                      whatever the copy's size; 0: {@code chunksPerCopy} chunks of at least {@code minChunkBytes}
+     * @param outChunkBytes the same for copies to the host
+     * @param inChunks      a copy to the device is cut into at least this many chunks (0: {@code chunksPerCopy})
+     * @param outRampBytes  {@code rampBytes} of copies to the host
      */
     public record Settings(long minBytes, long slotBytes, int slots, int lanes, long minChunkBytes, int chunksPerCopy,
                            long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined,
                            long rampBytes, long spinMicros, long pollMicros, boolean writeCombined, long wideBytes,
-                           boolean callerCopies, boolean interleave, long flushBytes, int inThreads) {
+                           boolean callerCopies, boolean interleave, long flushBytes, int inThreads,
+                           long inChunkBytes, long outChunkBytes, int inChunks, long outRampBytes) {
 
         private static final long MIB = 1L << 20;
 
@@ -89,24 +95,36 @@ public final class StagedCopy<D> implements AutoCloseable {
          * copies ({@link Crew}). There the device read a chunk of 1-2 MiB at 15-22 GB/s while its lines were still in
          * the caches of the cores that had just written them, and at 33-44 GB/s once they were written back
          * ({@link Writeback}), which costs the host's copies about half their speed; chunks of 4 MiB and more ran at
-         * 50 GB/s without. So chunks up to 2 MiB are written back ({@link #flushBytes}), and three quarters of the
-         * cores copy to the device ({@link #inThreads}), half of them to the host (with every core on a small copy,
-         * the timelines of TransferTimeline showed staging threads that started up to 1 ms late, the calling thread
-         * and the driver competing with them for the cores); every core copies an array of 64 MiB or more
+         * 50 GB/s without. So chunks up to 2 MiB are written back ({@link #flushBytes}); every core copies an array
+         * of 64 MiB or more
          * ({@link #wideBytes}). Against the previous settings (no write-back, half the cores, from 8 MiB), in one
          * device call: copyin/updateDevice of 8 MiB at 0.53-0.57 of pinned against 0.24-0.28, of 16 MiB 0.56-0.61
          * against 0.37-0.38, of 1 GiB 0.85-0.92 against 0.69-0.93; copies to the host as before or better. An array
-         * is cut into at least 8 chunks of at least 512 KiB, ramping from 64 KiB at each end, in pieces of at least
-         * 16 KiB. Arrays from 4 MiB are staged (at 4 MiB 0.23-0.27 of pinned against 0.17-0.21 from the Java array,
+         * is cut into at least 8 chunks (32 on its way to the device) of at least 512 KiB, in pieces of at least 16
+         * KiB; on its way to the device the chunks ramp from 64 KiB at each end. Arrays from 4 MiB are staged (at 4 MiB 0.23-0.27 of pinned against 0.17-0.21 from the Java array,
          * where the driver's own copy from pageable memory runs at 8-13 GB/s). Rows, whose direct path is a copy per
          * row, are staged from {@link #ROWS_MIN_BYTES}. Write-combined slots ({@link #writeCombined}) measured the
          * same as cached ones there, and are off. Pinned memory held: at most 2 lanes of 6 slots of 8 MiB, 96 MiB,
          * opened on first use and kept.
+         *
+         * <p>Then, in paired rounds against pinned copies in one process (TransferPairs; the native ceiling of
+         * scripts/xfer-native.sh, whose best copies to the device with regular stores cut 8-64 MiB into 0.5-1 MiB
+         * chunks on every core and wrote them back): copies to the device are cut into at least 32 chunks
+         * ({@link #inChunks}: 512 KiB chunks up to 16 MiB, 1 MiB at 32, 2 MiB at 64, all written back) and made by
+         * every core ({@link #inThreads}), which ran 1.04-1.10 times the previous settings' speed at 8 MiB, 1.17 at
+         * 16, 1.28-1.30 at 32 and 1.07-1.09 at 64 and 128 MiB; cutting copies to the host into more chunks made them
+         * slower (0.77-0.86 at 8-16 MiB with 16 chunks), so they keep 8. Copies to the host start with chunks of full
+         * size ({@link #outRampBytes} 0): 1.08-1.11 times the speed with the ramp at 8 MiB, 1.06-1.08 at 16, the same
+         * from 32 MiB. Against all the previous settings together, copies to the device ran 1.05-1.16 times as fast
+         * at 8 MiB, 1.12-1.20 at 16, 1.18-1.24 at 32, 1.07-1.14 at 64 and 1.06-1.09 at 128 MiB; copies to the host
+         * 1.05-1.08 at 8, 1.14 at 16, 1.04 at 32 MiB and the same above. Three quarters of the cores copy to the host
+         * ({@link #threads}) below {@link #wideBytes}: against half of them 1.18-1.23 times as fast at 32 MiB, the
+         * same at 8, 16, 64 and 128 MiB, where every core was slower at 8-16 MiB (0.85-0.93).
          */
         public static final Settings DEFAULT = new Settings(4 * MIB, 8 * MIB, 6, 2, MIB / 2, 8, MIB / 64,
-                MIB, Math.max(1, Runtime.getRuntime().availableProcessors() / 2), HostCopy.BUFFER, true, MIB / 16,
+                MIB, Math.max(1, Runtime.getRuntime().availableProcessors() * 3 / 4), HostCopy.BUFFER, true, MIB / 16,
                 Crew.SPIN_MICROS, 0, false, 64 * MIB, true, true, 2 * MIB,
-                Math.max(1, Runtime.getRuntime().availableProcessors() * 3 / 4));
+                Runtime.getRuntime().availableProcessors(), 0, 0, 32, 0);
 
         /** The least bytes of rows that are staged by default (when the settings' least is higher). */
         public static final long ROWS_MIN_BYTES = MIB;
@@ -118,7 +136,9 @@ public final class StagedCopy<D> implements AutoCloseable {
             if (minBytes < 0 || slotBytes < 8 || slotBytes % 8 != 0 || slotBytes > 1L << 30 || slots < 1 || lanes < 0
                     || minChunkBytes < 8 || minChunkBytes % 8 != 0 || minChunkBytes > slotBytes || chunksPerCopy < 1
                     || minPieceBytes < 1 || rowsMinBytes < 0 || threads < 0 || copy == null || rampBytes < 0
-                    || spinMicros < 0 || pollMicros < 0 || wideBytes < 0 || flushBytes < 0 || inThreads < 0) {
+                    || spinMicros < 0 || pollMicros < 0 || wideBytes < 0 || flushBytes < 0 || inThreads < 0
+                    || inChunkBytes < 0 || inChunkBytes % 8 != 0 || outChunkBytes < 0 || outChunkBytes % 8 != 0
+                    || inChunks < 0 || outRampBytes < 0) {
                 throw new IllegalArgumentException("bad staging settings: " + minBytes + " bytes at least, slots of "
                         + slotBytes + " bytes (a multiple of 8 up to 1 GiB), " + slots + " slots, " + lanes
                         + " lanes, chunks of " + minChunkBytes + " bytes at least (a multiple of 8 up to a slot), "
@@ -126,7 +146,10 @@ public final class StagedCopy<D> implements AutoCloseable {
                         + rowsMinBytes + " bytes, " + threads + " threads, copies by " + copy + ", ramp from "
                         + rampBytes + " bytes, threads awake " + spinMicros + " us, polls " + pollMicros
                         + " us apart, every core from " + wideBytes + " bytes, written back up to " + flushBytes
-                        + " bytes, " + inThreads + " threads to the device");
+                        + " bytes, " + inThreads + " threads to the device, chunks of " + inChunkBytes
+                        + " bytes to the device and " + outChunkBytes + " to the host (multiples of 8, 0: by the copy's"
+                        + " size), " + inChunks + " chunks per copy to the device, ramp to the host from " + outRampBytes
+                        + " bytes");
             }
         }
 
@@ -135,7 +158,8 @@ public final class StagedCopy<D> implements AutoCloseable {
                         long minPieceBytes, long rowsMinBytes, int threads, HostCopy copy, boolean pipelined,
                         long rampBytes, long spinMicros, long pollMicros) {
             this(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes, rowsMinBytes, threads,
-                    copy, pipelined, rampBytes, spinMicros, pollMicros, false, 64 * MIB, true, true, 0, 0);
+                    copy, pipelined, rampBytes, spinMicros, pollMicros, false, 64 * MIB, true, true, 0, 0, 0, 0, 0,
+                    rampBytes);
         }
 
         /** Settings with chunks of one size and the staging threads awake for {@link Crew#SPIN_MICROS} after a copy. */
@@ -156,49 +180,56 @@ public final class StagedCopy<D> implements AutoCloseable {
         public Settings withThreads(int threads) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
         }
 
         /** These settings with the host's copies made by {@code copy}. */
         public Settings withCopy(HostCopy copy) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
         }
 
         /** These settings with the host's pieces in a {@link Pipeline} ({@code true}) or in rounds per chunk. */
         public Settings withPipelined(boolean pipelined) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
         }
 
         /** These settings with copies to the device staged in write-combined slots ({@code true}) or cached ones. */
         public Settings withWriteCombined(boolean writeCombined) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
         }
 
         /** These settings with every core copying from {@code wideBytes} ({@link #wideBytes()}). */
         public Settings withWideBytes(long wideBytes) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
         }
 
         /** These settings with the calling thread copying pieces ({@code true}) or leaving them to the helpers. */
         public Settings withCallerCopies(boolean callerCopies) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
         }
 
         /** These settings with the first device copies to the host queued one per turn ({@code true}) or at once. */
         public Settings withInterleave(boolean interleave) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
         }
 
         /** These settings with every piece staged for the device written back from the caches ({@code true}) or none. */
@@ -210,14 +241,38 @@ public final class StagedCopy<D> implements AutoCloseable {
         public Settings withFlushBytes(long flushBytes) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
+        }
+
+        /**
+         * These settings with middle chunks of {@code inChunkBytes} for copies to the device and of {@code
+         * outChunkBytes} for copies to the host ({@link #inChunkBytes()}, {@link #outChunkBytes()}; 0: by the size).
+         */
+        public Settings withDirectionChunks(long inChunkBytes, long outChunkBytes) {
+            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
+        }
+
+        /**
+         * These settings with copies to the device cut into at least {@code inChunks} chunks ({@link #inChunks()}) and
+         * copies to the host ramping from {@code outRampBytes} ({@link #outRampBytes()}).
+         */
+        public Settings withDirections(int inChunks, long outRampBytes) {
+            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
+                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
         }
 
         /** These settings with {@code inThreads} threads copying for the device ({@link #inThreads()}). */
         public Settings withInThreads(int inThreads) {
             return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
                     rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads);
+                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                    inChunks, outRampBytes);
         }
 
         /**
@@ -229,7 +284,10 @@ public final class StagedCopy<D> implements AutoCloseable {
          * calling thread copies pieces), {@code interleave} (the first copies to the host queued one per turn) as
          * {@code true} or {@code false}; {@code flush} (pieces staged for the device into chunks up to this size written
          * back from the caches) in bytes, or {@code true} (all) or {@code false} (none); {@code inthreads} (threads
-         * copying for the device) as a count.
+         * copying for the device) as a count; {@code inchunk}, {@code outchunk} (the middle chunks' size of copies to
+         * the device, to the host; 0: by the copy's size) in bytes; {@code inchunks} (the least chunks of a copy to the
+         * device; 0: {@code chunks}) as a count; {@code outramp} (the ramp of copies to the host; {@code ramp} sets
+         * both) in bytes.
          * E.g. {@code slot=16m,slots=4,threads=8}.
          *
          * @throws IllegalArgumentException naming the entry that is not understood, or for settings out of range
@@ -616,9 +674,12 @@ public final class StagedCopy<D> implements AutoCloseable {
     /** The plan of a copy of {@code length} elements of {@code width} bytes to the device ({@code in}) or the host. */
     Plan plan(int width, long length, boolean in) {
         long bytes = (long) width * length;
-        long wanted = (ceilDiv(bytes, settings.chunksPerCopy()) + 7) & ~7L;
-        long chunkBytes = Math.min(settings.slotBytes(), Math.max(settings.minChunkBytes(), wanted));
-        return new Plan(width, length, (int) (chunkBytes / width), settings.rampBytes() / width,
+        long fixed = in ? settings.inChunkBytes() : settings.outChunkBytes();
+        int count = in && settings.inChunks() > 0 ? settings.inChunks() : settings.chunksPerCopy();
+        long wanted = (ceilDiv(bytes, count) + 7) & ~7L;
+        long chunkBytes = Math.min(settings.slotBytes(), fixed > 0 ? fixed : Math.max(settings.minChunkBytes(), wanted));
+        long ramp = in ? settings.rampBytes() : settings.outRampBytes();
+        return new Plan(width, length, (int) (chunkBytes / width), ramp / width,
                 ceilDiv(settings.minPieceBytes(), width), coresFor(bytes, in), settings.copy());
     }
 

@@ -30,6 +30,10 @@ final class StagingSpec {
         boolean interleave = base.interleave();
         long flush = base.flushBytes();
         int inThreads = base.inThreads();
+        long inChunk = base.inChunkBytes();
+        long outChunk = base.outChunkBytes();
+        int inChunks = base.inChunks();
+        long outRamp = base.outRampBytes();
         for (String entry : spec.split(",")) {
             String e = entry.trim();
             if (e.isEmpty()) {
@@ -48,7 +52,12 @@ final class StagingSpec {
                     case "slot" -> slot = bytes(value);
                     case "chunk" -> chunk = bytes(value);
                     case "piece" -> piece = bytes(value);
-                    case "ramp" -> ramp = bytes(value);
+                    case "ramp" -> {
+                        ramp = bytes(value);
+                        outRamp = ramp;
+                    }
+                    case "outramp" -> outRamp = bytes(value);
+                    case "inchunks" -> inChunks = Integer.parseInt(value);
                     case "spin" -> spin = Long.parseLong(value);
                     case "poll" -> poll = Long.parseLong(value);
                     case "slots" -> slots = Integer.parseInt(value);
@@ -67,18 +76,21 @@ final class StagingSpec {
                         default -> bytes(value);
                     };
                     case "inthreads" -> inThreads = Integer.parseInt(value);
+                    case "inchunk" -> inChunk = bytes(value);
+                    case "outchunk" -> outChunk = bytes(value);
                     default -> throw new IllegalArgumentException("unknown key");
                 }
             } catch (IllegalArgumentException x) {
                 throw new IllegalArgumentException("staging setting '" + e + "' not understood: keys min, rows,"
-                        + " slot, chunk, piece, ramp, wide, flush (bytes, suffix k, m or g), slots, lanes, chunks,"
+                        + " slot, chunk, inchunk, outchunk, piece, ramp, outramp, wide, flush (bytes, suffix k, m or g),"
+                        + " slots, lanes, chunks, inchunks,"
                         + " threads, inthreads"
                         + " (counts), spin, poll (microseconds), copy (buffer or unsafe), pipelined, wc, caller,"
                         + " interleave (true or false)", x);
             }
         }
         return new Settings(min, slot, slots, lanes, chunk, chunks, piece, rows, threads, copy, pipelined, ramp,
-                spin, poll, wc, wide, caller, interleave, flush, inThreads);
+                spin, poll, wc, wide, caller, interleave, flush, inThreads, inChunk, outChunk, inChunks, outRamp);
     }
 
     private static boolean bool(String value) {

@@ -113,6 +113,43 @@ class StagedCopyTest {
     }
 
     @Test
+    void chunksOfTheirOwnSizePerDirectionCarryEveryElement() {
+        Random r = new Random(37);
+        // copies to the device in chunks of 1 KiB, to the host in chunks of 3 KiB, whatever the array's size
+        Settings s = new Settings(0, 4096, 3, 1, 512, 4, 64).withDirectionChunks(1024, 3072);
+        for (int threads : new int[] {1, 3}) {
+            try (StagedCopy<FakeDevice> staged = new StagedCopy<>(s.withThreads(threads), new FakeLanes(), threads)) {
+                assertEquals(128, staged.plan(8, 100_000, true).chunkElements());
+                assertEquals(384, staged.plan(8, 100_000, false).chunkElements());
+                // to the device in at least 8 chunks (no fixed size): 100_000 doubles in chunks of a slot; 1000 in 125
+                Settings counted = s.withDirectionChunks(0, 3072).withDirections(8, 0);
+                StagedCopy<FakeDevice> c = new StagedCopy<>(counted, new FakeLanes());
+                assertEquals(512, c.plan(8, 100_000, true).chunkElements());
+                assertEquals(125, c.plan(8, 1000, true).chunkElements());
+                // to the host with no ramp (these settings have none either way): chunks of one size from the first
+                assertEquals(384, c.plan(8, 100_000, false).count(0));
+                // without: 4 chunks per copy, 8000 bytes in chunks of 2000
+                assertEquals(250, new StagedCopy<>(s.withDirectionChunks(0, 0), new FakeLanes()).plan(8, 1000, true)
+                        .chunkElements());
+                for (Class<?> type : TYPES) {
+                    for (int length : new int[] {1, 127, 128, 129, 1023, 1024, 1025, 3071, 3073, 50_000 + r.nextInt(99)}) {
+                        Object array = random(type, length, r);
+                        byte[] expected = bytesOf(array);
+                        FakeDevice.Bytes device = FakeDevice.bytes(expected.length);
+                        assertTrue(staged.toDevice(array, device));
+                        assertArrayEquals(expected, device.data.array(),
+                                () -> threads + " threads, " + type.getSimpleName() + " of " + length);
+                        Object back = Array.newInstance(type.getComponentType(), length);
+                        assertTrue(staged.toHost(device, back));
+                        assertArrayEquals(expected, bytesOf(back),
+                                () -> threads + " threads, back: " + type.getSimpleName() + " of " + length);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void everyHostCopyWayCopiesEveryTypeAtEveryOffset() {
         Random r = new Random(57);
         for (HostCopy how : new HostCopy[] {HostCopy.BUFFER, HostCopy.UNSAFE}) {
@@ -184,7 +221,9 @@ class StagedCopyTest {
                 + "piece=64k,lanes=3,pipelined=false,ramp=32k,spin=300,poll=5", Settings.DEFAULT);
         assertEquals(new Settings(512 << 10, 16 << 20, 4, 3, 1 << 20, 8, 64 << 10, 2 << 20, 8, HostCopy.UNSAFE, false,
                 32 << 10, 300, 5).withFlushBytes(Settings.DEFAULT.flushBytes())
-                .withInThreads(Settings.DEFAULT.inThreads()), s);
+                .withInThreads(Settings.DEFAULT.inThreads())
+                .withDirectionChunks(Settings.DEFAULT.inChunkBytes(), Settings.DEFAULT.outChunkBytes())
+                .withDirections(Settings.DEFAULT.inChunks(), 32 << 10), s);
         assertFalse(s.writeCombined());
         assertEquals(64 << 20, s.wideBytes());
         Settings wc = Settings.parse("wc=true,wide=128m", s);
@@ -198,6 +237,15 @@ class StagedCopyTest {
         assertTrue(Settings.DEFAULT.interleave());
         assertEquals(Long.MAX_VALUE, Settings.parse("flush=true", Settings.DEFAULT).flushBytes());
         assertEquals(2 << 20, Settings.parse("flush=2m,inthreads=16", Settings.DEFAULT).flushBytes());
+        Settings chunks = Settings.parse("inchunk=512k,outchunk=4m", Settings.DEFAULT);
+        assertEquals(512 << 10, chunks.inChunkBytes());
+        assertEquals(4 << 20, chunks.outChunkBytes());
+        assertThrows(IllegalArgumentException.class, () -> Settings.parse("inchunk=100", Settings.DEFAULT));
+        Settings directions = Settings.parse("ramp=128k,inchunks=16,outramp=0", Settings.DEFAULT);
+        assertEquals(16, directions.inChunks());
+        assertEquals(128 << 10, directions.rampBytes());
+        assertEquals(0, directions.outRampBytes());
+        assertEquals(256 << 10, Settings.parse("ramp=256k", directions).outRampBytes(), "ramp sets both");
         assertEquals(16, Settings.parse("flush=2m,inthreads=16", Settings.DEFAULT).inThreads());
         assertEquals(0, Settings.parse("flush=false", Settings.DEFAULT).flushBytes());
         assertThrows(IllegalArgumentException.class, () -> Settings.parse("inthreads=-2", Settings.DEFAULT));
@@ -296,15 +344,19 @@ class StagedCopyTest {
     void arraysAreCutIntoChunksOfTheSettingsWithLongOffsets() {
         StagedCopy<FakeDevice> staged = new StagedCopy<>(Settings.DEFAULT, new FakeLanes());
         long mib = 1 << 20;
-        // 8 MiB of doubles: middle chunks of 1 MiB, ramping 64, 128, 256, 512 KiB at each end (15 chunks); 1 GiB:
-        // chunks of a whole slot (8 MiB), ramping from 64 KiB to 4 MiB (141 chunks); 512 KiB: chunks of the least,
-        // 512 KiB, ramping 64 and 128 KiB (5 chunks); 2 MiB: 64, 128, 256 KiB, then 512, 512, 128 KiB (9 chunks)
-        assertEquals(mib / 8, staged.plan(8, (int) (mib)).chunkElements());
-        assertEquals(8192, staged.plan(8, (int) (mib)).count(0));
-        assertEquals(15, staged.plan(8, (int) (mib)).chunks());
-        assertEquals(141, staged.plan(8, (int) (128 * mib)).chunks());
-        assertEquals(5, staged.plan(8, (int) (mib / 16)).chunks());
-        assertEquals(9, staged.plan(8, (int) (mib / 4)).chunks());
+        // to the device, 8 MiB of doubles: middle chunks of 512 KiB (a 32nd is less than the least chunk), ramping 64,
+        // 128, 256 KiB at each end (21 chunks); 1 GiB: chunks of a whole slot (8 MiB), ramping from 64 KiB to 4 MiB
+        // (141 chunks); 512 KiB: chunks of the least, 512 KiB, ramping 64 and 128 KiB (5 chunks); 2 MiB: 64, 128,
+        // 256 KiB, then 512, 512, 128 KiB (9 chunks)
+        assertEquals(mib / 16, staged.plan(8, (int) (mib), true).chunkElements());
+        assertEquals(8192, staged.plan(8, (int) (mib), true).count(0));
+        assertEquals(21, staged.plan(8, (int) (mib), true).chunks());
+        assertEquals(141, staged.plan(8, (int) (128 * mib), true).chunks());
+        assertEquals(5, staged.plan(8, (int) (mib / 16), true).chunks());
+        assertEquals(9, staged.plan(8, (int) (mib / 4), true).chunks());
+        // to the host, 8 MiB: 8 chunks of 1 MiB, with no ramp
+        assertEquals(mib / 8, staged.plan(8, (int) (mib)).count(0));
+        assertEquals(8, staged.plan(8, (int) (mib)).chunks());
         for (int width : new int[] {1, 2, 4, 8}) {
             for (int length : new int[] {1, 7, (int) mib + 1, Integer.MAX_VALUE - 8, Integer.MAX_VALUE}) {
                 Plan p = staged.plan(width, length);

@@ -267,6 +267,45 @@ class TransferGpuTest {
     }
 
     @Test
+    void chunksOfTheirOwnSizePerDirectionMoveEveryElement() {
+        context.makeCurrent();
+        Random r = new Random(83);
+        for (int threads : new int[] {1, 5, 16}) {
+            // slots of 64 KiB; to the device chunks of 8 KiB, each written back from the caches; to the host 24 KiB
+            Settings s = new Settings(0, 64 << 10, 3, 1, 8 << 10, 8, 256, Settings.ROWS_MIN_BYTES, threads,
+                    HostCopy.BUFFER, true, 1000, Crew.SPIN_MICROS, 0).withDirectionChunks(8 << 10, 24 << 10)
+                    .withWriteBack(true).withInThreads(threads);
+            CudaMemory memory = new CudaMemory(s);
+            try {
+                for (Class<?> type : new Class<?>[] {byte[].class, short[].class, float[].class, double[].class}) {
+                    int width = StagedCopyTest.width(type);
+                    for (int n : new int[] {1, 7, (8 << 10) / width - 1, (8 << 10) / width + 1, (24 << 10) / width,
+                        (24 << 10) / width + 1, (3 << 20) / width + 13}) {
+                        String what = threads + " threads, " + type.getSimpleName() + " of " + n;
+                        Object a = StagedCopyTest.random(type, n, r);
+                        CudaMemory.CudaBuffer buffer = memory.allocate(a);
+                        try {
+                            buffer.upload(a);
+                            Object direct = Array.newInstance(type.getComponentType(), n);
+                            buffer.deviceBuffer().copyToHost(direct);
+                            assertArrayEquals(StagedCopyTest.bytesOf(a), StagedCopyTest.bytesOf(direct), what);
+                            Object b = StagedCopyTest.random(type, n, r);
+                            buffer.deviceBuffer().copyFromHost(b);
+                            buffer.download(a);
+                            assertArrayEquals(StagedCopyTest.bytesOf(b), StagedCopyTest.bytesOf(a), what + " back");
+                        } finally {
+                            buffer.close();
+                        }
+                    }
+                }
+                assertEquals(0, memory.staging().declined(), "every copy staged");
+            } finally {
+                memory.close();
+            }
+        }
+    }
+
+    @Test
     void rampedCopiesMoveEveryElementAtEveryRampStep() {
         context.makeCurrent();
         Random r = new Random(81);
