@@ -92,6 +92,10 @@ gb("gb_march<32,2,1,1>", "march R32 2j x 1i wconst 128x1", (128, 1, 1), (cdiv(tj
 gb("gb_march<8,1,2,1>", "march R8 1j x 2i wconst 128x1", (128, 1, 1), (cdiv(tj, 128), cdiv(ti, 8), 1))
 for wm, wn in ((0, "wreg"), (1, "wconst")):
     gb(f"gb_march_js<16,{wm}>", f"march R16 2j strided {wn} 128x1", (128, 1, 1), (cdiv(tj, 256), cdiv(ti, 16), 1))
+for U in (1, 2, 4, 8):
+    gb(f"gb_march_u<16,{U}>", f"march loop peeled, later steps by {U}, R16 wreg 128x1", (128, 1, 1),
+       (cdiv(tj, 128), cdiv(ti, 16), 1))
+gb("gb_march_u<32,8>", "march loop peeled, later steps by 8, R32 wreg 128x1", (128, 1, 1), (cdiv(tj, 128), cdiv(ti, 32), 1))
 gb("gb_march_loop<16>", "march loop (ours' structure) R16 wreg 128x1", (128, 1, 1), (cdiv(tj, 128), cdiv(ti, 16), 1))
 for by, rpt, wm, wn in ((8, 4, 1, "wconst"), (8, 2, 1, "wconst"), (8, 4, 2, "wsmem"), (4, 8, 1, "wconst")):
     gb(f"gb_smem<{by},{rpt},{wm}>", f"smem tile 32x{by * rpt} {wn} 32x{by}", (32, by, 1),
