@@ -225,6 +225,63 @@ __global__ void gb_march_u(const double* __restrict__ a, double* __restrict__ b,
     for (; i < end; i++) step(i);
 }
 
+// The compiler's kernel layout: the chunks and the columns each a grid-stride loop (GS 1; GS 0: loops that run
+// once), the weights loaded per chunk (WE 0), once at the kernel's entry (WE 1), or at the entry under a test that
+// the nest is not empty (WE 2); the first step peeled and the later steps U at a time.
+template <int R, int U, int GS, int WE>
+__global__ void gb_march_x(const double* __restrict__ a, double* __restrict__ b, const double* __restrict__ w, int m,
+                           int n) {
+    double wr[25];
+#pragma unroll
+    for (int k = 0; k < 25; k++) wr[k] = 0.0;
+    if (WE == 1 || (WE == 2 && m - 4 > 0 && n - 4 > 0)) {
+#pragma unroll
+        for (int k = 0; k < 25; k++) wr[k] = w[k];
+    }
+    for (int ic = blockIdx.y; ic * R + 2 < m - 2; ic += (GS ? gridDim.y : 1 << 30)) {
+        for (int jj = blockIdx.x * blockDim.x + threadIdx.x; jj + 2 < n - 2;
+             jj += (GS ? gridDim.x * blockDim.x : 1 << 30)) {
+            if (WE == 0) {
+#pragma unroll
+                for (int k = 0; k < 25; k++) wr[k] = w[k];
+            }
+            int j = 2 + jj;
+            int i0 = 2 + ic * R;
+            int end = min(i0 + R, m - 2);
+            double win[5][5];
+            const double* ap = a + (size_t)(i0 - 2) * n + (j - 2);
+#pragma unroll
+            for (int r = 0; r < 4; r++)
+#pragma unroll
+                for (int c = 0; c < 5; c++) win[r][c] = ap[(size_t)r * n + c];
+            auto step = [&](int i) {
+#pragma unroll
+                for (int c = 0; c < 5; c++) win[4][c] = ap[(size_t)(i - i0 + 4) * n + c];
+                double s = 0.0;
+#pragma unroll
+                for (int di = 0; di < 5; di++)
+#pragma unroll
+                    for (int dj = 0; dj < 5; dj++) s += wr[di * 5 + dj] * win[di][dj];
+                b[(size_t)i * n + j] = s;
+#pragma unroll
+                for (int r = 0; r < 4; r++)
+#pragma unroll
+                    for (int c = 0; c < 5; c++) win[r][c] = win[r + 1][c];
+            };
+            step(i0);
+            int whole = i0 + 1 + ((end - i0 - 1) & -U);
+            int i = i0 + 1;
+#pragma unroll 1
+            for (; i < whole; i += U) {
+#pragma unroll
+                for (int q = 0; q < U; q++) step(i + q);
+            }
+#pragma unroll 1
+            for (; i < end; i++) step(i);
+        }
+    }
+}
+
 // Shared-memory tile: a block of 32 x BY threads stages a (BY * RPT + 4) x 36 tile with its halo, then each thread
 // computes RPT points of its column from the tile.
 template <int BY, int RPT, int WM>

@@ -96,6 +96,10 @@ for U in (1, 2, 4, 8):
     gb(f"gb_march_u<16,{U}>", f"march loop peeled, later steps by {U}, R16 wreg 128x1", (128, 1, 1),
        (cdiv(tj, 128), cdiv(ti, 16), 1))
 gb("gb_march_u<32,8>", "march loop peeled, later steps by 8, R32 wreg 128x1", (128, 1, 1), (cdiv(tj, 128), cdiv(ti, 32), 1))
+for U, GS, WE in ((1, 1, 0), (4, 1, 0), (4, 1, 1), (4, 1, 2), (4, 0, 0), (8, 1, 1), (1, 1, 1)):
+    gb(f"gb_march_x<16,{U},{GS},{WE}>", f"march layout U{U} {'grid-stride' if GS else 'loops once'} "
+       f"{('weights per chunk', 'weights at entry', 'weights at entry guarded')[WE]} R16 128x1", (128, 1, 1),
+       (cdiv(tj, 128), cdiv(ti, 16), 1))
 gb("gb_march_loop<16>", "march loop (ours' structure) R16 wreg 128x1", (128, 1, 1), (cdiv(tj, 128), cdiv(ti, 16), 1))
 for by, rpt, wm, wn in ((8, 4, 1, "wconst"), (8, 2, 1, "wconst"), (8, 4, 2, "wsmem"), (4, 8, 1, "wconst")):
     gb(f"gb_smem<{by},{rpt},{wm}>", f"smem tile 32x{by * rpt} {wn} 32x{by}", (32, by, 1),
