@@ -78,7 +78,7 @@ ti, tj = m - 4, n - 4
 for wm, wn in ((0, "wreg"), (1, "wconst"), (2, "wsmem")):
     gb(f"gb_naive<{wm}>", f"naive {wn} 32x8", (32, 8, 1), (cdiv(tj, 32), cdiv(ti, 8), 1))
 gb("gb_naive<1>", "naive wconst 128x2", (128, 2, 1), (cdiv(tj, 128), cdiv(ti, 2), 1))
-for R in (8, 16, 32):
+for R in (4, 8, 16, 32):
     for wm, wn in ((0, "wreg"), (1, "wconst"), (2, "wsmem")):
         gb(f"gb_march<{R},1,1,{wm}>", f"march R{R} {wn} 128x1", (128, 1, 1), (cdiv(tj, 128), cdiv(ti, R), 1))
 for bx, by in ((64, 2), (32, 4), (256, 1)):
@@ -96,10 +96,11 @@ for U in (1, 2, 4, 8):
     gb(f"gb_march_u<16,{U}>", f"march loop peeled, later steps by {U}, R16 wreg 128x1", (128, 1, 1),
        (cdiv(tj, 128), cdiv(ti, 16), 1))
 gb("gb_march_u<32,8>", "march loop peeled, later steps by 8, R32 wreg 128x1", (128, 1, 1), (cdiv(tj, 128), cdiv(ti, 32), 1))
-for U, GS, WE in ((1, 1, 0), (4, 1, 0), (4, 1, 1), (4, 1, 2), (4, 0, 0), (8, 1, 1), (1, 1, 1)):
-    gb(f"gb_march_x<16,{U},{GS},{WE}>", f"march layout U{U} {'grid-stride' if GS else 'loops once'} "
-       f"{('weights per chunk', 'weights at entry', 'weights at entry guarded')[WE]} R16 128x1", (128, 1, 1),
-       (cdiv(tj, 128), cdiv(ti, 16), 1))
+for R, U, GS, WE in ((16, 1, 1, 0), (16, 4, 1, 0), (16, 4, 1, 1), (16, 4, 1, 2), (16, 4, 0, 0), (16, 8, 1, 1),
+                     (16, 1, 1, 1), (8, 7, 1, 0), (8, 7, 1, 2), (4, 3, 1, 0), (4, 3, 1, 2)):
+    gb(f"gb_march_x<{R},{U},{GS},{WE}>", f"march layout U{U} {'grid-stride' if GS else 'loops once'} "
+       f"{('weights per chunk', 'weights at entry', 'weights at entry guarded')[WE]} R{R} 128x1", (128, 1, 1),
+       (cdiv(tj, 128), cdiv(ti, R), 1))
 gb("gb_march_loop<16>", "march loop (ours' structure) R16 wreg 128x1", (128, 1, 1), (cdiv(tj, 128), cdiv(ti, 16), 1))
 for by, rpt, wm, wn in ((8, 4, 1, "wconst"), (8, 2, 1, "wconst"), (8, 4, 2, "wsmem"), (4, 8, 1, "wconst")):
     gb(f"gb_smem<{by},{rpt},{wm}>", f"smem tile 32x{by * rpt} {wn} 32x{by}", (32, by, 1),

@@ -266,6 +266,9 @@ public final class Pipeline {
             return plain;
         }
         if (m.region().mapping().levels().size() == 2) {
+            if (MarchSteps.hoisting(MarchSteps.HOIST_2D)) {
+                m = MarchSteps.hoist(body, m);
+            }
             m = MarchSteps.unroll(body, m, MarchSteps.configured(MarchSteps.DEFAULT_2D));
         }
         KernelEmitter.Result k = KernelEmitter.emitLike(body, m.region(), entry + "_marched", sm, m.unchecked(), params,

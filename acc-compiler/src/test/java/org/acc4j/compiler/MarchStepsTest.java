@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Random;
-import org.acc4j.compiler.fixtures.MarchingKernels;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import org.acc4j.compiler.fixtures.MarchStepsKernels;
 import org.acc4j.compiler.fixtures.NestInputs;
 import org.acc4j.compiler.interp.KernelInterpreter;
 import org.acc4j.compiler.ir.IrPrinter;
@@ -54,7 +56,7 @@ class MarchStepsTest {
     void aBlurWindowWrittenOutStepByStepMatchesJava() throws Exception {
         Random rnd = new Random(41);
         for (int by : BY) {
-            CompiledMethod m = MarchingTest.withSetting("unroll2d=" + by, "window");
+            CompiledMethod m = withSetting("unroll2d=" + by, "window");
             KernelPlan.Unchecked u = checked(m, by);
             MarchingTest.assertNoSpills(u);
             // every step count of a last chunk, narrow and empty ranges
@@ -64,7 +66,7 @@ class MarchStepsTest {
             for (int[] s : sizes) {
                 int n = s[0] * s[1];
                 try {
-                    MarchingTest.sameAsJava(m, "window", NestInputs.doubles(rnd, n), NestInputs.doubles(rnd, n),
+                    sameAsJava(m, "window", NestInputs.doubles(rnd, n), NestInputs.doubles(rnd, n),
                             NestInputs.doubles(rnd, 25), s[0], s[1]);
                 } catch (KernelInterpreter.HostInstead e) {
                     assertTrue(s[0] < 5 || s[1] < 5, e::getMessage);
@@ -79,7 +81,7 @@ class MarchStepsTest {
                 {NestInputs.doubles(rnd, 9 * 9 - 1), NestInputs.doubles(rnd, 81), NestInputs.doubles(rnd, 25), 9, 9},
                 {NestInputs.doubles(rnd, 81), NestInputs.doubles(rnd, 81), NestInputs.doubles(rnd, 24), 9, 9}}) {
                 assertFalse(BoundsTest.proven(m, bad));
-                BoundsTest.assertSameOutcome(m, MarchingKernels.class, "window", bad);
+                BoundsTest.assertSameOutcome(m, MarchStepsKernels.class, "window", bad);
             }
         }
     }
@@ -87,25 +89,57 @@ class MarchStepsTest {
     @Test
     void otherTwoDimensionalStencilsWrittenOutMatchJava() throws Exception {
         Random rnd = new Random(42);
-        for (int by : new int[] {2, 4, 5, Marching.CHUNK - 1}) {
-            CompiledMethod f = MarchingTest.withSetting("unroll2d=" + by, "fivePoint");
-            checked(f, by);
-            CompiledMethod g = MarchingTest.withSetting("gaps=on,unroll2d=" + by, "gapped");
-            checked(g, by);
-            CompiledMethod w = MarchingTest.withSetting("unroll2d=" + by + ",chunk2d=7", "windowFloat");
-            checked(w, by);
-            for (int[] s : new int[][] {{3, 3}, {4, 9}, {19, 21}, {20, 7}, {40, 41}, {70, 133}, {2, 50}, {0, 3}}) {
+        for (String setting : new String[] {"unroll2d=2", "unroll2d=4,chunk2d=7", "unroll2d=5,hoist2d=on",
+            "unroll2d=" + (Marching.CHUNK - 1), "hoist2d=on", "hoist2d=on,unroll2d=3,chunk2d=9"}) {
+            // the sweep's column has a gap (rows i - 1 and i + 1): marched with gaps=on only
+            CompiledMethod j = withSetting(setting + ",gaps=on", "jacobi");
+            CompiledMethod t = withSetting(setting, "twoInputs");
+            for (CompiledMethod m : List.of(j, t)) {
+                checked(m, setting);
+            }
+            for (int[] s : new int[][] {{3, 3}, {4, 9}, {19, 21}, {20, 7}, {40, 41}, {70, 133}, {2, 50}, {0, 3},
+                {50, 2}, {Marching.CHUNK + 2, 5}, {2 * Marching.CHUNK + 3, 6}}) {
                 int n = s[0] * s[1];
                 try {
-                    MarchingTest.sameAsJava(f, "fivePoint", NestInputs.floats(rnd, n), NestInputs.floats(rnd, n),
-                            s[0], s[1]);
-                    MarchingTest.sameAsJava(g, "gapped", NestInputs.doubles(rnd, n), new double[n], s[0], s[1]);
-                    MarchingTest.sameAsJava(w, "windowFloat", NestInputs.floats(rnd, n), NestInputs.floats(rnd, n),
-                            NestInputs.floats(rnd, 2), s[0], s[1]);
+                    sameAsJava(j, "jacobi", NestInputs.doubles(rnd, n), NestInputs.doubles(rnd, n), s[0], s[1]);
+                } catch (KernelInterpreter.HostInstead e) {
+                    assertTrue(s[0] < 3 || s[1] < 3, e::getMessage);
+                }
+                try {
+                    sameAsJava(t, "twoInputs", NestInputs.floats(rnd, n), NestInputs.floats(rnd, n),
+                            NestInputs.floats(rnd, n), NestInputs.floats(rnd, 9), NestInputs.floats(rnd, 2), s[0], s[1]);
+                } catch (KernelInterpreter.HostInstead e) {
+                    assertTrue(s[0] < 3 || s[1] < 3, e::getMessage);
+                }
+            }
+        }
+    }
+
+    @Test
+    void weightsHoistedToTheKernelsStartMatchJava() throws Exception {
+        Random rnd = new Random(43);
+        for (String setting : new String[] {"hoist2d=on", "hoist2d=on,unroll2d=4", "hoist2d=on,unroll2d=15"}) {
+            CompiledMethod m = withSetting(setting, "window");
+            KernelPlan.Unchecked u = checked(m, setting);
+            String report = String.join("\n", m.report());
+            assertTrue(report.contains("25 loads that no step changes made once per thread at the kernel's start"),
+                    report);
+            // the loads stand in the prologue, under the test that the nest has an iteration
+            String prologue = IrPrinter.print(u.marched().prologue());
+            assertTrue(prologue.contains("w_fixed24 = w[24]"), prologue);
+            MarchingTest.assertNoSpills(u);
+            for (int[] s : new int[][] {{5, 5}, {6, 130}, {Marching.CHUNK + 5, 7}, {41, 37}, {1, 40}, {40, 1}, {4, 4},
+                {0, 0}, {2 * Marching.CHUNK + 7, 5}}) {
+                int n = s[0] * s[1];
+                try {
+                    sameAsJava(m, "window", NestInputs.doubles(rnd, n), NestInputs.doubles(rnd, n),
+                            NestInputs.doubles(rnd, 25), s[0], s[1]);
                 } catch (KernelInterpreter.HostInstead e) {
                     assertTrue(s[0] < 5 || s[1] < 5, e::getMessage);
                 }
             }
+            // an empty nest with no weights at all: nothing is loaded, nothing written
+            sameAsJava(m, "window", NestInputs.doubles(rnd, 16), NestInputs.doubles(rnd, 16), new double[0], 4, 4);
         }
     }
 
@@ -119,15 +153,52 @@ class MarchStepsTest {
 
     /** The kernel is marched and written out {@code by} steps a pass, verifies, assembles and has no fused ops. */
     private static KernelPlan.Unchecked checked(CompiledMethod m, int by) throws Exception {
-        KernelPlan.Unchecked u = MarchingTest.marched(m);
+        KernelPlan.Unchecked u = checked(m, "unroll2d=" + by);
         String report = String.join("\n", m.report());
-        assertNotNull(u, report);
         assertTrue(report.contains("after its first step a chunk runs " + by + " step"), report);
         String ir = IrPrinter.print(List.of(u.marched().loop()));
         assertTrue(ir.contains("_end = "), ir);
+        return u;
+    }
+
+    /** The kernel is marched, verifies, assembles and has no fused ops. */
+    private static KernelPlan.Unchecked checked(CompiledMethod m, String setting) throws Exception {
+        KernelPlan.Unchecked u = MarchingTest.marched(m);
+        String report = String.join("\n", m.report());
+        assertNotNull(u, setting + ": " + report);
         assertEquals(List.of(), Verifier.problems("marching", m.body(), u.marched()));
         assertFalse(u.ptx().contains("fma"), u.ptx());
         MarchingTest.assembles(u);
         return u;
+    }
+
+    /** {@code name} of {@link MarchStepsKernels} compiled under the marching setting {@code setting}. */
+    static CompiledMethod withSetting(String setting, String name) {
+        String before = System.getProperty(Marching.Shape.PROPERTY);
+        try {
+            System.setProperty(Marching.Shape.PROPERTY, setting);
+            return CompilerTest.offload(MarchStepsKernels.class, name);
+        } finally {
+            if (before == null) {
+                System.clearProperty(Marching.Shape.PROPERTY);
+            } else {
+                System.setProperty(Marching.Shape.PROPERTY, before);
+            }
+        }
+    }
+
+    /** The interpreter (at two grid sizes) and plain Java on copies of {@code args}: every element bit for bit. */
+    static void sameAsJava(CompiledMethod m, String name, Object... args) throws Exception {
+        Method method = Arrays.stream(MarchStepsKernels.class.getMethods()).filter(x -> x.getName().equals(name))
+                .findFirst().orElseThrow();
+        Object[] plain = NestInputs.copy(args);
+        method.invoke(null, plain);
+        for (int maxBlocks : new int[] {3, 1000}) {
+            Object[] d = NestInputs.copy(args);
+            KernelInterpreter.run(m, d, maxBlocks);
+            for (int k = 0; k < d.length; k++) {
+                BoundsTest.assertDeep(plain[k], d[k], name + " argument " + k);
+            }
+        }
     }
 }

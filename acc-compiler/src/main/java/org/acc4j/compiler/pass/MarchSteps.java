@@ -1,11 +1,17 @@
 package org.acc4j.compiler.pass;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.acc4j.compiler.ir.BinOp;
 import org.acc4j.compiler.ir.Cond;
 import org.acc4j.compiler.ir.Expr;
+import org.acc4j.compiler.ir.Exprs;
 import org.acc4j.compiler.ir.LoopSpec;
+import org.acc4j.compiler.ir.Mapping;
 import org.acc4j.compiler.ir.MethodBody;
 import org.acc4j.compiler.ir.Region;
 import org.acc4j.compiler.ir.Stmt;
@@ -33,6 +39,10 @@ public final class MarchSteps {
     public static final String KEY = "unroll2d";
     /** Steps per pass of a two-dimensional nest's chunk by default (0: the loop as {@link Marching} writes it). */
     public static final int DEFAULT_2D = 0;
+    /** The setting's key: a two-dimensional nest's loads that no step changes loaded once at the kernel's start. */
+    public static final String HOIST = "hoist2d";
+    /** Whether those loads move to the kernel's start by default. */
+    public static final boolean HOIST_2D = false;
 
     private MarchSteps() {
     }
@@ -42,29 +52,42 @@ public final class MarchSteps {
      * {@code unroll2d=N} ({@code 0} or {@code off}: the loop as {@link Marching} writes it), else {@code otherwise}.
      */
     public static int configured(int otherwise) {
+        String v = setting(KEY);
+        if (v == null) {
+            return otherwise;
+        }
+        try {
+            int n = v.equals("off") ? 0 : Integer.parseInt(v);
+            return n >= 0 && n <= 64 ? n : otherwise;
+        } catch (NumberFormatException e) {
+            // an entry that cannot be read leaves the default
+            return otherwise;
+        }
+    }
+
+    /** Whether the setting asks for {@code hoist2d=on} ({@code off}: no), else {@code otherwise}. */
+    public static boolean hoisting(boolean otherwise) {
+        String v = setting(HOIST);
+        return v == null ? otherwise : v.equals("on") || (!v.equals("off") && otherwise);
+    }
+
+    /** The value of {@code key} in the marching setting, or null. */
+    private static String setting(String key) {
         String r = System.getProperty(Marching.Shape.PROPERTY);
         if (r == null || r.isBlank()) {
             r = System.getenv(Marching.Shape.ENV);
         }
         if (r == null || r.isBlank()) {
-            return otherwise;
+            return null;
         }
-        int by = otherwise;
+        String found = null;
         for (String entry : r.split(",")) {
             String[] kv = entry.trim().split("=", 2);
-            if (kv.length == 2 && kv[0].trim().equals(KEY)) {
-                String v = kv[1].trim();
-                try {
-                    int n = v.equals("off") ? 0 : Integer.parseInt(v);
-                    if (n >= 0 && n <= 64) {
-                        by = n;
-                    }
-                } catch (NumberFormatException e) {
-                    // an entry that cannot be read leaves the default
-                }
+            if (kv.length == 2 && kv[0].trim().equals(key)) {
+                found = kv[1].trim();
             }
         }
-        return by;
+        return found;
     }
 
     /**
@@ -81,33 +104,135 @@ public final class MarchSteps {
         if (loop == r.loop()) {
             return kernel;
         }
-        // the mapping's levels name the rebuilt loops
-        List<org.acc4j.compiler.ir.Mapping.Level> levels = new ArrayList<>();
+        return rebuilt(kernel, r.prologue(), loop, "after its first step a chunk runs " + by + " step"
+                + (by == 1 ? "" : "s") + " per pass, written out");
+    }
+
+    /**
+     * {@code kernel} with the loads of a chunk's first step whose subscripts nothing in the nest changes (a window's
+     * weights) made once per thread at the kernel's start, when the nest has an iteration; {@code kernel} itself when
+     * it has none or its region has no chunk loop of {@link Marching}'s form.
+     *
+     * <p>Such a load reads the element Java's every iteration reads, so it is in bounds whenever the host's proof
+     * holds and the nest runs at all; its register is set at the kernel's start instead of each chunk's first step,
+     * and no step writes it. Outside every loop, the assembler may load it again where it is used rather than hold it
+     * in a register through the march.
+     */
+    public static Marching.Kernel hoist(MethodBody body, Marching.Kernel kernel) {
+        Region r = kernel.region();
+        Set<Var> variant = new HashSet<>();
+        Dataflow.assigned(List.of(r.loop()), variant);
+        Dataflow.loopIndices(List.of(r.loop()), variant);
+        List<Stmt.For> nest = nest(r.loop());
+        Stmt.For innermost = nest.get(nest.size() - 1);
+        Stmt.For chunk = null;
+        for (Stmt t : innermost.body()) {
+            if (t instanceof Stmt.For g && chunkLoop(g)) {
+                chunk = g;
+            }
+        }
+        if (chunk == null) {
+            return kernel;
+        }
+        Stmt.If step = (Stmt.If) chunk.body().get(0);
+        Set<Var> later = new HashSet<>();
+        Dataflow.assigned(step.otherwise(), later);
+        Map<Var, Integer> sets = new HashMap<>();
+        for (Stmt t : step.then()) {
+            if (t instanceof Stmt.Assign a) {
+                sets.merge(a.var(), 1, Integer::sum);
+            }
+        }
+        List<Stmt> loads = new ArrayList<>();
+        Set<Var> hoisted = new HashSet<>();
+        List<Stmt> first = new ArrayList<>();
+        for (Stmt t : step.then()) {
+            if (t instanceof Stmt.Assign a && a.value() instanceof Expr.Load l && !later.contains(a.var())
+                    && sets.get(a.var()) == 1 && invariant(l, variant)) {
+                loads.add(t);
+                hoisted.add(a.var());
+            } else {
+                first.add(t);
+            }
+        }
+        if (loads.isEmpty()) {
+            return kernel;
+        }
+        // the registers' zeroing moves with them (every other statement of the innermost body stays)
+        List<Stmt> inner = new ArrayList<>();
+        Stmt.For newChunk = chunk.withBody(List.of(new Stmt.If(step.cond(), first, step.otherwise(), step.line())));
+        for (Stmt t : innermost.body()) {
+            if (t instanceof Stmt.Assign a && hoisted.contains(a.var()) && a.value() instanceof Expr.Const) {
+                continue;
+            }
+            inner.add(t == chunk ? newChunk : t);
+        }
+        Stmt.For loop = r.loop();
+        Stmt.For below = innermost.withBody(inner);
+        for (int q = nest.size() - 2; q >= 0; q--) {
+            below = nest.get(q).withBody(List.of(below));
+        }
+        loop = below;
+        // at the kernel's start: zero, then the loads when every loop of the nest has an iteration
+        List<Stmt> prologue = new ArrayList<>(r.prologue());
+        int line = chunk.line();
+        for (Stmt t : loads) {
+            Var v = ((Stmt.Assign) t).var();
+            prologue.add(new Stmt.Assign(v, new Expr.Const(v.type(), 0), line));
+        }
+        List<Stmt> guarded = loads;
+        for (int q = nest.size() - 1; q >= 0; q--) {
+            Stmt.For f = nest.get(q);
+            guarded = List.of(new Stmt.If(new Expr.Compare(f.cond(), f.lower(), f.bound(), false), guarded, List.of(),
+                    line));
+        }
+        prologue.addAll(guarded);
+        return rebuilt(kernel, prologue, loop, loads.size() + " load" + (loads.size() == 1 ? "" : "s")
+                + " that no step changes made once per thread at the kernel's start");
+    }
+
+    /** Whether {@code l}'s subscripts read nothing the nest assigns. */
+    private static boolean invariant(Expr.Load l, Set<Var> variant) {
+        for (Expr e : l.row() == null ? List.of(l.index()) : List.of(l.row(), l.index())) {
+            if (Exprs.any(e, x -> x instanceof Expr.Local v && variant.contains(v.var()) || x instanceof Expr.Load)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The loops of the nest from {@code loop} down through single-loop bodies. */
+    private static List<Stmt.For> nest(Stmt.For loop) {
         List<Stmt.For> nest = new ArrayList<>();
         for (Stmt.For f = loop; ; ) {
             nest.add(f);
             if (f.body().size() == 1 && f.body().get(0) instanceof Stmt.For g) {
                 f = g;
             } else {
-                break;
+                return nest;
             }
         }
-        List<org.acc4j.compiler.ir.Mapping.Level> old = r.mapping().levels();
+    }
+
+    /** {@code kernel}'s region with {@code prologue} and {@code loop}, its mapping's levels on the new loops. */
+    private static Marching.Kernel rebuilt(Marching.Kernel kernel, List<Stmt> prologue, Stmt.For loop, String what) {
+        Region r = kernel.region();
+        List<Stmt.For> nest = nest(loop);
+        List<Mapping.Level> old = r.mapping().levels();
+        List<Mapping.Level> levels = new ArrayList<>();
         for (int q = 0; q < old.size(); q++) {
-            org.acc4j.compiler.ir.Mapping.Level l = old.get(q);
-            levels.add(new org.acc4j.compiler.ir.Mapping.Level(List.of(nest.get(q)), l.gridAxis(), l.blockAxis(), l.why()));
+            Mapping.Level l = old.get(q);
+            levels.add(new Mapping.Level(List.of(nest.get(q)), l.gridAxis(), l.blockAxis(), l.why()));
         }
-        org.acc4j.compiler.ir.Mapping m = r.mapping();
-        org.acc4j.compiler.ir.Mapping mapping = new org.acc4j.compiler.ir.Mapping(levels, m.block(), m.grid(), m.name());
+        Mapping m = r.mapping();
+        Mapping mapping = new Mapping(levels, m.block(), m.grid(), m.name());
         String note = kernel.note().endsWith(")")
-                ? kernel.note().substring(0, kernel.note().length() - 1) + "; after its first step a chunk runs "
-                + by + " step" + (by == 1 ? "" : "s") + " per pass, written out)"
-                : kernel.note();
+                ? kernel.note().substring(0, kernel.note().length() - 1) + "; " + what + ")" : kernel.note();
         List<String> notes = new ArrayList<>(r.notes());
         if (!notes.isEmpty() && notes.get(notes.size() - 1).equals(kernel.note())) {
             notes.set(notes.size() - 1, note);
         }
-        Region out = new Region(r.ordinal(), r.prologue(), loop, r.why(), mapping, r.checks(), notes, r.reductions(),
+        Region out = new Region(r.ordinal(), prologue, loop, r.why(), mapping, r.checks(), notes, r.reductions(),
                 r.hostVars(), r.scan());
         return new Marching.Kernel(out, kernel.unchecked(), note);
     }
