@@ -269,7 +269,8 @@ public final class Pipeline {
             if (MarchSteps.hoisting(MarchSteps.HOIST_2D)) {
                 m = MarchSteps.hoist(body, m);
             }
-            m = MarchSteps.unroll(body, m, MarchSteps.configured(MarchSteps.DEFAULT_2D));
+            m = MarchSteps.unroll(body, m, MarchSteps.steps(MarchSteps.configured(MarchSteps.DEFAULT_2D),
+                    Marching.Shape.configured().chunk2d()));
         }
         KernelEmitter.Result k = KernelEmitter.emitLike(body, m.region(), entry + "_marched", sm, m.unchecked(), params,
                 hoisted);

@@ -41,6 +41,21 @@ class MarchStepsTest {
             assertEquals(7, MarchSteps.configured(7));
             System.setProperty(Marching.Shape.PROPERTY, "chunk2d=8");
             assertEquals(7, MarchSteps.configured(7));
+            System.setProperty(Marching.Shape.PROPERTY, "unroll2d=chunk");
+            assertEquals(MarchSteps.WHOLE, MarchSteps.configured(0));
+            assertEquals(7, MarchSteps.steps(MarchSteps.WHOLE, 8));
+            assertEquals(3, MarchSteps.steps(3, 8));
+            System.setProperty(Marching.Shape.PROPERTY, "gaps2d=on,gaps=off,hoist2d=on");
+            assertTrue(MarchSteps.gaps2d(false));
+            assertTrue(MarchSteps.hoisting(false));
+            System.setProperty(Marching.Shape.PROPERTY, "gaps2d=off,gaps=on,hoist2d=off");
+            assertFalse(MarchSteps.gaps2d(true));
+            assertFalse(MarchSteps.hoisting(true));
+            System.setProperty(Marching.Shape.PROPERTY, "gaps=on");
+            assertTrue(MarchSteps.gaps2d(true));
+            System.setProperty(Marching.Shape.PROPERTY, "chunk=8");
+            assertEquals(MarchSteps.GAPS_2D, MarchSteps.gaps2d(false));
+            assertEquals(MarchSteps.HOIST_2D, MarchSteps.hoisting(MarchSteps.HOIST_2D));
             // the marching shape ignores the key
             assertEquals(Marching.Shape.parse("chunk2d=8"), Marching.Shape.parse("chunk2d=8,unroll2d=4"));
         } finally {

@@ -37,8 +37,17 @@ import org.acc4j.compiler.ir.Var;
 public final class MarchSteps {
     /** The setting's key: steps of a two-dimensional nest's chunk per pass of the loop after the first step. */
     public static final String KEY = "unroll2d";
-    /** Steps per pass of a two-dimensional nest's chunk by default (0: the loop as {@link Marching} writes it). */
+    /**
+     * Steps per pass of a two-dimensional nest's chunk by default (0: the loop as {@link Marching} writes it;
+     * {@link #WHOLE}: a whole chunk's later steps in one pass).
+     */
     public static final int DEFAULT_2D = 0;
+    /** The value of {@code unroll2d=chunk}: every later step of a whole chunk in one pass. */
+    public static final int WHOLE = -1;
+    /** The setting's key: a two-dimensional nest's columns hold the rows between their loads too (on/off). */
+    public static final String GAPS = "gaps2d";
+    /** Whether a two-dimensional nest's columns keep registers for their gaps by default. */
+    public static final boolean GAPS_2D = false;
     /** The setting's key: a two-dimensional nest's loads that no step changes loaded once at the kernel's start. */
     public static final String HOIST = "hoist2d";
     /** Whether those loads move to the kernel's start by default. */
@@ -49,12 +58,16 @@ public final class MarchSteps {
 
     /**
      * The unrolling the setting {@value Marching.Shape#PROPERTY} (else {@value Marching.Shape#ENV}) asks for with
-     * {@code unroll2d=N} ({@code 0} or {@code off}: the loop as {@link Marching} writes it), else {@code otherwise}.
+     * {@code unroll2d=N} ({@code 0} or {@code off}: the loop as {@link Marching} writes it; {@code chunk}:
+     * {@link #WHOLE}), else {@code otherwise}.
      */
     public static int configured(int otherwise) {
         String v = setting(KEY);
         if (v == null) {
             return otherwise;
+        }
+        if (v.equals("chunk")) {
+            return WHOLE;
         }
         try {
             int n = v.equals("off") ? 0 : Integer.parseInt(v);
@@ -63,6 +76,24 @@ public final class MarchSteps {
             // an entry that cannot be read leaves the default
             return otherwise;
         }
+    }
+
+    /** The steps per pass for a chunk of {@code chunk} steps when the setting asks for {@code by}. */
+    public static int steps(int by, int chunk) {
+        return by == WHOLE ? chunk - 1 : by;
+    }
+
+    /**
+     * Whether a two-dimensional nest's columns keep registers for their gaps: {@code gaps2d=on} or {@code off} in the
+     * setting, else {@code gaps=on} or {@code off} there ({@code gaps} given), else {@link #GAPS_2D}.
+     */
+    public static boolean gaps2d(boolean gaps) {
+        String v = setting(GAPS);
+        if (v != null) {
+            return v.equals("on") || (!v.equals("off") && GAPS_2D);
+        }
+        String g = setting("gaps");
+        return g != null ? gaps : GAPS_2D;
     }
 
     /** Whether the setting asks for {@code hoist2d=on} ({@code off}: no), else {@code otherwise}. */

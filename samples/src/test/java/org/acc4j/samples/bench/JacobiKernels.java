@@ -38,8 +38,8 @@ public final class JacobiKernels {
     private JacobiKernels() {
     }
 
-    /** Rows per thread of the marched kernel ({@code Marching.CHUNK}). */
-    static final int CHUNK = org.acc4j.compiler.pass.Marching.CHUNK;
+    /** Rows per thread of the marched kernel ({@code Marching.CHUNK_2D}). */
+    static final int CHUNK = org.acc4j.compiler.pass.Marching.CHUNK_2D;
 
     private record Form(String name, CUfunction function, boolean hand, boolean marched, int bx, int by) {
     }
