@@ -6,8 +6,9 @@
 # events, the median of 20 launches after 3 warm-ups, in ROUNDS rounds in a shuffled order, and reported as the median
 # over rounds with its registers per thread (the driver's figure, as ptxas -v gives it).
 #
-# usage: python3 scripts/stencil-kernels.py [DIR] [ROUNDS] [SELECT]   (SELECT: a substring of the forms to run)
-import os, random, sys
+# usage: python3 scripts/stencil-kernels.py [DIR] [ROUNDS] [SELECT]   (SELECT: a regular expression the names of the
+# forms to run match)
+import os, random, re, sys
 import numpy as np
 import cupy as cp
 
@@ -168,7 +169,7 @@ if ours_dir and os.path.exists(os.path.join(ours_dir, "forms.txt")):
         fn = cp.RawModule(path=ptx).get_function(entry)
         forms.append([name, kind, fn, tuple(grid), block, tuple(args)])
 
-forms = [f for f in forms if select in f[0]]
+forms = [f for f in forms if re.search(select, f[0])]
 for f in forms:
     if f[5] is None:
         f[5] = blur_args() if f[1] == "blur" else jac_args()
