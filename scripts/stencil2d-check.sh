@@ -10,10 +10,11 @@ cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/acc4j-stencil2d}
 mkdir -p "$out"
 before=${STENCIL2D_BEFORE:-chunk2d=16,unroll2d=off,gaps2d=off,hoist2d=off}
-jmh=${STENCIL2D_JMH:--wi 1 -i 5 -w 100ms -r 200ms}
+jmh=${STENCIL2D_JMH:--wi 1 -i 3 -w 100ms -r 200ms}
 echo "== kernels alone (before: $before)"
-OUT="$out/kernels" STENCIL_ROUNDS=7 STENCIL_SELECT='^ours|anchors 32x8' \
-  STENCIL_FORMS="default=default before=$before" bash scripts/stencil-kernels.sh 2>&1 | tail -12
+OUT="$out/kernels" STENCIL_ROUNDS=7 STENCIL_SELECT="${STENCIL2D_SELECT:-^ours|anchors 32x8|^march R(4|8) wconst 128x1|layout.*R(4|8) }" \
+  STENCIL_FORMS="default=default before=$before c4=chunk2d=4 c8=chunk2d=8 h0=hoist2d=off u0=unroll2d=off" \
+  bash scripts/stencil-kernels.sh 2>&1 | tail -30
 # run TAG REGEX [JVM OPTION...] -- [JMH OPTION...]
 run() {
   local tag=$1 regex=$2 opts=() args=()
@@ -35,7 +36,7 @@ run before '\.(Gaussblur|Jacobi)Bench\.gpuKernel$' "-Dacc4j.march=$before" -- -p
 if [ -d .gpu/test-classes ]; then
   echo "== GPU tests"
   tcp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')"
-  timeout 100 bash .gpu/on-gpu.sh -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar \
+  timeout 80 bash .gpu/on-gpu.sh -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar \
     -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path "$tcp" --include-tag gpu \
     --select-class org.acc4j.samples.MarchStepsGpuTest --select-class org.acc4j.samples.MarchingGpuTest \
     --details=tree --disable-banner >"$out/gpu-tests.log" 2>&1

@@ -270,7 +270,7 @@ public final class Pipeline {
                 m = MarchSteps.hoist(body, m);
             }
             m = MarchSteps.unroll(body, m, MarchSteps.steps(MarchSteps.configured(MarchSteps.DEFAULT_2D),
-                    Marching.Shape.configured().chunk2d()));
+                    MarchSteps.chunkOf(m.region())));
         }
         KernelEmitter.Result k = KernelEmitter.emitLike(body, m.region(), entry + "_marched", sm, m.unchecked(), params,
                 hoisted);

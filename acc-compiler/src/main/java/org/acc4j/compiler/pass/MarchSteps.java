@@ -41,17 +41,17 @@ public final class MarchSteps {
      * Steps per pass of a two-dimensional nest's chunk by default (0: the loop as {@link Marching} writes it;
      * {@link #WHOLE}: a whole chunk's later steps in one pass).
      */
-    public static final int DEFAULT_2D = 0;
-    /** The value of {@code unroll2d=chunk}: every later step of a whole chunk in one pass. */
+    public static final int DEFAULT_2D = -1;
+    /** The value of {@code unroll2d=chunk} ({@link #DEFAULT_2D}): every later step of a whole chunk in one pass. */
     public static final int WHOLE = -1;
     /** The setting's key: a two-dimensional nest's columns hold the rows between their loads too (on/off). */
     public static final String GAPS = "gaps2d";
     /** Whether a two-dimensional nest's columns keep registers for their gaps by default. */
-    public static final boolean GAPS_2D = false;
+    public static final boolean GAPS_2D = true;
     /** The setting's key: a two-dimensional nest's loads that no step changes loaded once at the kernel's start. */
     public static final String HOIST = "hoist2d";
     /** Whether those loads move to the kernel's start by default. */
-    public static final boolean HOIST_2D = false;
+    public static final boolean HOIST_2D = true;
 
     private MarchSteps() {
     }
@@ -76,6 +76,36 @@ public final class MarchSteps {
             // an entry that cannot be read leaves the default
             return otherwise;
         }
+    }
+
+    /**
+     * The steps of a two-dimensional chunk whose tallest column spans {@code rows} rows: the least power of two, and
+     * at least 4, that is twice the rows a chunk's first step loads beyond the one a later step loads, so that the
+     * rows loaded again by the next chunk are at most half a row per step (the Jacobi sweep, 3 rows: 4; the 5 x 5
+     * blur: 8).
+     */
+    public static int chunkFor(int rows) {
+        int c = 4;
+        while (c < 2 * (rows - 1) && c < 64) {
+            c *= 2;
+        }
+        return c;
+    }
+
+    /** The steps of the chunks of {@code marched}, a region {@link Marching} wrote; 1 when it has no chunk loop. */
+    public static int chunkOf(Region marched) {
+        List<Stmt.For> nest = nest(marched.loop());
+        for (Stmt t : nest.get(nest.size() - 1).body()) {
+            if (t instanceof Stmt.For g && chunkLoop(g)) {
+                Var kc = ((Expr.Local) g.lower()).var();
+                for (Stmt.For f : nest) {
+                    if (f.index().equals(kc)) {
+                        return (int) f.step();
+                    }
+                }
+            }
+        }
+        return 1;
     }
 
     /** The steps per pass for a chunk of {@code chunk} steps when the setting asks for {@code by}. */

@@ -64,8 +64,11 @@ public final class Marching {
     public static final int BLOCK_Y = 8;
     /** Threads of a block along x for 2D nests. */
     public static final int BLOCK_2D = 128;
-    /** Iterations of the marched loop per thread for 2D nests. */
-    public static final int CHUNK_2D = 16;
+    /**
+     * Iterations of the marched loop per thread for 2D nests: 0, the length {@link MarchSteps#chunkFor} gives for
+     * the nest's tallest column.
+     */
+    public static final int CHUNK_2D = 0;
 
     private Marching() {
     }
@@ -357,7 +360,10 @@ public final class Marching {
         if (shape.fixed()) {
             columns.addAll(invariant);
         }
-        int chunk = n == 3 ? shape.chunk() : shape.chunk2d();
+        // a 2D chunk's length follows its tallest column unless the setting gives it
+        int tallest = columns.stream().limit(columnCount).mapToInt(c -> ((TreeMap<Integer, Expr.Load>) c.members)
+                .lastKey() - ((TreeMap<Integer, Expr.Load>) c.members).firstKey() + 1).max().orElse(1);
+        int chunk = n == 3 ? shape.chunk() : shape.chunk2d() > 0 ? shape.chunk2d() : MarchSteps.chunkFor(tallest);
         int next = maxSlot(body, region) + 1;
         Map<Expr.Load, Var> registers = new HashMap<>();
         List<Var> allRegisters = new ArrayList<>();
