@@ -159,6 +159,39 @@ class MarchStepsTest {
     }
 
     @Test
+    void theDefaultsMarchTheBlurAndTheSweepWithTheirStepsWrittenOut() throws Exception {
+        // no setting: the blur's tallest column has 5 rows (chunks of 8), the sweep's 3 with its gap filled (4)
+        CompiledMethod w = withSetting("", "window");
+        KernelPlan.Unchecked uw = checked(w, 7);
+        String rw = String.join("\n", w.report());
+        assertTrue(rw.contains("chunks of 8 steps of i per thread"), rw);
+        assertTrue(rw.contains("25 loads that no step changes made once per thread at the kernel's start"), rw);
+        MarchingTest.assertNoSpills(uw);
+        CompiledMethod j = withSetting("", "jacobi");
+        KernelPlan.Unchecked uj = checked(j, 3);
+        String rj = String.join("\n", j.report());
+        assertTrue(rj.contains("a is read at i-1, i+1") && rj.contains("chunks of 4 steps of i per thread"), rj);
+        // the marched sweep's PTX, reviewed as a diff when it changes
+        Golden.check(PtxGoldenTest.GOLDEN, uj.entry() + ".ptx", uj.ptx());
+        Random rnd = new Random(44);
+        for (int[] s : new int[][] {{3, 3}, {5, 6}, {6, 130}, {7, 7}, {8, 9}, {9, 33}, {41, 37}, {1, 40}, {40, 1},
+            {0, 0}}) {
+            int n = s[0] * s[1];
+            try {
+                sameAsJava(w, "window", NestInputs.doubles(rnd, n), NestInputs.doubles(rnd, n),
+                        NestInputs.doubles(rnd, 25), s[0], s[1]);
+            } catch (KernelInterpreter.HostInstead e) {
+                assertTrue(s[0] < 5 || s[1] < 5, e::getMessage);
+            }
+            try {
+                sameAsJava(j, "jacobi", NestInputs.doubles(rnd, n), NestInputs.doubles(rnd, n), s[0], s[1]);
+            } catch (KernelInterpreter.HostInstead e) {
+                assertTrue(s[0] < 3 || s[1] < 3, e::getMessage);
+            }
+        }
+    }
+
+    @Test
     void threeDimensionalChunksKeepTheirLoop() throws Exception {
         CompiledMethod m = MarchingTest.withSetting("unroll2d=4", "sevenPoint");
         KernelPlan.Unchecked u = MarchingTest.marched(m);

@@ -161,7 +161,7 @@ public final class MarchSteps {
         }
         Region r = kernel.region();
         int[] next = {Marching.maxSlot(body, r) + 1};
-        Stmt.For loop = (Stmt.For) rewrite(r.loop(), by, next);
+        Stmt.For loop = (Stmt.For) rewrite(r.loop(), by, chunkOf(r), next);
         if (loop == r.loop()) {
             return kernel;
         }
@@ -299,7 +299,7 @@ public final class MarchSteps {
     }
 
     /** {@code s} with its chunk loop rewritten; the same object when it has none. */
-    private static Stmt rewrite(Stmt s, int by, int[] next) {
+    private static Stmt rewrite(Stmt s, int by, int chunk, int[] next) {
         if (!(s instanceof Stmt.For f)) {
             return s;
         }
@@ -307,10 +307,10 @@ public final class MarchSteps {
         boolean changed = false;
         for (Stmt t : f.body()) {
             if (t instanceof Stmt.For g && chunkLoop(g)) {
-                body.addAll(steps(g, by, next));
+                body.addAll(steps(g, by, chunk, next));
                 changed = true;
             } else {
-                Stmt u = rewrite(t, by, next);
+                Stmt u = rewrite(t, by, chunk, next);
                 changed |= u != t;
                 body.add(u);
             }
@@ -330,7 +330,7 @@ public final class MarchSteps {
      * The chunk loop {@code g} as: {@code end} kept in a local, the first step at {@code k = kc}, a loop over the
      * later steps that runs {@code by} of them per pass while whole passes remain, and a loop over the rest.
      */
-    private static List<Stmt> steps(Stmt.For g, int by, int[] next) {
+    private static List<Stmt> steps(Stmt.For g, int by, int chunk, int[] next) {
         Var k = g.index();
         Expr kc = g.lower();
         Stmt.If step = (Stmt.If) g.body().get(0);
@@ -346,8 +346,12 @@ public final class MarchSteps {
             // the later steps rounded down to whole passes: end - kc - 1 >= 0 (a chunk has at least one step)
             Var whole = new Var(next[0]++, Type.I32, k.name() + "_whole");
             Expr later = new Expr.Binary(BinOp.SUB, new Expr.Local(last), second);
-            Expr rounded = Integer.bitCount(by) == 1
-                    ? new Expr.Binary(BinOp.AND, later, Expr.Const.i32(-by))
+            // a whole chunk's later steps are one pass, a shorter chunk's none (no division); else a power of two
+            // rounds down with a mask
+            Expr rounded = by == chunk - 1
+                    ? new Expr.Select(new Expr.Compare(Cond.EQ, later, Expr.Const.i32(by), false), Expr.Const.i32(by),
+                            Expr.Const.i32(0))
+                    : Integer.bitCount(by) == 1 ? new Expr.Binary(BinOp.AND, later, Expr.Const.i32(-by))
                     : new Expr.Binary(BinOp.MUL, new Expr.Binary(BinOp.DIV, later, Expr.Const.i32(by)),
                             Expr.Const.i32(by));
             out.add(new Stmt.Assign(whole, new Expr.Binary(BinOp.ADD, second, rounded), line));
