@@ -23,7 +23,7 @@ import org.acc4j.samples.Jacobi;
  * The Jacobi sweep's kernel alone, several forms side by side in one process, each launched by raw JCuda and timed by
  * CUDA events as the peers are ({@code shared/anchors}: the median of single launches): the unchecked kernel the
  * compiler emits now for {@code Jacobi.sweep} with marching off ({@code acc4j}), with the stores streaming
- * ({@code acc4j+cs}), with an L2 prefetch hint on the loads ({@code acc4j+L2}), the marched kernel (each thread walks 16
+ * ({@code acc4j+cs}), with an L2 prefetch hint on the loads ({@code acc4j+L2}), the marched kernel (each thread walks a chunk of
  * rows, the column's values in registers: {@code marched}), a baseline kernel
  * ({@code baseline}, a resource: the unchecked kernel with each subscript computed in 32 bits and both levels as
  * grid-stride loops), and the hand CUDA kernel of the peers compiled to PTX
