@@ -25,6 +25,7 @@ import org.acc4j.compiler.pass.Colours;
 import org.acc4j.compiler.pass.DataClauses;
 import org.acc4j.compiler.pass.Dataflow;
 import org.acc4j.compiler.pass.Increments;
+import org.acc4j.compiler.pass.MarchSteps;
 import org.acc4j.compiler.pass.Marching;
 import org.acc4j.compiler.pass.Parallelism;
 import org.acc4j.compiler.pass.PrivateArrays;
@@ -263,6 +264,13 @@ public final class Pipeline {
                 : Marching.march(body, u.region(), Unrolling.proven(proven, u.copies()));
         if (m == null) {
             return plain;
+        }
+        if (m.region().mapping().levels().size() == 2) {
+            if (MarchSteps.hoisting(MarchSteps.HOIST_2D)) {
+                m = MarchSteps.hoist(body, m);
+            }
+            m = MarchSteps.unroll(body, m, MarchSteps.steps(MarchSteps.configured(MarchSteps.DEFAULT_2D),
+                    MarchSteps.chunkOf(m.region())));
         }
         KernelEmitter.Result k = KernelEmitter.emitLike(body, m.region(), entry + "_marched", sm, m.unchecked(), params,
                 hoisted);

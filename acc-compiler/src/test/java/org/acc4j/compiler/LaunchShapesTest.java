@@ -122,9 +122,13 @@ class LaunchShapesTest {
         // 37 x 29: neither a multiple of a block nor of the marched chunk
         int rows = 37;
         int cols = 29;
-        // not marched (no column read at two neighbouring offsets): both variants are Map2_4
-        assertEquals(7, shapes(m, true).blocks().size());
-        assertEquals(7, candidatesMatchJava("jacobi", doubles(r, rows * cols), doubles(r, rows * cols), rows, cols));
+        // the variant without checks is marched (the row between i - 1 and i + 1 in a register): blocks along x only
+        assertNotNull(m.kernels().get(0).unchecked().marched());
+        LaunchShapes.Choice marched = shapes(m, true);
+        assertTrue(marched.tunable() && marched.blocks().stream().allMatch(b -> b[1] == 1 && b[2] == 1),
+                marched.blocks().toString());
+        assertEquals(marched.blocks().size(), candidatesMatchJava("jacobi", doubles(r, rows * cols),
+                doubles(r, rows * cols), rows, cols));
     }
 
     @Test

@@ -158,7 +158,7 @@ class MarchingTest {
 
     @Test
     void neighboursTwoRowsApartMarchWithTheRowBetweenInARegisterWhenGapsAreOn() throws Exception {
-        assertNull(marched(CompilerTest.offload(MarchingKernels.class, "noReuse")), "gaps are off by default");
+        assertNull(marched(withSetting("gaps2d=off", "noReuse")), "gaps2d=off: the plain kernel");
         CompiledMethod m = withSetting("gaps=on", "noReuse");
         KernelPlan.Unchecked u = marched(m);
         assertNotNull(u, () -> report(m));
@@ -180,7 +180,7 @@ class MarchingTest {
         // rows of a double[][] march only with rows=on; rows i and i + 1 at column j + 1 are adjacent: marched then
         assertNull(marched(CompilerTest.offload(MarchingKernels.class, "rowsWide")), "rows are off by default");
         assertNotNull(marched(withSetting("rows=on", "rowsWide")));
-        assertNull(marched(withSetting("rows=on", "jacobiRows")), "gaps are off by default");
+        assertNull(marched(withSetting("rows=on,gaps2d=off", "jacobiRows")), "gaps2d=off: the plain kernel");
         CompiledMethod m = withSetting("gaps=on,rows=on", "jacobiRows");
         KernelPlan.Unchecked u = marched(m);
         assertNotNull(u, () -> report(m));
@@ -327,9 +327,20 @@ class MarchingTest {
     @Test
     void nestsOutsideTheShapeAreNotMarched() {
         for (String name : new String[] {"inPlace", "variableOffset", "noReuse", "annotated"}) {
-            Compiler.Result r = CompilerTest.compile(MarchingKernels.class, name);
-            if (r instanceof Compiler.Offload o) {
-                assertNull(marched(o.method()), name);
+            String before = System.getProperty(Marching.Shape.PROPERTY);
+            // noReuse's column has a gap (rows i - 1 and i + 1), which 2D nests fill by default
+            System.setProperty(Marching.Shape.PROPERTY, "gaps2d=off");
+            try {
+                Compiler.Result r = CompilerTest.compile(MarchingKernels.class, name);
+                if (r instanceof Compiler.Offload o) {
+                    assertNull(marched(o.method()), name);
+                }
+            } finally {
+                if (before == null) {
+                    System.clearProperty(Marching.Shape.PROPERTY);
+                } else {
+                    System.setProperty(Marching.Shape.PROPERTY, before);
+                }
             }
         }
     }

@@ -30,7 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * (each launched with another block), is checked against plain Java on every element, bit for bit. The report must
  * list the shapes tried with their medians and the one chosen, the profile the tuning's launches and time, and the
  * cache folder the entry; a second run of the runtime takes the shape from the folder and times nothing, and
- * {@code acc4j.autotune=false} tunes nothing. A double dot product keeps its block and says why. Skips, saying why,
+ * {@code acc4j.autotune=false} tunes nothing. The sweep's plain kernel is tuned (its two-axis block; the marched kernel
+ * it gets by default has blocks of one axis): {@code acc4j.march=gaps2d=off}. A double dot product keeps its block
+ * and says why. Skips, saying why,
  * where there is no CUDA device.
  */
 @Tag("gpu")
@@ -38,7 +40,7 @@ class AutotuneGpuTest {
     private static final int N = 4096;
     private static final String SWEEP = "([D[DII)V";
     private static final List<String> PROPERTIES = List.of("acc4j.profile", "acc4j.report", "acc4j.cache.dir",
-            "acc4j.autotune");
+            "acc4j.autotune", "acc4j.march");
 
     @TempDir
     Path cache;
@@ -126,7 +128,8 @@ class AutotuneGpuTest {
 
     @Test
     void jacobiIsTunedOnItsRealCallsWithJavasResultOnEveryCallAndTheChoiceIsKept() throws Exception {
-        restart("acc4j.profile", "true", "acc4j.report", "true", "acc4j.cache.dir", cache.toString());
+        restart("acc4j.profile", "true", "acc4j.report", "true", "acc4j.cache.dir", cache.toString(), "acc4j.march",
+                "gaps2d=off");
         double[] src = grid(1);
         double[] expected = plainSweep(src);
         String report = stderrOf(() -> sweeps(src, expected, 30, 2));
@@ -161,7 +164,8 @@ class AutotuneGpuTest {
         }
 
         // the next run takes the shape from the folder: correct from its first call, nothing timed
-        restart("acc4j.profile", "true", "acc4j.report", "true", "acc4j.cache.dir", cache.toString());
+        restart("acc4j.profile", "true", "acc4j.report", "true", "acc4j.cache.dir", cache.toString(), "acc4j.march",
+                "gaps2d=off");
         String next = stderrOf(() -> sweeps(src, expected, 4, 3));
         assertTrue(next.contains("kernel " + kernel + " [12x12]: block " + m.group(3) + ", tuned in an earlier run"),
                 next);

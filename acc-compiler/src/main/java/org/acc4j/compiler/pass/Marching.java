@@ -64,6 +64,11 @@ public final class Marching {
     public static final int BLOCK_Y = 8;
     /** Threads of a block along x for 2D nests. */
     public static final int BLOCK_2D = 128;
+    /**
+     * Iterations of the marched loop per thread for 2D nests: 0, the length {@link MarchSteps#chunkFor} gives for
+     * the nest's tallest column.
+     */
+    public static final int CHUNK_2D = 0;
 
     private Marching() {
     }
@@ -80,7 +85,7 @@ public final class Marching {
                         boolean prefetch, boolean gaps, boolean rows) {
         public static final String PROPERTY = "acc4j.march";
         public static final String ENV = "ACC4J_MARCH";
-        public static final Shape DEFAULT = new Shape(true, CHUNK, CHUNK, BLOCK_X, BLOCK_Y, BLOCK_2D, true, false, false, false);
+        public static final Shape DEFAULT = new Shape(true, CHUNK, CHUNK_2D, BLOCK_X, BLOCK_Y, BLOCK_2D, true, false, false, false);
 
         /** A shape whose columns keep their gaps ({@code gaps} off). */
         public Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
@@ -341,7 +346,7 @@ public final class Marching {
         // later step loads only its top offset
         int[] nextAccess = {Math.max(Dataflow.lastAccess(body.body()), Dataflow.lastAccess(List.of(region.loop()))) + 1};
         Expr strideValue = rows ? null : stride.toExpr();
-        if (shape.gaps() && (strideValue != null || rows)) {
+        if ((n == 3 ? shape.gaps() : MarchSteps.gaps2d(shape.gaps())) && (strideValue != null || rows)) {
             for (Column col : columns) {
                 fillGaps(col, strideValue, nextAccess);
             }
@@ -355,7 +360,10 @@ public final class Marching {
         if (shape.fixed()) {
             columns.addAll(invariant);
         }
-        int chunk = n == 3 ? shape.chunk() : shape.chunk2d();
+        // a 2D chunk's length follows its tallest column unless the setting gives it
+        int tallest = columns.stream().limit(columnCount).mapToInt(c -> ((TreeMap<Integer, Expr.Load>) c.members)
+                .lastKey() - ((TreeMap<Integer, Expr.Load>) c.members).firstKey() + 1).max().orElse(1);
+        int chunk = n == 3 ? shape.chunk() : shape.chunk2d() > 0 ? shape.chunk2d() : MarchSteps.chunkFor(tallest);
         int next = maxSlot(body, region) + 1;
         Map<Expr.Load, Var> registers = new HashMap<>();
         List<Var> allRegisters = new ArrayList<>();

@@ -23,7 +23,7 @@ import org.acc4j.samples.Jacobi;
  * The Jacobi sweep's kernel alone, several forms side by side in one process, each launched by raw JCuda and timed by
  * CUDA events as the peers are ({@code shared/anchors}: the median of single launches): the unchecked kernel the
  * compiler emits now for {@code Jacobi.sweep} with marching off ({@code acc4j}), with the stores streaming
- * ({@code acc4j+cs}), with an L2 prefetch hint on the loads ({@code acc4j+L2}), the marched kernel (each thread walks 16
+ * ({@code acc4j+cs}), with an L2 prefetch hint on the loads ({@code acc4j+L2}), the marched kernel (each thread walks a chunk of
  * rows, the column's values in registers: {@code marched}), a baseline kernel
  * ({@code baseline}, a resource: the unchecked kernel with each subscript computed in 32 bits and both levels as
  * grid-stride loops), and the hand CUDA kernel of the peers compiled to PTX
@@ -38,8 +38,8 @@ public final class JacobiKernels {
     private JacobiKernels() {
     }
 
-    /** Rows per thread of the marched kernel ({@code Marching.CHUNK}). */
-    static final int CHUNK = org.acc4j.compiler.pass.Marching.CHUNK;
+    /** Rows per thread of the marched kernel (its chunk, read from its region when it is compiled). */
+    private static int chunk = 1;
 
     private record Form(String name, CUfunction function, boolean hand, boolean marched, int bx, int by) {
     }
@@ -51,6 +51,9 @@ public final class JacobiKernels {
             throw new IllegalStateException("Jacobi.sweep does not offload: " + compiled);
         }
         KernelPlan plan = o.method().kernels().get(0);
+        if (plan.unchecked().marched() != null) {
+            chunk = org.acc4j.compiler.pass.MarchSteps.chunkOf(plan.unchecked().marched());
+        }
         System.out.println("compiled " + plan.unchecked().entry() + " as " + entry);
         return plan.unchecked().ptx().replace(plan.unchecked().entry(), entry);
     }
@@ -205,7 +208,7 @@ public final class JacobiKernels {
                     Pointer.to(new int[] {len}), Pointer.to(new int[] {n}), Pointer.to(new int[] {n}));
             gx = (n - 2 + f.bx() - 1) / f.bx();
             // a marched kernel's threads each walk a chunk of rows: one block row per chunk
-            gy = f.marched() ? (n - 2 + CHUNK - 1) / CHUNK : (n - 2 + f.by() - 1) / f.by();
+            gy = f.marched() ? (n - 2 + chunk - 1) / chunk : (n - 2 + f.by() - 1) / f.by();
         }
         JCudaDriver.cuLaunchKernel(f.function(), gx, gy, 1, f.bx(), f.by(), 1, 0, null, params, null);
     }
