@@ -64,6 +64,11 @@ public final class Marching {
     public static final int BLOCK_Y = 8;
     /** Threads of a block along x for 2D nests. */
     public static final int BLOCK_2D = 128;
+    /**
+     * Steps of the marched loop in one pass of a 3D chunk's loop after its first step (0: one loop over all the
+     * chunk's steps that tests for the first at each).
+     */
+    public static final int UNROLL = 0;
 
     private Marching() {
     }
@@ -77,10 +82,21 @@ public final class Marching {
      * {@code rows=on} marches nests over the rows of a two-dimensional array too).
      */
     public record Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
-                        boolean prefetch, boolean gaps, boolean rows) {
+                        boolean prefetch, boolean gaps, boolean rows, int unroll) {
         public static final String PROPERTY = "acc4j.march";
         public static final String ENV = "ACC4J_MARCH";
         public static final Shape DEFAULT = new Shape(true, CHUNK, CHUNK, BLOCK_X, BLOCK_Y, BLOCK_2D, true, false, false, false);
+
+        /** A shape whose 3D chunks keep one loop over their steps ({@code unroll} 0). */
+        public Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
+                     boolean prefetch, boolean gaps, boolean rows) {
+            this(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, UNROLL);
+        }
+
+        /** This shape with 3D chunks unrolled {@code by} steps (0: one loop over the steps, as before). */
+        public Shape withUnroll(int by) {
+            return new Shape(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, by);
+        }
 
         /** A shape whose columns keep their gaps ({@code gaps} off). */
         public Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
@@ -103,6 +119,7 @@ public final class Marching {
                 return new Shape(false, CHUNK, CHUNK, BLOCK_X, BLOCK_Y, BLOCK_2D, true, false);
             }
             Shape s = DEFAULT;
+            int unroll = DEFAULT.unroll;
             for (String entry : text.split(",")) {
                 String[] kv = entry.trim().split("=", 2);
                 if (kv.length != 2) {
@@ -110,6 +127,10 @@ public final class Marching {
                 }
                 String v = kv[1].trim();
                 try {
+                    if (kv[0].trim().equals("unroll")) {
+                        unroll = v.equals("off") ? 0 : unrolling(v);
+                        continue;
+                    }
                     s = switch (kv[0].trim()) {
                         case "chunk" -> new Shape(s.on, positive(v), s.chunk2d, s.blockX, s.blockY, s.block2d, s.fixed,
                                 s.prefetch, s.gaps, s.rows);
@@ -136,7 +157,16 @@ public final class Marching {
                     // an entry that cannot be read leaves the shape as it was
                 }
             }
-            return s;
+            return s.withUnroll(unroll);
+        }
+
+        /** 1, 2, 4 or 8. */
+        private static int unrolling(String v) {
+            int n = Integer.parseInt(v.trim());
+            if (n < 1 || n > 8 || Integer.bitCount(n) != 1) {
+                throw new IllegalArgumentException(v);
+            }
+            return n;
         }
 
         private static int positive(String v) {
@@ -485,15 +515,20 @@ public final class Marching {
             atStart.add(s);
             rest.add(s);
         }
-        Stmt.If step = new Stmt.If(new Expr.Compare(Cond.EQ, new Expr.Local(k), new Expr.Local(kc), false), atStart, rest,
-                march.line());
-        Stmt.For seq = new Stmt.For(k, new Expr.Local(kc), Cond.LT, end, 1, LoopSpec.NONE, List.of(step), march.line());
         // the registers start at 0 (every one is set at a chunk's first step before it is read)
         List<Stmt> innermost = new ArrayList<>();
         for (Var r : allRegisters) {
             innermost.add(new Stmt.Assign(r, new Expr.Const(r.type(), 0), march.line()));
         }
-        innermost.add(seq);
+        int unroll = n == 3 ? shape.unroll() : 0;
+        if (unroll == 0) {
+            Stmt.If step = new Stmt.If(new Expr.Compare(Cond.EQ, new Expr.Local(k), new Expr.Local(kc), false), atStart,
+                    rest, march.line());
+            innermost.add(new Stmt.For(k, new Expr.Local(kc), Cond.LT, end, 1, LoopSpec.NONE, List.of(step),
+                    march.line()));
+        } else {
+            next = steps(innermost, k, kc, end, atStart, rest, unroll, next, march.line());
+        }
         // the nest keeps its order, the marched loop replaced by the loop over its chunks
         Stmt.For[] rebuilt = new Stmt.For[n];
         List<Stmt> below = innermost;
@@ -554,6 +589,46 @@ public final class Marching {
         Set<Integer> unchecked = new HashSet<>();
         accesses(List.of(chunks), unchecked);
         return new Kernel(out, unchecked, note);
+    }
+
+    /**
+     * Appends to {@code out} a chunk's steps with the first one peeled: {@code k} is set to {@code kc} and the first
+     * step's statements run (a chunk has at least one step), then the later steps run {@code unroll} at a time, their
+     * statements repeated with {@code k} set to each step's index in turn, and the last {@code (steps - 1) % unroll}
+     * one at a time. The steps run once each, in Java's order, with the same statements as the loop with a test
+     * for the first step; the repeated statements give the loads of several steps to the assembler's scheduler at
+     * once. Returns the next free local slot.
+     */
+    private static int steps(List<Stmt> out, Var k, Var kc, Expr end, List<Stmt> atStart, List<Stmt> rest,
+                             int unroll, int next, int line) {
+        Var last = new Var(next++, Type.I32, k.name() + "_end");
+        out.add(new Stmt.Assign(last, end, line));
+        out.add(new Stmt.Assign(k, new Expr.Local(kc), line));
+        out.addAll(atStart);
+        Expr second = new Expr.Binary(BinOp.ADD, new Expr.Local(kc), Expr.Const.i32(1));
+        Expr from = second;
+        if (unroll > 1) {
+            // the later steps' count rounded down to a multiple of unroll (a power of two): end - kc - 1 >= 0
+            Var whole = new Var(next++, Type.I32, k.name() + "_whole");
+            Expr later = new Expr.Binary(BinOp.SUB, new Expr.Local(last), second);
+            out.add(new Stmt.Assign(whole, new Expr.Binary(BinOp.ADD, second,
+                    new Expr.Binary(BinOp.AND, later, Expr.Const.i32(-unroll))), line));
+            Var ku = new Var(next++, Type.I32, k.name() + "_by" + unroll);
+            List<Stmt> body = new ArrayList<>();
+            for (int q = 0; q < unroll; q++) {
+                body.add(new Stmt.Assign(k, q == 0 ? new Expr.Local(ku)
+                        : new Expr.Binary(BinOp.ADD, new Expr.Local(ku), Expr.Const.i32(q)), line));
+                body.addAll(rest);
+            }
+            out.add(new Stmt.For(ku, second, Cond.LT, new Expr.Local(whole), unroll, LoopSpec.NONE, body, line));
+            from = new Expr.Local(whole);
+        }
+        Var kr = new Var(next++, Type.I32, k.name() + "_step");
+        List<Stmt> body = new ArrayList<>();
+        body.add(new Stmt.Assign(k, new Expr.Local(kr), line));
+        body.addAll(rest);
+        out.add(new Stmt.For(kr, from, Cond.LT, new Expr.Local(last), 1, LoopSpec.NONE, body, line));
+        return next;
     }
 
     /** The most offsets a column's gaps may add: each is a register per thread. */
