@@ -69,6 +69,14 @@ public final class Marching {
      * chunk's steps that tests for the first at each).
      */
     public static final int UNROLL = 0;
+    /**
+     * Whether a 3D marched kernel's thread whose grid covers all three levels (one chunk, one column) runs a path
+     * without the loops back that a grid too small for the nest needs ({@code KernelEmitter} emits both).
+     */
+    public static final boolean ONCE = false;
+    /** The marched kernels' mapping name; with {@link #MAPPING_ONCE} for 3D kernels whose shape has {@code once}. */
+    public static final String MAPPING = "marched stencil";
+    public static final String MAPPING_ONCE = "marched stencil, one pass a level where the grid covers it";
 
     private Marching() {
     }
@@ -82,7 +90,7 @@ public final class Marching {
      * {@code rows=on} marches nests over the rows of a two-dimensional array too).
      */
     public record Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
-                        boolean prefetch, boolean gaps, boolean rows, int unroll) {
+                        boolean prefetch, boolean gaps, boolean rows, int unroll, boolean once) {
         public static final String PROPERTY = "acc4j.march";
         public static final String ENV = "ACC4J_MARCH";
         public static final Shape DEFAULT = new Shape(true, CHUNK, CHUNK, BLOCK_X, BLOCK_Y, BLOCK_2D, true, false, false, false);
@@ -90,12 +98,15 @@ public final class Marching {
         /** A shape whose 3D chunks keep one loop over their steps ({@code unroll} 0). */
         public Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
                      boolean prefetch, boolean gaps, boolean rows) {
-            this(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, UNROLL);
+            this(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, UNROLL, ONCE);
         }
 
-        /** This shape with 3D chunks unrolled {@code by} steps (0: one loop over the steps, as before). */
-        public Shape withUnroll(int by) {
-            return new Shape(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, by);
+        /**
+         * This shape with 3D chunks unrolled {@code by} steps (0: one loop over the steps) and, with {@code once}, a
+         * path without loops back for the threads of a 3D kernel whose grid covers its three levels.
+         */
+        public Shape withSteps(int by, boolean once) {
+            return new Shape(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, by, once);
         }
 
         /** A shape whose columns keep their gaps ({@code gaps} off). */
@@ -120,6 +131,7 @@ public final class Marching {
             }
             Shape s = DEFAULT;
             int unroll = DEFAULT.unroll;
+            boolean once = DEFAULT.once;
             for (String entry : text.split(",")) {
                 String[] kv = entry.trim().split("=", 2);
                 if (kv.length != 2) {
@@ -129,6 +141,10 @@ public final class Marching {
                 try {
                     if (kv[0].trim().equals("unroll")) {
                         unroll = v.equals("off") ? 0 : unrolling(v);
+                        continue;
+                    }
+                    if (kv[0].trim().equals("once")) {
+                        once = v.equals("on");
                         continue;
                     }
                     s = switch (kv[0].trim()) {
@@ -157,7 +173,7 @@ public final class Marching {
                     // an entry that cannot be read leaves the shape as it was
                 }
             }
-            return s.withUnroll(unroll);
+            return s.withSteps(unroll, once);
         }
 
         /** 1, 2, 4 or 8. */
@@ -567,7 +583,7 @@ public final class Marching {
             block = new int[] {shape.block2d(), 1, 1};
             geometry = "blocks of " + shape.block2d() + " threads over " + fast.index().name();
         }
-        Mapping mapping = new Mapping(levels, block, grid, "marched stencil");
+        Mapping mapping = new Mapping(levels, block, grid, n == 3 && shape.once() ? MAPPING_ONCE : MAPPING);
         Stmt.For chunks = rebuilt[0];
         others.forEach((a, count) -> read.append(", and in ").append(count).append(" more column")
                 .append(count == 1 ? "" : "s").append(" of ").append(a));
