@@ -596,7 +596,10 @@ public final class Marching {
             read.append("; each step loads the next step's elements");
         }
         String note = "marched along " + k.name() + " with its values in registers: " + read + " (" + geometry
-                + ", chunks of " + chunk + " steps of " + k.name() + " per thread; launched when the bounds proofs "
+                + ", chunks of " + chunk + " steps of " + k.name() + " per thread"
+                + (unroll == 0 ? "" : ", the first step peeled and the later ones run " + unroll + " at a time")
+                + (n == 3 && shape.once() ? ", a path without loops back for threads whose grid covers the nest" : "")
+                + "; launched when the bounds proofs "
                 + "hold, else the checked kernel runs)";
         List<String> notes = new ArrayList<>(region.notes());
         notes.add(note);
