@@ -55,6 +55,9 @@ class MarchingStepsTest {
         assertTrue(Marching.Shape.parse("once=on,unroll=2").once());
         assertEquals(2, Marching.Shape.parse("once=on,unroll=2").unroll());
         assertFalse(Marching.Shape.parse("once=off").once());
+        assertEquals(new Marching.Points(64, 2, 2), Marching.Shape.parse("points=64x2x2").points());
+        assertEquals(Marching.Shape.DEFAULT, Marching.Shape.parse("points=48x2x2"));
+        assertEquals(Marching.Shape.DEFAULT, Marching.Shape.parse("points=64x4x8"));
     }
 
     @Test
@@ -62,7 +65,7 @@ class MarchingStepsTest {
         Random rnd = new Random(41);
         for (String setting : new String[] {"unroll=1", "unroll=2", "unroll=4", "unroll=8", "unroll=4,chunk=5",
             "unroll=2,chunk=1", "unroll=4,prefetch=on", "unroll=8,chunk=32,block=64x4", "once=on", "once=on,unroll=1", "once=on,unroll=4",
-            "once=on,unroll=2,chunk=3,block=8x2"}) {
+            "once=on,unroll=2,chunk=3,block=8x2", "points=64x2x2", "points=32x1x1", "points=128x2x4"}) {
             for (String name : new String[] {"sevenPoint", "laplacian", "thirteenPoint"}) {
                 CompiledMethod m = MarchingTest.withSetting(setting, name);
                 KernelPlan.Unchecked u = MarchingTest.marched(m);
@@ -70,8 +73,15 @@ class MarchingStepsTest {
                 assertEquals(List.of(), Verifier.problems("marching", m.body(), u.marched()), setting + " " + name);
                 String ir = IrPrinter.print(List.of(u.marched().loop()));
                 int by = Marching.Shape.parse(setting).unroll();
-                // the first step peeled: no test for it at each step
-                assertEquals(by == 0, ir.matches("(?s).*== \\w+_chunk\\).*"), ir);
+                if (Marching.Shape.parse(setting).points() != null) {
+                    // the nest unchanged, on a mapping of its own
+                    assertFalse(ir.contains("_chunk"), ir);
+                    assertTrue(String.join("\n", m.report()).contains("one point per thread in blocks of "
+                            + Marching.Shape.parse(setting).points()), String.join("\n", m.report()));
+                } else {
+                    // the first step peeled: no test for it at each step
+                    assertEquals(by == 0, ir.matches("(?s).*== \\w+_chunk\\).*"), ir);
+                }
                 if (by > 1) {
                     assertTrue(ir.contains("_by" + by + " += " + by), ir);
                 }

@@ -77,6 +77,32 @@ public final class Marching {
     /** The marched kernels' mapping name; with {@link #MAPPING_ONCE} for 3D kernels whose shape has {@code once}. */
     public static final String MAPPING = "marched stencil";
     public static final String MAPPING_ONCE = "marched stencil, one pass a level where the grid covers it";
+    /** The mapping name of a 3D nest kept at one point per thread ({@link Shape#points}). */
+    public static final String MAPPING_POINTS = "stencil points, one pass a level where the grid covers it";
+    /** The block of a 3D nest kept at one point per thread, or null: 3D nests march. */
+    public static final Points POINTS = null;
+
+    /**
+     * The block of a 3D stencil nest kept at one point per thread: {@code x} threads along the stride-1 loop,
+     * {@code y} along the remaining one and {@code z} along the loop of largest stride.
+     */
+    public record Points(int x, int y, int z) {
+        /** {@code XxYxZ}, at most 1024 threads, x a multiple of 32. */
+        static Points parse(String v) {
+            String[] t = v.trim().split("x");
+            Points p = new Points(Integer.parseInt(t[0].trim()), Integer.parseInt(t[1].trim()),
+                    Integer.parseInt(t[2].trim()));
+            if (p.x <= 0 || p.x % 32 != 0 || p.y <= 0 || p.z <= 0 || p.z > 64 || (long) p.x * p.y * p.z > 1024) {
+                throw new IllegalArgumentException(v);
+            }
+            return p;
+        }
+
+        @Override
+        public String toString() {
+            return x + "x" + y + "x" + z;
+        }
+    }
 
     private Marching() {
     }
@@ -90,7 +116,7 @@ public final class Marching {
      * {@code rows=on} marches nests over the rows of a two-dimensional array too).
      */
     public record Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
-                        boolean prefetch, boolean gaps, boolean rows, int unroll, boolean once) {
+                        boolean prefetch, boolean gaps, boolean rows, int unroll, boolean once, Points points) {
         public static final String PROPERTY = "acc4j.march";
         public static final String ENV = "ACC4J_MARCH";
         public static final Shape DEFAULT = new Shape(true, CHUNK, CHUNK, BLOCK_X, BLOCK_Y, BLOCK_2D, true, false, false, false);
@@ -98,15 +124,17 @@ public final class Marching {
         /** A shape whose 3D chunks keep one loop over their steps ({@code unroll} 0). */
         public Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
                      boolean prefetch, boolean gaps, boolean rows) {
-            this(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, UNROLL, ONCE);
+            this(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, UNROLL, ONCE, POINTS);
         }
 
         /**
          * This shape with 3D chunks unrolled {@code by} steps (0: one loop over the steps) and, with {@code once}, a
-         * path without loops back for the threads of a 3D kernel whose grid covers its three levels.
+         * path without loops back for the threads of a 3D kernel whose grid covers its three levels; with
+         * {@code points}, 3D nests keep one point per thread in blocks of that shape instead of marching.
          */
-        public Shape withSteps(int by, boolean once) {
-            return new Shape(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, by, once);
+        public Shape withSteps(int by, boolean once, Points points) {
+            return new Shape(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, by, once,
+                    points);
         }
 
         /** A shape whose columns keep their gaps ({@code gaps} off). */
@@ -132,6 +160,7 @@ public final class Marching {
             Shape s = DEFAULT;
             int unroll = DEFAULT.unroll;
             boolean once = DEFAULT.once;
+            Points points = DEFAULT.points;
             for (String entry : text.split(",")) {
                 String[] kv = entry.trim().split("=", 2);
                 if (kv.length != 2) {
@@ -145,6 +174,10 @@ public final class Marching {
                     }
                     if (kv[0].trim().equals("once")) {
                         once = v.equals("on");
+                        continue;
+                    }
+                    if (kv[0].trim().equals("points")) {
+                        points = v.equals("off") ? null : Points.parse(v);
                         continue;
                     }
                     s = switch (kv[0].trim()) {
@@ -173,7 +206,7 @@ public final class Marching {
                     // an entry that cannot be read leaves the shape as it was
                 }
             }
-            return s.withSteps(unroll, once);
+            return s.withSteps(unroll, once, points);
         }
 
         /** 1, 2, 4 or 8. */
@@ -397,6 +430,9 @@ public final class Marching {
         if (columns.isEmpty()) {
             return null;
         }
+        if (n == 3 && shape.points() != null) {
+            return points(region, loops, fast, march, shape.points());
+        }
         int columnCount = columns.size();
         if (shape.fixed()) {
             columns.addAll(invariant);
@@ -607,6 +643,40 @@ public final class Marching {
                 notes, region.reductions(), region.hostVars(), region.scan());
         Set<Integer> unchecked = new HashSet<>();
         accesses(List.of(chunks), unchecked);
+        return new Kernel(out, unchecked, note);
+    }
+
+    /**
+     * The 3D nest unchanged, one point per thread, on a mapping of its own: the stride-1 loop on x, the marched loop
+     * (the largest stride) on z and the other on y, in blocks of {@code p}; the kernel gets a path without loops
+     * back for threads whose grid covers the nest ({@link #MAPPING_POINTS}).
+     */
+    private static Kernel points(Region region, List<Stmt.For> loops, Stmt.For fast, Stmt.For outer, Points p) {
+        List<Mapping.Level> levels = new ArrayList<>();
+        List<Mapping.GridDim> grid = new ArrayList<>(List.of(new Mapping.Unused(), new Mapping.Unused(),
+                new Mapping.Unused()));
+        String middle = "";
+        for (int q = 0; q < loops.size(); q++) {
+            Stmt.For l = loops.get(q);
+            int axis = l == fast ? 0 : l == outer ? 2 : 1;
+            levels.add(new Mapping.Level(List.of(l), axis, axis, l == fast ? "stride 1" : l == outer
+                    ? "largest stride" : "block rows"));
+            grid.set(axis, new Mapping.FromTrip(q, axis == 0 ? p.x() : axis == 1 ? p.y() : p.z(),
+                    axis == 0 ? Integer.MAX_VALUE : 65535, 1));
+            if (axis == 1) {
+                middle = l.index().name();
+            }
+        }
+        Mapping mapping = new Mapping(levels, new int[] {p.x(), p.y(), p.z()}, grid, MAPPING_POINTS);
+        String note = "one point per thread in blocks of " + p + " threads over " + fast.index().name() + ", "
+                + middle + " and " + outer.index().name() + ", a path without loops back for threads whose grid "
+                + "covers the nest (launched when the bounds proofs hold, else the checked kernel runs)";
+        List<String> notes = new ArrayList<>(region.notes());
+        notes.add(note);
+        Region out = new Region(region.ordinal(), region.prologue(), region.loop(), region.why(), mapping,
+                region.checks(), notes, region.reductions(), region.hostVars(), region.scan());
+        Set<Integer> unchecked = new HashSet<>();
+        accesses(List.of(region.loop()), unchecked);
         return new Kernel(out, unchecked, note);
     }
 
