@@ -158,148 +158,154 @@ extern "C" __global__ void {kname}(const double* {q} w0, const double* {q} a, do
     return kname, src
 
 
-kernels = {}
-srcs = []
-for name in STENCILS:
-    for idx in ("i32", "i64"):
-        for mode in MODES:
-            k, s = gen_pt(name, idx, mode)
-            kernels[k] = ("pt", name, idx, mode, 0, 0)
-            srcs.append(s)
-            for u in (1, 2, 4):
-                k, s = gen_march(name, idx, mode, u)
-                kernels[k] = ("march", name, idx, mode, u, 0)
+def main():
+    kernels = {}
+    srcs = []
+    for name in STENCILS:
+        for idx in ("i32", "i64"):
+            for mode in MODES:
+                k, s = gen_pt(name, idx, mode)
+                kernels[k] = ("pt", name, idx, mode, 0, 0)
                 srcs.append(s)
-    for c in (8, 16, 32):
-        k, s = gen_march(name, "i32", "restrict", 0, c)
-        kernels[k] = ("marchc", name, "i32", "restrict", 0, c)
-        srcs.append(s)
-source = "\n".join(srcs)
-with open(os.path.join(OUT, "hand.cu"), "w") as fh:
-    fh.write(source)
-if "--source" in sys.argv:  # only the CUDA source (for nvcc -ptx and ptxas -v on a machine without a GPU)
-    sys.exit(0)
-import cupy as cp  # noqa: E402
-import numpy as np  # noqa: E402
-t = time.time()
-mod = cp.RawModule(code=source, options=("--fmad=false",))
-fns = {k: mod.get_function(k) for k in kernels}
-print(f"compiled {len(kernels)} kernels in {time.time() - t:.1f} s", flush=True)
+                for u in (1, 2, 4):
+                    k, s = gen_march(name, idx, mode, u)
+                    kernels[k] = ("march", name, idx, mode, u, 0)
+                    srcs.append(s)
+        for c in (8, 16, 32):
+            k, s = gen_march(name, "i32", "restrict", 0, c)
+            kernels[k] = ("marchc", name, "i32", "restrict", 0, c)
+            srcs.append(s)
+    source = "\n".join(srcs)
+    with open(os.path.join(OUT, "hand.cu"), "w") as fh:
+        fh.write(source)
+    if "--source" in sys.argv:  # only the CUDA source (for nvcc -ptx and ptxas -v on a machine without a GPU)
+        return
+    global cp, np
+    import cupy as cp  # noqa: E402
+    import numpy as np  # noqa: E402
+    t = time.time()
+    mod = cp.RawModule(code=source, options=("--fmad=false",))
+    fns = {k: mod.get_function(k) for k in kernels}
+    print(f"compiled {len(kernels)} kernels in {time.time() - t:.1f} s", flush=True)
 
 
-def attrs(fn):
-    try:
-        return fn.num_regs, fn.local_size_bytes
-    except Exception:
+    def attrs(fn):
         try:
-            d = cp.cuda.driver
-            return d.funcGetAttribute(4, fn.ptr), d.funcGetAttribute(3, fn.ptr)
+            return fn.num_regs, fn.local_size_bytes
         except Exception:
-            return -1, -1
+            try:
+                d = cp.cuda.driver
+                return d.funcGetAttribute(4, fn.ptr), d.funcGetAttribute(3, fn.ptr)
+            except Exception:
+                return -1, -1
 
 
-print(cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), flush=True)
-N = 8192
-x = cp.random.rand(N * N)
-y = cp.empty_like(x)
-copy_big = bench(lambda: cp.copyto(y, x))
-big_gbs = 2 * 8 * N * N / copy_big / 1e6
-print(f"copy cupy f64 8192^2 {copy_big:9.3f} ms {big_gbs:10.1f} GB/s", flush=True)
-del x, y
+    print(cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), flush=True)
+    N = 8192
+    x = cp.random.rand(N * N)
+    y = cp.empty_like(x)
+    copy_big = bench(lambda: cp.copyto(y, x))
+    big_gbs = 2 * 8 * N * N / copy_big / 1e6
+    print(f"copy cupy f64 8192^2 {copy_big:9.3f} ms {big_gbs:10.1f} GB/s", flush=True)
+    del x, y
 
-rows = []
-csv = open(os.path.join(OUT, "hand-all.csv"), "w")
-csv.write("stencil,size,structure,idx,mode,unroll,chunk,block,ms,gbs,of_copy_same,of_copy_8192,regs,local\n")
-PT_BLOCKS = [(32, 4, 2), (32, 8, 1), (64, 4, 1), (128, 2, 1), (32, 2, 4), (64, 2, 2), (256, 1, 1)]
-M_BLOCKS = [(32, 8), (32, 4), (64, 4), (64, 2), (128, 2), (32, 16), (256, 1)]
-CHUNKS = [8, 16, 32, 64]
-for name in STENCILS:
-    r, narr, _ = STENCILS[name]
-    for size in SIZES:
-        if time.time() - T0 > BUDGET:
-            print(f"budget spent: {name} {size} skipped", flush=True)
-            continue
-        nf, nm, ns = LAYOUT[name](*size)
-        tot = nf * nm * ns
-        rng = np.random.default_rng(764)
-        a = cp.asarray(rng.random(tot))
-        w0 = cp.asarray(rng.random(tot)) if narr == 2 else cp.zeros(1)
-        b = cp.zeros(tot)
-        pts = (nf - 2 * r) * (nm - 2 * r) * (ns - 2 * r)
-        nbytes = (narr + 1) * 8 * pts
-        # the ceiling: a copy of the same byte count (half read, half written)
-        ncp = nbytes // 16
-        cx = cp.random.rand(ncp)
-        cy = cp.empty_like(cx)
-        copy_same = bench(lambda: cp.copyto(cy, cx))
-        same_gbs = nbytes / copy_same / 1e6
-        del cx, cy
-        p0, p1, p2 = (np.float64(v) for v in COEF[name])
-        args = (w0, a, b, np.int32(nf), np.int32(nm), np.int32(ns), p0, p1, p2)
-        # reference: pt i32 restrict (32,8,1)
-        ref_fn = fns[f"{name}_pt_i32_restrict"]
-        b.fill(0)
-        gi = lambda n, d: (n - 2 * r + d - 1) // d
-        ref_fn((gi(nf, 32), gi(nm, 8), gi(ns, 1)), (32, 8, 1), args)
-        ref = b.copy()
-        label = f"{name} {size[0]}x{size[1]}x{size[2]} (nf,nm,ns)=({nf},{nm},{ns})"
-        print(f"== {label}: copy of {nbytes / 1e6:.1f} MB {copy_same:.4f} ms {same_gbs:.1f} GB/s", flush=True)
-        mine = []
-        for k, (st, kn, idx, mode, u, cc) in kernels.items():
-            if kn != name:
+    rows = []
+    csv = open(os.path.join(OUT, "hand-all.csv"), "w")
+    csv.write("stencil,size,structure,idx,mode,unroll,chunk,block,ms,gbs,of_copy_same,of_copy_8192,regs,local\n")
+    PT_BLOCKS = [(32, 4, 2), (32, 8, 1), (64, 4, 1), (128, 2, 1), (32, 2, 4), (64, 2, 2), (256, 1, 1)]
+    M_BLOCKS = [(32, 8), (32, 4), (64, 4), (64, 2), (128, 2), (32, 16), (256, 1)]
+    CHUNKS = [8, 16, 32, 64]
+    for name in STENCILS:
+        r, narr, _ = STENCILS[name]
+        for size in SIZES:
+            if time.time() - T0 > BUDGET:
+                print(f"budget spent: {name} {size} skipped", flush=True)
                 continue
-            fn = fns[k]
-            regs, local = attrs(fn)
-            if st == "pt":
-                confs = [(blk, None) for blk in PT_BLOCKS]
-            elif st == "march":
-                confs = [(blk, ch) for blk in M_BLOCKS for ch in CHUNKS]
-            else:
-                confs = [(blk, cc) for blk in ((32, 8), (64, 4), (32, 4))]
-            for blk, ch in confs:
+            nf, nm, ns = LAYOUT[name](*size)
+            tot = nf * nm * ns
+            rng = np.random.default_rng(764)
+            a = cp.asarray(rng.random(tot))
+            w0 = cp.asarray(rng.random(tot)) if narr == 2 else cp.zeros(1)
+            b = cp.zeros(tot)
+            pts = (nf - 2 * r) * (nm - 2 * r) * (ns - 2 * r)
+            nbytes = (narr + 1) * 8 * pts
+            # the ceiling: a copy of the same byte count (half read, half written)
+            ncp = nbytes // 16
+            cx = cp.random.rand(ncp)
+            cy = cp.empty_like(cx)
+            copy_same = bench(lambda: cp.copyto(cy, cx))
+            same_gbs = nbytes / copy_same / 1e6
+            del cx, cy
+            p0, p1, p2 = (np.float64(v) for v in COEF[name])
+            args = (w0, a, b, np.int32(nf), np.int32(nm), np.int32(ns), p0, p1, p2)
+            # reference: pt i32 restrict (32,8,1)
+            ref_fn = fns[f"{name}_pt_i32_restrict"]
+            b.fill(0)
+            gi = lambda n, d: (n - 2 * r + d - 1) // d
+            ref_fn((gi(nf, 32), gi(nm, 8), gi(ns, 1)), (32, 8, 1), args)
+            ref = b.copy()
+            label = f"{name} {size[0]}x{size[1]}x{size[2]} (nf,nm,ns)=({nf},{nm},{ns})"
+            print(f"== {label}: copy of {nbytes / 1e6:.1f} MB {copy_same:.4f} ms {same_gbs:.1f} GB/s", flush=True)
+            mine = []
+            for k, (st, kn, idx, mode, u, cc) in kernels.items():
+                if kn != name:
+                    continue
+                fn = fns[k]
+                regs, local = attrs(fn)
                 if st == "pt":
-                    grid = (gi(nf, blk[0]), gi(nm, blk[1]), gi(ns, blk[2]))
-                    block = blk
-                    call = lambda: fn(grid, block, args)
+                    confs = [(blk, None) for blk in PT_BLOCKS]
+                elif st == "march":
+                    confs = [(blk, ch) for blk in M_BLOCKS for ch in CHUNKS]
                 else:
-                    grid = (gi(nf, blk[0]), gi(nm, blk[1]), gi(ns, ch))
-                    block = (blk[0], blk[1], 1)
-                    cargs = args + (np.int32(ch),)
-                    call = lambda: fn(grid, block, cargs)
-                b.fill(0)
-                call()
-                ok = bool(cp.array_equal(b, ref))
-                ms = bench(call)
-                gbs = nbytes / ms / 1e6
-                row = (name, f"{size[0]}x{size[1]}x{size[2]}", st, idx, mode, u, ch or 0,
-                       "x".join(map(str, blk)), ms, gbs, gbs / same_gbs, gbs / big_gbs, regs, local, ok)
-                mine.append(row)
-                csv.write(",".join(str(v) if not isinstance(v, float) else f"{v:.5f}" for v in row[:-1]) + "\n")
-                if not ok:
-                    print(f"  MISMATCH {k} block {blk} chunk {ch}", flush=True)
-        csv.flush()
-        mine.sort(key=lambda t: t[8])
+                    confs = [(blk, cc) for blk in ((32, 8), (64, 4), (32, 4))]
+                for blk, ch in confs:
+                    if st == "pt":
+                        grid = (gi(nf, blk[0]), gi(nm, blk[1]), gi(ns, blk[2]))
+                        block = blk
+                        call = lambda: fn(grid, block, args)
+                    else:
+                        grid = (gi(nf, blk[0]), gi(nm, blk[1]), gi(ns, ch))
+                        block = (blk[0], blk[1], 1)
+                        cargs = args + (np.int32(ch),)
+                        call = lambda: fn(grid, block, cargs)
+                    b.fill(0)
+                    call()
+                    ok = bool(cp.array_equal(b, ref))
+                    ms = bench(call)
+                    gbs = nbytes / ms / 1e6
+                    row = (name, f"{size[0]}x{size[1]}x{size[2]}", st, idx, mode, u, ch or 0,
+                           "x".join(map(str, blk)), ms, gbs, gbs / same_gbs, gbs / big_gbs, regs, local, ok)
+                    mine.append(row)
+                    csv.write(",".join(str(v) if not isinstance(v, float) else f"{v:.5f}" for v in row[:-1]) + "\n")
+                    if not ok:
+                        print(f"  MISMATCH {k} block {blk} chunk {ch}", flush=True)
+            csv.flush()
+            mine.sort(key=lambda t: t[8])
 
-        def show(rw):
-            print(f"  {rw[2]:6s} {rw[3]} {rw[4]:8s} u{rw[5]} chunk {rw[6]:3d} block {rw[7]:9s} {rw[8]:8.4f} ms "
-                  f"{rw[9]:7.1f} GB/s {rw[10]:5.2f} of same-copy {rw[11]:5.2f} of 8192^2-copy  regs {rw[12]:3d} "
-                  f"local {rw[13]}", flush=True)
-        print("  best 12:")
-        for rw in mine[:12]:
-            show(rw)
-        print("  best per structure/mode/idx:")
-        seen = set()
-        for rw in mine:
-            key = (rw[2], rw[3], rw[4], rw[5])
-            if key not in seen:
-                seen.add(key)
+            def show(rw):
+                print(f"  {rw[2]:6s} {rw[3]} {rw[4]:8s} u{rw[5]} chunk {rw[6]:3d} block {rw[7]:9s} {rw[8]:8.4f} ms "
+                      f"{rw[9]:7.1f} GB/s {rw[10]:5.2f} of same-copy {rw[11]:5.2f} of 8192^2-copy  regs {rw[12]:3d} "
+                      f"local {rw[13]}", flush=True)
+            print("  best 12:")
+            for rw in mine[:12]:
                 show(rw)
-        print("  the current default's shape by hand (march i32 plain u1 chunk 16 block 32x8):")
-        for rw in mine:
-            if rw[2] == "march" and rw[3] == "i32" and rw[4] == "plain" and rw[5] == 1 and rw[6] == 16 \
-                    and rw[7] == "32x8":
-                show(rw)
-        del a, b, w0, ref
-        cp.get_default_memory_pool().free_all_blocks()
-csv.close()
-print(f"total {time.time() - T0:.0f} s")
+            print("  best per structure/mode/idx:")
+            seen = set()
+            for rw in mine:
+                key = (rw[2], rw[3], rw[4], rw[5])
+                if key not in seen:
+                    seen.add(key)
+                    show(rw)
+            print("  the current default's shape by hand (march i32 plain u1 chunk 16 block 32x8):")
+            for rw in mine:
+                if rw[2] == "march" and rw[3] == "i32" and rw[4] == "plain" and rw[5] == 1 and rw[6] == 16 \
+                        and rw[7] == "32x8":
+                    show(rw)
+            del a, b, w0, ref
+            cp.get_default_memory_pool().free_all_blocks()
+    csv.close()
+    print(f"total {time.time() - T0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
