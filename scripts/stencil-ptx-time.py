@@ -54,7 +54,9 @@ def entry_params(ptx):
 def main():
     runs = []
     for a in sys.argv[1:]:
-        tag, shape, d = a.split("=", 2) if a.count("=") >= 2 else (a.split("=")[0], "default", a.split("=", 1)[1])
+        # TAG=SHAPE=DIR: the shape may hold '=' itself, the folder does not
+        tag, rest = a.split("=", 1)
+        shape, d = rest.rsplit("=", 1) if "=" in rest else ("default", rest)
         runs.append((tag, shape, d))
     # reference hand kernels: one point per thread (64-bit subscripts, plain loads), block 64x2x2
     srcs = []
@@ -72,11 +74,14 @@ def main():
     loaded = {}
     for tag, shape, d in runs:
         for name, k in KERNEL.items():
-            path = os.path.join(d, "acc_" + k + ".ptx")
-            if not os.path.exists(path):
-                cands = [f for f in os.listdir(d) if f.endswith(".ptx") and k.split("_r0")[0] in f] if os.path.isdir(d) else []
-                print(f"{tag}: no {path} (have {cands})", flush=True)
+            # acc_<Class>_<method>[_L<line>]_r0_marched.ptx
+            owner, _, _ = k.partition("_r0")
+            cands = sorted(f for f in os.listdir(d) if f.startswith("acc_" + owner + "_")
+                           and f.endswith("_r0_marched.ptx")) if os.path.isdir(d) else []
+            if not cands:
+                print(f"{tag}: no marched kernel of {owner} in {d}", flush=True)
                 continue
+            path = os.path.join(d, cands[0])
             ptx = open(path).read()
             entry, params = entry_params(ptx)
             m = cp.RawModule(path=path)
