@@ -63,9 +63,11 @@ class MarchingStepsTest {
     @Test
     void unrolledStepsGiveJavasResultOnEveryThreeDimensionalNest() throws Exception {
         Random rnd = new Random(41);
-        for (String setting : new String[] {"unroll=1", "unroll=2", "unroll=4", "unroll=8", "unroll=4,chunk=5",
-            "unroll=2,chunk=1", "unroll=4,prefetch=on", "unroll=8,chunk=32,block=64x4", "once=on", "once=on,unroll=1", "once=on,unroll=4",
-            "once=on,unroll=2,chunk=3,block=8x2", "points=64x2x2", "points=32x1x1", "points=128x2x4"}) {
+        for (String setting : new String[] {"points=off,unroll=1", "points=off,unroll=2", "points=off,unroll=4",
+            "points=off,unroll=8", "points=off,unroll=4,chunk=5", "points=off,unroll=2,chunk=1",
+            "points=off,unroll=4,prefetch=on", "points=off,unroll=8,chunk=32,block=64x4", "points=off,once=on",
+            "points=off,once=on,unroll=1", "points=off,once=on,unroll=4", "points=off,once=on,unroll=2,chunk=3,block=8x2",
+            "points=64x2x2", "points=32x1x1", "points=128x2x4", "points=off"}) {
             for (String name : new String[] {"sevenPoint", "laplacian", "thirteenPoint"}) {
                 CompiledMethod m = MarchingTest.withSetting(setting, name);
                 KernelPlan.Unchecked u = MarchingTest.marched(m);
@@ -106,7 +108,7 @@ class MarchingStepsTest {
     @Order(1)
     void aFailedProofRunsTheCheckedKernelWithJavasException() throws Exception {
         // first, so that Java's exception is thrown by code the JIT has not yet compiled (which may drop its message)
-        CompiledMethod m = MarchingTest.withSetting("unroll=4", "laplacian");
+        CompiledMethod m = MarchingTest.withSetting("points=off,unroll=4", "laplacian");
         assertNotNull(MarchingTest.marched(m));
         Random rnd = new Random(43);
         Object[] bad = {NestInputs.doubles(rnd, 6 * 6 * 5), new double[6 * 6 * 6], 6, 6, 6, 0.3, 0.2, 0.1};
