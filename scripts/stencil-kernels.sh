@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/acc4j-stencil-kernels}
 mkdir -p "$out/ptx"
 read -r -a java <<<"${BENCH_JAVA:-bash .gpu/on-gpu.sh}"
-shapes=${STENCIL_SHAPES:-default once=on once=on,chunk=8 once=on,chunk=8,block=64x4 points=64x2x2 points=128x2x1}
+shapes=${STENCIL_SHAPES:-default points=off points=128x2x1 points=off,once=on,chunk=8,block=64x4}
 jmh=${STENCIL_JMH:--wi 0 -i 1 -r 50ms -p size=256x256x256 -p variant=default}
 cat .gpu/bench/commit.txt 2>/dev/null | tee "$out/run-info.txt"
 args=()

@@ -6,8 +6,8 @@ device copy, in one process, with the same CUDA-event timing (median of 20 launc
 Arguments: TAG=SHAPE=DIR ... : a dump folder per shape (SHAPE as ACC4J_MARCH takes it, "default" for none). Each
 folder's *_marched.ptx kernels of Stencil.stencil, Laplacian.laplacian and Wave13pt.wave are loaded as they are;
 their parameters are bound by name from the PTX entry (p_err, the arrays, p_<array>_len, the scalars) and the grid
-is the one the runtime computes for the shape (marched: x over the stride-1 loop by the block's x, y over the other
-loop by its y, z over the chunks of the marched loop; points: x, y, z by the block's extents). Every result is
+is the one the runtime computes for the shape (points, the default: x, y, z by the block's extents; marched, with
+points=off: x over the stride-1 loop by the block's x, y over the other loop by its y, z over the chunks). Every result is
 checked bit for bit against the hand kernel with one point per thread before timing.
 """
 import importlib
@@ -33,7 +33,8 @@ NAMES = {"stencil": (("a", None, "b"), ("alpha", "beta")), "laplacian": (("a", N
 
 
 def shape_of(text):
-    s = {"chunk": 16, "block": (32, 8), "points": None}
+    # the compiler's defaults: 3D nests kept at one point per thread in blocks of 64x2x2 (points=off: marched)
+    s = {"chunk": 16, "block": (32, 8), "points": (64, 2, 2)}
     if text != "default":
         for e in text.split(","):
             k, _, v = e.partition("=")
@@ -42,7 +43,7 @@ def shape_of(text):
             elif k == "block":
                 s["block"] = tuple(int(t) for t in v.split("x"))
             elif k == "points":
-                s["points"] = tuple(int(t) for t in v.split("x"))
+                s["points"] = None if v == "off" else tuple(int(t) for t in v.split("x"))
     return s
 
 

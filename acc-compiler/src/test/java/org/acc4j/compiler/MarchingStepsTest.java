@@ -13,6 +13,7 @@ import org.acc4j.compiler.interp.KernelInterpreter;
 import org.acc4j.compiler.ir.IrPrinter;
 import org.acc4j.compiler.ir.Verifier;
 import org.acc4j.compiler.pass.Marching;
+import org.acc4j.compiler.pass.PointBlock;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -55,7 +56,7 @@ class MarchingStepsTest {
         assertTrue(Marching.Shape.parse("once=on,unroll=2").once());
         assertEquals(2, Marching.Shape.parse("once=on,unroll=2").unroll());
         assertFalse(Marching.Shape.parse("once=off").once());
-        assertEquals(new Marching.Points(64, 2, 2), Marching.Shape.parse("points=64x2x2").points());
+        assertEquals(new PointBlock(64, 2, 2), Marching.Shape.parse("points=64x2x2").points());
         assertEquals(Marching.Shape.DEFAULT, Marching.Shape.parse("points=48x2x2"));
         assertEquals(Marching.Shape.DEFAULT, Marching.Shape.parse("points=64x4x8"));
     }

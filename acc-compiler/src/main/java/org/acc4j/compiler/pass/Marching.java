@@ -77,10 +77,7 @@ public final class Marching {
      * chunk's steps that tests for the first at each).
      */
     public static final int UNROLL = 0;
-    /**
-     * Whether a 3D marched kernel's thread whose grid covers all three levels (one chunk, one column) runs a path
-     * without the loops back that a grid too small for the nest needs ({@code KernelEmitter} emits both).
-     */
+    /** Whether threads of a 3D marched kernel whose grid covers the nest take a path without loops back. */
     public static final boolean ONCE = false;
     /** The marched kernels' mapping name; with {@link #MAPPING_ONCE} for 3D kernels whose shape has {@code once}. */
     public static final String MAPPING = "marched stencil";
@@ -88,33 +85,11 @@ public final class Marching {
     /** The mapping name of a 3D nest kept at one point per thread ({@link Shape#points}). */
     public static final String MAPPING_POINTS = "stencil points, one pass a level where the grid covers it";
     /**
-     * The block of a 3D nest kept at one point per thread (null: 3D nests march). On an H100 the three 3D stencil
-     * samples ran faster so than marched under any measured chunk, block or unrolling (7-point at 512x512x64: 0.126
+     * The block of a 3D nest kept at one point per thread (null: 3D nests march). On an H100 the 3D stencil samples
+     * ran faster so than marched at five of their six benchmark sizes (JMH, one call; 7-point at 512x512x64: 0.126
      * against 0.138 ms).
      */
-    public static final Points POINTS = new Points(64, 2, 2);
-
-    /**
-     * The block of a 3D stencil nest kept at one point per thread: {@code x} threads along the stride-1 loop,
-     * {@code y} along the remaining one and {@code z} along the loop of largest stride.
-     */
-    public record Points(int x, int y, int z) {
-        /** {@code XxYxZ}, at most 1024 threads, x a multiple of 32. */
-        static Points parse(String v) {
-            String[] t = v.trim().split("x");
-            Points p = new Points(Integer.parseInt(t[0].trim()), Integer.parseInt(t[1].trim()),
-                    Integer.parseInt(t[2].trim()));
-            if (p.x <= 0 || p.x % 32 != 0 || p.y <= 0 || p.z <= 0 || p.z > 64 || (long) p.x * p.y * p.z > 1024) {
-                throw new IllegalArgumentException(v);
-            }
-            return p;
-        }
-
-        @Override
-        public String toString() {
-            return x + "x" + y + "x" + z;
-        }
-    }
+    public static final PointBlock POINTS = new PointBlock(64, 2, 2);
 
     private Marching() {
     }
@@ -128,7 +103,7 @@ public final class Marching {
      * {@code rows=on} marches nests over the rows of a two-dimensional array too).
      */
     public record Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
-                        boolean prefetch, boolean gaps, boolean rows, int unroll, boolean once, Points points) {
+                        boolean prefetch, boolean gaps, boolean rows, int unroll, boolean once, PointBlock points) {
         public static final String PROPERTY = "acc4j.march";
         public static final String ENV = "ACC4J_MARCH";
         public static final Shape DEFAULT = new Shape(true, CHUNK, CHUNK, BLOCK_X, BLOCK_Y, BLOCK_2D, true, false, false, false);
@@ -144,7 +119,7 @@ public final class Marching {
          * path without loops back for the threads of a 3D kernel whose grid covers its three levels; with
          * {@code points}, 3D nests keep one point per thread in blocks of that shape instead of marching.
          */
-        public Shape withSteps(int by, boolean once, Points points) {
+        public Shape withSteps(int by, boolean once, PointBlock points) {
             return new Shape(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, by, once,
                     points);
         }
@@ -172,7 +147,7 @@ public final class Marching {
             Shape s = DEFAULT;
             int unroll = DEFAULT.unroll;
             boolean once = DEFAULT.once;
-            Points points = DEFAULT.points;
+            PointBlock points = DEFAULT.points;
             for (String entry : text.split(",")) {
                 String[] kv = entry.trim().split("=", 2);
                 if (kv.length != 2) {
@@ -189,7 +164,7 @@ public final class Marching {
                         continue;
                     }
                     if (kv[0].trim().equals("points")) {
-                        points = v.equals("off") ? null : Points.parse(v);
+                        points = v.equals("off") ? null : PointBlock.parse(v);
                         continue;
                     }
                     s = switch (kv[0].trim()) {
@@ -443,7 +418,7 @@ public final class Marching {
             return null;
         }
         if (n == 3 && shape.points() != null) {
-            return points(region, loops, fast, march, shape.points());
+            return MarchedSteps.points(region, loops, fast, march, shape.points());
         }
         int columnCount = columns.size();
         if (shape.fixed()) {
@@ -575,7 +550,7 @@ public final class Marching {
                     : loads.size()));
             atStart.addAll(loadsFirst);
             rest.addAll(laterSteps.getOrDefault(p, List.of()));
-            Stmt s = replace(inner.get(p), registers);
+            Stmt s = MarchedSteps.replace(inner.get(p), registers);
             atStart.add(s);
             rest.add(s);
         }
@@ -591,7 +566,7 @@ public final class Marching {
             innermost.add(new Stmt.For(k, new Expr.Local(kc), Cond.LT, end, 1, LoopSpec.NONE, List.of(step),
                     march.line()));
         } else {
-            next = steps(innermost, k, kc, end, atStart, rest, unroll, next, march.line());
+            next = MarchedSteps.steps(innermost, k, kc, end, atStart, rest, unroll, next, march.line());
         }
         // the nest keeps its order, the marched loop replaced by the loop over its chunks
         Stmt.For[] rebuilt = new Stmt.For[n];
@@ -656,80 +631,6 @@ public final class Marching {
         Set<Integer> unchecked = new HashSet<>();
         accesses(List.of(chunks), unchecked);
         return new Kernel(out, unchecked, note);
-    }
-
-    /**
-     * The 3D nest unchanged, one point per thread, on a mapping of its own: the stride-1 loop on x, the marched loop
-     * (the largest stride) on z and the other on y, in blocks of {@code p}; the kernel gets a path without loops
-     * back for threads whose grid covers the nest ({@link #MAPPING_POINTS}).
-     */
-    private static Kernel points(Region region, List<Stmt.For> loops, Stmt.For fast, Stmt.For outer, Points p) {
-        List<Mapping.Level> levels = new ArrayList<>();
-        List<Mapping.GridDim> grid = new ArrayList<>(List.of(new Mapping.Unused(), new Mapping.Unused(),
-                new Mapping.Unused()));
-        String middle = "";
-        for (int q = 0; q < loops.size(); q++) {
-            Stmt.For l = loops.get(q);
-            int axis = l == fast ? 0 : l == outer ? 2 : 1;
-            levels.add(new Mapping.Level(List.of(l), axis, axis, l == fast ? "stride 1" : l == outer
-                    ? "largest stride" : "block rows"));
-            grid.set(axis, new Mapping.FromTrip(q, axis == 0 ? p.x() : axis == 1 ? p.y() : p.z(),
-                    axis == 0 ? Integer.MAX_VALUE : 65535, 1));
-            if (axis == 1) {
-                middle = l.index().name();
-            }
-        }
-        Mapping mapping = new Mapping(levels, new int[] {p.x(), p.y(), p.z()}, grid, MAPPING_POINTS);
-        String note = "one point per thread in blocks of " + p + " threads over " + fast.index().name() + ", "
-                + middle + " and " + outer.index().name() + ", a path without loops back for threads whose grid "
-                + "covers the nest (launched when the bounds proofs hold, else the checked kernel runs)";
-        List<String> notes = new ArrayList<>(region.notes());
-        notes.add(note);
-        Region out = new Region(region.ordinal(), region.prologue(), region.loop(), region.why(), mapping,
-                region.checks(), notes, region.reductions(), region.hostVars(), region.scan());
-        Set<Integer> unchecked = new HashSet<>();
-        accesses(List.of(region.loop()), unchecked);
-        return new Kernel(out, unchecked, note);
-    }
-
-    /**
-     * Appends to {@code out} a chunk's steps with the first one peeled: {@code k} is set to {@code kc} and the first
-     * step's statements run (a chunk has at least one step), then the later steps run {@code unroll} at a time, their
-     * statements repeated with {@code k} set to each step's index in turn, and the last {@code (steps - 1) % unroll}
-     * one at a time. The steps run once each, in Java's order, with the same statements as the loop with a test
-     * for the first step; the repeated statements give the loads of several steps to the assembler's scheduler at
-     * once. Returns the next free local slot.
-     */
-    private static int steps(List<Stmt> out, Var k, Var kc, Expr end, List<Stmt> atStart, List<Stmt> rest,
-                             int unroll, int next, int line) {
-        Var last = new Var(next++, Type.I32, k.name() + "_end");
-        out.add(new Stmt.Assign(last, end, line));
-        out.add(new Stmt.Assign(k, new Expr.Local(kc), line));
-        out.addAll(atStart);
-        Expr second = new Expr.Binary(BinOp.ADD, new Expr.Local(kc), Expr.Const.i32(1));
-        Expr from = second;
-        if (unroll > 1) {
-            // the later steps' count rounded down to a multiple of unroll (a power of two): end - kc - 1 >= 0
-            Var whole = new Var(next++, Type.I32, k.name() + "_whole");
-            Expr later = new Expr.Binary(BinOp.SUB, new Expr.Local(last), second);
-            out.add(new Stmt.Assign(whole, new Expr.Binary(BinOp.ADD, second,
-                    new Expr.Binary(BinOp.AND, later, Expr.Const.i32(-unroll))), line));
-            Var ku = new Var(next++, Type.I32, k.name() + "_by" + unroll);
-            List<Stmt> body = new ArrayList<>();
-            for (int q = 0; q < unroll; q++) {
-                body.add(new Stmt.Assign(k, q == 0 ? new Expr.Local(ku)
-                        : new Expr.Binary(BinOp.ADD, new Expr.Local(ku), Expr.Const.i32(q)), line));
-                body.addAll(rest);
-            }
-            out.add(new Stmt.For(ku, second, Cond.LT, new Expr.Local(whole), unroll, LoopSpec.NONE, body, line));
-            from = new Expr.Local(whole);
-        }
-        Var kr = new Var(next++, Type.I32, k.name() + "_step");
-        List<Stmt> body = new ArrayList<>();
-        body.add(new Stmt.Assign(k, new Expr.Local(kr), line));
-        body.addAll(rest);
-        out.add(new Stmt.For(kr, from, Cond.LT, new Expr.Local(last), 1, LoopSpec.NONE, body, line));
-        return next;
     }
 
     /** The most offsets a column's gaps may add: each is a register per thread. */
@@ -828,63 +729,6 @@ public final class Marching {
         return false;
     }
 
-    private static Stmt replace(Stmt s, Map<Expr.Load, Var> registers) {
-        if (s instanceof Stmt.Store st) {
-            Expr v = replace(st.value(), registers);
-            return v == st.value() ? st : st.withValue(v);
-        }
-        Stmt.Assign a = (Stmt.Assign) s;
-        Expr v = replace(a.value(), registers);
-        return v == a.value() ? a : new Stmt.Assign(a.var(), v, a.line());
-    }
-
-    /** {@code e} with the loads of {@code registers} read from their registers; the same object when none is. */
-    private static Expr replace(Expr e, Map<Expr.Load, Var> registers) {
-        if (e instanceof Expr.Load l && registers.containsKey(l)) {
-            return new Expr.Local(registers.get(l));
-        }
-        if (e instanceof Expr.Binary b) {
-            Expr l = replace(b.left(), registers);
-            Expr r = replace(b.right(), registers);
-            return l == b.left() && r == b.right() ? e : new Expr.Binary(b.op(), l, r);
-        }
-        if (e instanceof Expr.Unary u) {
-            Expr o = replace(u.operand(), registers);
-            return o == u.operand() ? e : new Expr.Unary(u.op(), o);
-        }
-        if (e instanceof Expr.Convert c) {
-            Expr o = replace(c.operand(), registers);
-            return o == c.operand() ? e : new Expr.Convert(c.type(), o);
-        }
-        if (e instanceof Expr.Call c) {
-            List<Expr> args = new ArrayList<>();
-            boolean same = true;
-            for (Expr a : c.args()) {
-                Expr r = replace(a, registers);
-                same &= r == a;
-                args.add(r);
-            }
-            return same ? e : new Expr.Call(c.fn(), c.type(), args);
-        }
-        if (e instanceof Expr.Compare c) {
-            Expr l = replace(c.left(), registers);
-            Expr r = replace(c.right(), registers);
-            return l == c.left() && r == c.right() ? e : new Expr.Compare(c.cond(), l, r, c.unordered());
-        }
-        if (e instanceof Expr.Select s) {
-            Expr c = replace(s.cond(), registers);
-            Expr t = replace(s.ifTrue(), registers);
-            Expr f = replace(s.ifFalse(), registers);
-            return c == s.cond() && t == s.ifTrue() && f == s.ifFalse() ? e : new Expr.Select(c, t, f);
-        }
-        if (e instanceof Expr.Cmp3 c) {
-            Expr l = replace(c.left(), registers);
-            Expr r = replace(c.right(), registers);
-            return l == c.left() && r == c.right() ? e : new Expr.Cmp3(l, r, c.nanIsOne());
-        }
-        return e;
-    }
-
     /** The position in {@code loads} of the first load of {@code load}'s array. */
     private static int firstUse(List<Expr.Load> loads, Expr load) {
         ArrayRef a = ((Expr.Load) load).array();
@@ -904,7 +748,7 @@ public final class Marching {
     }
 
     /** The loads and stores of {@code stmts}, by identity. */
-    private static void accesses(List<Stmt> stmts, Set<Integer> out) {
+    static void accesses(List<Stmt> stmts, Set<Integer> out) {
         for (Stmt s : stmts) {
             if (s instanceof Stmt.For f) {
                 accesses(f.body(), out);
