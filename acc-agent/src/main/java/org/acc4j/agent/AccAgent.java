@@ -54,7 +54,56 @@ public final class AccAgent {
 
     public static void premain(String arguments, Instrumentation instrumentation) {
         install(instrumentation);
-        AccRuntime.get().startInBackground();
+        boolean warm = warmupEnabled();
+        AccRuntime.get().startInBackground(warm ? AccAgent::warmup : null);
+        if (warm) {
+            // the warm-up class rewritten and its kernels compiled while CUDA starts, on a thread of its own
+            Thread t = new Thread(() -> {
+                Log.quietOnThisThread(true);
+                try {
+                    Class.forName(WARMUP, false, AccAgent.class.getClassLoader());
+                } catch (ClassNotFoundException | RuntimeException | LinkageError e) {
+                    Log.debug("the warm-up class could not be loaded: " + e);
+                }
+            }, "acc4j-warm");
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    /** The runtime's warm-up call's class: outside the packages the transformer skips, so that it is rewritten. */
+    private static final String WARMUP = "org.acc4j.warmup.Warmup";
+
+    /** The warm-up call's switch: {@code acc4j.warmup}, else {@code ACC4J_WARMUP}; on unless {@code off}, ... */
+    static boolean warmupEnabled() {
+        String v = System.getProperty("acc4j.warmup");
+        if (v == null) {
+            v = System.getenv("ACC4J_WARMUP");
+        }
+        if (v == null || v.isBlank()) {
+            return true;
+        }
+        v = v.trim().toLowerCase(java.util.Locale.ROOT);
+        return !(v.equals("off") || v.equals("false") || v.equals("0") || v.equals("no"));
+    }
+
+    /**
+     * The runtime's warm-up call ({@link org.acc4j.warmup.Warmup}), loaded only now, on the start-up thread, so that
+     * the transformer installed above rewrites it. A wrong result is said at WARNING (the thread's quiet mark is lifted
+     * for it); nothing thrown escapes.
+     */
+    static void warmup() {
+        try {
+            Class<?> c = Class.forName(WARMUP, true, AccAgent.class.getClassLoader());
+            Object ok = c.getMethod("run").invoke(null);
+            if (!Boolean.TRUE.equals(ok)) {
+                Log.quietOnThisThread(false);
+                Log.warning("the runtime's warm-up call on the GPU did not give plain Java's result; results of"
+                        + " @Kernels methods may be wrong: please report it (ACC4J_WARMUP=off skips the call)");
+            }
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            Log.debug("the warm-up call failed: " + e);
+        }
     }
 
     public static void agentmain(String arguments, Instrumentation instrumentation) {

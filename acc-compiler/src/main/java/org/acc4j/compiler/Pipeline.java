@@ -185,7 +185,7 @@ public final class Pipeline {
         directives = Directives.read(owner, method);
         keep(Phase.DIRECTIVES, directives);
         advance(Phase.READ);
-        MethodBody read = MethodReader.read(owner, expanded.method());
+        MethodBody read = org.acc4j.compiler.pass.StackCopies.fold(MethodReader.read(owner, expanded.method()));
         verified(Phase.READ, read);
         advance(Phase.PRIVATE_ARRAYS);
         privates = PrivateArrays.rewrite(read);

@@ -225,6 +225,9 @@ public final class AccRuntime {
 
     /** The compile report is explicit output, asked for with its switch: stderr, not the log. */
     static void printReport(String line) {
+        if (Log.quiet()) {
+            return;
+        }
         System.err.println("acc4j: " + line);
     }
 
@@ -270,6 +273,9 @@ public final class AccRuntime {
         INSTANCE.compileAhead(plan);
         return id;
     }
+
+    /** Whether a rewritten method other than the runtime's own warm-up has been called (set once). */
+    private volatile boolean applicationCalled;
 
     /** Whether the runtime was asked to start in the background (the agent does, at JVM start). */
     private volatile boolean startingInBackground;
@@ -329,6 +335,9 @@ public final class AccRuntime {
     public static Object enterCall(Class<?> owner, Object self, int plan, Object[] args, Object[] handles) {
         if (CallClock.ON) {
             CallClock.start();
+        }
+        if (!INSTANCE.applicationCalled && !Log.quiet()) {
+            INSTANCE.applicationCalled = true;
         }
         Object call = INSTANCE.sites.enter(owner, self, plan, args, handles, INSTANCE.regions);
         if (CallClock.ON) {
@@ -485,8 +494,28 @@ public final class AccRuntime {
 
     /** Begins starting the runtime on a daemon thread (the agent, at start-up); the first call waits for it. */
     public void startInBackground() {
+        startInBackground(null);
+    }
+
+    /**
+     * Begins starting the runtime on a daemon thread (the agent, at start-up), and once a GPU is in use runs
+     * {@code warmup} there, a first call through the runtime's call path that the thread's report, profile and
+     * messages leave out ({@link Log#quietOnThisThread}); the application's first call waits only for the start. When
+     * the application has made a call of its own by then, that call has warmed the path and {@code warmup} is
+     * skipped. Nothing {@code warmup} throws escapes.
+     */
+    public void startInBackground(Runnable warmup) {
         startingInBackground = true;
-        Startup.inBackground(this::gpu);
+        Startup.inBackground(() -> {
+            if (gpu() != null && warmup != null && !applicationCalled) {
+                Log.quietOnThisThread(true);
+                try {
+                    warmup.run();
+                } finally {
+                    Log.quietOnThisThread(false);
+                }
+            }
+        });
     }
 
     /**

@@ -21,17 +21,38 @@ public final class Log {
     /** Held so that java.util.logging, which references loggers weakly, keeps the handler set below. */
     private static final Object JUL = oneLineByDefault();
 
+    /** Marks the threads doing the runtime's own warm-up work: see {@link #quietOnThisThread}. */
+    private static final ThreadLocal<Boolean> QUIET = new ThreadLocal<>();
+
     private Log() {
+    }
+
+    /**
+     * Marks the calling thread (with {@code true}) as doing the runtime's own warm-up work, or unmarks it: while
+     * marked, its warnings and infos go to DEBUG, and the compile report and the profile leave out what it does
+     * ({@link #quiet()}).
+     */
+    public static void quietOnThisThread(boolean on) {
+        if (on) {
+            QUIET.set(Boolean.TRUE);
+        } else {
+            QUIET.remove();
+        }
+    }
+
+    /** Whether the calling thread is marked by {@link #quietOnThisThread}. */
+    public static boolean quiet() {
+        return QUIET.get() != null;
     }
 
     /** Offload falls back, or a setting is bad: printed by default. */
     public static void warning(String message) {
-        LOGGER.log(Level.WARNING, "acc4j: " + message);
+        LOGGER.log(quiet() ? Level.DEBUG : Level.WARNING, "acc4j: " + message);
     }
 
     /** Something the user asked for (the host device): printed by default. */
     public static void info(String message) {
-        LOGGER.log(Level.INFO, "acc4j: " + message);
+        LOGGER.log(quiet() ? Level.DEBUG : Level.INFO, "acc4j: " + message);
     }
 
     /** Details: quiet by default. */

@@ -83,4 +83,24 @@ class LogTest {
         assertEquals("acc4j: w", records.get(0).getMessage());
         assertEquals(java.util.logging.Level.FINE, records.get(1).getLevel());
     }
+
+    @Test
+    void onTheQuietThreadWarningsAreDetailsAndTheReportIsSilent() throws Exception {
+        assumeDefaultLogging();
+        String[] err = new String[1];
+        Thread t = new Thread(() -> err[0] = stderrOf(() -> {
+            Log.quietOnThisThread(true);
+            try {
+                Log.warning("runs on the host: Warmup.touch");
+                Log.info("ACC_DEVICE_TYPE=host");
+                AccRuntime.printReport("Warmup.touch: nest 1 offloaded");
+            } finally {
+                Log.quietOnThisThread(false);
+            }
+        }));
+        t.start();
+        t.join();
+        assertEquals("", err[0]);
+        assertEquals("acc4j: w" + System.lineSeparator(), stderrOf(() -> Log.warning("w")));
+    }
 }

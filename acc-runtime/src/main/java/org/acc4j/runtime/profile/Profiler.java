@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import org.acc4j.runtime.Log;
 import org.acc4j.runtime.data.TransferListener;
 
 /**
@@ -230,9 +231,14 @@ public final class Profiler implements TransferListener {
         }
         String key = kind + " " + owner.getName() + "." + method + descriptor;
         Region r;
-        synchronized (this) {
-            r = regions.computeIfAbsent(key, k -> new Region(kind, owner.getName(), method, descriptor));
-            r.entries++;
+        if (Log.quiet()) {
+            // the runtime's own warm-up call: recorded in a region the profile does not list
+            r = new Region(kind, owner.getName(), method, descriptor);
+        } else {
+            synchronized (this) {
+                r = regions.computeIfAbsent(key, k -> new Region(kind, owner.getName(), method, descriptor));
+                r.entries++;
+            }
         }
         ArrayDeque<Scope> stack = open.get();
         Scope s = new Scope(r, stack, clock.getAsLong());
@@ -243,7 +249,7 @@ public final class Profiler implements TransferListener {
     /** The innermost region open on this thread, or the outside. */
     private Region current() {
         Scope s = open.get().peek();
-        return s == null ? outside : s.region;
+        return s != null ? s.region : Log.quiet() ? new Region(Kind.OUTSIDE, "", "", "") : outside;
     }
 
     /** The current region's method was compiled (compile and load times, in nanoseconds). */
@@ -274,6 +280,9 @@ public final class Profiler implements TransferListener {
     /** A kernel's block shape was tuned at {@code sizeClass} (see {@link Tuning}). */
     public synchronized void tuned(String kernel, String sizeClass, long launches, long nanos, long extraNanos,
                                    String outcome) {
+        if (Log.quiet()) {
+            return;
+        }
         tunings.add(new Tuning(kernel, sizeClass, launches, nanos, extraNanos, outcome));
     }
 

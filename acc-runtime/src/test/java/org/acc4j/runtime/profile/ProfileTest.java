@@ -246,4 +246,35 @@ class ProfileTest {
         assertEquals("\"a\\\"b\\\\c\\nd\\u0001\"", ProfileFormat.string("a\"b\\c\nd\u0001"));
         assertEquals("a\"b\\c\nd\u0001", Json.parse(ProfileFormat.string("a\"b\\c\nd\u0001")));
     }
+
+    @Test
+    void theQuietThreadLeavesNoTraceWhileOthersAreRecorded() throws Exception {
+        Thread quiet = new Thread(() -> {
+            org.acc4j.runtime.Log.quietOnThisThread(true);
+            try {
+                profile.transferred(true, 64, 5);
+                try (Profiler.Scope s = profile.enter(Kind.KERNELS, Solver.class, "warm", "()V")) {
+                    profile.compiled(10, 20);
+                    profile.kernel("acc_warm_r0", 30, new int[] {1, 1, 1}, new int[] {32, 1, 1});
+                    profile.transferred(false, 8, 2);
+                }
+                profile.kernel("acc_warm_r1", 30, new int[] {1, 1, 1}, new int[] {32, 1, 1});
+                profile.tuned("acc_warm_r0", "n<=4096", 1, 30, 0, "kept");
+            } finally {
+                org.acc4j.runtime.Log.quietOnThisThread(false);
+            }
+        });
+        quiet.start();
+        quiet.join();
+        try (Profiler.Scope s = profile.enter(Kind.KERNELS, Solver.class, "step", "()V")) {
+            profile.kernel("acc_Solver_step_r0", 300, new int[] {64, 1, 1}, new int[] {128, 1, 1});
+        }
+        Snapshot snap = profile.snapshot();
+        assertEquals(1, snap.regions().size(), "only the other thread's region");
+        assertEquals("acc_Solver_step_r0", snap.regions().get(0).kernels().get(0).name());
+        assertEquals(Profiler.Traffic.NONE, snap.outside().toDevice());
+        assertTrue(snap.outside().kernels().isEmpty());
+        assertTrue(snap.tunings().isEmpty());
+        assertFalse(org.acc4j.runtime.Log.quiet(), "the mark is the marking thread's only");
+    }
 }
