@@ -148,15 +148,32 @@ class LaunchShapesTest {
 
     @Test
     void aMarchedStencilIsTunedOverItsBlockAxesAndEveryShapeGivesJavasBits() throws Exception {
-        CompiledMethod m = CompilerTest.offload(org.acc4j.compiler.fixtures.MarchingKernels.class, "sevenPoint");
+        CompiledMethod m = MarchingTest.withSetting("points=off", "sevenPoint");
         assertNotNull(m.kernels().get(0).unchecked().marched());
         LaunchShapes.Choice c = shapes(m, true);
         assertArrayEquals(new int[] {32, 8, 1}, c.blocks().get(0));
         assertTrue(c.blocks().stream().allMatch(b -> b[2] == 1), "two block axes: x and y");
         Random r = new Random(3);
         int n = 13 * 11 * 35;
-        assertEquals(7, candidatesMatchJava(org.acc4j.compiler.fixtures.MarchingKernels.class, "sevenPoint",
-                NestInputs.doubles(r, n), NestInputs.doubles(r, n), 13, 11, 35, 0.4, 0.1));
+        System.setProperty(org.acc4j.compiler.pass.Marching.Shape.PROPERTY, "points=off");
+        try {
+            assertEquals(7, candidatesMatchJava(org.acc4j.compiler.fixtures.MarchingKernels.class, "sevenPoint",
+                    NestInputs.doubles(r, n), NestInputs.doubles(r, n), 13, 11, 35, 0.4, 0.1));
+        } finally {
+            System.clearProperty(org.acc4j.compiler.pass.Marching.Shape.PROPERTY);
+        }
+    }
+
+    @Test
+    void aStencilKeptAtOnePointPerThreadIsTunedOverItsThreeBlockAxes() throws Exception {
+        CompiledMethod m = CompilerTest.offload(org.acc4j.compiler.fixtures.MarchingKernels.class, "laplacian");
+        assertNotNull(m.kernels().get(0).unchecked().marched());
+        LaunchShapes.Choice c = shapes(m, true);
+        assertArrayEquals(new int[] {64, 2, 2}, c.blocks().get(0));
+        Random r = new Random(4);
+        int n = 13 * 11 * 35;
+        assertTrue(candidatesMatchJava(org.acc4j.compiler.fixtures.MarchingKernels.class, "laplacian",
+                NestInputs.doubles(r, n), NestInputs.doubles(r, n), 13, 11, 35, 0.3, 0.2, 0.1) > 1);
     }
 
     @Test

@@ -81,7 +81,8 @@ class MarchingTest {
 
     @Test
     void aSevenPointStencilMarchesAlongZAndMatchesJava() throws Exception {
-        CompiledMethod m = CompilerTest.offload(MarchingKernels.class, "sevenPoint");
+        // marched when 3D nests are not kept at one point per thread (points=off)
+        CompiledMethod m = withSetting("points=off", "sevenPoint");
         KernelPlan.Unchecked u = marched(m);
         assertNotNull(u, () -> report(m));
         assertTrue(report(m).contains("marched along k with its values in registers: a is read at k-1, k, k+1"),
@@ -110,7 +111,7 @@ class MarchingTest {
 
     @Test
     void aThirteenPointStencilMarchesAlongTheOuterLoop() throws Exception {
-        CompiledMethod m = CompilerTest.offload(MarchingKernels.class, "thirteenPoint");
+        CompiledMethod m = withSetting("points=off", "thirteenPoint");
         KernelPlan.Unchecked u = marched(m);
         assertNotNull(u, () -> report(m));
         assertTrue(report(m).contains("w1 is read at i-2, i-1, i, i+1, i+2"), report(m));

@@ -9,6 +9,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.acc4j.Acc;
+import org.acc4j.compiler.pass.Marching;
 import org.acc4j.runtime.AccRuntime;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -86,6 +87,19 @@ class MarchingGpuTest {
         Object[] args = c.copy();
         assertTrue(AccRuntime.offload(c.owner(), c.name(), c.descriptor(), null, args), c + " did not run on the device");
         MarchingCases.assertSame(plain, args, c + " on the GPU");
+    }
+
+    @Test
+    void rowsBeyondTheGridsReachAreStridedOver() throws Exception {
+        // more than 65535 blocks of rows: the grid does not cover the rows, so threads take the strided path
+        int ny = 65536 * Marching.BLOCK_Y + 300;
+        for (MarchingCases.Case c : MarchingCases.cases(new int[][] {{5, ny, 5}})) {
+            Object[] plain = c.copy();
+            c.method().invoke(null, plain);
+            Object[] args = c.copy();
+            assertTrue(AccRuntime.offload(c.owner(), c.name(), c.descriptor(), null, args), c + " did not run on the device");
+            MarchingCases.assertSame(plain, args, c + " on the GPU");
+        }
     }
 
     @Test

@@ -48,6 +48,14 @@ import org.acc4j.compiler.ir.Var;
  * registers in place of the loads. A window summed by constant-trip loops reaches this pass unrolled
  * ({@link Unrolling}).
  *
+ * <p>A 3D nest of this shape is, by default, not marched but kept at one point per thread on a mapping of the
+ * pass's own ({@link Shape#points()}, {@link #POINTS}): the stride-1 loop on x, the marched loop on z, the other on
+ * y, in blocks of 64x2x2 threads, whose kernel has a path without loops back for threads whose grid covers the nest.
+ * Hand-written CUDA of both forms on an H100 ({@code scripts/stencil-hand.py}) ran one point per thread in such
+ * blocks at 0.65-0.83 of the device copy's bandwidth for the three 3D stencil samples, the marched column in chunks
+ * of 16 in blocks of 32x8 at 0.57-0.77: the neighbours along x and y are loaded either way, and one point per thread
+ * keeps more loads in flight with fewer registers.
+ *
  * <p>Invariants kept: every load the kernel issues is one Java's iteration at the same index makes, so it is in
  * bounds whenever the host's proofs hold ({@link Bounds}); the variant is launched only then, else the checked
  * kernel runs and raises Java's exception. A register holds the element the replaced load would read, since the
@@ -64,11 +72,19 @@ public final class Marching {
     public static final int BLOCK_Y = 8;
     /** Threads of a block along x for 2D nests. */
     public static final int BLOCK_2D = 128;
-    /**
-     * Iterations of the marched loop per thread for 2D nests: 0, the length {@link MarchSteps#chunkFor} gives for
-     * the nest's tallest column.
-     */
+    /** Iterations of the marched loop per thread for 2D nests: 0, {@link MarchSteps#chunkFor}'s for the nest. */
     public static final int CHUNK_2D = 0;
+    /** Steps of a 3D chunk's loop in one pass after its first step (0: one loop testing for the first at each). */
+    public static final int UNROLL = 0;
+    /** Whether threads of a 3D marched kernel whose grid covers the nest take a path without loops back. */
+    public static final boolean ONCE = false;
+    /** The marched kernels' mapping name; with {@link #MAPPING_ONCE} for 3D kernels whose shape has {@code once}. */
+    public static final String MAPPING = "marched stencil";
+    public static final String MAPPING_ONCE = "marched stencil, one pass a level where the grid covers it";
+    /** The mapping name of a 3D nest kept at one point per thread ({@link Shape#points}). */
+    public static final String MAPPING_POINTS = "stencil points, one pass a level where the grid covers it";
+    /** The block of a 3D nest kept at one point per thread (null: 3D nests march); faster than marched on an H100. */
+    public static final PointBlock POINTS = new PointBlock(64, 2, 2);
 
     private Marching() {
     }
@@ -82,10 +98,26 @@ public final class Marching {
      * {@code rows=on} marches nests over the rows of a two-dimensional array too).
      */
     public record Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
-                        boolean prefetch, boolean gaps, boolean rows) {
+                        boolean prefetch, boolean gaps, boolean rows, int unroll, boolean once, PointBlock points) {
         public static final String PROPERTY = "acc4j.march";
         public static final String ENV = "ACC4J_MARCH";
         public static final Shape DEFAULT = new Shape(true, CHUNK, CHUNK_2D, BLOCK_X, BLOCK_Y, BLOCK_2D, true, false, false, false);
+
+        /** A shape whose 3D chunks keep one loop over their steps ({@code unroll} 0). */
+        public Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
+                     boolean prefetch, boolean gaps, boolean rows) {
+            this(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, UNROLL, ONCE, POINTS);
+        }
+
+        /**
+         * This shape with 3D chunks unrolled {@code by} steps (0: one loop over the steps) and, with {@code once}, a
+         * path without loops back for the threads of a 3D kernel whose grid covers its three levels; with
+         * {@code points}, 3D nests keep one point per thread in blocks of that shape instead of marching.
+         */
+        public Shape withSteps(int by, boolean once, PointBlock points) {
+            return new Shape(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, by, once,
+                    points);
+        }
 
         /** A shape whose columns keep their gaps ({@code gaps} off). */
         public Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
@@ -108,6 +140,9 @@ public final class Marching {
                 return new Shape(false, CHUNK, CHUNK, BLOCK_X, BLOCK_Y, BLOCK_2D, true, false);
             }
             Shape s = DEFAULT;
+            int unroll = DEFAULT.unroll;
+            boolean once = DEFAULT.once;
+            PointBlock points = DEFAULT.points;
             for (String entry : text.split(",")) {
                 String[] kv = entry.trim().split("=", 2);
                 if (kv.length != 2) {
@@ -115,6 +150,18 @@ public final class Marching {
                 }
                 String v = kv[1].trim();
                 try {
+                    if (kv[0].trim().equals("unroll")) {
+                        unroll = v.equals("off") ? 0 : unrolling(v);
+                        continue;
+                    }
+                    if (kv[0].trim().equals("once")) {
+                        once = v.equals("on");
+                        continue;
+                    }
+                    if (kv[0].trim().equals("points")) {
+                        points = v.equals("off") ? null : PointBlock.parse(v);
+                        continue;
+                    }
                     s = switch (kv[0].trim()) {
                         case "chunk" -> new Shape(s.on, positive(v), s.chunk2d, s.blockX, s.blockY, s.block2d, s.fixed,
                                 s.prefetch, s.gaps, s.rows);
@@ -141,7 +188,16 @@ public final class Marching {
                     // an entry that cannot be read leaves the shape as it was
                 }
             }
-            return s;
+            return s.withSteps(unroll, once, points);
+        }
+
+        /** 1, 2, 4 or 8. */
+        private static int unrolling(String v) {
+            int n = Integer.parseInt(v.trim());
+            if (n < 1 || n > 8 || Integer.bitCount(n) != 1) {
+                throw new IllegalArgumentException(v);
+            }
+            return n;
         }
 
         private static int positive(String v) {
@@ -356,6 +412,9 @@ public final class Marching {
         if (columns.isEmpty()) {
             return null;
         }
+        if (n == 3 && shape.points() != null) {
+            return MarchedSteps.points(region, loops, fast, march, shape.points());
+        }
         int columnCount = columns.size();
         if (shape.fixed()) {
             columns.addAll(invariant);
@@ -489,19 +548,24 @@ public final class Marching {
                     : loads.size()));
             atStart.addAll(loadsFirst);
             rest.addAll(laterSteps.getOrDefault(p, List.of()));
-            Stmt s = replace(inner.get(p), registers);
+            Stmt s = MarchedSteps.replace(inner.get(p), registers);
             atStart.add(s);
             rest.add(s);
         }
-        Stmt.If step = new Stmt.If(new Expr.Compare(Cond.EQ, new Expr.Local(k), new Expr.Local(kc), false), atStart, rest,
-                march.line());
-        Stmt.For seq = new Stmt.For(k, new Expr.Local(kc), Cond.LT, end, 1, LoopSpec.NONE, List.of(step), march.line());
         // the registers start at 0 (every one is set at a chunk's first step before it is read)
         List<Stmt> innermost = new ArrayList<>();
         for (Var r : allRegisters) {
             innermost.add(new Stmt.Assign(r, new Expr.Const(r.type(), 0), march.line()));
         }
-        innermost.add(seq);
+        int unroll = n == 3 ? shape.unroll() : 0;
+        if (unroll == 0) {
+            Stmt.If step = new Stmt.If(new Expr.Compare(Cond.EQ, new Expr.Local(k), new Expr.Local(kc), false), atStart,
+                    rest, march.line());
+            innermost.add(new Stmt.For(k, new Expr.Local(kc), Cond.LT, end, 1, LoopSpec.NONE, List.of(step),
+                    march.line()));
+        } else {
+            next = MarchedSteps.steps(innermost, k, kc, end, atStart, rest, unroll, next, march.line());
+        }
         // the nest keeps its order, the marched loop replaced by the loop over its chunks
         Stmt.For[] rebuilt = new Stmt.For[n];
         List<Stmt> below = innermost;
@@ -540,7 +604,7 @@ public final class Marching {
             block = new int[] {shape.block2d(), 1, 1};
             geometry = "blocks of " + shape.block2d() + " threads over " + fast.index().name();
         }
-        Mapping mapping = new Mapping(levels, block, grid, "marched stencil");
+        Mapping mapping = new Mapping(levels, block, grid, n == 3 && shape.once() ? MAPPING_ONCE : MAPPING);
         Stmt.For chunks = rebuilt[0];
         others.forEach((a, count) -> read.append(", and in ").append(count).append(" more column")
                 .append(count == 1 ? "" : "s").append(" of ").append(a));
@@ -553,7 +617,10 @@ public final class Marching {
             read.append("; each step loads the next step's elements");
         }
         String note = "marched along " + k.name() + " with its values in registers: " + read + " (" + geometry
-                + ", chunks of " + chunk + " steps of " + k.name() + " per thread; launched when the bounds proofs "
+                + ", chunks of " + chunk + " steps of " + k.name() + " per thread"
+                + (unroll == 0 ? "" : ", the first step peeled and the later ones run " + unroll + " at a time")
+                + (n == 3 && shape.once() ? ", a path without loops back for threads whose grid covers the nest" : "")
+                + "; launched when the bounds proofs "
                 + "hold, else the checked kernel runs)";
         List<String> notes = new ArrayList<>(region.notes());
         notes.add(note);
@@ -660,63 +727,6 @@ public final class Marching {
         return false;
     }
 
-    private static Stmt replace(Stmt s, Map<Expr.Load, Var> registers) {
-        if (s instanceof Stmt.Store st) {
-            Expr v = replace(st.value(), registers);
-            return v == st.value() ? st : st.withValue(v);
-        }
-        Stmt.Assign a = (Stmt.Assign) s;
-        Expr v = replace(a.value(), registers);
-        return v == a.value() ? a : new Stmt.Assign(a.var(), v, a.line());
-    }
-
-    /** {@code e} with the loads of {@code registers} read from their registers; the same object when none is. */
-    private static Expr replace(Expr e, Map<Expr.Load, Var> registers) {
-        if (e instanceof Expr.Load l && registers.containsKey(l)) {
-            return new Expr.Local(registers.get(l));
-        }
-        if (e instanceof Expr.Binary b) {
-            Expr l = replace(b.left(), registers);
-            Expr r = replace(b.right(), registers);
-            return l == b.left() && r == b.right() ? e : new Expr.Binary(b.op(), l, r);
-        }
-        if (e instanceof Expr.Unary u) {
-            Expr o = replace(u.operand(), registers);
-            return o == u.operand() ? e : new Expr.Unary(u.op(), o);
-        }
-        if (e instanceof Expr.Convert c) {
-            Expr o = replace(c.operand(), registers);
-            return o == c.operand() ? e : new Expr.Convert(c.type(), o);
-        }
-        if (e instanceof Expr.Call c) {
-            List<Expr> args = new ArrayList<>();
-            boolean same = true;
-            for (Expr a : c.args()) {
-                Expr r = replace(a, registers);
-                same &= r == a;
-                args.add(r);
-            }
-            return same ? e : new Expr.Call(c.fn(), c.type(), args);
-        }
-        if (e instanceof Expr.Compare c) {
-            Expr l = replace(c.left(), registers);
-            Expr r = replace(c.right(), registers);
-            return l == c.left() && r == c.right() ? e : new Expr.Compare(c.cond(), l, r, c.unordered());
-        }
-        if (e instanceof Expr.Select s) {
-            Expr c = replace(s.cond(), registers);
-            Expr t = replace(s.ifTrue(), registers);
-            Expr f = replace(s.ifFalse(), registers);
-            return c == s.cond() && t == s.ifTrue() && f == s.ifFalse() ? e : new Expr.Select(c, t, f);
-        }
-        if (e instanceof Expr.Cmp3 c) {
-            Expr l = replace(c.left(), registers);
-            Expr r = replace(c.right(), registers);
-            return l == c.left() && r == c.right() ? e : new Expr.Cmp3(l, r, c.nanIsOne());
-        }
-        return e;
-    }
-
     /** The position in {@code loads} of the first load of {@code load}'s array. */
     private static int firstUse(List<Expr.Load> loads, Expr load) {
         ArrayRef a = ((Expr.Load) load).array();
@@ -736,7 +746,7 @@ public final class Marching {
     }
 
     /** The loads and stores of {@code stmts}, by identity. */
-    private static void accesses(List<Stmt> stmts, Set<Integer> out) {
+    static void accesses(List<Stmt> stmts, Set<Integer> out) {
         for (Stmt s : stmts) {
             if (s instanceof Stmt.For f) {
                 accesses(f.body(), out);

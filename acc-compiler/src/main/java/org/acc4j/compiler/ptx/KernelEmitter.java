@@ -648,11 +648,15 @@ public final class KernelEmitter {
     /**
      * Whether each parallel level gets a path without its loop for a thread that runs at most one of its iterations:
      * in the variant without checks (its bodies raise nothing, so a copy of them adds no error site), for a mapping
-     * of at most two levels (the bodies are emitted once per combination of paths: at most four times).
+     * of at most two levels (the bodies are emitted once per combination of paths: at most four times), or of three
+     * for a marched stencil whose shape asks for it ({@link org.acc4j.compiler.pass.Marching#MAPPING_ONCE}: eight) or
+     * a 3D stencil kept at one point per thread ({@link org.acc4j.compiler.pass.Marching#MAPPING_POINTS}).
      */
     private boolean oncePerThread() {
         return ONCE_PER_THREAD && !unchecked.isEmpty() && region.scan() == null && region.mapping() != null
-                && region.mapping().levels().size() <= 2;
+                && (region.mapping().levels().size() <= 2
+                || org.acc4j.compiler.pass.Marching.MAPPING_ONCE.equals(region.mapping().name())
+                || org.acc4j.compiler.pass.Marching.MAPPING_POINTS.equals(region.mapping().name()));
     }
 
     /** Whether levels get their one-iteration path ({@link #oncePerThread}). */
