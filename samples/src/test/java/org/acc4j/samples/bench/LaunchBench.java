@@ -17,6 +17,7 @@ import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.LaunchArgs;
 import org.acc4j.runtime.cuda.MappedMemory;
 import org.acc4j.runtime.launch.CallClock;
+import org.acc4j.samples.PairedStats;
 
 /**
  * What one call costs, in one process: a raw JCuda launch and synchronisation of a trivial kernel (the floor) and a
