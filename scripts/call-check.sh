@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 . scripts/common.sh
 out=${OUT:-/tmp/acc4j-call}
 mkdir -p "$out"
-cp=".gpu/acc.jar:.gpu/test-classes:.gpu/lib/annotations.jar"
+cp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:.gpu/lib/annotations.jar"
 bench() {
   local log=$1
   shift

@@ -33,6 +33,6 @@ group samples "${LIMIT_SAMPLES:-90}" $s.ReduceGpuTest $s.ScanGpuTest $s.Irregula
 group geometry "${LIMIT_GEOMETRY:-60}" $s.TilingGpuTest $s.MarchingGpuTest org.acc4j.runtime.launch.CudaRenderingGpuTest
 if [ "${PER_CALL:-0}" = 1 ]; then
   echo "== per call"
-  timeout 90 bash .gpu/on-gpu.sh -javaagent:.gpu/acc.jar -cp ".gpu/acc.jar:.gpu/test-classes:.gpu/lib/annotations.jar" \
+  timeout 90 bash .gpu/on-gpu.sh -javaagent:.gpu/acc.jar -cp ".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:.gpu/lib/annotations.jar" \
     org.acc4j.samples.bench.LaunchBench ${LAUNCH_ARGS:-} 2>&1 | tee "$out/harness-launch.txt"
 fi
