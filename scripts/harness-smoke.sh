@@ -21,15 +21,15 @@ h() {
   echo "exit $?"
   grep -a "^|\|^#\|^RATIO\|^VS\|^runtime overhead\|match\|MISMATCH\|Exception" "$out/$name.txt" | head -60
 }
-h transfers 60 -Xmx8g $wb -cp "$tcp" org.acc4j.runtime.transfer.TransferBench --sizes 1,8,64 --breakdown \
+h transfers 45 -Xmx8g $wb -cp "$tcp" org.acc4j.runtime.transfer.TransferBench --sizes 1,8,64 --breakdown \
   --sweep-sizes 8 --slot-mib 8 --slots 3 --threads 0
-h timeline 40 -Xmx8g $wb -cp "$tcp" org.acc4j.runtime.transfer.TransferTimeline 8
-h host-copy 30 -Xmx8g $wb -cp "$tcp" org.acc4j.runtime.transfer.HostCopyBench 64 1,4
-h heat-rows 30 -Xmx8g -javaagent:.gpu/acc.jar -cp "$scp" org.acc4j.samples.HeatRows 512 100 3
-h heat-reads 30 -Xmx8g -javaagent:.gpu/acc.jar -cp "$scp" org.acc4j.samples.HeatReads 512 100 3 10
-h relax-reads 30 -Xmx8g -javaagent:.gpu/acc.jar -cp "$scp" org.acc4j.samples.RelaxReads 1048576 100 3 10
-h rows-vs-flat 60 -Xmx16g -javaagent:.gpu/acc.jar -cp "$scp" org.acc4j.samples.RowsVsFlat 4096 1024 5 5
-h chunking 40 -Xmx8g -javaagent:.gpu/acc.jar -cp .gpu/bench/benchmarks.jar org.acc4j.jmh.ChunkingHarness 8 0.05 \
+h timeline 30 -Xmx8g $wb -cp "$tcp" org.acc4j.runtime.transfer.TransferTimeline 8
+h host-copy 25 -Xmx8g $wb -cp "$tcp" org.acc4j.runtime.transfer.HostCopyBench 64 1,4
+h heat-rows 25 -Xmx8g -javaagent:.gpu/acc.jar -cp "$scp" org.acc4j.samples.HeatRows 512 100 3
+h heat-reads 25 -Xmx8g -javaagent:.gpu/acc.jar -cp "$scp" org.acc4j.samples.HeatReads 512 100 3 10
+h relax-reads 25 -Xmx8g -javaagent:.gpu/acc.jar -cp "$scp" org.acc4j.samples.RelaxReads 1048576 100 3 10
+h rows-vs-flat 45 -Xmx16g -javaagent:.gpu/acc.jar -cp "$scp" org.acc4j.samples.RowsVsFlat 4096 1024 5 5
+h chunking 30 -Xmx8g -javaagent:.gpu/acc.jar -cp .gpu/bench/benchmarks.jar org.acc4j.jmh.ChunkingHarness 8 0.05 \
   vectoradd:16777216
-h per-call 60 -javaagent:.gpu/acc.jar -cp ".gpu/acc.jar:.gpu/test-classes:$scp" org.acc4j.samples.bench.LaunchBench
-h jacobi-kernels 60 -Xmx8g -cp ".gpu/acc.jar:.gpu/test-classes:$scp" org.acc4j.samples.bench.JacobiKernels 4096 10
+h per-call 40 -javaagent:.gpu/acc.jar -cp ".gpu/acc.jar:.gpu/test-classes:$scp" org.acc4j.samples.bench.LaunchBench --rounds 60
+h jacobi-kernels 40 -Xmx8g -cp ".gpu/acc.jar:.gpu/test-classes:$scp" org.acc4j.samples.bench.JacobiKernels 4096 10
