@@ -6,9 +6,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-# shared/ sits beside the main checkout; from a linked work tree, beside the main one's .git
-shared=${ACC4J_SHARED:-$root/../shared}
-[ -d "$shared/device" ] || shared=$(cd "$(git rev-parse --git-common-dir)/../../shared" && pwd)
+. scripts/common.sh
+shared=$(shared_dir)
 mvn -B -q -pl acc-agent,jmh -am package -DskipTests
 bash "$shared/device/jre.sh" >/dev/null
 [ -d .gpu/anchors ] || bash "$shared/anchors/stage.sh" >/dev/null

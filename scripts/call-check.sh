@@ -6,9 +6,10 @@
 # goes to $OUT (launch-<k>.txt, launch-clock.txt, launch-alloc.txt, call-tests.log); the summary goes to stdout.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/common.sh
 out=${OUT:-/tmp/acc4j-call}
 mkdir -p "$out"
-cp=".gpu/acc.jar:.gpu/test-classes:.gpu/lib/annotations.jar"
+cp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:.gpu/lib/annotations.jar"
 bench() {
   local log=$1
   shift
@@ -31,7 +32,7 @@ if [ "${TESTS:-0}" = 1 ]; then
   # the launch path's GPU tests: launch sites and their clauses, offloaded calls, mapped launches, async queues,
   # reductions, scans, row groups and rows (TESTS_MORE=0: the first three classes only)
   echo "== launch path's GPU tests"
-  tcp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')"
+  tcp="$(test_cp)"
   s=org.acc4j.samples
   r=org.acc4j.runtime.gpu
   classes="$s.sites.SitesGpuTest $s.sites.ClausesGpuTest $r.OffloadGpuTest"
@@ -43,7 +44,7 @@ if [ "${TESTS:-0}" = 1 ]; then
   for c in $classes; do sel="$sel --select-class $c"; done
   # shellcheck disable=SC2086
   timeout "${LIMIT_TESTS:-120}" bash .gpu/on-gpu.sh -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar \
-    -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path "$tcp" --include-tag gpu \
+    -jar "$junit" execute --class-path "$tcp" --include-tag gpu \
     $sel --details=flat --disable-banner > "$out/call-tests.log" 2>&1
   echo "exit $?"
   grep -a "tests successful\|tests failed\|tests skipped\|tests aborted" "$out/call-tests.log"

@@ -7,7 +7,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/acc4j-calls}
 mkdir -p "$out"
-cp=".gpu/acc.jar:.gpu/test-classes:.gpu/lib/annotations.jar"
+cp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:.gpu/lib/annotations.jar"
 j() { bash .gpu/on-gpu.sh "$@"; }
 echo "== per call"
 j -javaagent:.gpu/acc.jar -cp "$cp" org.acc4j.samples.bench.LaunchBench ${LAUNCH_ARGS:-} 2>&1 | tee "$out/harness-launch.txt"

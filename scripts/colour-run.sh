@@ -5,12 +5,13 @@
 # colouring and runtime colouring, with ratios. Logs go to $OUT when it is set.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/common.sh
 out=${OUT:-/tmp/acc4j-colour}
 mkdir -p "$out"
-cp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')"
+cp="$(test_cp)"
 echo "== IrregularGpuTest"
 timeout "${TEST_TIMEOUT:-150}" bash .gpu/on-gpu.sh -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar \
-  -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path "$cp" --include-tag gpu \
+  -jar "$junit" execute --class-path "$cp" --include-tag gpu \
   --select-class org.acc4j.samples.IrregularGpuTest --details=tree --disable-banner > "$out/irregular-gpu-tests.log" 2>&1
 tail -25 "$out/irregular-gpu-tests.log"
 echo "== EdgeFlux ${EDGEFLUX_ARGS:-4194304 20}"

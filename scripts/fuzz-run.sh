@@ -9,15 +9,16 @@
 # goes to $OUT/fuzz.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/common.sh
 out=${OUT:-/tmp/acc4j-fuzz}
 mkdir -p "$out"
-cp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')"
+cp="$(test_cp)"
 first=${FUZZ_FIRST:-1}
 nests=${FUZZ_NESTS:-10000}
 echo "== fuzz: seeds $first..$((first + nests - 1)) (packed: $(cat .gpu/fuzz-nests.txt 2>/dev/null || echo '?'))"
 start=$(date +%s)
 ACC4J_FUZZ_FIRST=$first ACC4J_FUZZ_NESTS=$nests ACC4J_FUZZ_THREADS=${FUZZ_THREADS:-} timeout "${FUZZ_TIMEOUT:-540}" \
-  bash .gpu/on-gpu.sh ${FUZZ_JVM:-} -Dacc4j.gpu=true -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute \
+  bash .gpu/on-gpu.sh ${FUZZ_JVM:-} -Dacc4j.gpu=true -jar "$junit" execute \
   --class-path "$cp" --include-tag gpu --select-class org.acc4j.samples.FuzzGpuTest --details=tree --disable-banner \
   > "$out/fuzz.log" 2>&1
 rc=$?

@@ -4,20 +4,21 @@
 # transfer table. Logs go to $OUT when it is set.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/common.sh
 out=${OUT:-/tmp/acc4j-out}
 mkdir -p "$out/numerics"
 j() { bash .gpu/on-gpu.sh "$@"; }
-cp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')"
+cp="$(test_cp)"
 echo "== GPU tests"
 ACC4J_FUZZ_NESTS=${FUZZ_NESTS:-600} timeout "${TEST_TIMEOUT:-420}" bash .gpu/on-gpu.sh -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar -Dacc4j.report.dir="$out/numerics" \
-  -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path "$cp" \
+  -jar "$junit" execute --class-path "$cp" \
   --include-tag gpu --select-package org.acc4j.runtime --select-package org.acc4j.samples ${GPU_TESTS_EXTRA:-} \
   --exclude-classname '.*FaultRecoveryGpuTest' --details=tree --disable-banner > "$out/gpu-tests.log" 2>&1
 tail -15 "$out/gpu-tests.log"
 grep -a "✘" "$out/gpu-tests.log" | head -20
 grep -ah "runs on the host\|machinery" "$out"/numerics/*.stderr | sort | uniq -c | head -20
 echo "== the fault test (it loses the device for the rest of its process)"
-bash .gpu/on-gpu.sh -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path "$cp" --include-tag gpu \
+bash .gpu/on-gpu.sh -jar "$junit" execute --class-path "$cp" --include-tag gpu \
   --select-class org.acc4j.runtime.FaultRecoveryGpuTest --disable-banner --details=summary > "$out/fault.log" 2>&1
 grep -a "tests successful\|tests failed" "$out/fault.log"
 echo "== Jacobi inside the method"

@@ -5,9 +5,11 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+. scripts/common.sh
+shared=$(shared_dir)
 mvn -B -q -DskipTests package
-bash ../shared/device/jre.sh >/dev/null
-[ -d .gpu/anchors ] || bash ../shared/anchors/stage.sh >/dev/null
+bash "$shared/device/jre.sh" >/dev/null
+[ -d .gpu/anchors ] || bash "$shared/anchors/stage.sh" >/dev/null
 mkdir -p .gpu/lib .gpu/test-classes
 cp acc-agent/target/acc.jar .gpu/acc.jar
 cp acc-annotations/target/acc-annotations-*.jar .gpu/lib/annotations.jar
@@ -25,5 +27,5 @@ rm -rf .gpu/fuzz-classes && java -cp "$fuzzcp" org.acc4j.compiler.fuzz.Pack .gpu
 rm -f .gpu/lib/fuzz-nests.jar && jar cf .gpu/lib/fuzz-nests.jar -C .gpu/fuzz-classes . && rm -rf .gpu/fuzz-classes
 echo "seeds ${FUZZ_FIRST:-1}..$(( ${FUZZ_FIRST:-1} + ${FUZZ_NESTS:-10000} - 1 )), $(du -h .gpu/lib/fuzz-nests.jar | cut -f1)" > .gpu/fuzz-nests.txt
 # the tests run against acc.jar (runtime, compiler, JCuda) and the JUnit console (JUnit itself)
-mvn -B -q -N dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:1.14.4 -DoutputDirectory="$root/.gpu" >/dev/null
+mvn -B -q -N dependency:copy -Dartifact=org.junit.platform:junit-platform-console-standalone:$junit_version -DoutputDirectory="$root/.gpu" >/dev/null
 echo "packed .gpu: $(du -sh .gpu | cut -f1)"

@@ -3,11 +3,12 @@
 # Logs go to $OUT when it is set.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/common.sh
 out=${OUT:-/tmp/acc4j-out}
 mkdir -p "$out"
 j() { bash .gpu/on-gpu.sh "$@"; }
 echo "== GPU tests"
-j --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path ".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')" \
+j --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -jar "$junit" execute --class-path "$(test_cp)" \
   --include-tag gpu --select-package org.acc4j.runtime --select-package org.acc4j.samples ${GPU_TESTS_EXTRA:-} --details=tree --disable-banner 2>&1 | tee "$out/gpu-tests.log"
 echo "== samples"
 for s in ${SAMPLES:-VectorAdd Saxpy Dot Jacobi Dgemm Transpose Gaussblur Stencil Laplacian Wave13pt}; do

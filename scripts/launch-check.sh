@@ -5,9 +5,10 @@
 # and launch sites; tiled and marched kernels), then, with PER_CALL=1, the per-call harness. Logs go to $OUT when set.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/common.sh
 out=${OUT:-/tmp/acc4j-launch}
 mkdir -p "$out"
-cp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')"
+cp="$(test_cp)"
 group() {
   local name=$1 limit=$2
   shift 2
@@ -17,7 +18,7 @@ group() {
   done
   echo "== $name: $*"
   timeout "$limit" bash .gpu/on-gpu.sh -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar \
-    -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path "$cp" --include-tag gpu $sel \
+    -jar "$junit" execute --class-path "$cp" --include-tag gpu $sel \
     --details=flat --disable-banner > "$out/launch-$name.log" 2>&1
   echo "exit $?"
   grep -a "tests successful\|tests failed\|tests skipped\|tests aborted" "$out/launch-$name.log"
@@ -32,6 +33,6 @@ group samples "${LIMIT_SAMPLES:-90}" $s.ReduceGpuTest $s.ScanGpuTest $s.Irregula
 group geometry "${LIMIT_GEOMETRY:-60}" $s.TilingGpuTest $s.MarchingGpuTest org.acc4j.runtime.launch.CudaRenderingGpuTest
 if [ "${PER_CALL:-0}" = 1 ]; then
   echo "== per call"
-  timeout 90 bash .gpu/on-gpu.sh -javaagent:.gpu/acc.jar -cp ".gpu/acc.jar:.gpu/test-classes:.gpu/lib/annotations.jar" \
+  timeout 90 bash .gpu/on-gpu.sh -javaagent:.gpu/acc.jar -cp ".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:.gpu/lib/annotations.jar" \
     org.acc4j.samples.bench.LaunchBench ${LAUNCH_ARGS:-} 2>&1 | tee "$out/harness-launch.txt"
 fi

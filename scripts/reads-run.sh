@@ -5,12 +5,13 @@
 # (no host accesses) beside it, and RelaxReads (1-D: a read every k steps, one boundary element each step). Logs to $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/common.sh
 out=${OUT:-/tmp/acc4j-reads}
 mkdir -p "$out"
 j() { bash .gpu/on-gpu.sh "$@"; }
 echo "== GPU tests of implicit data regions"
-timeout 150 bash .gpu/on-gpu.sh -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute \
-  --class-path ".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')" \
+timeout 150 bash .gpu/on-gpu.sh -jar "$junit" execute \
+  --class-path "$(test_cp)" \
   --include-tag gpu --select-class org.acc4j.samples.sites.LoopRegionsGpuTest --details=tree --disable-banner 2>&1 \
   | tee "$out/gpu-tests.log" | tail -30
 cp=".gpu/samples.jar:.gpu/lib/annotations.jar"

@@ -5,10 +5,11 @@
 # kernels (RowsVsFlat), and the GPU test classes of ROWS_TESTS. Logs to $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/common.sh
 out=${OUT:-/tmp/acc4j-rows}
 mkdir -p "$out"
 scp=".gpu/samples.jar:.gpu/lib/annotations.jar"
-tcp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')"
+tcp=$(test_cp)
 echo "== heat, profiled"
 timeout 60 bash .gpu/on-gpu.sh -Xmx8g -javaagent:.gpu/acc.jar -Dacc4j.profile=true -cp "$scp" \
   org.acc4j.samples.HeatRows ${HEAT_ARGS:-512 200 5} 2>&1 | tee "$out/heat.txt" | grep -v "^acc4j: .*  " | tail -30
@@ -26,10 +27,6 @@ org.acc4j.samples.sites.LoopRegionsGpuTest"
 if [ -n "${ROWS_TESTS-$default_tests}" ]; then
   tests=${ROWS_TESTS-$default_tests}
   echo "== GPU tests: $tests"
-  sel=$(for c in $tests; do printf -- "--select-class %s " "$c"; done)
-  timeout "${ROWS_TESTS_TIMEOUT:-150}" bash .gpu/on-gpu.sh -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar \
-    -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path "$tcp" --include-tag gpu $sel \
-    --details=tree --disable-banner > "$out/gpu-tests.log" 2>&1
-  tail -15 "$out/gpu-tests.log"
-  grep -a "✘" "$out/gpu-tests.log" | head -20
+  # shellcheck disable=SC2086
+  gpu_tests "${ROWS_TESTS_TIMEOUT:-150}" "$out/gpu-tests.log" $tests
 fi

@@ -16,6 +16,7 @@
 # Settings: STENCIL_JMH ("-wi 1 -i 3 -w 100ms -r 200ms"), STENCIL_STEPS, STENCIL_JVM (more JVM options), BENCH_JAVA (default: bash .gpu/on-gpu.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/common.sh
 out=${OUT:-/tmp/acc4j-stencil}
 mkdir -p "$out"
 start=$SECONDS
@@ -121,11 +122,11 @@ EOF
 tests=${STENCIL_TESTS-MarchingGpuTest}
 if [ -n "$tests" ] && [ -d .gpu/test-classes ]; then
   echo "== GPU tests: $tests"
-  tcp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')"
+  tcp="$(test_cp)"
   sel=$(for c in $tests; do printf -- "--select-class org.acc4j.samples.%s " "$c"; done)
   # shellcheck disable=SC2086
   timeout "${STENCIL_TESTS_TIMEOUT:-75}" "${java[@]}" -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar \
-    -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path "$tcp" --include-tag gpu $sel \
+    -jar "$junit" execute --class-path "$tcp" --include-tag gpu $sel \
     --details=tree --disable-banner >"$out/gpu-tests.log" 2>&1
   echo "GPU tests: exit $?" | tee -a "$out/run-info.txt"
   grep -E "tests (successful|failed|skipped)|✘" "$out/gpu-tests.log" | head -20

@@ -11,6 +11,7 @@
 # TC_BUDGET_S (200: no shape starts after that many seconds).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/common.sh
 out=${OUT:-/tmp/acc4j-tc}
 mkdir -p "$out"
 cp="$(ls .gpu/lib/*.jar | tr '\n' ':')"
@@ -28,7 +29,7 @@ start=$SECONDS
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader 2>/dev/null | tee "$out/tc-summary.txt"
 if [ "${TC_TEST:-1}" = 1 ]; then
   echo "== tensor-core GPU test (every shape)"
-  timeout "${TEST_TIMEOUT:-150}" bash .gpu/on-gpu.sh -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute \
+  timeout "${TEST_TIMEOUT:-150}" bash .gpu/on-gpu.sh -jar "$junit" execute \
     --class-path ".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$cp" --include-tag gpu \
     --select-method org.acc4j.samples.TilingGpuTest#tensorCoreProductsLieWithinTheBound --details=tree \
     --disable-banner 2>&1 | grep -v "^acc4j: .*  " | tee "$out/tc-test.log" | tail -15

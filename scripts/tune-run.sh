@@ -8,13 +8,14 @@
 # Logs to $OUT: tune-test.log, jmh-jacobi-{off,on,cached}.log/.json, tune-report-{on,cached}.txt, anchors.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/common.sh
 out=${OUT:-/tmp/acc4j-tune}
 mkdir -p "$out"
 j() { bash .gpu/on-gpu.sh "$@"; }
 cache=$(mktemp -d)
 echo "== autotune GPU test"
-timeout "${TEST_TIMEOUT:-120}" bash .gpu/on-gpu.sh -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute \
-  --class-path ".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')" \
+timeout "${TEST_TIMEOUT:-120}" bash .gpu/on-gpu.sh -jar "$junit" execute \
+  --class-path "$(test_cp)" \
   --include-tag gpu --select-class org.acc4j.samples.AutotuneGpuTest --details=tree --disable-banner 2>&1 \
   | tee "$out/tune-test.log" | grep -v "^acc4j: .*  " | tail -40
 jmh() {

@@ -10,6 +10,7 @@
 # and says so. Tables and logs to $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/common.sh
 out=${OUT:-/tmp/acc4j-compare}
 mkdir -p "$out"
 budget=${BUDGET:-230}
@@ -43,10 +44,11 @@ if [ "${HOST_COPY:-1}" != 0 ]; then
 fi
 if [ -n "${COMPARE_TESTS:-}" ]; then
   echo "== GPU tests: $COMPARE_TESTS"
-  tcp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')"
-  sel=$(for c in $COMPARE_TESTS; do case $c in *"#"*) printf -- "--select-method %s " "$c";; *) printf -- "--select-class %s " "$c";; esac; done)
+  tcp="$(test_cp)"
+  # shellcheck disable=SC2086
+  sel=$(select_tests $COMPARE_TESTS)
   step "${COMPARE_TESTS_TIMEOUT:-60}" bash .gpu/on-gpu.sh $wb -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar \
-    -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path "$tcp" --include-tag gpu $sel \
+    -jar "$junit" execute --class-path "$tcp" --include-tag gpu $sel \
     --details=tree --disable-banner > "$out/gpu-tests.log" 2>&1
   tail -15 "$out/gpu-tests.log"; grep -a "✘" "$out/gpu-tests.log" | head -20
 fi

@@ -7,6 +7,7 @@
 # Tables and logs to $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+. scripts/common.sh
 out=${OUT:-/tmp/acc4j-xfer}
 mkdir -p "$out"
 cp=".gpu/acc.jar:.gpu/test-classes:.gpu/lib/annotations.jar"
@@ -33,10 +34,6 @@ for v in ${HEAT_VARIANTS:-}; do
 done
 if [ -n "${XFER_TESTS:-}" ]; then
   echo "== GPU tests: $XFER_TESTS"
-  tcp=".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:$(ls .gpu/lib/*.jar | tr '\n' ':')"
-  sel=$(for c in $XFER_TESTS; do printf -- "--select-class %s " "$c"; done)
-  timeout "${XFER_TESTS_TIMEOUT:-100}" bash .gpu/on-gpu.sh -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar \
-    -jar .gpu/junit-platform-console-standalone-1.14.4.jar execute --class-path "$tcp" --include-tag gpu $sel \
-    --details=tree --disable-banner > "$out/gpu-tests.log" 2>&1
-  tail -15 "$out/gpu-tests.log"; grep -a "✘" "$out/gpu-tests.log" | head -20
+  # shellcheck disable=SC2086
+  gpu_tests "${XFER_TESTS_TIMEOUT:-100}" "$out/gpu-tests.log" $XFER_TESTS
 fi

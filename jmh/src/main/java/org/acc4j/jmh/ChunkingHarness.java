@@ -12,6 +12,7 @@ import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 import org.acc4j.compiler.plan.HostNest;
 import org.acc4j.runtime.launch.Multicore;
+import org.acc4j.samples.PairedStats;
 
 /**
  * Measures the multicore target against parallel streams in one process, on the same arguments: for each benchmark
@@ -110,35 +111,27 @@ public final class ChunkingHarness {
         }
         System.out.println("== " + sample.name() + " " + size + " (" + rounds + " rounds)");
         for (int i = 0; i < n; i++) {
-            double[] ratio = new double[rounds];
-            for (int r = 0; r < rounds; r++) {
-                ratio[r] = times[0][r] / times[i][r];
-            }
+            double[] ratio = ratios(times[0], times[i]);
             double[] t = times[i].clone();
             Arrays.sort(t);
-            double[] ci = medianInterval(ratio);
+            PairedStats.Interval ci = PairedStats.medianIntervalOrExtremes(ratio);
             System.out.println(String.format(Locale.ROOT,
                     "%-22s median %9.3f ms  min %9.3f  max %9.3f  streams/this %.3f [%.3f, %.3f]",
-                    variants.get(i).name(), median(times[i]), t[0], t[t.length - 1], median(ratio), ci[0], ci[1]));
+                    variants.get(i).name(), PairedStats.median(times[i]), t[0], t[t.length - 1], ci.median(), ci.low(),
+                    ci.high()));
         }
         for (int i = 1; i < n; i++) {
-            double[] ratio = new double[rounds];
-            for (int r = 0; r < rounds; r++) {
-                ratio[r] = times[0][r] / times[i][r];
-            }
-            double[] ci = medianInterval(ratio);
+            double[] ratio = ratios(times[0], times[i]);
+            PairedStats.Interval ci = PairedStats.medianIntervalOrExtremes(ratio);
             System.out.println(String.format(Locale.ROOT, "RATIO %-10s %-12s %-8s %.3f [%.3f, %.3f]", name, size,
-                    variants.get(i).name(), median(ratio), ci[0], ci[1]));
+                    variants.get(i).name(), ci.median(), ci.low(), ci.high()));
         }
         // each further variant against the first one named (the target as shipped, when it is mc), paired per round
         for (int i = 2; i < n; i++) {
-            double[] ratio = new double[rounds];
-            for (int r = 0; r < rounds; r++) {
-                ratio[r] = times[1][r] / times[i][r];
-            }
-            double[] ci = medianInterval(ratio);
+            double[] ratio = ratios(times[1], times[i]);
+            PairedStats.Interval ci = PairedStats.medianIntervalOrExtremes(ratio);
             System.out.println(String.format(Locale.ROOT, "VS    %-10s %-12s %-8s %.3f [%.3f, %.3f] of %s", name, size,
-                    variants.get(i).name(), median(ratio), ci[0], ci[1], variants.get(1).name()));
+                    variants.get(i).name(), ci.median(), ci.low(), ci.high(), variants.get(1).name()));
         }
         for (AutoCloseable c : pools) {
             try {
@@ -234,33 +227,13 @@ public final class ChunkingHarness {
         return t / 1e6 / n;
     }
 
-    static double median(double[] x) {
-        double[] t = x.clone();
-        Arrays.sort(t);
-        return t.length % 2 == 1 ? t[t.length / 2] : (t[t.length / 2 - 1] + t[t.length / 2]) / 2;
-    }
-
-    /**
-     * A 95% confidence interval of the median of {@code x}'s distribution, free of any assumption on its shape: the
-     * order statistics {@code x(j)} and {@code x(n+1-j)}, {@code j} the largest rank with
-     * {@code P(Binomial(n, 1/2) < j) <= 0.025} (at least 1).
-     */
-    static double[] medianInterval(double[] x) {
-        double[] t = x.clone();
-        Arrays.sort(t);
-        int n = t.length;
-        double pk = Math.pow(0.5, n); // P(B = k), from k = 0
-        double cdf = pk; // P(B <= j - 1)
-        int j = 1;
-        while (j < (n + 1) / 2) {
-            pk = pk * (n - j + 1) / j; // P(B = j)
-            if (cdf + pk > 0.025) {
-                break;
-            }
-            cdf += pk;
-            j++;
+    /** The paired ratios {@code over[r] / times[r]} of each round. */
+    private static double[] ratios(double[] over, double[] times) {
+        double[] ratio = new double[times.length];
+        for (int r = 0; r < ratio.length; r++) {
+            ratio[r] = over[r] / times[r];
         }
-        return new double[] {t[j - 1], t[n - j]};
+        return ratio;
     }
 
     /** A fork/join pool of {@code threads} workers running the chunks split in halves; the caller waits. */

@@ -157,40 +157,25 @@ public final class HeatReads {
         System.out.println(bad == 0 ? "all " + (12L * n * n) + " elements and every value read match plain Java"
                 : "MISMATCH with plain Java: " + bad + " elements or values read differ");
 
-        double plainMs = Double.MAX_VALUE;
-        double callsMs = Double.MAX_VALUE;
-        double regionMs = Double.MAX_VALUE;
-        double movingMs = Double.MAX_VALUE;
         double[][] u = HeatRows.copy(u0);
         double[][] next = HeatRows.copy(v0);
-        for (int rep = 0; rep < reps; rep++) {
-            long t0 = System.nanoTime();
-            plain(u, next, n, steps, every, alpha);
-            plainMs = Math.min(plainMs, (System.nanoTime() - t0) / 1e6);
-            long t1 = System.nanoTime();
-            simulate(u, next, n, steps, every, alpha);
-            callsMs = Math.min(callsMs, (System.nanoTime() - t1) / 1e6);
-            long t2 = System.nanoTime();
-            simulateResident(u, next, n, steps, every, alpha);
-            regionMs = Math.min(regionMs, (System.nanoTime() - t2) / 1e6);
-            long t3 = System.nanoTime();
-            simulateMoving(u, next, n, steps, every, alpha);
-            movingMs = Math.min(movingMs, (System.nanoTime() - t3) / 1e6);
-        }
+        double[] ms = FormTable.bestMillis(reps, () -> plain(u, next, n, steps, every, alpha),
+                () -> simulate(u, next, n, steps, every, alpha),
+                () -> simulateResident(u, next, n, steps, every, alpha),
+                () -> simulateMoving(u, next, n, steps, every, alpha));
+        double plainMs = ms[0];
+        double callsMs = ms[1];
+        double regionMs = ms[2];
+        double movingMs = ms[3];
         System.out.printf("heat equation on double[%d][%d], %d steps, the host reading every %d steps and writing a"
                 + " boundary row each step%n", n, n, steps, every);
-        System.out.printf("| form | ms | ms per step | plain Java / form |%n| --- | --- | --- | --- |%n");
-        row("plain Java", plainMs, steps, plainMs);
-        row("unchanged source (an implicit data region, the host's accesses kept coherent)", callsMs, steps, plainMs);
-        row("each call moving its data (the loop also calls a method of the application)", movingMs, steps, plainMs);
-        row("a @Data region with Acc.updateHost/updateDevice of the grid around the host's accesses", regionMs, steps,
-                plainMs);
+        FormTable table = FormTable.header(steps, plainMs);
+        table.row("plain Java", plainMs);
+        table.row("unchanged source (an implicit data region, the host's accesses kept coherent)", callsMs);
+        table.row("each call moving its data (the loop also calls a method of the application)", movingMs);
+        table.row("a @Data region with Acc.updateHost/updateDevice of the grid around the host's accesses", regionMs);
         if (bad != 0) {
             System.exit(1);
         }
-    }
-
-    private static void row(String form, double ms, int steps, double plainMs) {
-        System.out.printf("| %s | %.1f | %.3f | %.2f |%n", form, ms, ms / steps, plainMs / ms);
     }
 }

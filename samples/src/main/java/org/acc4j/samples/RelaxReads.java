@@ -137,34 +137,21 @@ public final class RelaxReads {
         System.out.println(bad == 0 ? "all " + (8L * n) + " elements and every value read match plain Java"
                 : "MISMATCH with plain Java: " + bad + " elements or values read differ");
 
-        double plainMs = Double.MAX_VALUE;
-        double callsMs = Double.MAX_VALUE;
-        double movingMs = Double.MAX_VALUE;
         double[] u = u0.clone();
         double[] next = u0.clone();
-        for (int rep = 0; rep < reps; rep++) {
-            long t0 = System.nanoTime();
-            plain(u, next, f, n, steps, every);
-            plainMs = Math.min(plainMs, (System.nanoTime() - t0) / 1e6);
-            long t1 = System.nanoTime();
-            simulate(u, next, f, n, steps, every);
-            callsMs = Math.min(callsMs, (System.nanoTime() - t1) / 1e6);
-            long t2 = System.nanoTime();
-            simulateMoving(u, next, f, n, steps, every);
-            movingMs = Math.min(movingMs, (System.nanoTime() - t2) / 1e6);
-        }
+        double[] ms = FormTable.bestMillis(reps, () -> plain(u, next, f, n, steps, every),
+                () -> simulate(u, next, f, n, steps, every), () -> simulateMoving(u, next, f, n, steps, every));
+        double plainMs = ms[0];
+        double callsMs = ms[1];
+        double movingMs = ms[2];
         System.out.printf("relaxation on double[%d], %d steps, the host reading every %d steps and writing the"
                 + " boundary each step%n", n, steps, every);
-        System.out.printf("| form | ms | ms per step | plain Java / form |%n| --- | --- | --- | --- |%n");
-        row("plain Java", plainMs, steps, plainMs);
-        row("unchanged source (an implicit data region, the host's accesses kept coherent)", callsMs, steps, plainMs);
-        row("each call moving its data (the loop also calls a method of the application)", movingMs, steps, plainMs);
+        FormTable table = FormTable.header(steps, plainMs);
+        table.row("plain Java", plainMs);
+        table.row("unchanged source (an implicit data region, the host's accesses kept coherent)", callsMs);
+        table.row("each call moving its data (the loop also calls a method of the application)", movingMs);
         if (bad != 0) {
             System.exit(1);
         }
-    }
-
-    private static void row(String form, double ms, int steps, double plainMs) {
-        System.out.printf("| %s | %.1f | %.3f | %.2f |%n", form, ms, ms / steps, plainMs / ms);
     }
 }

@@ -1,7 +1,6 @@
 package org.acc4j.samples;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -98,35 +97,6 @@ public final class RowsVsFlat {
     /** Untimed calls of each form before the rounds: enough for the JIT and for the block-shape tuner to finish. */
     static final int WARM_CALLS = 60;
 
-    static double median(double[] x) {
-        double[] t = x.clone();
-        Arrays.sort(t);
-        return t.length % 2 == 1 ? t[t.length / 2] : (t[t.length / 2 - 1] + t[t.length / 2]) / 2;
-    }
-
-    /**
-     * A 95% confidence interval of the median of {@code x}'s distribution, free of any assumption on its shape: the
-     * order statistics {@code x(j)} and {@code x(n+1-j)}, {@code j} the largest rank with
-     * {@code P(Binomial(n, 1/2) < j) <= 0.025} (at least 1).
-     */
-    static double[] medianInterval(double[] x) {
-        double[] t = x.clone();
-        Arrays.sort(t);
-        int n = t.length;
-        double pk = Math.pow(0.5, n);
-        double cdf = pk;
-        int j = 1;
-        while (j < (n + 1) / 2) {
-            pk = pk * (n - j + 1) / j;
-            if (cdf + pk > 0.025) {
-                break;
-            }
-            cdf += pk;
-            j++;
-        }
-        return new double[] {t[j - 1], t[n - j]};
-    }
-
     /** The paired ratios flat / form of each round. */
     static double[] ratios(double[][] t, int form) {
         double[] r = new double[t[0].length];
@@ -139,11 +109,11 @@ public final class RowsVsFlat {
     private static void row(String kernel, String size, double[][] t) {
         double[] rect = ratios(t, 1);
         double[] jag = ratios(t, 2);
-        double[] rci = medianInterval(rect);
-        double[] jci = medianInterval(jag);
+        PairedStats.Interval rci = PairedStats.medianIntervalOrExtremes(rect);
+        PairedStats.Interval jci = PairedStats.medianIntervalOrExtremes(jag);
         System.out.printf(Locale.ROOT, "| %s | %s | %.3f | %.3f | %.3f [%.3f, %.3f] | %.3f | %.3f [%.3f, %.3f] |%n",
-                kernel, size, median(t[0]), median(t[1]), median(rect), rci[0], rci[1], median(t[2]), median(jag),
-                jci[0], jci[1]);
+                kernel, size, PairedStats.median(t[0]), PairedStats.median(t[1]), rci.median(), rci.low(), rci.high(),
+                PairedStats.median(t[2]), jci.median(), jci.low(), jci.high());
     }
 
     public static void main(String[] args) {

@@ -178,58 +178,37 @@ public final class StagedCopy<D> implements AutoCloseable {
 
         /** These settings with the host's copies made by {@code threads} threads ({@link #threads()}). */
         public Settings withThreads(int threads) {
-            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
-                    inChunks, outRampBytes);
+            return edit(b -> b.threads = threads);
         }
 
         /** These settings with the host's copies made by {@code copy}. */
         public Settings withCopy(HostCopy copy) {
-            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
-                    inChunks, outRampBytes);
+            return edit(b -> b.copy = copy);
         }
 
         /** These settings with the host's pieces in a {@link Pipeline} ({@code true}) or in rounds per chunk. */
         public Settings withPipelined(boolean pipelined) {
-            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
-                    inChunks, outRampBytes);
+            return edit(b -> b.pipelined = pipelined);
         }
 
         /** These settings with copies to the device staged in write-combined slots ({@code true}) or cached ones. */
         public Settings withWriteCombined(boolean writeCombined) {
-            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
-                    inChunks, outRampBytes);
+            return edit(b -> b.writeCombined = writeCombined);
         }
 
         /** These settings with every core copying from {@code wideBytes} ({@link #wideBytes()}). */
         public Settings withWideBytes(long wideBytes) {
-            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
-                    inChunks, outRampBytes);
+            return edit(b -> b.wideBytes = wideBytes);
         }
 
         /** These settings with the calling thread copying pieces ({@code true}) or leaving them to the helpers. */
         public Settings withCallerCopies(boolean callerCopies) {
-            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
-                    inChunks, outRampBytes);
+            return edit(b -> b.callerCopies = callerCopies);
         }
 
         /** These settings with the first device copies to the host queued one per turn ({@code true}) or at once. */
         public Settings withInterleave(boolean interleave) {
-            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
-                    inChunks, outRampBytes);
+            return edit(b -> b.interleave = interleave);
         }
 
         /** These settings with every piece staged for the device written back from the caches ({@code true}) or none. */
@@ -239,10 +218,7 @@ public final class StagedCopy<D> implements AutoCloseable {
 
         /** These settings with the pieces of chunks up to {@code flushBytes} written back ({@link #flushBytes()}). */
         public Settings withFlushBytes(long flushBytes) {
-            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
-                    inChunks, outRampBytes);
+            return edit(b -> b.flushBytes = flushBytes);
         }
 
         /**
@@ -250,10 +226,10 @@ public final class StagedCopy<D> implements AutoCloseable {
          * outChunkBytes} for copies to the host ({@link #inChunkBytes()}, {@link #outChunkBytes()}; 0: by the size).
          */
         public Settings withDirectionChunks(long inChunkBytes, long outChunkBytes) {
-            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
-                    inChunks, outRampBytes);
+            return edit(b -> {
+                b.inChunkBytes = inChunkBytes;
+                b.outChunkBytes = outChunkBytes;
+            });
         }
 
         /**
@@ -261,18 +237,87 @@ public final class StagedCopy<D> implements AutoCloseable {
          * copies to the host ramping from {@code outRampBytes} ({@link #outRampBytes()}).
          */
         public Settings withDirections(int inChunks, long outRampBytes) {
-            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
-                    inChunks, outRampBytes);
+            return edit(b -> {
+                b.inChunks = inChunks;
+                b.outRampBytes = outRampBytes;
+            });
         }
 
         /** These settings with {@code inThreads} threads copying for the device ({@link #inThreads()}). */
         public Settings withInThreads(int inThreads) {
-            return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                    rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                    wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
-                    inChunks, outRampBytes);
+            return edit(b -> b.inThreads = inThreads);
+        }
+
+        /** These settings changed by {@code change}, which sets fields of a {@link Builder} holding their values. */
+        Settings edit(java.util.function.Consumer<Builder> change) {
+            Builder b = new Builder(this);
+            change.accept(b);
+            return b.build();
+        }
+
+        /**
+         * The fields of settings, to be changed before {@link #build} makes them settings again (and checks them): the
+         * one place that copies every field, for {@link #edit}.
+         */
+        static final class Builder {
+            long minBytes;
+            long slotBytes;
+            int slots;
+            int lanes;
+            long minChunkBytes;
+            int chunksPerCopy;
+            long minPieceBytes;
+            long rowsMinBytes;
+            int threads;
+            HostCopy copy;
+            boolean pipelined;
+            long rampBytes;
+            long spinMicros;
+            long pollMicros;
+            boolean writeCombined;
+            long wideBytes;
+            boolean callerCopies;
+            boolean interleave;
+            long flushBytes;
+            int inThreads;
+            long inChunkBytes;
+            long outChunkBytes;
+            int inChunks;
+            long outRampBytes;
+
+            Builder(Settings s) {
+                minBytes = s.minBytes;
+                slotBytes = s.slotBytes;
+                slots = s.slots;
+                lanes = s.lanes;
+                minChunkBytes = s.minChunkBytes;
+                chunksPerCopy = s.chunksPerCopy;
+                minPieceBytes = s.minPieceBytes;
+                rowsMinBytes = s.rowsMinBytes;
+                threads = s.threads;
+                copy = s.copy;
+                pipelined = s.pipelined;
+                rampBytes = s.rampBytes;
+                spinMicros = s.spinMicros;
+                pollMicros = s.pollMicros;
+                writeCombined = s.writeCombined;
+                wideBytes = s.wideBytes;
+                callerCopies = s.callerCopies;
+                interleave = s.interleave;
+                flushBytes = s.flushBytes;
+                inThreads = s.inThreads;
+                inChunkBytes = s.inChunkBytes;
+                outChunkBytes = s.outChunkBytes;
+                inChunks = s.inChunks;
+                outRampBytes = s.outRampBytes;
+            }
+
+            Settings build() {
+                return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
+                        rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
+                        wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
+                        inChunks, outRampBytes);
+            }
         }
 
         /**

@@ -41,8 +41,7 @@ public final class HostCopyBench {
             double[] back = new double[a.length];
             System.out.printf(Locale.ROOT, "host copies of %d MiB between a double[] and pinned memory, %d cores%n",
                     mib, Runtime.getRuntime().availableProcessors());
-            System.out.println("| method | threads | to pinned GB/s | from pinned GB/s |");
-            System.out.println("| --- | ---: | ---: | ---: |");
+            Harness.header(1, "method", "threads", "to pinned GB/s", "from pinned GB/s");
             for (HostCopy method : HostCopy.available()) {
                 for (int t : threads) {
                     ExecutorService pool = Executors.newFixedThreadPool(t);
@@ -81,8 +80,7 @@ public final class HostCopyBench {
                      "the DMA target")) {
             System.out.println();
             System.out.println("the same copies while the device reads 64 MiB of other pinned memory in a loop:");
-            System.out.println("| method | threads | to pinned GB/s | from pinned GB/s | DMA GB/s meanwhile |");
-            System.out.println("| --- | ---: | ---: | ---: | ---: |");
+            Harness.header(1, "method", "threads", "to pinned GB/s", "from pinned GB/s", "DMA GB/s meanwhile");
             for (HostCopy method : HostCopy.available()) {
                 for (int t : threads) {
                     if (t < 4) {
@@ -138,8 +136,7 @@ public final class HostCopyBench {
             System.out.println();
             System.out.println("copies into write-combined pinned memory, alone and while the device reads 64 MiB of"
                     + " other write-combined memory in a loop:");
-            System.out.println("| method | threads | to write-combined GB/s | under DMA GB/s | DMA GB/s meanwhile |");
-            System.out.println("| --- | ---: | ---: | ---: | ---: |");
+            Harness.header(1, "method", "threads", "to write-combined GB/s", "under DMA GB/s", "DMA GB/s meanwhile");
             for (HostCopy method : HostCopy.available()) {
                 for (int t : threads) {
                     ExecutorService pool = Executors.newFixedThreadPool(t);
@@ -183,10 +180,6 @@ public final class HostCopyBench {
         void copy(int from, int n);
     }
 
-    private interface Op {
-        void run() throws Exception;
-    }
-
     private static void split(ExecutorService pool, int t, int length, Piece piece) throws Exception {
         int per = (length + t - 1) / t;
         List<Future<?>> futures = new ArrayList<>();
@@ -202,17 +195,7 @@ public final class HostCopyBench {
         }
     }
 
-    private static double rate(long bytes, Op op) throws Exception {
-        int reps = 7;
-        long[] nanos = new long[reps];
-        for (int i = -2; i < reps; i++) {
-            long t0 = System.nanoTime();
-            op.run();
-            if (i >= 0) {
-                nanos[i] = System.nanoTime() - t0;
-            }
-        }
-        Arrays.sort(nanos);
-        return bytes / (double) nanos[reps / 2];
+    private static double rate(long bytes, Harness.Op<Exception> op) throws Exception {
+        return bytes / (double) Harness.medianNanos(2, 7, null, op, null);
     }
 }

@@ -13,6 +13,7 @@ import org.acc4j.runtime.cuda.Context;
 import org.acc4j.runtime.cuda.Driver;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.DeviceBuffer;
+import org.acc4j.runtime.transfer.Harness.Op;
 import org.acc4j.runtime.transfer.StagedCopy.Settings;
 
 /**
@@ -35,11 +36,6 @@ public final class TransferBench {
     private TransferBench() {
     }
 
-    /** An operation, timed or run between timed ones. */
-    private interface Op {
-        void run();
-    }
-
     public static void main(String[] args) {
         long[] sizes = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
         boolean sweep = true;
@@ -51,13 +47,13 @@ public final class TransferBench {
             Runtime.getRuntime().availableProcessors()};
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
-                case "--sizes" -> sizes = longs(args[++i]);
+                case "--sizes" -> sizes = Harness.longs(args[++i]);
                 case "--no-sweep" -> sweep = false;
                 case "--breakdown" -> breakdown = true;
-                case "--sweep-sizes" -> sweepSizes = longs(args[++i]);
-                case "--slot-mib" -> slotMib = longs(args[++i]);
-                case "--slots" -> slotCounts = Arrays.stream(longs(args[++i])).mapToInt(v -> (int) v).toArray();
-                case "--threads" -> threads = Arrays.stream(longs(args[++i])).mapToInt(v -> (int) v).toArray();
+                case "--sweep-sizes" -> sweepSizes = Harness.longs(args[++i]);
+                case "--slot-mib" -> slotMib = Harness.longs(args[++i]);
+                case "--slots" -> slotCounts = Arrays.stream(Harness.longs(args[++i])).mapToInt(v -> (int) v).toArray();
+                case "--threads" -> threads = Arrays.stream(Harness.longs(args[++i])).mapToInt(v -> (int) v).toArray();
                 default -> throw new IllegalArgumentException("usage: TransferBench [--sizes 1,8,64 (MiB)] [--no-sweep]"
                         + " [--sweep-sizes 8,64,512 (MiB)] [--slot-mib 8,16,32,64] [--slots 2,3,4]"
                         + " [--threads 0,8,16 (0: the common pool)] [--breakdown]");
@@ -71,10 +67,7 @@ public final class TransferBench {
         }
         Context context = Context.open(Device.all().get(0));
         try {
-            System.out.printf(Locale.ROOT, "device: %s; host: %d cores; staging %s%n", Device.all().get(0).name(),
-                    Runtime.getRuntime().availableProcessors(), Settings.fromEnvironment(System.out::println));
-            System.out.println("write-back of staged pieces (flush): "
-                    + (Writeback.available() ? "available" : "does nothing here: " + Writeback.missing()));
+            Harness.printSetup(Device.all().get(0).name(), Settings.fromEnvironment(System.out::println));
             warmUp(context);
             if (breakdown) {
                 breakdown(context);
@@ -101,9 +94,9 @@ public final class TransferBench {
 
     private static void table(Context context, long[] sizes) {
         System.out.println();
-        System.out.println("| MiB | copyin | copyout | updateDevice | updateHost | pinned H2D | pinned D2H | pageable H2D"
-                + " | pageable D2H | copyin/pinned | copyout/pinned | updateDevice/pinned | updateHost/pinned |");
-        System.out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        Harness.header(0, "MiB", "copyin", "copyout", "updateDevice", "updateHost", "pinned H2D", "pinned D2H",
+                "pageable H2D", "pageable D2H", "copyin/pinned", "copyout/pinned", "updateDevice/pinned",
+                "updateHost/pinned");
         for (long mib : sizes) {
             long bytes = mib * MIB;
             double[] a = new double[(int) (bytes / 8)];
@@ -143,8 +136,7 @@ public final class TransferBench {
         double[] a = new double[(int) (bytes / 8)];
         Arrays.fill(a, 1.5);
         System.out.println();
-        System.out.println("| 1 MiB step | us |");
-        System.out.println("| --- | ---: |");
+        Harness.header(1, "1 MiB step", "us");
         context.makeCurrent();
         CUdeviceptr[] held = new CUdeviceptr[1];
         micros("cuMemAlloc", null, () -> {
@@ -175,29 +167,9 @@ public final class TransferBench {
         context.makeCurrent();
     }
 
-    private static void micros(String step, Op before, Op op, Op after) {
-        int reps = 41;
-        long[] nanos = new long[reps];
-        for (int i = -5; i < reps; i++) {
-            if (before != null) {
-                before.run();
-            }
-            long t0 = System.nanoTime();
-            op.run();
-            long t = System.nanoTime() - t0;
-            if (i >= 0) {
-                nanos[i] = t;
-            }
-            if (after != null) {
-                after.run();
-            }
-        }
-        Arrays.sort(nanos);
-        System.out.printf(Locale.ROOT, "| %s | %.1f |%n", step, nanos[reps / 2] / 1e3);
-    }
-
-    private static long[] longs(String list) {
-        return Arrays.stream(list.split(",")).mapToLong(v -> Long.parseLong(v.trim())).toArray();
+    private static void micros(String step, Op<RuntimeException> before, Op<RuntimeException> op,
+                               Op<RuntimeException> after) {
+        System.out.printf(Locale.ROOT, "| %s | %.1f |%n", step, Harness.medianNanos(5, 41, before, op, after) / 1e3);
     }
 
     /**
@@ -209,9 +181,8 @@ public final class TransferBench {
         System.out.println("Staging settings (GB/s to the device / to the host, and their ratios to pinned copies;"
                 + " threads 0 = the common pool with the caller, " + (java.util.concurrent.ForkJoinPool
                 .getCommonPoolParallelism() + 1) + " threads):");
-        System.out.println("| MiB | slot MiB | slots | threads | min chunk MiB | chunks per copy | piece KiB | H2D | D2H"
-                + " | H2D/pinned | D2H/pinned |");
-        System.out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        Harness.header(0, "MiB", "slot MiB", "slots", "threads", "min chunk MiB", "chunks per copy", "piece KiB", "H2D",
+                "D2H", "H2D/pinned", "D2H/pinned");
         record Variant(Settings settings, int threads) {
         }
         List<Variant> variants = new ArrayList<>();
@@ -247,13 +218,10 @@ public final class TransferBench {
                 for (Variant v : variants) {
                     Settings s = v.settings();
                     try (StagedCopy<DeviceBuffer> staged = new StagedCopy<>(s, CudaLane::open, v.threads())) {
-                        double in = rate(bytes, null, () -> require(staged.toDevice(a, device)), null);
-                        double out = rate(bytes, null, () -> require(staged.toHost(device, back)), null);
-                        if (!Arrays.equals(a, back)) {
-                            throw new IllegalStateException("the staged copies of " + mib + " MiB with " + s + " and "
-                                    + v.threads() + " threads did not bring the array back element for element");
-                        }
-                        Arrays.fill(back, 0);
+                        double in = rate(bytes, null, () -> Harness.require(staged.toDevice(a, device)), null);
+                        double out = rate(bytes, null, () -> Harness.require(staged.toHost(device, back)), null);
+                        Harness.verify(a, back, "the staged copies of " + mib + " MiB with " + s + " and "
+                                + v.threads() + " threads");
                         System.out.printf(Locale.ROOT, "| %d | %d | %d | %d | %.0f | %d | %d | %.1f | %.1f | %.2f |"
                                         + " %.2f |%n", mib, s.slotBytes() / MIB, s.slots(), v.threads(),
                                 s.minChunkBytes() / (double) MIB, s.chunksPerCopy(), s.minPieceBytes() >> 10, in, out,
@@ -264,32 +232,11 @@ public final class TransferBench {
         }
     }
 
-    private static void require(boolean staged) {
-        if (!staged) {
-            throw new IllegalStateException("the copy was not staged");
-        }
-    }
-
     /** GB/s of {@code op}: the median of several timed runs after two untimed ones, each between the untimed others. */
-    private static double rate(long bytes, Op before, Op op, Op after) {
+    private static double rate(long bytes, Op<RuntimeException> before, Op<RuntimeException> op,
+                               Op<RuntimeException> after) {
         int reps = (int) Math.max(5, Math.min(30, (4L << 30) / bytes));
-        long[] nanos = new long[reps];
-        for (int i = -2; i < reps; i++) {
-            if (before != null) {
-                before.run();
-            }
-            long t0 = System.nanoTime();
-            op.run();
-            long t = System.nanoTime() - t0;
-            if (i >= 0) {
-                nanos[i] = t;
-            }
-            if (after != null) {
-                after.run();
-            }
-        }
-        Arrays.sort(nanos);
-        return bytes / (double) nanos[reps / 2];
+        return bytes / (double) Harness.medianNanos(2, reps, before, op, after);
     }
 
     private static void check(int result, String call) {

@@ -16,6 +16,7 @@ import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.DeviceBuffer;
 import org.acc4j.runtime.cuda.Driver;
 import org.acc4j.runtime.cuda.Event;
+import org.acc4j.runtime.transfer.Harness.Op;
 import org.acc4j.runtime.transfer.StagedCopy.Settings;
 
 /**
@@ -43,13 +44,8 @@ public final class TransferTimeline {
     private TransferTimeline() {
     }
 
-    private interface Op {
-        void run();
-    }
-
     public static void main(String[] args) throws Exception {
-        long[] sizes = args.length > 0 ? Arrays.stream(args[0].split(",")).mapToLong(Long::parseLong).toArray()
-                : new long[] {8, 32};
+        long[] sizes = args.length > 0 ? Harness.longs(args[0]) : new long[] {8, 32};
         Acc.install(AccRuntime.get().backend());
         Acc.init();
         if (!AccRuntime.get().onDevice()) {
@@ -60,10 +56,7 @@ public final class TransferTimeline {
         Settings settings = Settings.fromEnvironment(System.out::println);
         Context context = Context.open(Device.all().get(0));
         try {
-            System.out.printf(Locale.ROOT, "device: %s; host: %d cores; staging %s%n", Device.all().get(0).name(),
-                    Runtime.getRuntime().availableProcessors(), settings);
-            System.out.println("write-back of staged pieces (flush): "
-                    + (Writeback.available() ? "available" : "does nothing here: " + Writeback.missing()));
+            Harness.printSetup(Device.all().get(0).name(), settings);
             for (long mib : sizes) {
                 size(context, settings, mib);
             }
@@ -111,8 +104,7 @@ public final class TransferTimeline {
         check(JCudaDriver.cuMemFreeHost(combined), "cuMemFreeHost");
         check(JCudaDriver.cuMemFree(raw), "cuMemFree");
 
-        System.out.println("| step | us | GB/s | ratio to pinned |");
-        System.out.println("| --- | ---: | ---: | ---: |");
+        Harness.header(1, "step", "us", "GB/s", "ratio to pinned");
         row("pinned H2D", bytes, pinnedIn, pinnedIn);
         row("pinned D2H", bytes, pinnedOut, pinnedOut);
         row("pinned write-combined H2D", bytes, combinedIn, pinnedIn);
@@ -138,14 +130,14 @@ public final class TransferTimeline {
              StagedCopy<DeviceBuffer> hostOnly = new StagedCopy<>(settings,
                      (b, s) -> new NoDeviceLane(CudaLane.open(b, s)),
                      (b, s) -> new NoDeviceLane(CudaLane.openWriteCombined(b, s)))) {
-            double in = micros(null, () -> require(staged.toDevice(a, device)), null);
-            double out = micros(null, () -> require(staged.toHost(device, back)), null);
-            verify(a, back, "staged copies");
-            double inCold = micros(TransferTimeline::pause, () -> require(staged.toDevice(a, device)), null);
-            double outCold = micros(TransferTimeline::pause, () -> require(staged.toHost(device, back)), null);
-            verify(a, back, "staged copies after a pause");
-            double hostIn = micros(null, () -> require(hostOnly.toDevice(a, device)), null);
-            double hostOut = micros(null, () -> require(hostOnly.toHost(device, back)), null);
+            double in = micros(null, () -> Harness.require(staged.toDevice(a, device)), null);
+            double out = micros(null, () -> Harness.require(staged.toHost(device, back)), null);
+            Harness.verify(a, back, "staged copies");
+            double inCold = micros(TransferTimeline::pause, () -> Harness.require(staged.toDevice(a, device)), null);
+            double outCold = micros(TransferTimeline::pause, () -> Harness.require(staged.toHost(device, back)), null);
+            Harness.verify(a, back, "staged copies after a pause");
+            double hostIn = micros(null, () -> Harness.require(hostOnly.toDevice(a, device)), null);
+            double hostOut = micros(null, () -> Harness.require(hostOnly.toHost(device, back)), null);
             Plan plan = staged.plan(8, a.length);
             TimingLane lane = opened.get(0);
             TimingLane laneIn = openedCombined.isEmpty() ? lane : openedCombined.get(0);
@@ -161,10 +153,10 @@ public final class TransferTimeline {
             row("device side alone (same chunks), D2H", bytes, dmaOut, pinnedOut);
             System.out.printf(Locale.ROOT, "%nplan: %s; middle pieces of %d KiB%n", plan,
                     plan.pieceElements() * 8L >> 10);
-            timeline(staged, laneIn::begin, laneIn::end, () -> require(staged.toDevice(a, device)), true,
+            timeline(staged, laneIn::begin, laneIn::end, () -> Harness.require(staged.toDevice(a, device)), true,
                     staged.plan(8, a.length, true));
-            timeline(staged, lane::begin, lane::end, () -> require(staged.toHost(device, back)), false, plan);
-            verify(a, back, "traced copies");
+            timeline(staged, lane::begin, lane::end, () -> Harness.require(staged.toHost(device, back)), false, plan);
+            Harness.verify(a, back, "traced copies");
         }
     }
 
@@ -256,9 +248,8 @@ public final class TransferTimeline {
         System.out.printf(Locale.ROOT, "pipeline returned at %.1f us, drained (copy returns) at %.1f us%n",
                 (at(t, Trace.Kind.PIPELINE_END) - t0) / 1e3, (at(t, Trace.Kind.END) - t0) / 1e3);
         System.out.println();
-        System.out.println("| chunk | KiB | released | host first piece | host last piece | host GB/s | queue call"
-                + " | queue us | device start | device end | device GB/s | device idle before | landed seen |");
-        System.out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        Harness.header(0, "chunk", "KiB", "released", "host first piece", "host last piece", "host GB/s", "queue call",
+                "queue us", "device start", "device end", "device GB/s", "device idle before", "landed seen");
         double idle = 0;
         double deviceBusy = 0;
         for (int k = 0; k < chunks; k++) {
@@ -296,9 +287,9 @@ public final class TransferTimeline {
             try (StagedCopy<FakeDevice> staged = new StagedCopy<>(settings, lanes)) {
                 Plan plan = staged.plan(8, a.length);
                 System.out.printf(Locale.ROOT, "%n## %d MiB (fake lanes)%n%nplan: %s%n", mib, plan);
-                timeline(staged, () -> { }, () -> null, () -> require(staged.toDevice(a, device)), true, plan);
-                timeline(staged, () -> { }, () -> null, () -> require(staged.toHost(device, back)), false, plan);
-                verify(a, back, "copies through fake lanes");
+                timeline(staged, () -> { }, () -> null, () -> Harness.require(staged.toDevice(a, device)), true, plan);
+                timeline(staged, () -> { }, () -> null, () -> Harness.require(staged.toHost(device, back)), false, plan);
+                Harness.verify(a, back, "copies through fake lanes");
             }
         }
     }
@@ -363,38 +354,9 @@ public final class TransferTimeline {
                 pinnedMicros / micros);
     }
 
-    private static void verify(double[] a, double[] back, String what) {
-        if (!Arrays.equals(a, back)) {
-            throw new IllegalStateException(what + " did not bring the array back element for element");
-        }
-        Arrays.fill(back, 0);
-    }
-
-    private static void require(boolean staged) {
-        if (!staged) {
-            throw new IllegalStateException("the copy was not staged");
-        }
-    }
-
     /** Microseconds of {@code op}: the median of {@link #REPS} timed runs after three untimed ones. */
-    private static double micros(Op before, Op op, Op after) {
-        long[] nanos = new long[REPS];
-        for (int i = -3; i < REPS; i++) {
-            if (before != null) {
-                before.run();
-            }
-            long t0 = System.nanoTime();
-            op.run();
-            long t = System.nanoTime() - t0;
-            if (i >= 0) {
-                nanos[i] = t;
-            }
-            if (after != null) {
-                after.run();
-            }
-        }
-        Arrays.sort(nanos);
-        return nanos[REPS / 2] / 1e3;
+    private static double micros(Op<RuntimeException> before, Op<RuntimeException> op, Op<RuntimeException> after) {
+        return Harness.medianNanos(3, REPS, before, op, after) / 1e3;
     }
 
     private static void check(int result, String call) {

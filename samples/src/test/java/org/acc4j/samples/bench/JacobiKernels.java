@@ -18,6 +18,7 @@ import jcuda.driver.JCudaDriver;
 import org.acc4j.compiler.Compiler;
 import org.acc4j.compiler.KernelPlan;
 import org.acc4j.samples.Jacobi;
+import org.acc4j.samples.PairedStats;
 
 /**
  * The Jacobi sweep's kernel alone, several forms side by side in one process, each launched by raw JCuda and timed by

@@ -17,6 +17,7 @@ import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.LaunchArgs;
 import org.acc4j.runtime.cuda.MappedMemory;
 import org.acc4j.runtime.launch.CallClock;
+import org.acc4j.samples.PairedStats;
 
 /**
  * What one call costs, in one process: a raw JCuda launch and synchronisation of a trivial kernel (the floor) and a
@@ -32,10 +33,10 @@ import org.acc4j.runtime.launch.CallClock;
  * org.acc4j.runtime.launch.CallClock}), each part's median per n; the clock's own reads then add to the pairs.
  *
  * <p>Run under the agent, on the GPU machine from a packed {@code .gpu/} ({@code scripts/gpu-pack.sh}):
- * {@code bash .gpu/on-gpu.sh -javaagent:.gpu/acc.jar -cp ".gpu/acc.jar:.gpu/test-classes:.gpu/lib/annotations.jar"
- * org.acc4j.samples.bench.LaunchBench [--rounds 400] [--block 50] [--calls 20000]}, or {@code bash
- * scripts/call-check.sh}, which runs it in several fresh JVMs; add {@code -Dacc4j.mapped=false} to see the error
- * record copied back instead.
+ * {@code bash .gpu/on-gpu.sh -javaagent:.gpu/acc.jar -cp
+ * ".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:.gpu/lib/annotations.jar" org.acc4j.samples.bench.LaunchBench
+ * [--rounds 400] [--block 50] [--calls 20000]}, or {@code bash scripts/call-check.sh}, which runs it in several fresh
+ * JVMs; add {@code -Dacc4j.mapped=false} to see the error record copied back instead.
  */
 public final class LaunchBench {
     private LaunchBench() {

@@ -1,27 +1,29 @@
-package org.acc4j.samples.bench;
+package org.acc4j.samples;
 
 import java.util.Arrays;
 
 /**
- * The statistics of the per-call harness: block medians, and the median of paired differences with a
+ * The statistics of the timing harnesses: medians, and the median of paired differences or ratios with a
  * distribution-free 95 % interval.
  *
- * <p>The interval is the one from order statistics: for {@code n} differences sorted, the median lies between the
- * {@code l}-th and the {@code (n + 1 - l)}-th with probability at least 95 %, where {@code l} is the largest rank with
- * {@code P(B < l) <= 2.5 %} for {@code B} binomial with {@code n} trials of one half (the count of differences below
- * the true median). It assumes only that the rounds' differences are independent draws of one distribution, which
- * shuffling the order of the blocks within each round helps keep true.
+ * <p>The interval is the one from order statistics: for {@code n} values sorted, the median of their distribution
+ * lies between the {@code l}-th and the {@code (n + 1 - l)}-th with probability at least 95 %, where {@code l} is the
+ * largest rank with {@code P(B < l) <= 2.5 %} for {@code B} binomial with {@code n} trials of one half (the count of
+ * values below the true median). It assumes only that the values are independent draws of one distribution, which
+ * shuffling or interleaving the order of what is timed within each round helps keep true. Below 6 values no pair of
+ * order statistics reaches 95 %: {@link #medianInterval} then gives NaN ends, {@link #medianIntervalOrExtremes} the
+ * smallest and the largest value.
  */
-final class PairedStats {
+public final class PairedStats {
     private PairedStats() {
     }
 
     /** A median with its 95 % interval. */
-    record Interval(double median, double low, double high) {
+    public record Interval(double median, double low, double high) {
     }
 
     /** The median of {@code values} (the mean of the two middle ones for an even count); NaN for none. */
-    static double median(double[] values) {
+    public static double median(double[] values) {
         if (values.length == 0) {
             return Double.NaN;
         }
@@ -32,7 +34,7 @@ final class PairedStats {
     }
 
     /** The median of the first {@code count} of {@code nanos}, in nanoseconds; {@code nanos} is sorted in place. */
-    static double median(long[] nanos, int count) {
+    public static double median(long[] nanos, int count) {
         Arrays.sort(nanos, 0, count);
         return count % 2 == 1 ? nanos[count / 2] : (nanos[count / 2 - 1] + nanos[count / 2]) / 2.0;
     }
@@ -42,7 +44,7 @@ final class PairedStats {
      * with {@code P(B <= l - 1) <= 0.025}, {@code B ~ Binomial(n, 1/2)}; 0 when even the extremes do not reach 95 %
      * (fewer than 6 values).
      */
-    static int lowerRank(int n) {
+    public static int lowerRank(int n) {
         double cumulative = 0;
         int l = 0;
         for (int k = 0; k <= n; k++) {
@@ -69,7 +71,7 @@ final class PairedStats {
      * The median of {@code differences} with its distribution-free 95 % interval ({@code [x(l), x(n + 1 - l)]}); the
      * interval is the whole range, marked by NaN ends, when there are too few values for one.
      */
-    static Interval medianInterval(double[] differences) {
+    public static Interval medianInterval(double[] differences) {
         double[] s = differences.clone();
         Arrays.sort(s);
         int n = s.length;
@@ -81,8 +83,23 @@ final class PairedStats {
         return new Interval(m, s[l - 1], s[n - l]);
     }
 
+    /**
+     * The median of {@code values} with its 95 % interval as {@link #medianInterval} gives it, or with the smallest
+     * and the largest value as its ends when there are too few values for one (fewer than 6).
+     */
+    public static Interval medianIntervalOrExtremes(double[] values) {
+        if (values.length == 0) {
+            throw new IllegalArgumentException("no values to take a median of");
+        }
+        double[] s = values.clone();
+        Arrays.sort(s);
+        int n = s.length;
+        int l = Math.max(1, lowerRank(n));
+        return new Interval(median(s), s[l - 1], s[n - l]);
+    }
+
     /** The mean of {@code values}. */
-    static double mean(double[] values) {
+    public static double mean(double[] values) {
         double t = 0;
         for (double v : values) {
             t += v;
@@ -91,7 +108,7 @@ final class PairedStats {
     }
 
     /** Element-wise {@code a[i] - b[i]}. */
-    static double[] minus(double[] a, double[] b) {
+    public static double[] minus(double[] a, double[] b) {
         double[] d = new double[a.length];
         for (int i = 0; i < a.length; i++) {
             d[i] = a[i] - b[i];
@@ -100,7 +117,7 @@ final class PairedStats {
     }
 
     /** A shuffle of {@code 0..n-1} drawn from {@code random} (Fisher and Yates). */
-    static int[] order(int n, java.util.Random random) {
+    public static int[] order(int n, java.util.Random random) {
         int[] o = new int[n];
         for (int i = 0; i < n; i++) {
             o[i] = i;

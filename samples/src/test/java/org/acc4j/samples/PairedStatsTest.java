@@ -1,15 +1,85 @@
-package org.acc4j.samples.bench;
+package org.acc4j.samples;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The per-call harness's statistics against direct computations on random samples from fixed seeds. */
+/**
+ * The harnesses' statistics: medians and intervals on known inputs (odd and even counts, ties, too few values for an
+ * interval), against direct computations on random samples from fixed seeds, and the interval's coverage.
+ */
 class PairedStatsTest {
+    private static double[] shuffled(int n, long seed) {
+        double[] x = new double[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = i + 1;
+        }
+        Random r = new Random(seed);
+        for (int i = n - 1; i > 0; i--) {
+            int j = r.nextInt(i + 1);
+            double t = x[i];
+            x[i] = x[j];
+            x[j] = t;
+        }
+        return x;
+    }
+
+    private static void assertInterval(double median, double low, double high, PairedStats.Interval iv) {
+        assertEquals(new PairedStats.Interval(median, low, high), iv);
+    }
+
+    @Test
+    void knownInputsGiveKnownMediansAndIntervals() {
+        // odd counts: ranks 6 and 16 of 21, 10 and 22 of 31, whatever the order of the values
+        assertInterval(11, 6, 16, PairedStats.medianInterval(shuffled(21, 1)));
+        assertInterval(11, 6, 16, PairedStats.medianIntervalOrExtremes(shuffled(21, 1)));
+        assertInterval(16, 10, 22, PairedStats.medianIntervalOrExtremes(shuffled(31, 2)));
+        // even counts: the mean of the two middle values; ranks 2 and 9 of 10, 6 and 15 of 20
+        assertInterval(5.5, 2, 9, PairedStats.medianInterval(shuffled(10, 5)));
+        assertInterval(10.5, 6, 15, PairedStats.medianIntervalOrExtremes(shuffled(20, 6)));
+        assertEquals(5.5, PairedStats.median(shuffled(10, 5)), 0.0);
+        // ties: 1 2 3 5 5 5 5 5 5 5 7 9, ranks 3 and 10 of 12
+        assertInterval(5, 3, 5, PairedStats.medianInterval(new double[] {5, 1, 5, 5, 3, 5, 7, 5, 5, 2, 9, 5}));
+        assertInterval(2, 2, 2, PairedStats.medianIntervalOrExtremes(new double[] {2, 2, 2, 2, 2, 2, 2}));
+        // too few values for 95 %: NaN ends, or the extremes
+        PairedStats.Interval five = PairedStats.medianInterval(shuffled(5, 3));
+        assertEquals(3, five.median(), 0.0);
+        assertTrue(Double.isNaN(five.low()) && Double.isNaN(five.high()));
+        assertInterval(3, 1, 5, PairedStats.medianIntervalOrExtremes(shuffled(5, 3)));
+        assertInterval(2.5, 1, 4, PairedStats.medianIntervalOrExtremes(new double[] {4, 1, 3, 2}));
+        assertInterval(1, 1, 1, PairedStats.medianIntervalOrExtremes(new double[] {1}));
+        assertTrue(Double.isNaN(PairedStats.median(new double[0])));
+        assertThrows(IllegalArgumentException.class, () -> PairedStats.medianIntervalOrExtremes(new double[0]));
+        // the values given are left as they were
+        double[] x = {3, 1, 2};
+        PairedStats.medianIntervalOrExtremes(x);
+        assertArrayEquals(new double[] {3, 1, 2}, x, 0.0);
+    }
+
+    @Test
+    void theIntervalOrExtremesCoversTheMedianAboutNineteenTimesInTwenty() {
+        Random r = new Random(7);
+        int covered = 0;
+        int trials = 4000;
+        for (int t = 0; t < trials; t++) {
+            double[] x = new double[21];
+            for (int i = 0; i < x.length; i++) {
+                x[i] = Math.exp(r.nextGaussian()); // lognormal: its median is 1
+            }
+            PairedStats.Interval ci = PairedStats.medianIntervalOrExtremes(x);
+            if (ci.low() <= 1 && 1 <= ci.high()) {
+                covered++;
+            }
+        }
+        // the exact coverage at ranks 6 and 16 of 21 is 97.3%
+        assertEquals(0.973, (double) covered / trials, 0.01);
+    }
+
     @Test
     void lowerRanksAreTheBinomialOnes() {
         // P(B <= k) for B ~ Binomial(n, 1/2), computed by summing the terms exactly as fractions of 2^n
