@@ -248,76 +248,11 @@ public final class StagedCopy<D> implements AutoCloseable {
             return edit(b -> b.inThreads = inThreads);
         }
 
-        /** These settings changed by {@code change}, which sets fields of a {@link Builder} holding their values. */
-        Settings edit(java.util.function.Consumer<Builder> change) {
-            Builder b = new Builder(this);
+        /** These settings changed by {@code change}, which sets fields of a {@link SettingsBuilder} holding them. */
+        Settings edit(java.util.function.Consumer<SettingsBuilder> change) {
+            SettingsBuilder b = new SettingsBuilder(this);
             change.accept(b);
             return b.build();
-        }
-
-        /**
-         * The fields of settings, to be changed before {@link #build} makes them settings again (and checks them): the
-         * one place that copies every field, for {@link #edit}.
-         */
-        static final class Builder {
-            long minBytes;
-            long slotBytes;
-            int slots;
-            int lanes;
-            long minChunkBytes;
-            int chunksPerCopy;
-            long minPieceBytes;
-            long rowsMinBytes;
-            int threads;
-            HostCopy copy;
-            boolean pipelined;
-            long rampBytes;
-            long spinMicros;
-            long pollMicros;
-            boolean writeCombined;
-            long wideBytes;
-            boolean callerCopies;
-            boolean interleave;
-            long flushBytes;
-            int inThreads;
-            long inChunkBytes;
-            long outChunkBytes;
-            int inChunks;
-            long outRampBytes;
-
-            Builder(Settings s) {
-                minBytes = s.minBytes;
-                slotBytes = s.slotBytes;
-                slots = s.slots;
-                lanes = s.lanes;
-                minChunkBytes = s.minChunkBytes;
-                chunksPerCopy = s.chunksPerCopy;
-                minPieceBytes = s.minPieceBytes;
-                rowsMinBytes = s.rowsMinBytes;
-                threads = s.threads;
-                copy = s.copy;
-                pipelined = s.pipelined;
-                rampBytes = s.rampBytes;
-                spinMicros = s.spinMicros;
-                pollMicros = s.pollMicros;
-                writeCombined = s.writeCombined;
-                wideBytes = s.wideBytes;
-                callerCopies = s.callerCopies;
-                interleave = s.interleave;
-                flushBytes = s.flushBytes;
-                inThreads = s.inThreads;
-                inChunkBytes = s.inChunkBytes;
-                outChunkBytes = s.outChunkBytes;
-                inChunks = s.inChunks;
-                outRampBytes = s.outRampBytes;
-            }
-
-            Settings build() {
-                return new Settings(minBytes, slotBytes, slots, lanes, minChunkBytes, chunksPerCopy, minPieceBytes,
-                        rowsMinBytes, threads, copy, pipelined, rampBytes, spinMicros, pollMicros, writeCombined,
-                        wideBytes, callerCopies, interleave, flushBytes, inThreads, inChunkBytes, outChunkBytes,
-                        inChunks, outRampBytes);
-            }
         }
 
         /**
@@ -340,7 +275,6 @@ public final class StagedCopy<D> implements AutoCloseable {
         public static Settings parse(String spec, Settings base) {
             return StagingSpec.parse(spec, base);
         }
-
 
         /**
          * {@link #DEFAULT} with the changes given by {@code -Dacc4j.staging=...} or else {@code ACC4J_STAGING}
