@@ -93,6 +93,25 @@ public final class Report {
 
     // ------------------------------------------------------------------------------------------ sections
 
+    /**
+     * The run folder's {@code caveats.md}, if it has one, quoted under the title: what the person who made the run
+     * knows about its figures that the figures do not say (a peer that measured out of line, say).
+     */
+    private void caveats() {
+        java.nio.file.Path file = run.dir().resolve("caveats.md");
+        if (!java.nio.file.Files.isRegularFile(file)) {
+            return;
+        }
+        try {
+            for (String l : java.nio.file.Files.readAllLines(file, java.nio.charset.StandardCharsets.UTF_8)) {
+                line(l.isBlank() ? ">" : "> " + l);
+            }
+            line();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot read " + file, e);
+        }
+    }
+
     private void header() {
         String gpu = run.info().getOrDefault("gpu", run.anchors().gpu());
         line("# Benchmarks");
@@ -107,6 +126,7 @@ public final class Report {
                     + " work end to end.");
             line();
         }
+        caveats();
         line("| | |");
         line("| --- | --- |");
         line("| date | " + run.info().getOrDefault("date", "?") + " |");

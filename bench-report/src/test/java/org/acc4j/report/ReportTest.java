@@ -140,6 +140,17 @@ class ReportTest {
         assertTrue(md.contains("**Smoke run without a GPU.**"), md);
     }
 
+    @Test
+    void aRunsCaveatsAreQuotedUnderTheTitle() throws IOException {
+        Path run = runFolder(false);
+        Files.writeString(run.resolve("caveats.md"), "The copy peer measured out of line.\n\nSecond paragraph.\n");
+        Path docs = tmp.resolve("caveat-docs");
+        Report.write(Run.load(run), docs);
+        String md = Files.readString(docs.resolve("benchmarks.md"));
+        assertTrue(md.contains("> The copy peer measured out of line.\n>\n> Second paragraph.\n"), md);
+        assertTrue(md.indexOf("> The copy peer") < md.indexOf("| date |"), "above the run's table");
+    }
+
     static String result(String benchmark, String size, String variant, double ms, double error) {
         return "{\"benchmark\":\"org.acc4j.jmh." + benchmark + "\",\"params\":{\"size\":\"" + size + "\""
                 + (variant == null ? "" : ",\"variant\":\"" + variant + "\"") + "},\"primaryMetric\":{\"score\":"
