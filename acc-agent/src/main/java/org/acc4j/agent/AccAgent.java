@@ -54,7 +54,7 @@ public final class AccAgent {
 
     public static void premain(String arguments, Instrumentation instrumentation) {
         install(instrumentation);
-        boolean warm = warmupEnabled();
+        boolean warm = AccRuntime.warmupEnabled();
         AccRuntime.get().startInBackground(warm ? AccAgent::warmup : null);
         if (warm) {
             // the warm-up class rewritten and its kernels compiled while CUDA starts, on a thread of its own
@@ -73,19 +73,6 @@ public final class AccAgent {
 
     /** The runtime's warm-up call's class: outside the packages the transformer skips, so that it is rewritten. */
     private static final String WARMUP = "org.acc4j.warmup.Warmup";
-
-    /** The warm-up call's switch: {@code acc4j.warmup}, else {@code ACC4J_WARMUP}; on unless {@code off}, ... */
-    static boolean warmupEnabled() {
-        String v = System.getProperty("acc4j.warmup");
-        if (v == null) {
-            v = System.getenv("ACC4J_WARMUP");
-        }
-        if (v == null || v.isBlank()) {
-            return true;
-        }
-        v = v.trim().toLowerCase(java.util.Locale.ROOT);
-        return !(v.equals("off") || v.equals("false") || v.equals("0") || v.equals("no"));
-    }
 
     /**
      * The runtime's warm-up call ({@link org.acc4j.warmup.Warmup}), loaded only now, on the start-up thread, so that

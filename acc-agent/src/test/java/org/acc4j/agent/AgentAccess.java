@@ -15,8 +15,8 @@ public final class AgentAccess {
         return new SiteTransformer(register, warn).transform(loader, internalName, null, null, bytes);
     }
 
-    /** The warm-up call's switch. */
+    /** The warm-up call's switch, as the agent reads it. */
     public static boolean warmupEnabled() {
-        return AccAgent.warmupEnabled();
+        return org.acc4j.runtime.AccRuntime.warmupEnabled();
     }
 }

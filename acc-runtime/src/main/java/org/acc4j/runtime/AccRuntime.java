@@ -466,6 +466,15 @@ public final class AccRuntime {
         return LoopData.enabled();
     }
 
+    /** Whether the agent makes the runtime's warm-up call ({@code acc4j.warmup}, else {@code ACC4J_WARMUP}; on). */
+    public static boolean warmupEnabled() {
+        String v = System.getProperty("acc4j.warmup");
+        if (v == null) {
+            v = System.getenv("ACC4J_WARMUP");
+        }
+        return v == null || Options.switchValue(v) != Boolean.FALSE;
+    }
+
     /** A line of the compile report from the agent, before the runtime may have started. */
     public static void agentNote(String line) {
         if (LoopData.reportAsked()) {

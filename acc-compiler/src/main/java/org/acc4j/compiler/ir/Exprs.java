@@ -2,6 +2,7 @@ package org.acc4j.compiler.ir;
 
 import java.util.List;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /** Walks of expression trees (Java 17 has no pattern switch, so the case analysis lives here once). */
 public final class Exprs {
@@ -30,6 +31,30 @@ public final class Exprs {
             return List.of(c.left(), c.right());
         }
         return List.of();
+    }
+
+    /** {@code e} with {@code f} applied to each of its direct operands ({@link #children}); a leaf as it is. */
+    public static Expr map(Expr e, UnaryOperator<Expr> f) {
+        if (e instanceof Expr.Load l) {
+            return new Expr.Load(l.array(), l.row() == null ? null : f.apply(l.row()), f.apply(l.index()), l.access());
+        } else if (e instanceof Expr.Length l) {
+            return l.row() == null ? l : new Expr.Length(l.array(), f.apply(l.row()));
+        } else if (e instanceof Expr.Call c) {
+            return new Expr.Call(c.fn(), c.type(), c.args().stream().map(f).toList());
+        } else if (e instanceof Expr.Binary b) {
+            return new Expr.Binary(b.op(), f.apply(b.left()), f.apply(b.right()));
+        } else if (e instanceof Expr.Unary u) {
+            return new Expr.Unary(u.op(), f.apply(u.operand()));
+        } else if (e instanceof Expr.Convert c) {
+            return new Expr.Convert(c.type(), f.apply(c.operand()));
+        } else if (e instanceof Expr.Compare c) {
+            return new Expr.Compare(c.cond(), f.apply(c.left()), f.apply(c.right()), c.unordered());
+        } else if (e instanceof Expr.Select s) {
+            return new Expr.Select(f.apply(s.cond()), f.apply(s.ifTrue()), f.apply(s.ifFalse()));
+        } else if (e instanceof Expr.Cmp3 c) {
+            return new Expr.Cmp3(f.apply(c.left()), f.apply(c.right()), c.nanIsOne());
+        }
+        return e;
     }
 
     /** Whether {@code e} or any expression inside it satisfies {@code p}. */

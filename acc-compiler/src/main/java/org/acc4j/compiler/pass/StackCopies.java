@@ -133,40 +133,6 @@ public final class StackCopies {
 
     /** {@code e} with the one read of {@code t} replaced by {@code by}. */
     private static Expr replace(Expr e, Var t, Expr by) {
-        if (e instanceof Expr.Local l && l.var().equals(t)) {
-            return by;
-        }
-        if (e instanceof Expr.Binary b) {
-            return new Expr.Binary(b.op(), replace(b.left(), t, by), replace(b.right(), t, by));
-        }
-        if (e instanceof Expr.Unary u) {
-            return new Expr.Unary(u.op(), replace(u.operand(), t, by));
-        }
-        if (e instanceof Expr.Convert c) {
-            return new Expr.Convert(c.type(), replace(c.operand(), t, by));
-        }
-        if (e instanceof Expr.Call c) {
-            return new Expr.Call(c.fn(), c.type(), c.args().stream().map(x -> replace(x, t, by)).toList());
-        }
-        if (e instanceof Expr.Compare c) {
-            return new Expr.Compare(c.cond(), replace(c.left(), t, by), replace(c.right(), t, by), c.unordered());
-        }
-        if (e instanceof Expr.Select s) {
-            return new Expr.Select(replace(s.cond(), t, by), replace(s.ifTrue(), t, by), replace(s.ifFalse(), t, by));
-        }
-        if (e instanceof Expr.Cmp3 c) {
-            return new Expr.Cmp3(replace(c.left(), t, by), replace(c.right(), t, by), c.nanIsOne());
-        }
-        if (e instanceof Expr.Load l) {
-            return new Expr.Load(l.array(), l.row() == null ? null : replace(l.row(), t, by), replace(l.index(), t, by),
-                    l.access());
-        }
-        if (e instanceof Expr.Length n) {
-            return n.row() == null ? n : new Expr.Length(n.array(), replace(n.row(), t, by));
-        }
-        if (Exprs.mentions(e, t)) {
-            throw new IllegalStateException("a stack temporary inside " + e.getClass().getSimpleName());
-        }
-        return e;
+        return e instanceof Expr.Local l && l.var().equals(t) ? by : Exprs.map(e, c -> replace(c, t, by));
     }
 }

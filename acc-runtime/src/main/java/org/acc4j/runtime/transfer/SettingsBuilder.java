@@ -2,7 +2,8 @@ package org.acc4j.runtime.transfer;
 
 /**
  * The fields of {@link StagedCopy.Settings}, to be changed before {@link #build} makes them settings again (and
- * checks them): the one place that copies every field, for {@link StagedCopy.Settings#edit}.
+ * checks them): the one place that copies every field, for {@link StagedCopy.Settings#edit} and the settings text
+ * ({@link StagingSpec}).
  */
 final class SettingsBuilder {
     long minBytes;

@@ -10,30 +10,7 @@ final class StagingSpec {
 
     /** {@code base} with the changes of {@code spec}; see {@link Settings#parse}. */
     static Settings parse(String spec, Settings base) {
-        long min = base.minBytes();
-        long slot = base.slotBytes();
-        int slots = base.slots();
-        int lanes = base.lanes();
-        long chunk = base.minChunkBytes();
-        int chunks = base.chunksPerCopy();
-        long piece = base.minPieceBytes();
-        long rows = base.rowsMinBytes();
-        int threads = base.threads();
-        HostCopy copy = base.copy();
-        boolean pipelined = base.pipelined();
-        long ramp = base.rampBytes();
-        long spin = base.spinMicros();
-        long poll = base.pollMicros();
-        boolean wc = base.writeCombined();
-        long wide = base.wideBytes();
-        boolean caller = base.callerCopies();
-        boolean interleave = base.interleave();
-        long flush = base.flushBytes();
-        int inThreads = base.inThreads();
-        long inChunk = base.inChunkBytes();
-        long outChunk = base.outChunkBytes();
-        int inChunks = base.inChunks();
-        long outRamp = base.outRampBytes();
+        SettingsBuilder b = new SettingsBuilder(base);
         for (String entry : spec.split(",")) {
             String e = entry.trim();
             if (e.isEmpty()) {
@@ -47,37 +24,37 @@ final class StagingSpec {
             String value = e.substring(eq + 1).trim();
             try {
                 switch (key) {
-                    case "min" -> min = bytes(value);
-                    case "rows" -> rows = bytes(value);
-                    case "slot" -> slot = bytes(value);
-                    case "chunk" -> chunk = bytes(value);
-                    case "piece" -> piece = bytes(value);
+                    case "min" -> b.minBytes = bytes(value);
+                    case "rows" -> b.rowsMinBytes = bytes(value);
+                    case "slot" -> b.slotBytes = bytes(value);
+                    case "chunk" -> b.minChunkBytes = bytes(value);
+                    case "piece" -> b.minPieceBytes = bytes(value);
                     case "ramp" -> {
-                        ramp = bytes(value);
-                        outRamp = ramp;
+                        b.rampBytes = bytes(value);
+                        b.outRampBytes = b.rampBytes;
                     }
-                    case "outramp" -> outRamp = bytes(value);
-                    case "inchunks" -> inChunks = Integer.parseInt(value);
-                    case "spin" -> spin = Long.parseLong(value);
-                    case "poll" -> poll = Long.parseLong(value);
-                    case "slots" -> slots = Integer.parseInt(value);
-                    case "lanes" -> lanes = Integer.parseInt(value);
-                    case "chunks" -> chunks = Integer.parseInt(value);
-                    case "threads" -> threads = Integer.parseInt(value);
-                    case "copy" -> copy = HostCopy.valueOf(value.toUpperCase(java.util.Locale.ROOT));
-                    case "wide" -> wide = bytes(value);
-                    case "pipelined" -> pipelined = bool(value);
-                    case "wc" -> wc = bool(value);
-                    case "caller" -> caller = bool(value);
-                    case "interleave" -> interleave = bool(value);
-                    case "flush" -> flush = switch (value) {
+                    case "outramp" -> b.outRampBytes = bytes(value);
+                    case "inchunks" -> b.inChunks = Integer.parseInt(value);
+                    case "spin" -> b.spinMicros = Long.parseLong(value);
+                    case "poll" -> b.pollMicros = Long.parseLong(value);
+                    case "slots" -> b.slots = Integer.parseInt(value);
+                    case "lanes" -> b.lanes = Integer.parseInt(value);
+                    case "chunks" -> b.chunksPerCopy = Integer.parseInt(value);
+                    case "threads" -> b.threads = Integer.parseInt(value);
+                    case "copy" -> b.copy = HostCopy.valueOf(value.toUpperCase(java.util.Locale.ROOT));
+                    case "wide" -> b.wideBytes = bytes(value);
+                    case "pipelined" -> b.pipelined = bool(value);
+                    case "wc" -> b.writeCombined = bool(value);
+                    case "caller" -> b.callerCopies = bool(value);
+                    case "interleave" -> b.interleave = bool(value);
+                    case "flush" -> b.flushBytes = switch (value) {
                         case "true" -> Long.MAX_VALUE;
                         case "false" -> 0;
                         default -> bytes(value);
                     };
-                    case "inthreads" -> inThreads = Integer.parseInt(value);
-                    case "inchunk" -> inChunk = bytes(value);
-                    case "outchunk" -> outChunk = bytes(value);
+                    case "inthreads" -> b.inThreads = Integer.parseInt(value);
+                    case "inchunk" -> b.inChunkBytes = bytes(value);
+                    case "outchunk" -> b.outChunkBytes = bytes(value);
                     default -> throw new IllegalArgumentException("unknown key");
                 }
             } catch (IllegalArgumentException x) {
@@ -89,8 +66,7 @@ final class StagingSpec {
                         + " interleave (true or false)", x);
             }
         }
-        return new Settings(min, slot, slots, lanes, chunk, chunks, piece, rows, threads, copy, pipelined, ramp,
-                spin, poll, wc, wide, caller, interleave, flush, inThreads, inChunk, outChunk, inChunks, outRamp);
+        return b.build();
     }
 
     private static boolean bool(String value) {
