@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# On the GPU machine, from a .gpu/ packed by scripts/bench-pack.sh, in about 2 minutes: the three 3D stencil samples'
+# kernels timed by CUDA events in one process (scripts/stencil3d-probe.py): hand CUDA in several structures and
+# acc4j's own kernels, dumped (ACC4J_DUMP) by a short JMH run of the benchmarks' gpuKernel per shape (which also
+# checks the device's result against plain Java), launched in several blocks and in derived forms of their PTX.
+# Settings: PROBE_SHAPES (TAG:SHAPE ..., SHAPE as ACC4J_MARCH takes it, "default" for none; a tag m_<chunk>_<XxY> is a
+# marched shape), PROBE_JMH (JMH options of the dump runs), BENCH_JAVA (default: bash .gpu/on-gpu.sh).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-/tmp/acc4j-stencil3d-probe}
+mkdir -p "$out/ptx"
+read -r -a java <<<"${BENCH_JAVA:-bash .gpu/on-gpu.sh}"
+shapes=${PROBE_SHAPES:-default:default m_8_64x4:points=off,once=on,chunk=8,block=64x4 m_4_64x4:points=off,once=on,chunk=4,block=64x4}
+jmh=${PROBE_JMH:--wi 0 -i 1 -r 50ms -p size=256x256x256 -p variant=default}
+cat .gpu/bench/commit.txt 2>/dev/null | tee "$out/run-info.txt"
+args=()
+for ts in $shapes; do
+  tag=${ts%%:*}
+  s=${ts#*:}
+  d="$out/ptx/$tag"
+  mkdir -p "$d"
+  opts=(-Dacc4j.autotune=off "-Dacc4j.dump=$d")
+  [ "$s" != default ] && opts+=("-Dacc4j.march=$s")
+  t0=$SECONDS
+  # shellcheck disable=SC2086
+  timeout 60 "${java[@]}" -javaagent:.gpu/acc.jar "${opts[@]}" -jar .gpu/bench/benchmarks.jar \
+    '\.(Stencil|Laplacian|Wave13pt)Bench\.gpuKernel$' -f 0 $jmh >"$out/jmh-$tag.log" 2>&1
+  echo "$tag ($s): exit $?, $((SECONDS - t0)) s, $(ls "$d" | grep -c 'marched\.ptx$') marched kernels" | tee -a "$out/run-info.txt"
+  grep -E 'HOST RUN|Exception|Error|acc4j: |^[A-Z][A-Za-z0-9]*Bench\.' "$out/jmh-$tag.log" | head -8
+  args+=("$tag=$d")
+done
+OUT="$out" timeout 150 python3 scripts/stencil3d-probe.py "${args[@]}" 2>&1 | grep -v -i warning | tee "$out/kernels.txt"
