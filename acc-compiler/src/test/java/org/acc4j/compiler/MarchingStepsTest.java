@@ -106,6 +106,22 @@ class MarchingStepsTest {
     }
 
     @Test
+    void theOnePointKernelsKeepThirtyTwoRegistersAThread() throws Exception {
+        // the strided path for grids that do not cover the nest walks its points in one loop: nested strided loops
+        // took 40 registers for the Laplacian and the 13-point nest, three quarters of the threads an SM can hold
+        java.nio.file.Path ptxas = Ptxas.find();
+        for (String name : new String[] {"sevenPoint", "laplacian", "thirteenPoint"}) {
+            KernelPlan.Unchecked u = MarchingTest.marched(MarchingTest.withSetting("", name));
+            assertNotNull(u, name);
+            assertTrue(u.ptx().contains("$L_points_strided"), u.ptx());
+            if (ptxas != null) {
+                int regs = Ptxas.registers(ptxas, u.entry(), u.ptx());
+                assertTrue(regs > 0 && regs <= 32, name + ": " + regs + " registers");
+            }
+        }
+    }
+
+    @Test
     @Order(1)
     void aFailedProofRunsTheCheckedKernelWithJavasException() throws Exception {
         // first, so that Java's exception is thrown by code the JIT has not yet compiled (which may drop its message)

@@ -45,6 +45,13 @@ public final class Ptxas {
         return out;
     }
 
+    /** The registers a thread of {@code ptx}'s kernel uses under {@code ptxas -v}, or -1 when it does not assemble. */
+    public static int registers(Path ptxas, String name, String ptx) throws IOException, InterruptedException {
+        String out = run(ptxas, name, ptx, true);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Used (\\d+) registers").matcher(out);
+        return out.startsWith("ok\n") && m.find() ? Integer.parseInt(m.group(1)) : -1;
+    }
+
     private static String run(Path ptxas, String name, String ptx, boolean verbose)
             throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("acc4j-ptxas");
