@@ -27,10 +27,13 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MarchingStepsTest {
-    /** Sizes (nx, ny, nz): chunk tails of every length modulo 2, 4 and 8, one-wide and empty interiors. */
+    /**
+     * Sizes (nx, ny, nz): chunk tails of every length modulo 2, 4 and 8, one-wide and empty interiors, short stride-1
+     * rows (nx for the 7-point nest, nz for the others: 3, 64, 65).
+     */
     static final int[][] SIZES = {{3, 3, 3}, {4, 3, 5}, {5, 4, 40}, {33, 9, 17}, {7, 6, 19}, {3, 3, 70},
         {10, 10, 2}, {1, 5, 5}, {6, 7, Marching.CHUNK + 2}, {6, 5, Marching.CHUNK + 3}, {9, 4, 2 * Marching.CHUNK + 7},
-        {35, 3, 23}};
+        {35, 3, 23}, {6, 7, 64}, {5, 6, 65}, {64, 5, 6}, {65, 4, 7}, {9, 11, 3}};
 
     static Object[] args(String name, Random rnd, int[] s) {
         int n = s[0] * s[1] * s[2];

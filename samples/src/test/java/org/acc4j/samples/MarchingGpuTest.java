@@ -27,8 +27,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 class MarchingGpuTest {
     static Stream<MarchingCases.Case> cases() {
         return Stream.concat(MarchingCases.cases(new int[][] {{3, 3, 3}, {5, 6, 40}, {37, 9, 19}, {129, 67, 35},
-            {256, 256, 64}, {64, 64, 300}}).stream(), MarchingCases.windows(new int[][] {{5, 5}, {21, 133}, {5, 3000},
-            {3001, 5}, {1027, 2051}, {4096, 4099}}).stream());
+            {256, 256, 64}, {64, 64, 300},
+            // short stride-1 rows: nx for the 7-point stencil, nz for the Laplacian and the wave
+            {40, 33, 3}, {20, 17, 5}, {30, 31, 64}, {9, 70, 65}, {3, 33, 40}, {64, 31, 30}, {65, 7, 9}}).stream(),
+            MarchingCases.windows(new int[][] {{5, 5}, {21, 133}, {5, 3000}, {3001, 5}, {1027, 2051}, {4096, 4099}})
+                    .stream());
     }
 
     @Test
