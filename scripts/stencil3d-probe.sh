@@ -3,6 +3,7 @@
 # kernels timed by CUDA events in one process (scripts/stencil3d-probe.py): hand CUDA in several structures and
 # acc4j's own kernels, dumped (ACC4J_DUMP) by a short JMH run of the benchmarks' gpuKernel per shape (which also
 # checks the device's result against plain Java), launched in several blocks and in derived forms of their PTX.
+# Then the GPU tests of PROBE_TESTS (default MarchingGpuTest), when the pack holds the test classes.
 # Settings: PROBE_SHAPES (TAG:SHAPE ..., SHAPE as ACC4J_MARCH takes it, "default" for none; a tag m_<chunk>_<XxY> is a
 # marched shape), PROBE_JMH (JMH options of the dump runs), BENCH_JAVA (default: bash .gpu/on-gpu.sh).
 set -uo pipefail
@@ -30,3 +31,16 @@ for ts in $shapes; do
   args+=("$tag=$d")
 done
 OUT="$out" timeout 150 python3 scripts/stencil3d-probe.py "${args[@]}" 2>&1 | grep -v -i warning | tee "$out/kernels.txt"
+# the GPU tests of PROBE_TESTS (default MarchingGpuTest; "" for none), when scripts/gpu-pack.sh packed the test classes
+. scripts/common.sh
+tests=${PROBE_TESTS-MarchingGpuTest}
+if [ -n "$tests" ] && [ -d .gpu/test-classes ]; then
+  echo "== GPU tests: $tests"
+  sel=$(for c in $tests; do printf -- "--select-class org.acc4j.samples.%s " "$c"; done)
+  # shellcheck disable=SC2086
+  timeout "${PROBE_TESTS_TIMEOUT:-90}" "${java[@]}" -Dacc4j.gpu=true -Dacc4j.agent.jar=.gpu/acc.jar \
+    -jar "$junit" execute --class-path "$(test_cp)" --include-tag gpu $sel \
+    --details=tree --disable-banner >"$out/gpu-tests.log" 2>&1
+  echo "GPU tests: exit $?" | tee -a "$out/run-info.txt"
+  grep -E "tests (successful|failed|skipped)|✘" "$out/gpu-tests.log" | head -20
+fi
