@@ -38,6 +38,8 @@ import numpy as np  # noqa: E402
 hand.cp = cp
 REPS = int(os.environ.get("PROBE_REPS", "30"))
 ROUNDS = int(os.environ.get("PROBE_ROUNDS", "5"))
+DERIVED = os.path.join(os.environ.get("OUT", "/tmp"), "ptx", "derived")
+os.makedirs(DERIVED, exist_ok=True)
 KERNEL = {"stencil": "Stencil_stencil", "laplacian": "Laplacian_laplacian", "wave13pt": "Wave13pt_wave"}
 NAMES = {"stencil": (("a", None, "b"), ("alpha", "beta")), "laplacian": (("a", None, "b"), ("cx", "cy", "cz")),
          "wave13pt": (("w1", "w0", "w2"), ("m0", "m1", "m2"))}
@@ -163,7 +165,7 @@ def main():
             for form, text in forms.items():
                 entry, params = entry_params(text)
                 try:
-                    path = os.path.join(os.environ.get("OUT", "/tmp"), f"{tag}{form.replace('+', '_')}_{name}.ptx")
+                    path = os.path.join(DERIVED, f"{tag}{form.replace('+', '_')}_{name}.ptx")
                     with open(path, "w") as fh:
                         fh.write(text)
                     m = cp.RawModule(path=path)
@@ -243,7 +245,7 @@ def main():
                         args.append(np.float64(v) if t == "f64" else v)
                 args = tuple(args)
                 if tag.startswith("m_"):
-                    ch, blk = tag[3:].split("_")
+                    ch, blk = tag[2:].split("_")
                     ch = int(ch)
                     bx, by = (int(t) for t in blk.split("x"))
                     add(f"acc4j {tf}", fn, (gi(nf, bx), gi(nm, by), gi(ns, ch)), (bx, by, 1), args, fn, err)

@@ -44,3 +44,5 @@ if [ -n "$tests" ] && [ -d .gpu/test-classes ]; then
   echo "GPU tests: exit $?" | tee -a "$out/run-info.txt"
   grep -E "tests (successful|failed|skipped)|✘" "$out/gpu-tests.log" | head -20
 fi
+# the dumps and logs in one archive (the device returns few files); kernels.txt, run-info.txt, gpu-tests.log beside it
+tar czf "$out/probe.tgz" -C "$out" ptx $(cd "$out" && ls jmh-*.log 2>/dev/null) && rm -rf "$out/ptx" "$out"/jmh-*.log
