@@ -108,7 +108,7 @@ def with_maxnreg(ptx, n):
 
 
 def fast_only(ptx):
-    return "\n".join(l for l in ptx.split("\n") if not re.search(r"bra \$L_par_strided", l))
+    return "\n".join(l for l in ptx.split("\n") if not re.search(r"bra \$L_(par|points)_strided", l))
 
 
 def timed_rounds(calls):
