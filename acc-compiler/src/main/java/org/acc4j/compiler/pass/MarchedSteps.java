@@ -29,7 +29,8 @@ final class MarchedSteps {
      * (the largest stride) on z and the other on y, in blocks of {@code p}; the kernel gets a path without loops
      * back for threads whose grid covers the nest ({@link Marching#MAPPING_POINTS}).
      */
-    static Marching.Kernel points(Region region, List<Stmt.For> loops, Stmt.For fast, Stmt.For outer, PointBlock p) {
+    static Marching.Kernel points(Region region, List<Stmt.For> loops, Stmt.For fast, Stmt.For outer, PointBlock p,
+                                  boolean align) {
         List<Mapping.Level> levels = new ArrayList<>();
         List<Mapping.GridDim> grid = new ArrayList<>(List.of(new Mapping.Unused(), new Mapping.Unused(),
                 new Mapping.Unused()));
@@ -45,9 +46,11 @@ final class MarchedSteps {
                 middle = l.index().name();
             }
         }
-        Mapping mapping = new Mapping(levels, new int[] {p.x(), p.y(), p.z()}, grid, Marching.MAPPING_POINTS);
+        Mapping mapping = new Mapping(levels, new int[] {p.x(), p.y(), p.z()}, grid,
+                align ? Marching.MAPPING_POINTS_ALIGNED : Marching.MAPPING_POINTS);
         String note = "one point per thread in blocks of " + p + " threads over " + fast.index().name() + ", "
-                + middle + " and " + outer.index().name() + ", a path without loops back for threads whose grid "
+                + middle + " and " + outer.index().name() + (align ? ", x threads from the row element at "
+                + fast.index().name() + "'s lower bound rounded down to a multiple of 32" : "") + ", a path without loops back for threads whose grid "
                 + "covers the nest (launched when the bounds proofs hold, else the checked kernel runs)";
         List<String> notes = new ArrayList<>(region.notes());
         notes.add(note);

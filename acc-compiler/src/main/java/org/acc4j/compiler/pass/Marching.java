@@ -83,6 +83,15 @@ public final class Marching {
     public static final String MAPPING_ONCE = "marched stencil, one pass a level where the grid covers it";
     /** The mapping name of a 3D nest kept at one point per thread ({@link Shape#points}). */
     public static final String MAPPING_POINTS = "stencil points, one pass a level where the grid covers it";
+    /**
+     * Whether the x threads of a 3D nest kept at one point per thread start at the row's element whose index is the
+     * stride-1 loop's lower bound rounded down to a multiple of 32, so that each warp's elements start where a row's
+     * do ({@link #MAPPING_POINTS_ALIGNED}).
+     */
+    public static final boolean ALIGN = false;
+    /** The mapping name of a 3D nest kept at one point per thread with {@link #ALIGN}. */
+    public static final String MAPPING_POINTS_ALIGNED = "stencil points, x threads from aligned row elements, one pass "
+            + "a level where the grid covers it";
     /** The block of a 3D nest kept at one point per thread (null: 3D nests march); faster than marched on an H100. */
     public static final PointBlock POINTS = new PointBlock(64, 2, 2);
 
@@ -98,7 +107,8 @@ public final class Marching {
      * {@code rows=on} marches nests over the rows of a two-dimensional array too).
      */
     public record Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
-                        boolean prefetch, boolean gaps, boolean rows, int unroll, boolean once, PointBlock points) {
+                        boolean prefetch, boolean gaps, boolean rows, int unroll, boolean once, PointBlock points,
+                        boolean align) {
         public static final String PROPERTY = "acc4j.march";
         public static final String ENV = "ACC4J_MARCH";
         public static final Shape DEFAULT = new Shape(true, CHUNK, CHUNK_2D, BLOCK_X, BLOCK_Y, BLOCK_2D, true, false, false, false);
@@ -106,7 +116,7 @@ public final class Marching {
         /** A shape whose 3D chunks keep one loop over their steps ({@code unroll} 0). */
         public Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
                      boolean prefetch, boolean gaps, boolean rows) {
-            this(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, UNROLL, ONCE, POINTS);
+            this(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, UNROLL, ONCE, POINTS, ALIGN);
         }
 
         /**
@@ -116,7 +126,13 @@ public final class Marching {
          */
         public Shape withSteps(int by, boolean once, PointBlock points) {
             return new Shape(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, by, once,
-                    points);
+                    points, align);
+        }
+
+        /** This shape with the x threads of a 3D nest kept at one point per thread aligned or not ({@link #ALIGN}). */
+        public Shape withAlign(boolean aligned) {
+            return new Shape(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, unroll, once,
+                    points, aligned);
         }
 
         /** A shape whose columns keep their gaps ({@code gaps} off). */
@@ -143,6 +159,7 @@ public final class Marching {
             int unroll = DEFAULT.unroll;
             boolean once = DEFAULT.once;
             PointBlock points = DEFAULT.points;
+            boolean align = DEFAULT.align;
             for (String entry : text.split(",")) {
                 String[] kv = entry.trim().split("=", 2);
                 if (kv.length != 2) {
@@ -156,6 +173,10 @@ public final class Marching {
                     }
                     if (kv[0].trim().equals("once")) {
                         once = v.equals("on");
+                        continue;
+                    }
+                    if (kv[0].trim().equals("align")) {
+                        align = v.equals("on");
                         continue;
                     }
                     if (kv[0].trim().equals("points")) {
@@ -188,7 +209,7 @@ public final class Marching {
                     // an entry that cannot be read leaves the shape as it was
                 }
             }
-            return s.withSteps(unroll, once, points);
+            return s.withSteps(unroll, once, points).withAlign(align);
         }
 
         /** 1, 2, 4 or 8. */
@@ -413,7 +434,7 @@ public final class Marching {
             return null;
         }
         if (n == 3 && shape.points() != null) {
-            return MarchedSteps.points(region, loops, fast, march, shape.points());
+            return MarchedSteps.points(region, loops, fast, march, shape.points(), shape.align());
         }
         int columnCount = columns.size();
         if (shape.fixed()) {

@@ -659,7 +659,13 @@ public final class KernelEmitter {
         return ONCE_PER_THREAD && !unchecked.isEmpty() && region.scan() == null && region.mapping() != null
                 && (region.mapping().levels().size() <= 2
                 || org.acc4j.compiler.pass.Marching.MAPPING_ONCE.equals(region.mapping().name())
-                || org.acc4j.compiler.pass.Marching.MAPPING_POINTS.equals(region.mapping().name()));
+                || points(region.mapping()));
+    }
+
+    /** Whether {@code m} is a 3D stencil's kept at one point per thread. */
+    private static boolean points(Mapping m) {
+        return org.acc4j.compiler.pass.Marching.MAPPING_POINTS.equals(m.name())
+                || org.acc4j.compiler.pass.Marching.MAPPING_POINTS_ALIGNED.equals(m.name());
     }
 
     /**
@@ -674,7 +680,7 @@ public final class KernelEmitter {
      */
     private boolean pointsNest(Mapping.Level level, String end) {
         Mapping m = region.mapping();
-        if (!org.acc4j.compiler.pass.Marching.MAPPING_POINTS.equals(m.name()) || !oncePerThread()
+        if (!points(m) || !oncePerThread()
                 || m.levels().size() != 3 || m.levels().get(0) != level) {
             return false;
         }
@@ -719,7 +725,15 @@ public final class KernelEmitter {
             Reg c = w.reg(Type.PRED);
             Reg o = w.reg(Type.PRED);
             w.setp("ge", "s64", c, stride, trips[q]);
-            w.setp("ge", "s64", o, t[q], trips[q]);
+            if (axis.equals("x") && org.acc4j.compiler.pass.Marching.MAPPING_POINTS_ALIGNED.equals(m.name())) {
+                t[q] = alignedX(lo[q], trips[q], t[q], stride);
+                Reg before = w.reg(Type.PRED);
+                w.setp("lt", "s64", before, t[q], 0);
+                w.setp("ge", "s64", o, t[q], trips[q]);
+                w.op("or.pred", o, o, before);
+            } else {
+                w.setp("ge", "s64", o, t[q], trips[q]);
+            }
             if (q == 0) {
                 w.op("mov.pred", covers, c);
                 w.op("mov.pred", outside, o);
@@ -789,6 +803,29 @@ public final class KernelEmitter {
         w.op("add.s64", p, p, step);
         w.bra(head);
         return true;
+    }
+
+    /**
+     * The x thread's iteration when the x threads start at the row element {@code lo & ~31} ({@code lo} at least 0):
+     * {@code t - (lo & 31)}, negative for the threads before {@code lo}; unshifted when the grid's x threads do not
+     * reach {@code trips + (lo & 31)}, so that every iteration still has its thread.
+     */
+    private Reg alignedX(Reg lo, Reg trips, Reg t, Reg stride) {
+        Reg d = w.reg(Type.I32);
+        Reg neg = w.reg(Type.PRED);
+        w.op("and.b32", d, lo, 31);
+        w.setp("lt", "s32", neg, lo, 0);
+        w.op("selp.b32", d, 0, d, neg);
+        Reg d64 = w.reg(Type.I64);
+        w.op("cvt.u64.u32", d64, d);
+        Reg span = w.reg(Type.I64);
+        w.op("add.s64", span, trips, d64);
+        Reg fits = w.reg(Type.PRED);
+        w.setp("ge", "s64", fits, stride, span);
+        w.op("selp.b64", d64, d64, 0, fits);
+        Reg shifted = w.reg(Type.I64);
+        w.op("sub.s64", shifted, t, d64);
+        return shifted;
     }
 
     private int levelAt(Mapping.Level l) {
