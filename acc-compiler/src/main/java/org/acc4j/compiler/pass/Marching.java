@@ -88,7 +88,7 @@ public final class Marching {
      * stride-1 loop's lower bound rounded down to a multiple of 32, so that each warp's elements start where a row's
      * do ({@link #MAPPING_POINTS_ALIGNED}).
      */
-    public static final boolean ALIGN = false;
+    public static final boolean ALIGN = true;
     /** The mapping name of a 3D nest kept at one point per thread with {@link #ALIGN}. */
     public static final String MAPPING_POINTS_ALIGNED = "stencil points, x threads from aligned row elements, one pass "
             + "a level where the grid covers it";
