@@ -18,7 +18,7 @@ Hand structures:
   march c8 64x4    marched along s, chunks of 8 (scripts/stencil-hand.py's march)
 
 acc4j kernels: arguments TAG=DIR (a dump folder). The default one-point kernel reads its block from %ntid, so it
-is launched in several blocks; derived forms of its PTX: "nreg32" (.maxnreg 32 added) and "fast" (the branches to
+is launched in several blocks; derived forms of its PTX: "nreg32" (.maxnreg 32 added, with PROBE_NREG set) and "fast" (the branches to
 the strided paths removed: the path of threads whose grid covers the nest, which the launches here do). Marched
 kernels (folders whose tag starts with "m_": chunk and block from the tag, m_c8_64x4) are launched as the runtime
 does: x over f by the block's x, y over m, z over chunks of s.
@@ -44,6 +44,7 @@ KERNEL = {"stencil": "Stencil_stencil", "laplacian": "Laplacian_laplacian", "wav
 NAMES = {"stencil": (("a", None, "b"), ("alpha", "beta")), "laplacian": (("a", None, "b"), ("cx", "cy", "cz")),
          "wave13pt": (("w1", "w0", "w2"), ("m0", "m1", "m2"))}
 PT_BLOCKS = [(64, 2, 2), (64, 4, 1), (128, 2, 1), (256, 1, 1), (32, 8, 1)]
+ACC_BLOCKS = [(64, 2, 2), (64, 4, 1), (64, 1, 4), (64, 8, 1), (32, 4, 2), (128, 2, 1)]
 
 
 def gen_ax(name, full):
@@ -159,7 +160,9 @@ def main():
                 print(f"{tag}: no marched kernel of {owner} in {d}", flush=True)
                 continue
             ptx = open(os.path.join(d, cands[0])).read()
-            forms = {"": ptx, "+nreg32": with_maxnreg(ptx, 32)}
+            forms = {"": ptx}
+            if os.environ.get("PROBE_NREG"):
+                forms["+nreg32"] = with_maxnreg(ptx, 32)
             if not tag.startswith("m_"):
                 forms["+fast"] = fast_only(ptx)
             for form, text in forms.items():
@@ -250,7 +253,7 @@ def main():
                     bx, by = (int(t) for t in blk.split("x"))
                     add(f"acc4j {tf}", fn, (gi(nf, bx), gi(nm, by), gi(ns, ch)), (bx, by, 1), args, fn, err)
                 else:
-                    for blk in PT_BLOCKS[:4]:
+                    for blk in ACC_BLOCKS:
                         add(f"acc4j {tf} {blk[0]}x{blk[1]}x{blk[2]}", fn,
                             (gi(nf, blk[0]), gi(nm, blk[1]), gi(ns, blk[2])), blk, args, fn, err)
             t = timed_rounds(calls)
