@@ -119,6 +119,8 @@ class MarchingStepsTest {
             KernelPlan.Unchecked u = MarchingTest.marched(MarchingTest.withSetting("", name));
             assertNotNull(u, name);
             assertTrue(u.ptx().contains("$L_points_strided"), u.ptx());
+            // the x threads start at the row element of the lower bound rounded down to a multiple of 32
+            assertTrue(u.ptx().contains("and.b32") && u.ptx().contains(", 31;"), u.ptx());
             if (ptxas != null) {
                 int regs = Ptxas.registers(ptxas, u.entry(), u.ptx());
                 assertTrue(regs > 0 && regs <= 32, name + ": " + regs + " registers");
