@@ -15,6 +15,8 @@ Hand structures:
   flat B           a 1D block over the (m, f) plane flattened from row r, the interior tested per thread
   fullrow BxByBz   ax, the idle edge threads writing 0 to b's row ends (a diagnostic: whether b's partial sectors
                    at the row ends cost; b's ends hold 0 in the reference as well)
+  pfrow, ldrow     ax, the idle edge threads fetching b's row ends into L2 (prefetch.global.L2, or a load whose
+                   value is dropped), so that the row's partial end sectors are whole in L2 when written back
   march c8 64x4    marched along s, chunks of 8 (scripts/stencil-hand.py's march)
 
 acc4j kernels: arguments TAG=DIR (a dump folder). The default one-point kernel reads its block from %ntid, so it
@@ -47,13 +49,26 @@ PT_BLOCKS = [(64, 2, 2), (64, 4, 1), (128, 2, 1), (256, 1, 1), (32, 8, 1)]
 ACC_BLOCKS = [(64, 2, 2), (64, 4, 1), (64, 1, 4), (64, 8, 1), (32, 4, 2), (128, 2, 1)]
 
 
+EDGE = {
+    "ax": "return;",
+    # a diagnostic: b's row ends written (Java does not write them)
+    "fullrow": "if (f < nf && IN) b[((long long) s * nm + m) * nf + f] = 0.0; return;",
+    # b's row ends fetched into L2 (no architectural effect), so that the partial sector the row's stores leave is
+    # whole in L2 when written back
+    "pfrow": "if (f < nf && IN) asm volatile(\"prefetch.global.L2 [%0];\" :: \"l\"(b + ((long long) s * nm + m) * nf + f));"
+             " return;",
+    # the same by a load whose value is dropped
+    "ldrow": "if (f < nf && IN) { double t; asm volatile(\"ld.global.f64 %0, [%1];\" : \"=d\"(t) :"
+             " \"l\"(b + ((long long) s * nm + m) * nf + f)); } return;",
+}
+
+
 def gen_ax(name, full):
     r, narr, e = hand.STENCILS[name]
-    kname = f"{name}_{'fullrow' if full else 'ax'}"
-    edge = f"""  if (f < {r} || f >= nf - {r}) {{
-    if (f < nf && m >= {r} && m < nm - {r} && s >= {r} && s < ns - {r}) b[((long long) s * nm + m) * nf + f] = 0.0;
-    return;
-  }}""" if full else f"  if (f < {r} || f >= nf - {r}) return;"
+    mode = {False: "ax", True: "fullrow"}.get(full, full)
+    kname = f"{name}_{mode}"
+    inside = f"m >= {r} && m < nm - {r} && s >= {r} && s < ns - {r}"
+    edge = f"  if (f < {r} || f >= nf - {r}) {{ {EDGE[mode].replace('IN', inside)} }}"
     return kname, f"""
 extern "C" __global__ void {kname}(const double* w0, const double* a, double* b, int nf, int nm, int ns,
     double P0, double P1, double P2) {{
@@ -131,10 +146,10 @@ def main():
         k, s = hand.gen_pt(name, "i64", "plain")
         srcs.append(s)
         hk[(name, "pt")] = k
-        for full in (False, True):
-            k, s = gen_ax(name, full)
+        for mode in ("ax", "fullrow", "pfrow", "ldrow"):
+            k, s = gen_ax(name, mode)
             srcs.append(s)
-            hk[(name, "fullrow" if full else "ax")] = k
+            hk[(name, mode)] = k
         k, s = gen_flat(name)
         srcs.append(s)
         hk[(name, "flat")] = k
@@ -222,8 +237,9 @@ def main():
                 f = fns[(name, "ax")]
                 add(f"hand ax {blk[0]}x{blk[1]}x{blk[2]}", f, (ga(nf, blk[0]), gi(nm, blk[1]), gi(ns, blk[2])), blk,
                     hargs, f)
-            f = fns[(name, "fullrow")]
-            add("hand fullrow 64x2x2", f, ((nf + 63) // 64, gi(nm, 2), gi(ns, 2)), (64, 2, 2), hargs, f)
+            for mode in ("fullrow", "pfrow", "ldrow"):
+                f = fns[(name, mode)]
+                add(f"hand {mode} 64x2x2", f, ((nf + 63) // 64, gi(nm, 2), gi(ns, 2)), (64, 2, 2), hargs, f)
             f = fns[(name, "flat")]
             for bl in (256, 128):
                 add(f"hand flat {bl}", f, (((nm - 2 * r) * nf + bl - 1) // bl, ns - 2 * r, 1), (bl, 1, 1), hargs, f)
