@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 class ScratchDumpTest {
     @Test
     void dump() throws Exception {
-        String setting = System.getProperty("scratch.setting", "ends=on");
+        String setting = System.getProperty("scratch.setting", "align=on");
         for (String name : new String[] {"sevenPoint", "laplacian", "thirteenPoint"}) {
             CompiledMethod m = MarchingTest.withSetting(setting, name);
             KernelPlan.Unchecked u = MarchingTest.marched(m);
