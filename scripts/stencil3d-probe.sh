@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/acc4j-stencil3d-probe}
 mkdir -p "$out/ptx"
 read -r -a java <<<"${BENCH_JAVA:-bash .gpu/on-gpu.sh}"
-shapes=${PROBE_SHAPES:-default:default noal:align=off en:ends=on m_4_64x4:points=off,once=on,chunk=4,block=64x4}
+shapes=${PROBE_SHAPES:-default:default noal:align=off m_4_64x4:points=off,once=on,chunk=4,block=64x4}
 jmh=${PROBE_JMH:--wi 0 -i 1 -r 50ms -p size=256x256x256 -p variant=default}
 cat .gpu/bench/commit.txt 2>/dev/null | tee "$out/run-info.txt"
 args=()

@@ -73,7 +73,7 @@ class MarchingStepsTest {
             "points=off,unroll=8", "points=off,unroll=4,chunk=5", "points=off,unroll=2,chunk=1",
             "points=off,unroll=4,prefetch=on", "points=off,unroll=8,chunk=32,block=64x4", "points=off,once=on",
             "points=off,once=on,unroll=1", "points=off,once=on,unroll=4", "points=off,once=on,unroll=2,chunk=3,block=8x2",
-            "points=64x2x2", "points=32x1x1", "points=128x2x4", "points=off", "align=on", "points=64x4x1,align=on", "ends=on", "align=off,ends=on"}) {
+            "points=64x2x2", "points=32x1x1", "points=128x2x4", "points=off", "align=on", "points=64x4x1,align=on"}) {
             for (String name : new String[] {"sevenPoint", "laplacian", "thirteenPoint"}) {
                 CompiledMethod m = MarchingTest.withSetting(setting, name);
                 KernelPlan.Unchecked u = MarchingTest.marched(m);

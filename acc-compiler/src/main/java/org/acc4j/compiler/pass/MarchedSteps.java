@@ -30,7 +30,7 @@ final class MarchedSteps {
      * back for threads whose grid covers the nest ({@link Marching#MAPPING_POINTS}).
      */
     static Marching.Kernel points(Region region, List<Stmt.For> loops, Stmt.For fast, Stmt.For outer, PointBlock p,
-                                  boolean align, boolean ends) {
+                                  boolean align) {
         List<Mapping.Level> levels = new ArrayList<>();
         List<Mapping.GridDim> grid = new ArrayList<>(List.of(new Mapping.Unused(), new Mapping.Unused(),
                 new Mapping.Unused()));
@@ -47,12 +47,10 @@ final class MarchedSteps {
             }
         }
         Mapping mapping = new Mapping(levels, new int[] {p.x(), p.y(), p.z()}, grid,
-                align && ends ? Marching.MAPPING_POINTS_ENDS : align ? Marching.MAPPING_POINTS_ALIGNED
-                        : Marching.MAPPING_POINTS);
+                align ? Marching.MAPPING_POINTS_ALIGNED : Marching.MAPPING_POINTS);
         String note = "one point per thread in blocks of " + p + " threads over " + fast.index().name() + ", "
                 + middle + " and " + outer.index().name() + (align ? ", x threads from the row element at "
-                + fast.index().name() + "'s lower bound rounded down to a multiple of 32" : "") + (align && ends
-                ? ", the written elements next to each row's ends fetched into L2" : "") + ", a path without loops back for threads whose grid "
+                + fast.index().name() + "'s lower bound rounded down to a multiple of 32" : "") + ", a path without loops back for threads whose grid "
                 + "covers the nest (launched when the bounds proofs hold, else the checked kernel runs)";
         List<String> notes = new ArrayList<>(region.notes());
         notes.add(note);

@@ -89,16 +89,6 @@ public final class Marching {
      * do ({@link #MAPPING_POINTS_ALIGNED}).
      */
     public static final boolean ALIGN = true;
-    /**
-     * Whether, with {@link #ALIGN}, the idle x threads just before and just after a row's points fetch into the L2
-     * cache the elements the nest's stores would write there ({@code prefetch.global.L2}, no other effect): the
-     * 32-byte sectors a row's stores leave partly written are then whole in L2 when written back
-     * ({@link #MAPPING_POINTS_ENDS}).
-     */
-    public static final boolean ENDS = false;
-    /** The mapping name of a 3D nest kept at one point per thread with {@link #ALIGN} and {@link #ENDS}. */
-    public static final String MAPPING_POINTS_ENDS = "stencil points, x threads from aligned row elements, row ends "
-            + "fetched, one pass a level where the grid covers it";
     /** The mapping name of a 3D nest kept at one point per thread with {@link #ALIGN}. */
     public static final String MAPPING_POINTS_ALIGNED = "stencil points, x threads from aligned row elements, one pass "
             + "a level where the grid covers it";
@@ -118,7 +108,7 @@ public final class Marching {
      */
     public record Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
                         boolean prefetch, boolean gaps, boolean rows, int unroll, boolean once, PointBlock points,
-                        boolean align, boolean ends) {
+                        boolean align) {
         public static final String PROPERTY = "acc4j.march";
         public static final String ENV = "ACC4J_MARCH";
         public static final Shape DEFAULT = new Shape(true, CHUNK, CHUNK_2D, BLOCK_X, BLOCK_Y, BLOCK_2D, true, false, false, false);
@@ -126,7 +116,7 @@ public final class Marching {
         /** A shape whose 3D chunks keep one loop over their steps ({@code unroll} 0). */
         public Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
                      boolean prefetch, boolean gaps, boolean rows) {
-            this(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, UNROLL, ONCE, POINTS, ALIGN, ENDS);
+            this(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, UNROLL, ONCE, POINTS, ALIGN);
         }
 
         /**
@@ -136,16 +126,13 @@ public final class Marching {
          */
         public Shape withSteps(int by, boolean once, PointBlock points) {
             return new Shape(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, by, once,
-                    points, align, ends);
+                    points, align);
         }
 
-        /**
-         * This shape with the x threads of a 3D nest kept at one point per thread aligned or not ({@link #ALIGN}), and
-         * with the row ends of its written arrays fetched or not ({@link #ENDS}, aligned threads only).
-         */
-        public Shape withAlign(boolean aligned, boolean rowEnds) {
+        /** This shape with the x threads of a 3D nest kept at one point per thread aligned or not ({@link #ALIGN}). */
+        public Shape withAlign(boolean aligned) {
             return new Shape(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, unroll, once,
-                    points, aligned, rowEnds);
+                    points, aligned);
         }
 
         /** A shape whose columns keep their gaps ({@code gaps} off). */
@@ -173,7 +160,6 @@ public final class Marching {
             boolean once = DEFAULT.once;
             PointBlock points = DEFAULT.points;
             boolean align = DEFAULT.align;
-            boolean ends = DEFAULT.ends;
             for (String entry : text.split(",")) {
                 String[] kv = entry.trim().split("=", 2);
                 if (kv.length != 2) {
@@ -187,10 +173,6 @@ public final class Marching {
                     }
                     if (kv[0].trim().equals("once")) {
                         once = v.equals("on");
-                        continue;
-                    }
-                    if (kv[0].trim().equals("ends")) {
-                        ends = v.equals("on");
                         continue;
                     }
                     if (kv[0].trim().equals("align")) {
@@ -227,7 +209,7 @@ public final class Marching {
                     // an entry that cannot be read leaves the shape as it was
                 }
             }
-            return s.withSteps(unroll, once, points).withAlign(align, ends);
+            return s.withSteps(unroll, once, points).withAlign(align);
         }
 
         /** 1, 2, 4 or 8. */
@@ -452,7 +434,7 @@ public final class Marching {
             return null;
         }
         if (n == 3 && shape.points() != null) {
-            return MarchedSteps.points(region, loops, fast, march, shape.points(), shape.align(), shape.ends());
+            return MarchedSteps.points(region, loops, fast, march, shape.points(), shape.align());
         }
         int columnCount = columns.size();
         if (shape.fixed()) {

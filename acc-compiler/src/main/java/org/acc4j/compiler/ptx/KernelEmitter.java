@@ -665,8 +665,7 @@ public final class KernelEmitter {
     /** Whether {@code m} is a 3D stencil's kept at one point per thread. */
     static boolean points(Mapping m) {
         return org.acc4j.compiler.pass.Marching.MAPPING_POINTS.equals(m.name())
-                || org.acc4j.compiler.pass.Marching.MAPPING_POINTS_ALIGNED.equals(m.name())
-                || org.acc4j.compiler.pass.Marching.MAPPING_POINTS_ENDS.equals(m.name());
+                || org.acc4j.compiler.pass.Marching.MAPPING_POINTS_ALIGNED.equals(m.name());
     }
 
     /** Whether levels get their one-iteration path ({@link #oncePerThread}). */

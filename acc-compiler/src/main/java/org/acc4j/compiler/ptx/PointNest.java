@@ -60,11 +60,6 @@ final class PointNest {
         Reg[] t = new Reg[3];
         Reg covers = w.reg(Type.PRED);
         Reg outside = w.reg(Type.PRED);
-        boolean ends = org.acc4j.compiler.pass.Marching.MAPPING_POINTS_ENDS.equals(m.name());
-        boolean aligned = ends || org.acc4j.compiler.pass.Marching.MAPPING_POINTS_ALIGNED.equals(m.name());
-        Reg outsideYZ = w.reg(Type.PRED);
-        int xLevel = -1;
-        boolean firstYZ = true;
         for (int q = 0; q < 3; q++) {
             Stmt.For f = loops[q];
             lo[q] = em.expr(f.lower());
@@ -82,10 +77,7 @@ final class PointNest {
             Reg c = w.reg(Type.PRED);
             Reg o = w.reg(Type.PRED);
             w.setp("ge", "s64", c, stride, trips[q]);
-            if (axis.equals("x")) {
-                xLevel = q;
-            }
-            if (axis.equals("x") && aligned) {
+            if (axis.equals("x") && org.acc4j.compiler.pass.Marching.MAPPING_POINTS_ALIGNED.equals(m.name())) {
                 t[q] = alignedX(lo[q], trips[q], t[q], stride);
                 Reg before = w.reg(Type.PRED);
                 w.setp("lt", "s64", before, t[q], 0);
@@ -101,28 +93,15 @@ final class PointNest {
                 w.op("and.pred", covers, covers, c);
                 w.op("or.pred", outside, outside, o);
             }
-            if (ends && !axis.equals("x")) {
-                if (firstYZ) {
-                    w.op("mov.pred", outsideYZ, o);
-                } else {
-                    w.op("or.pred", outsideYZ, outsideYZ, o);
-                }
-                firstYZ = false;
-            }
         }
         String strided = w.newLabel("points_strided");
         w.braIf(covers, false, strided);
-        String edge = ends ? w.newLabel("points_row_ends") : end;
-        w.braIf(outside, true, edge);
+        w.braIf(outside, true, end);
         for (int q = 0; q < 3; q++) {
             pointIndex(loops[q], lo[q], t[q]);
         }
         em.statements(loops[2].body());
         w.bra(end);
-        if (ends) {
-            em.mem.label(edge);
-            rowEnds(loops, lo, t, trips[xLevel], xLevel, outsideYZ, end);
-        }
         em.mem.label(strided);
         // the thread's place among all the grid's threads, x fastest, and that count
         Reg block = w.reg(Type.I64);
@@ -199,60 +178,6 @@ final class PointNest {
         Reg shifted = w.reg(Type.I64);
         w.op("sub.s64", shifted, t, d64);
         return shifted;
-    }
-
-    /**
-     * For an x thread just before a row's first point or just after its last (the y and z levels in range): the
-     * elements the body's stores would write at that x index, fetched into L2 where they lie in their arrays. Only
-     * the stores of one-dimensional arrays whose subscript is computed without loads, from locals the body sets
-     * without loads; nothing is written and nothing can fault, so the thread's effect is only on the cache.
-     */
-    private void rowEnds(Stmt.For[] loops, Reg[] lo, Reg[] t, Reg tripsX, int xLevel, Reg outsideYZ, String end) {
-        w.braIf(outsideYZ, true, end);
-        Reg prev = w.reg(Type.PRED);
-        Reg next = w.reg(Type.PRED);
-        w.setp("eq", "s64", prev, t[xLevel], -1);
-        w.setp("eq", "s64", next, t[xLevel], tripsX);
-        w.op("or.pred", prev, prev, next);
-        w.braIf(prev, false, end);
-        for (int q = 0; q < 3; q++) {
-            pointIndex(loops[q], lo[q], t[q]);
-        }
-        java.util.Set<org.acc4j.compiler.ir.Var> assigned = new java.util.HashSet<>();
-        for (Stmt s : loops[2].body()) {
-            if (s instanceof Stmt.Assign a) {
-                assigned.add(a.var());
-            }
-        }
-        java.util.Set<org.acc4j.compiler.ir.Var> known = new java.util.HashSet<>();
-        for (Stmt s : loops[2].body()) {
-            if (s instanceof Stmt.Assign a && !a.var().type().isFloat() && computable(a.value(), assigned, known)) {
-                em.statements(List.of(s));
-                known.add(a.var());
-            } else if (s instanceof Stmt.Store st && st.row() == null && computable(st.index(), assigned, known)) {
-                Reg index = em.expr(st.index());
-                Reg in = w.reg(Type.PRED);
-                w.setp("lt", "u32", in, index, em.lengths.get(st.array()));
-                Reg addr = em.mem.elementAddress(em.bases.get(st.array()), index, st.array().elem().bytes());
-                w.predicated(in, true, "prefetch.global.L2 [" + addr + "]");
-            }
-        }
-        w.bra(end);
-    }
-
-    /** Whether {@code e} reads no array and only locals set before it without loads, or not set in the body. */
-    private static boolean computable(org.acc4j.compiler.ir.Expr e, java.util.Set<org.acc4j.compiler.ir.Var> assigned,
-                                      java.util.Set<org.acc4j.compiler.ir.Var> known) {
-        boolean[] ok = {true};
-        Dataflow.forEach(e, x -> {
-            if (x instanceof org.acc4j.compiler.ir.Expr.Load || x instanceof org.acc4j.compiler.ir.Expr.Call) {
-                ok[0] = false;
-            } else if (x instanceof org.acc4j.compiler.ir.Expr.Local l && assigned.contains(l.var())
-                    && !known.contains(l.var())) {
-                ok[0] = false;
-            }
-        });
-        return ok[0];
     }
 
     private int levelAt(Mapping.Level l) {
