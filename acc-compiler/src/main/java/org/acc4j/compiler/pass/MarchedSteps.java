@@ -27,7 +27,7 @@ final class MarchedSteps {
     /**
      * The 3D nest unchanged, one point per thread, on a mapping of its own: the stride-1 loop on x, the marched loop
      * (the largest stride) on z and the other on y, in blocks of {@code p}; the kernel gets a path without loops
-     * back for threads whose grid covers the nest ({@link Marching#MAPPING_POINTS}).
+     * back for threads whose grid covers the nest ({@link PointBlock#MAPPING}).
      */
     static Marching.Kernel points(Region region, List<Stmt.For> loops, Stmt.For fast, Stmt.For outer, PointBlock p,
                                   boolean align) {
@@ -47,7 +47,7 @@ final class MarchedSteps {
             }
         }
         Mapping mapping = new Mapping(levels, new int[] {p.x(), p.y(), p.z()}, grid,
-                align ? Marching.MAPPING_POINTS_ALIGNED : Marching.MAPPING_POINTS);
+                align ? PointBlock.MAPPING_ALIGNED : PointBlock.MAPPING);
         String note = "one point per thread in blocks of " + p + " threads over " + fast.index().name() + ", "
                 + middle + " and " + outer.index().name() + (align ? ", x threads from the row element at "
                 + fast.index().name() + "'s lower bound rounded down to a multiple of 32" : "") + ", a path without loops back for threads whose grid "

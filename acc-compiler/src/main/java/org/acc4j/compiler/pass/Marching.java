@@ -48,13 +48,8 @@ import org.acc4j.compiler.ir.Var;
  * registers in place of the loads. A window summed by constant-trip loops reaches this pass unrolled
  * ({@link Unrolling}).
  *
- * <p>A 3D nest of this shape is, by default, not marched but kept at one point per thread on a mapping of the
- * pass's own ({@link Shape#points()}, {@link #POINTS}): the stride-1 loop on x, the marched loop on z, the other on
- * y, in blocks of 64x2x2 threads, whose kernel has a path without loops back for threads whose grid covers the nest.
- * Hand-written CUDA of both forms on an H100 ({@code scripts/stencil-hand.py}) ran one point per thread in such
- * blocks at 0.65-0.83 of the device copy's bandwidth for the three 3D stencil samples, the marched column in chunks
- * of 16 in blocks of 32x8 at 0.57-0.77: the neighbours along x and y are loaded either way, and one point per thread
- * keeps more loads in flight with fewer registers.
+ * <p>A 3D nest of this shape is by default kept at one point per thread ({@link #POINTS}, {@link #ALIGN}), faster
+ * on an H100 than marched at five of the six sample sizes: the neighbours along x and y are loaded either way.
  *
  * <p>Invariants kept: every load the kernel issues is one Java's iteration at the same index makes, so it is in
  * bounds whenever the host's proofs hold ({@link Bounds}); the variant is launched only then, else the checked
@@ -67,10 +62,9 @@ import org.acc4j.compiler.ir.Var;
 public final class Marching {
     /** Iterations of the marched loop per thread: the registers are reloaded at each chunk's start. */
     public static final int CHUNK = 16;
-    /** Threads of a block along x and y for 3D nests. */
+    /** Threads of a block along x and y for 3D nests, along x for 2D nests. */
     public static final int BLOCK_X = 32;
     public static final int BLOCK_Y = 8;
-    /** Threads of a block along x for 2D nests. */
     public static final int BLOCK_2D = 128;
     /** Iterations of the marched loop per thread for 2D nests: 0, {@link MarchSteps#chunkFor}'s for the nest. */
     public static final int CHUNK_2D = 0;
@@ -81,19 +75,9 @@ public final class Marching {
     /** The marched kernels' mapping name; with {@link #MAPPING_ONCE} for 3D kernels whose shape has {@code once}. */
     public static final String MAPPING = "marched stencil";
     public static final String MAPPING_ONCE = "marched stencil, one pass a level where the grid covers it";
-    /** The mapping name of a 3D nest kept at one point per thread ({@link Shape#points}). */
-    public static final String MAPPING_POINTS = "stencil points, one pass a level where the grid covers it";
-    /**
-     * Whether the x threads of a 3D nest kept at one point per thread start at the row's element whose index is the
-     * stride-1 loop's lower bound rounded down to a multiple of 32, so that each warp's elements start where a row's
-     * do ({@link #MAPPING_POINTS_ALIGNED}).
-     */
-    public static final boolean ALIGN = true;
-    /** The mapping name of a 3D nest kept at one point per thread with {@link #ALIGN}. */
-    public static final String MAPPING_POINTS_ALIGNED = "stencil points, x threads from aligned row elements, one pass "
-            + "a level where the grid covers it";
-    /** The block of a 3D nest kept at one point per thread (null: 3D nests march); faster than marched on an H100. */
+    /** The block of a 3D nest kept at one point per thread (null: 3D nests march), and whether its x is aligned. */
     public static final PointBlock POINTS = new PointBlock(64, 2, 2);
+    public static final boolean ALIGN = true;
 
     private Marching() {
     }
@@ -103,8 +87,7 @@ public final class Marching {
      * whether loads that do not depend on the marched index stay in registers for the chunk ({@code fixed}). The
      * default is {@link #DEFAULT}; {@value #PROPERTY} (else {@value #ENV}) overrides it for measurements, as
      * {@code off} (no nest marched) or {@code key=value,...} over {@code chunk}, {@code chunk2d}, {@code block}
-     * ({@code 32x8}), {@code block2d}, {@code fixed}, {@code prefetch}, {@code gaps} and {@code rows} ({@code on}/{@code off};
-     * {@code rows=on} marches nests over the rows of a two-dimensional array too).
+     * ({@code 32x8}), {@code block2d}, {@code fixed}, {@code prefetch}, {@code gaps}, {@code rows} and more (docs/guide.md).
      */
     public record Shape(boolean on, int chunk, int chunk2d, int blockX, int blockY, int block2d, boolean fixed,
                         boolean prefetch, boolean gaps, boolean rows, int unroll, boolean once, PointBlock points,
@@ -129,10 +112,9 @@ public final class Marching {
                     points, align);
         }
 
-        /** This shape with the x threads of a 3D nest kept at one point per thread aligned or not ({@link #ALIGN}). */
+        /** This shape with the x threads of 3D nests kept at one point per thread aligned or not ({@link #ALIGN}). */
         public Shape withAlign(boolean aligned) {
-            return new Shape(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, unroll, once,
-                    points, aligned);
+            return new Shape(on, chunk, chunk2d, blockX, blockY, block2d, fixed, prefetch, gaps, rows, unroll, once, points, aligned);
         }
 
         /** A shape whose columns keep their gaps ({@code gaps} off). */

@@ -653,7 +653,7 @@ public final class KernelEmitter {
      * in the variant without checks (its bodies raise nothing, so a copy of them adds no error site), for a mapping
      * of at most two levels (the bodies are emitted once per combination of paths: at most four times), or of three
      * for a marched stencil whose shape asks for it ({@link org.acc4j.compiler.pass.Marching#MAPPING_ONCE}: eight) or
-     * a 3D stencil kept at one point per thread ({@link org.acc4j.compiler.pass.Marching#MAPPING_POINTS}).
+     * a 3D stencil kept at one point per thread ({@link org.acc4j.compiler.pass.PointBlock#MAPPING}).
      */
     boolean oncePerThread() {
         return ONCE_PER_THREAD && !unchecked.isEmpty() && region.scan() == null && region.mapping() != null
@@ -664,8 +664,8 @@ public final class KernelEmitter {
 
     /** Whether {@code m} is a 3D stencil's kept at one point per thread. */
     static boolean points(Mapping m) {
-        return org.acc4j.compiler.pass.Marching.MAPPING_POINTS.equals(m.name())
-                || org.acc4j.compiler.pass.Marching.MAPPING_POINTS_ALIGNED.equals(m.name());
+        return org.acc4j.compiler.pass.PointBlock.MAPPING.equals(m.name())
+                || org.acc4j.compiler.pass.PointBlock.MAPPING_ALIGNED.equals(m.name());
     }
 
     /** Whether levels get their one-iteration path ({@link #oncePerThread}). */

@@ -7,8 +7,8 @@ import org.acc4j.compiler.ir.Type;
 import org.acc4j.compiler.pass.Dataflow;
 
 /**
- * The levels of a 3D stencil nest kept at one point per thread ({@link org.acc4j.compiler.pass.Marching#MAPPING_POINTS}
- * and {@link org.acc4j.compiler.pass.Marching#MAPPING_POINTS_ALIGNED}), emitted together from the first: a path
+ * The levels of a 3D stencil nest kept at one point per thread ({@link org.acc4j.compiler.pass.PointBlock#MAPPING}
+ * and {@link org.acc4j.compiler.pass.PointBlock#MAPPING_ALIGNED}), emitted together from the first: a path
  * without loops for the threads of a grid that covers the nest, one loop over the points for the others.
  */
 final class PointNest {
@@ -21,7 +21,7 @@ final class PointNest {
     }
 
     /**
-     * A 3D stencil nest kept at one point per thread ({@link org.acc4j.compiler.pass.Marching#MAPPING_POINTS}), from
+     * A 3D stencil nest kept at one point per thread ({@link org.acc4j.compiler.pass.PointBlock#MAPPING}), from
      * its first level, when its three levels are single loops nested directly over 32-bit indices and one-dimensional
      * arrays: a thread whose grid covers the three levels runs its one point on a path without loops, and otherwise
      * the nest's points in linear order (the stride-1 level's fastest), from the thread's place in the grid by the
@@ -77,7 +77,7 @@ final class PointNest {
             Reg c = w.reg(Type.PRED);
             Reg o = w.reg(Type.PRED);
             w.setp("ge", "s64", c, stride, trips[q]);
-            if (axis.equals("x") && org.acc4j.compiler.pass.Marching.MAPPING_POINTS_ALIGNED.equals(m.name())) {
+            if (axis.equals("x") && org.acc4j.compiler.pass.PointBlock.MAPPING_ALIGNED.equals(m.name())) {
                 t[q] = alignedX(lo[q], trips[q], t[q], stride);
                 Reg before = w.reg(Type.PRED);
                 w.setp("lt", "s64", before, t[q], 0);
