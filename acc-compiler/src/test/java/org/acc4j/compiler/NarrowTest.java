@@ -1,11 +1,11 @@
 package org.acc4j.compiler;
 
-import static org.acc4j.compiler.fixtures.NarrowInputs.assertSameElements;
+import static org.acc4j.compiler.fixtures.Arguments.assertSameElements;
+import static org.acc4j.compiler.fixtures.Arguments.copy;
 import static org.acc4j.compiler.fixtures.NarrowInputs.booleans;
 import static org.acc4j.compiler.fixtures.NarrowInputs.bytes;
 import static org.acc4j.compiler.fixtures.NarrowInputs.bytes2D;
 import static org.acc4j.compiler.fixtures.NarrowInputs.chars;
-import static org.acc4j.compiler.fixtures.NarrowInputs.copy;
 import static org.acc4j.compiler.fixtures.NarrowInputs.shorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -571,12 +571,22 @@ public final class Sweep {
         }
     }
 
+    /**
+     * The fixtures rewritten into sites that the kernel interpreter runs ({@link org.acc4j.compiler.site.TestRuntime},
+     * every thread of a kernel's mapping, with its race check), declined where the runtime would run the nest on
+     * the host: the device path without a device.
+     */
+    static Rewritten interpreting() {
+        org.acc4j.compiler.site.TestRuntime.interpretAsTheRuntime();
+        return new Rewritten(org.acc4j.compiler.site.TestRuntime::register, org.acc4j.compiler.site.TestRuntime.NAME);
+    }
+
     /** Runs the sweep through the kernel interpreter and prints each case's outcome. */
     public static void main(String[] args) throws Exception {
         boolean runtime = args.length > 0 && args[0].equals("runtime");
         ClassLoader loader = runtime
                 ? new Rewritten(p -> org.acc4j.runtime.AccRuntime.register(p), org.acc4j.compiler.site.Rewriter.RUNTIME)
-                : new Rewritten(InterpretingRuntime::register, InterpretingRuntime.NAME);
+                : interpreting();
         int failed = 0;
         for (Case c : cases()) {
             if (args.length > 1 && !c.name().contains(args[1]) || !runtime && c.large()) {
@@ -596,7 +606,7 @@ public final class Sweep {
                 System.out.println("ok   " + c.name());
             }
         }
-        System.out.println("declined: " + InterpretingRuntime.DECLINED);
+        System.out.println("declined: " + org.acc4j.compiler.site.TestRuntime.declined());
         System.out.println(failed + " failed");
     }
 }
