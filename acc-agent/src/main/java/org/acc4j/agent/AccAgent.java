@@ -75,7 +75,7 @@ public final class AccAgent {
      * What the agent's advice makes of one class file: its {@code @Data} methods and its async {@code @Kernels}
      * methods wrapped in the same advice as under the agent, calling {@link AccRuntime}; null when the class has
      * neither. For a class loader that rewrites classes into launch sites itself and runs them without the agent
-     * (the conformance sweep's): the sites first, then this, in the agent's order.
+     * (a test harness's): the sites first, then this, in the agent's order.
      *
      * @param className the class's binary name
      * @param classFile its class file, as the loader will define it

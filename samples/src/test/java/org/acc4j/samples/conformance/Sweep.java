@@ -536,8 +536,7 @@ public final class Sweep {
             this(register, runtime, null);
         }
 
-        Rewritten(java.util.function.ToIntFunction<MethodPlan> register, String runtime,
-                  Advice advice) {
+        Rewritten(java.util.function.ToIntFunction<MethodPlan> register, String runtime, Advice advice) {
             super(Sweep.class.getClassLoader());
             this.register = register;
             this.runtime = runtime;
@@ -581,12 +580,10 @@ public final class Sweep {
         return new Rewritten(org.acc4j.compiler.site.TestRuntime::register, org.acc4j.compiler.site.TestRuntime.NAME);
     }
 
-    /** Runs the sweep through the kernel interpreter and prints each case's outcome. */
+    /** Runs the sweep through the kernel interpreter (given {@code runtime}, the runtime) and prints each outcome. */
     public static void main(String[] args) throws Exception {
         boolean runtime = args.length > 0 && args[0].equals("runtime");
-        ClassLoader loader = runtime
-                ? new Rewritten(p -> org.acc4j.runtime.AccRuntime.register(p), org.acc4j.compiler.site.Rewriter.RUNTIME)
-                : interpreting();
+        ClassLoader loader = runtime ? ConformanceRuntimeCheck.loader() : interpreting();
         int failed = 0;
         for (Case c : cases()) {
             if (args.length > 1 && !c.name().contains(args[1]) || !runtime && c.large()) {
