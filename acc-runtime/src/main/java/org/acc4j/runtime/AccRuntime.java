@@ -670,6 +670,20 @@ public final class AccRuntime {
         });
     }
 
+    /** Launches deferred so far on the device in use, for tests; 0 without a device. */
+    long deferredForTest() {
+        Gpu g = gpu();
+        return g == null ? 0 : g.launcher.pending().launches();
+    }
+
+    /** Switches deferred launches on or off until the runtime starts again, for tests. */
+    void deferForTest(boolean on) {
+        Gpu g = gpu();
+        if (g != null) {
+            g.launcher.defer(on);
+        }
+    }
+
     /** The number of times the device was rebuilt after a fault, for tests; 0 without a device. */
     int rebuildsForTest() {
         Gpu g = gpu();
