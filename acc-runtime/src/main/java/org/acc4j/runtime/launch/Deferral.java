@@ -37,6 +37,39 @@ final class Deferral {
     }
 
     /**
+     * The report's lines on deferral: once per kernel, at its first deferred launch or its first launch that a fact of
+     * the kernel or a switch keeps waited for; once more when a call's data was not present. A launch the tuner times
+     * says nothing: later ones may be deferred. Not thread-safe: the launcher serialises its launches.
+     */
+    static final class Report {
+        private final java.util.function.Consumer<String> lines;
+        private final java.util.Set<String> said = new java.util.HashSet<>();
+        private final java.util.Set<String> absent = new java.util.HashSet<>();
+
+        Report(java.util.function.Consumer<String> lines) {
+            this.lines = lines;
+        }
+
+        /** A launch of {@code plan} (of a method in {@code source}) that is deferred when {@code why} is null. */
+        void say(String source, LaunchPlan plan, String why) {
+            if (why == TIMED) {
+                return;
+            }
+            String entry = plan.entry(false);
+            if (why == NOT_PRESENT || why == WINDOWS) {
+                if (!said.contains(entry) && absent.add(entry)) {
+                    lines.accept(source + ":" + plan.line() + ": kernel " + entry + ": this launch is waited for: "
+                            + why);
+                }
+            } else if (said.add(entry)) {
+                lines.accept(source + ":" + plan.line() + ": kernel " + entry + (why == null ? ": launches deferred:"
+                        + " the call returns once the kernel is queued, and the next operation that needs the device's"
+                        + " data waits for it" : ": launches waited for: " + why));
+            }
+        }
+    }
+
+    /**
      * Why the launch of {@code plan}'s variant ({@code proven}: the one without the checks the host proved) must be
      * waited for, or null when it may be deferred.
      *

@@ -105,9 +105,8 @@ public final class Launcher implements AutoCloseable {
     private final Pending pending;
     /** Whether synchronous launches may be deferred at all ({@code acc4j.defer}). */
     private boolean defer;
-    /** Kernels whose deferral the report has spoken of: by entry, and by entry for data not present. */
-    private final Set<String> deferSaid = new HashSet<>();
-    private final Set<String> absentSaid = new HashSet<>();
+    /** The report's lines on deferral, each said once; null when the report is off. */
+    private final Deferral.Report deferrals;
     /** The last Java exception a kernel raised, to tell it from a failure of the runtime itself. */
     private volatile Throwable lastKernelException;
 
@@ -137,6 +136,7 @@ public final class Launcher implements AutoCloseable {
         this.report = report;
         this.memory = new LaunchMemory(device, mapped);
         this.pending = new Pending(context::synchronize);
+        this.deferrals = report == null ? null : new Deferral.Report(report);
         this.binder = new Binder(table);
         this.rowLanes = new RowLaneChooser(report);
         this.colourings = new ColourLaunch(table, report);
@@ -275,7 +275,7 @@ public final class Launcher implements AutoCloseable {
             value = m.plan().run(call, sc);
         } catch (Throwable t) {
             // nothing goes back to the host; this call's buffers are freed (and failures to free kept with t)
-            exitAll(entered, clauses, false, t);
+            ClauseExits.all(table, entered, clauses, false, t);
             if (t instanceof OutOfDeviceMemoryException oom && !sc.launched) {
                 throw hostInstead(oom);
             }
@@ -284,7 +284,7 @@ public final class Launcher implements AutoCloseable {
             }
             throw t;
         }
-        exitAll(entered, clauses, true, null);
+        ClauseExits.all(table, entered, clauses, true, null);
         if (scope != null) {
             for (ArrayUse a : m.plan().arrays()) {
                 if (a.written()) {
@@ -477,9 +477,9 @@ public final class Launcher implements AutoCloseable {
                 q.recycle(k.slot());
             }
             if (held) {
-                exitQueued(entered, clauses, false, t);
+                ClauseExits.queued(holds, table, entered, clauses, false, t);
             } else {
-                exitAll(entered, clauses, false, t);
+                ClauseExits.all(table, entered, clauses, false, t);
             }
             if (t instanceof OutOfDeviceMemoryException oom && queued.isEmpty()) {
                 throw hostInstead(oom);
@@ -501,65 +501,12 @@ public final class Launcher implements AutoCloseable {
             }
             try {
                 // after a kernel's error, here or earlier on the queue, nothing goes back to the host
-                exitQueued(entered, clauses, error == null && !failed, error);
+                ClauseExits.queued(holds, table, entered, clauses, error == null && !failed, error);
             } catch (RuntimeException e) {
                 return e;
             }
             return error;
         });
-    }
-
-    /**
-     * Exits every entered array in reverse order (copying back when {@code ok}), going on past failures: they are
-     * added to {@code pending}, or thrown at the end when there is none.
-     */
-    private void exitAll(List<Object> entered, List<Clause> clauses, boolean ok, Throwable pending) {
-        RuntimeException failure = null;
-        for (int i = entered.size() - 1; i >= 0; i--) {
-            try {
-                if (ok) {
-                    table.exit(entered.get(i), clauses.get(i));
-                } else {
-                    table.discard(entered.get(i));
-                }
-            } catch (RuntimeException e) {
-                if (pending != null) {
-                    pending.addSuppressed(e);
-                } else if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
-    }
-
-    /** {@link #exitAll} for an async call at its wait, through {@link QueuedHolds} (see there). */
-    private void exitQueued(List<Object> entered, List<Clause> clauses, boolean ok, Throwable pending) {
-        RuntimeException failure = null;
-        for (int i = entered.size() - 1; i >= 0; i--) {
-            try {
-                if (ok) {
-                    holds.exit(table, entered.get(i), clauses.get(i));
-                } else {
-                    holds.discard(table, entered.get(i), clauses.get(i));
-                }
-            } catch (RuntimeException e) {
-                if (pending != null) {
-                    pending.addSuppressed(e);
-                } else if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
     }
 
     /**
@@ -692,7 +639,9 @@ public final class Launcher implements AutoCloseable {
         }
         boolean timed = shape != null && shape.timed();
         String why = Deferral.why(defer, profile != null, plan, proven, callWhy, timed);
-        reportDeferral(m, plan, why);
+        if (report != null) {
+            deferrals.say(m.plan().sourceFile(), plan, why);
+        }
         if (why == null) {
             // nothing to read after it: the host goes on, and whatever needs the device's data next waits
             pa.launch(f, grid, block, null, entry);
@@ -749,31 +698,6 @@ public final class Launcher implements AutoCloseable {
             scratch.copyToHost(results, reductions);
         }
         return results;
-    }
-
-    /**
-     * The report's line on whether {@code plan}'s launches are deferred: once per kernel, at its first deferred launch
-     * or its first launch that a fact of the kernel or a switch keeps waited for; once more when a call's data was not
-     * present. A launch the tuner times says nothing: later ones may be deferred.
-     */
-    private void reportDeferral(OffloadedMethod m, LaunchPlan plan, String why) {
-        if (report == null || why == Deferral.TIMED) {
-            return;
-        }
-        String entry = plan.entry(false);
-        if (why == Deferral.NOT_PRESENT || why == Deferral.WINDOWS) {
-            if (!deferSaid.contains(entry) && absentSaid.add(entry)) {
-                report.accept(m.plan().sourceFile() + ":" + plan.line() + ": kernel " + entry + ": this launch is"
-                        + " waited for: " + why);
-            }
-            return;
-        }
-        if (deferSaid.add(entry)) {
-            report.accept(m.plan().sourceFile() + ":" + plan.line() + ": kernel " + entry + (why == null
-                    ? ": launches deferred: the call returns once the kernel is queued, and the next operation that"
-                    + " needs the device's data waits for it"
-                    : ": launches waited for: " + why));
-        }
     }
 
     /** The kernels launched and not yet waited for; copies and frees of device memory wait for them. */

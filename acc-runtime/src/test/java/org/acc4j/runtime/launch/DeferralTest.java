@@ -83,6 +83,30 @@ class DeferralTest {
     }
 
     @Test
+    void theReportSaysOncePerKernelWhetherItsLaunchesAreDeferred() throws IOException {
+        LaunchPlan k = kernel("scale");
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        Deferral.Report report = new Deferral.Report(lines::add);
+        // timed by the tuner: nothing yet; data not present: said once; then deferred: said once
+        report.say("DeferralTest.java", k, Deferral.TIMED);
+        report.say("DeferralTest.java", k, Deferral.NOT_PRESENT);
+        report.say("DeferralTest.java", k, Deferral.NOT_PRESENT);
+        report.say("DeferralTest.java", k, null);
+        report.say("DeferralTest.java", k, null);
+        report.say("DeferralTest.java", k, Deferral.RAISES);
+        String at = "DeferralTest.java:" + k.line() + ": kernel " + k.entry(false);
+        assertEquals(java.util.List.of(at + ": this launch is waited for: " + Deferral.NOT_PRESENT,
+                at + ": launches deferred: the call returns once the kernel is queued, and the next operation that"
+                        + " needs the device's data waits for it"), lines);
+        // a kernel that can raise says why, once
+        LaunchPlan d = kernel("divide");
+        report.say("DeferralTest.java", d, Deferral.RAISES);
+        report.say("DeferralTest.java", d, Deferral.RAISES);
+        assertEquals(3, lines.size());
+        assertTrue(lines.get(2).endsWith(": launches waited for: " + Deferral.RAISES), lines.get(2));
+    }
+
+    @Test
     void anIntegerDivisionKeepsEveryVariantWaitedFor() throws IOException {
         LaunchPlan k = kernel("divide");
         assertSame(Deferral.RAISES, Deferral.why(true, false, k, false, null, false));
