@@ -4,7 +4,7 @@
 # launch sites and their clauses, loop regions), then JMH gpuKernel of the 3D stencils (default variant) and of the
 # copy kernel with deferred launches on and off (-Dacc4j.defer=off), back to back, then the per-call harness.
 # Logs to $OUT: defer-tests.log, paths-tests.log, jmh-defer-{on,off}.{log,json}, jmh-copy-{on,off}.{log,json},
-# harness-launch.txt.
+# harness-launch.txt. JMH=0 skips the JMH runs, CALLS=0 the per-call harness.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/common.sh
@@ -28,11 +28,12 @@ jmh() {
     >"$out/$tag.log" 2>&1
   grep -a "Bench.gpuKernel " "$out/$tag.log" | grep -av "^#"
 }
-for mode in on off; do
+for mode in $([ "${JMH:-1}" = 1 ] && echo on off); do
   echo "== JMH gpuKernel, deferred launches $mode"
   jmh "jmh-defer-$mode" '\.(Stencil|Laplacian|Wave13pt)Bench\.gpuKernel$' -Dacc4j.defer=$mode -p variant=default
   jmh "jmh-copy-$mode" 'CopyBench\.gpuKernel$' -Dacc4j.defer=$mode -p variant=naive
 done
+[ "${CALLS:-1}" = 1 ] || exit 0
 echo "== per call (each call followed by Acc.waitAll)"
 timeout "${LIMIT_CALL:-60}" bash .gpu/on-gpu.sh -javaagent:.gpu/acc.jar \
   -cp ".gpu/acc.jar:.gpu/test-classes:.gpu/samples.jar:.gpu/lib/annotations.jar" org.acc4j.samples.bench.LaunchBench \
