@@ -8,12 +8,16 @@ import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.returns;
 
 import java.lang.instrument.Instrumentation;
+import net.bytebuddy.ByteBuddy;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.annotation.AnnotationDescription;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.ClassFileLocator;
+import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.pool.TypePool;
 import net.bytebuddy.dynamic.loading.ClassInjector;
 import net.bytebuddy.utility.JavaModule;
 import org.acc4j.Acc;
@@ -49,7 +53,42 @@ public final class AccAgent {
         return false;
     };
 
+    /** The classes that get advice: those that declare a {@code @Data} method or an async {@code @Kernels} method. */
+    private static final ElementMatcher<TypeDescription> ADVISED =
+            declaresMethod(isAnnotatedWith(named(KERNELS)).and(ASYNC).or(isAnnotatedWith(named(DATA))));
+
     private AccAgent() {
+    }
+
+    /** The advice around the methods of a class that {@link #ADVISED} matches. */
+    private static DynamicType.Builder<?> advised(DynamicType.Builder<?> builder) {
+        return builder
+                .visit(Advice.to(KernelsAdvice.class)
+                        .on(isAnnotatedWith(named(KERNELS)).and(ASYNC).and(returns(void.class))))
+                .visit(Advice.to(KernelsValueAdvice.class)
+                        .on(isAnnotatedWith(named(KERNELS)).and(ASYNC).and(not(returns(void.class)))))
+                .visit(Advice.to(DataAdvice.class)
+                        .on(isAnnotatedWith(named(DATA)).and(not(isAnnotatedWith(named(KERNELS))))));
+    }
+
+    /**
+     * What the agent's advice makes of one class file: its {@code @Data} methods and its async {@code @Kernels}
+     * methods wrapped in the same advice as under the agent, calling {@link AccRuntime}; null when the class has
+     * neither. For a class loader that rewrites classes into launch sites itself and runs them without the agent
+     * (a test harness's): the sites first, then this, in the agent's order.
+     *
+     * @param className the class's binary name
+     * @param classFile its class file, as the loader will define it
+     * @param loader where the types it names are read from (as class files)
+     */
+    public static byte[] advise(String className, byte[] classFile, ClassLoader loader) {
+        ClassFileLocator locator = new ClassFileLocator.Compound(ClassFileLocator.Simple.of(className, classFile),
+                ClassFileLocator.ForClassLoader.of(loader));
+        TypeDescription type = TypePool.Default.of(locator).describe(className).resolve();
+        if (!ADVISED.matches(type)) {
+            return null;
+        }
+        return advised(new ByteBuddy().redefine(type, locator)).make().getBytes();
     }
 
     public static void premain(String arguments, Instrumentation instrumentation) {
@@ -134,14 +173,8 @@ public final class AccAgent {
                         .or(nameStartsWith("java."))
                         .or(nameStartsWith("jdk."))
                         .or(nameStartsWith("sun.")))
-                .type(declaresMethod(isAnnotatedWith(named(KERNELS)).and(ASYNC).or(isAnnotatedWith(named(DATA)))))
-                .transform((builder, type, loader, module, domain) -> builder
-                        .visit(Advice.to(KernelsAdvice.class)
-                                .on(isAnnotatedWith(named(KERNELS)).and(ASYNC).and(returns(void.class))))
-                        .visit(Advice.to(KernelsValueAdvice.class)
-                                .on(isAnnotatedWith(named(KERNELS)).and(ASYNC).and(not(returns(void.class)))))
-                        .visit(Advice.to(DataAdvice.class)
-                                .on(isAnnotatedWith(named(DATA)).and(not(isAnnotatedWith(named(KERNELS)))))))
+                .type(ADVISED)
+                .transform((builder, type, loader, module, domain) -> advised(builder))
                 .with(new AgentBuilder.Listener.Adapter() {
                     @Override
                     public void onError(String typeName, ClassLoader loader, JavaModule module, boolean loaded,

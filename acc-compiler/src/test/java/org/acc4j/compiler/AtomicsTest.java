@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.acc4j.compiler.fixtures.AtomicKernels;
+import org.acc4j.compiler.fixtures.Arguments;
 import org.acc4j.compiler.interp.KernelInterpreter;
 import org.junit.jupiter.api.Test;
 
@@ -148,7 +149,7 @@ class AtomicsTest {
                 data, values, N);
         KernelInterpreter.run(m, device, 4);
         for (int k = 0; k < 4; k++) {
-            NarrowTest.assertSameElements("argument " + k, plain[k], device[k]);
+            Arguments.assertSameElements("argument " + k, plain[k], device[k]);
         }
         assertTrue(m.kernels().get(0).ptx().contains("atom.global.cas.b64"), "double min/max is a compare-and-set loop");
     }
@@ -167,7 +168,7 @@ class AtomicsTest {
                 data, values, N);
         KernelInterpreter.run(m, device, 4);
         for (int k = 0; k < 5; k++) {
-            NarrowTest.assertSameElements("argument " + k, plain[k], device[k]);
+            Arguments.assertSameElements("argument " + k, plain[k], device[k]);
         }
     }
 
@@ -273,7 +274,7 @@ class AtomicsTest {
         KernelInterpreter.run(m, device, 4);
         assertArrayEquals(new int[] {7, 0, 4, 3}, (int[]) plain[3]);
         for (int k = 0; k < 4; k++) {
-            NarrowTest.assertSameElements("argument " + k, plain[k], device[k]);
+            Arguments.assertSameElements("argument " + k, plain[k], device[k]);
         }
     }
 
@@ -287,7 +288,7 @@ class AtomicsTest {
         AtomicKernels.readWrite((int[]) plain[0], (long[]) plain[1], (float[]) plain[2], data, (float[]) plain[4], N);
         KernelInterpreter.run(m, device, 4);
         for (int k = 0; k < 5; k++) {
-            NarrowTest.assertSameElements("argument " + k, plain[k], device[k]);
+            Arguments.assertSameElements("argument " + k, plain[k], device[k]);
         }
     }
 

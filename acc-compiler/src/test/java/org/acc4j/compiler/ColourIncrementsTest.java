@@ -25,14 +25,6 @@ import org.junit.jupiter.api.Test;
  * sums within the bound of a reordered sum. Subscripts colouring cannot take are named with their line.
  */
 class ColourIncrementsTest {
-    private static int[] cells(Random r, int n, int cells) {
-        int[] c = new int[n];
-        for (int i = 0; i < n; i++) {
-            c[i] = r.nextInt(cells);
-        }
-        return c;
-    }
-
     private static void assemblesWithoutAtomics(CompiledMethod m) throws Exception {
         var k = m.kernels().get(0);
         // plain adds: no atomic add, and no compare-and-swap but the error record's
@@ -66,27 +58,7 @@ class ColourIncrementsTest {
 
     @Test
     void edgesAreJavasBitForBit() {
-        CompiledMethod m = CompilerTest.offload(ColourKernels.class, "edges");
-        for (long seed = 1; seed <= 3; seed++) {
-            Random r = new Random(seed);
-            int ne = 3000;
-            int nc = 700;
-            int[] c1 = cells(r, ne, nc);
-            int[] c2 = cells(r, ne, nc);
-            // multiples of 1/64 below 2^10: every partial sum is exact, so any order gives Java's bits
-            double[] q = new double[nc];
-            for (int i = 0; i < nc; i++) {
-                q[i] = r.nextInt(1 << 16) / 64.0;
-            }
-            double[] plain = new double[nc];
-            double[] kernel = new double[nc];
-            double[] fluxPlain = r.doubles(ne).toArray();
-            double[] fluxKernel = fluxPlain.clone();
-            ColourKernels.edges(ne, c1, c2, q, plain, fluxPlain);
-            KernelInterpreter.run(m, new Object[] {ne, c1, c2, q, kernel, fluxKernel}, 3);
-            assertArrayEquals(plain, kernel, 0.0, "seed " + seed);
-            assertArrayEquals(fluxPlain, fluxKernel, 0.0, "seed " + seed);
-        }
+        EdgeInputs.edgesAreJavasBitForBit(CompilerTest.offload(ColourKernels.class, "edges"), ColourKernels::edges);
     }
 
     @Test
@@ -96,7 +68,7 @@ class ColourIncrementsTest {
         Random r = new Random(5);
         int n = 1000;
         // few bins: many colours
-        int[] data = cells(r, n, 200);
+        int[] data = EdgeInputs.cells(r, n, 200);
         int[] plain = new int[200];
         int[] kernel = new int[200];
         ColourKernels.histogram(plain, data, n);
@@ -113,8 +85,8 @@ class ColourIncrementsTest {
         Random r = new Random(6);
         int ne = 2000;
         int nc = 400;
-        int[] c1 = cells(r, ne, nc);
-        int[] c2 = cells(r, ne, nc);
+        int[] c1 = EdgeInputs.cells(r, ne, nc);
+        int[] c2 = EdgeInputs.cells(r, ne, nc);
         float[] q = new float[4 * nc];
         for (int i = 0; i < q.length; i++) {
             q[i] = r.nextFloat() - 0.5f;
@@ -123,21 +95,7 @@ class ColourIncrementsTest {
         float[] kernel = new float[4 * nc];
         ColourKernels.cells4(ne, c1, c2, q, plain);
         KernelInterpreter.run(m, new Object[] {ne, c1, c2, q, kernel}, 4);
-        double[] abs = new double[4 * nc];
-        int[] count = new int[nc];
-        for (int e = 0; e < ne; e++) {
-            for (int k = 0; k < 4; k++) {
-                double f = Math.abs(q[4 * c1[e] + k] * q[4 * c2[e] + k]);
-                abs[4 * c1[e] + k] += f;
-                abs[4 * c2[e] + k] += f;
-            }
-            count[c1[e]]++;
-            count[c2[e]]++;
-        }
-        for (int i = 0; i < plain.length; i++) {
-            double bound = 2 * count[i / 4] * Math.ulp(1.0f) * abs[i];
-            assertTrue(Math.abs(plain[i] - kernel[i]) <= bound, "element " + i + ": " + plain[i] + " vs " + kernel[i]);
-        }
+        EdgeInputs.cells4WithinTheBound(ne, c1, c2, q, plain, kernel);
     }
 
     @Test
@@ -152,8 +110,8 @@ class ColourIncrementsTest {
         Random r = new Random(7);
         int ne = 1500;
         int nc = 300;
-        int[] c1 = cells(r, ne, nc);
-        int[] c2 = cells(r, ne, nc);
+        int[] c1 = EdgeInputs.cells(r, ne, nc);
+        int[] c2 = EdgeInputs.cells(r, ne, nc);
         // small integers: exact float sums
         float[] q = new float[nc];
         for (int i = 0; i < nc; i++) {

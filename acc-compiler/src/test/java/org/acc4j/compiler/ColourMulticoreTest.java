@@ -34,14 +34,6 @@ class ColourMulticoreTest {
         POOLS.forEach(TestPool::close);
     }
 
-    private static int[] cells(Random r, int n, int cells) {
-        int[] c = new int[n];
-        for (int i = 0; i < n; i++) {
-            c[i] = r.nextInt(cells);
-        }
-        return c;
-    }
-
     private static List<HostKernels.Launch> run(HostKernels hk, Object[] args, TestPool pool) {
         List<HostKernels.Launch> launches = new ArrayList<>();
         hk.run(s -> args[((ArrayRef.Parameter) s).index()], args, pool, launches::add);
@@ -55,13 +47,9 @@ class ColourMulticoreTest {
             Random r = new Random(seed);
             int ne = 30_000;
             int nc = 7_000;
-            int[] c1 = cells(r, ne, nc);
-            int[] c2 = cells(r, ne, nc);
-            // multiples of 1/64 below 2^10: every partial sum is exact, so any order gives Java's bits
-            double[] q = new double[nc];
-            for (int i = 0; i < nc; i++) {
-                q[i] = r.nextInt(1 << 16) / 64.0;
-            }
+            int[] c1 = EdgeInputs.cells(r, ne, nc);
+            int[] c2 = EdgeInputs.cells(r, ne, nc);
+            double[] q = EdgeInputs.exactValues(r, nc);
             double[] plain = new double[nc];
             double[] fluxStart = r.doubles(ne).toArray();
             double[] fluxPlain = fluxStart.clone();
@@ -87,7 +75,7 @@ class ColourMulticoreTest {
         Random r = new Random(5);
         int n = 12_000;
         // few bins (30 iterations each on average): many colours
-        int[] data = cells(r, n, 400);
+        int[] data = EdgeInputs.cells(r, n, 400);
         int[] plain = new int[400];
         ColourKernels.histogram(plain, data, n);
         for (TestPool pool : POOLS) {
@@ -104,8 +92,8 @@ class ColourMulticoreTest {
         Random r = new Random(6);
         int ne = 20_000;
         int nc = 4_000;
-        int[] c1 = cells(r, ne, nc);
-        int[] c2 = cells(r, ne, nc);
+        int[] c1 = EdgeInputs.cells(r, ne, nc);
+        int[] c2 = EdgeInputs.cells(r, ne, nc);
         float[] q = new float[4 * nc];
         for (int i = 0; i < q.length; i++) {
             q[i] = r.nextFloat() - 0.5f;
@@ -114,25 +102,11 @@ class ColourMulticoreTest {
         ColourKernels.cells4(ne, c1, c2, q, plain);
         float[] interpreted = new float[4 * nc];
         KernelInterpreter.run(m, new Object[] {ne, c1, c2, q, interpreted}, 4);
-        double[] abs = new double[4 * nc];
-        int[] count = new int[nc];
-        for (int e = 0; e < ne; e++) {
-            for (int k = 0; k < 4; k++) {
-                double f = Math.abs(q[4 * c1[e] + k] * q[4 * c2[e] + k]);
-                abs[4 * c1[e] + k] += f;
-                abs[4 * c2[e] + k] += f;
-            }
-            count[c1[e]]++;
-            count[c2[e]]++;
-        }
         for (TestPool pool : POOLS) {
             float[] res = new float[4 * nc];
             run(hk, new Object[] {ne, c1, c2, q, res}, pool);
             assertArrayEquals(interpreted, res, 0.0f, "on " + pool.threads() + " threads");
-            for (int i = 0; i < plain.length; i++) {
-                double bound = 2 * count[i / 4] * Math.ulp(1.0f) * abs[i];
-                assertTrue(Math.abs(plain[i] - res[i]) <= bound, "element " + i + ": " + plain[i] + " vs " + res[i]);
-            }
+            EdgeInputs.cells4WithinTheBound(ne, c1, c2, q, plain, res);
         }
     }
 

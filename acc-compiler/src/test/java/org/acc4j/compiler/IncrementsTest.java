@@ -18,14 +18,6 @@ import org.junit.jupiter.api.Test;
  * bound of a reordered sum.
  */
 class IncrementsTest {
-    private static int[] cells(Random r, int n, int cells) {
-        int[] c = new int[n];
-        for (int i = 0; i < n; i++) {
-            c[i] = r.nextInt(cells);
-        }
-        return c;
-    }
-
     private static void assembles(CompiledMethod m) throws Exception {
         Path ptxas = Ptxas.find();
         if (ptxas == null) {
@@ -59,7 +51,7 @@ class IncrementsTest {
         for (long seed = 1; seed <= 3; seed++) {
             Random r = new Random(seed);
             int n = 4000;
-            int[] data = cells(r, n, 29);
+            int[] data = EdgeInputs.cells(r, n, 29);
             int[] plain = new int[29];
             int[] kernel = new int[29];
             IndirectKernels.histogram(plain, data, n);
@@ -74,26 +66,7 @@ class IncrementsTest {
         long atomics = m.report().stream().filter(l -> l.contains("becomes an atomic add")).count();
         assertEquals(2, atomics, String.join("\n", m.report()));
         assembles(m);
-        for (long seed = 1; seed <= 3; seed++) {
-            Random r = new Random(seed);
-            int ne = 3000;
-            int nc = 700;
-            int[] c1 = cells(r, ne, nc);
-            int[] c2 = cells(r, ne, nc);
-            // multiples of 1/64 below 2^10: every partial sum is exact, so any order gives Java's bits
-            double[] q = new double[nc];
-            for (int i = 0; i < nc; i++) {
-                q[i] = r.nextInt(1 << 16) / 64.0;
-            }
-            double[] plain = new double[nc];
-            double[] kernel = new double[nc];
-            double[] fluxPlain = r.doubles(ne).toArray();
-            double[] fluxKernel = fluxPlain.clone();
-            IndirectKernels.edgesAtomic(ne, c1, c2, q, plain, fluxPlain);
-            KernelInterpreter.run(m, new Object[] {ne, c1, c2, q, kernel, fluxKernel}, 3);
-            assertArrayEquals(plain, kernel, 0.0, "seed " + seed);
-            assertArrayEquals(fluxPlain, fluxKernel, 0.0, "seed " + seed);
-        }
+        EdgeInputs.edgesAreJavasBitForBit(m, IndirectKernels::edgesAtomic);
     }
 
     @Test
@@ -103,8 +76,8 @@ class IncrementsTest {
         Random r = new Random(4);
         int ne = 5000;
         int nc = 300;
-        int[] c1 = cells(r, ne, nc);
-        int[] c2 = cells(r, ne, nc);
+        int[] c1 = EdgeInputs.cells(r, ne, nc);
+        int[] c2 = EdgeInputs.cells(r, ne, nc);
         float[] q = new float[nc];
         for (int i = 0; i < nc; i++) {
             q[i] = r.nextFloat() - 0.5f;

@@ -1,11 +1,17 @@
 package org.acc4j.compiler;
 
+import static org.acc4j.compiler.fixtures.Arguments.assertSameElements;
+import static org.acc4j.compiler.fixtures.Arguments.copy;
+import static org.acc4j.compiler.fixtures.NarrowInputs.booleans;
+import static org.acc4j.compiler.fixtures.NarrowInputs.bytes;
+import static org.acc4j.compiler.fixtures.NarrowInputs.bytes2D;
+import static org.acc4j.compiler.fixtures.NarrowInputs.chars;
+import static org.acc4j.compiler.fixtures.NarrowInputs.shorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.List;
@@ -67,95 +73,6 @@ class NarrowTest {
             }
             default -> throw new IllegalArgumentException(kernel);
         };
-    }
-
-    static byte[] bytes(Random r, int n) {
-        byte[] b = new byte[n];
-        r.nextBytes(b);
-        b[0] = Byte.MIN_VALUE;
-        b[n - 1] = -1;
-        return b;
-    }
-
-    static short[] shorts(Random r, int n) {
-        short[] s = new short[n];
-        for (int i = 0; i < n; i++) {
-            s[i] = (short) r.nextInt();
-        }
-        s[0] = Short.MIN_VALUE;
-        s[n - 1] = -1;
-        return s;
-    }
-
-    static char[] chars(Random r, int n) {
-        char[] c = new char[n];
-        for (int i = 0; i < n; i++) {
-            c[i] = (char) r.nextInt(65536);
-        }
-        c[0] = Character.MAX_VALUE;
-        c[n - 1] = 32768;
-        return c;
-    }
-
-    static boolean[] booleans(Random r, int n) {
-        boolean[] z = new boolean[n];
-        for (int i = 0; i < n; i++) {
-            z[i] = r.nextBoolean();
-        }
-        return z;
-    }
-
-    static byte[][] bytes2D(Random r, int rows, int cols) {
-        byte[][] b = new byte[rows][];
-        for (int i = 0; i < rows; i++) {
-            b[i] = bytes(r, cols);
-        }
-        return b;
-    }
-
-    /** A copy of every array (rows too); scalars as they are. */
-    static Object[] copy(Object[] args) {
-        Object[] c = new Object[args.length];
-        for (int i = 0; i < args.length; i++) {
-            c[i] = copyOf(args[i]);
-        }
-        return c;
-    }
-
-    private static Object copyOf(Object a) {
-        if (a instanceof Object[] rows) {
-            Object[] c = (Object[]) Array.newInstance(rows.getClass().getComponentType(), rows.length);
-            for (int i = 0; i < rows.length; i++) {
-                c[i] = copyOf(rows[i]);
-            }
-            return c;
-        }
-        if (a != null && a.getClass().isArray()) {
-            int n = Array.getLength(a);
-            Object c = Array.newInstance(a.getClass().getComponentType(), n);
-            System.arraycopy(a, 0, c, 0, n);
-            return c;
-        }
-        return a;
-    }
-
-    /** Every element of {@code actual} equals {@code expected}'s (rows of two-dimensional arrays too). */
-    static void assertSameElements(String what, Object expected, Object actual) {
-        if (expected instanceof Object[] rows) {
-            for (int i = 0; i < rows.length; i++) {
-                assertSameElements(what + " row " + i, rows[i], ((Object[]) actual)[i]);
-            }
-            return;
-        }
-        if (expected == null || !expected.getClass().isArray()) {
-            assertEquals(expected, actual, what);
-            return;
-        }
-        assertEquals(Array.getLength(expected), Array.getLength(actual), what + " length");
-        for (int i = 0; i < Array.getLength(expected); i++) {
-            int k = i;
-            assertEquals(Array.get(expected, i), Array.get(actual, i), () -> what + " element " + k);
-        }
     }
 
     private static Method kernel(String name) {

@@ -12,6 +12,7 @@ import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.Random;
+import org.acc4j.compiler.fixtures.ScanInputs;
 import org.acc4j.compiler.fixtures.ScanKernels;
 import org.acc4j.compiler.interp.KernelInterpreter;
 import org.junit.jupiter.api.Test;
@@ -44,28 +45,6 @@ class ScansTest {
         return method;
     }
 
-    private static Object randomArray(Class<?> type, String op, Random r, int n) {
-        Object a = Array.newInstance(type, n);
-        for (int i = 0; i < n; i++) {
-            Object v;
-            if (type == int.class) {
-                v = op.equals("mul") ? 1 + 2 * r.nextInt(3) : r.nextInt();
-            } else if (type == long.class) {
-                v = op.equals("mul") ? 1L + 2 * r.nextInt(3) : r.nextLong();
-            } else if (type == float.class) {
-                v = (float) (op.equals("mul") ? 1 + r.nextGaussian() * 1e-3 : r.nextGaussian());
-            } else {
-                v = op.equals("mul") ? 1 + r.nextGaussian() * 1e-3 : r.nextGaussian();
-            }
-            Array.set(a, i, v);
-        }
-        return a;
-    }
-
-    private static double asDouble(Object a, int i) {
-        return ((Number) Array.get(a, i)).doubleValue();
-    }
-
     @Test
     void everyOperatorAndTypeGivesJavasScan() throws Exception {
         Random r = new Random(1640);
@@ -94,40 +73,13 @@ class ScansTest {
             int tile = type == int.class || type == float.class ? 4096 : 2048;
             int n = 2 * tile + 1001;
             int lo = 7;
-            Object a = randomArray(type, op, r, n);
-            Object s0 = Array.get(randomArray(type, op, r, 1), 0);
+            Object a = ScanInputs.randomArray(type, op, r, n, 1e-3);
+            Object s0 = Array.get(ScanInputs.randomArray(type, op, r, 1, 1e-3), 0);
             Object b = Array.newInstance(type, n);
             Object expected = Array.newInstance(type, n);
             jm.invoke(null, a, expected, s0, lo, n);
             KernelInterpreter.run(m, new Object[] {a, b, s0, lo, n}, 64);
-            boolean exact = type == int.class || type == long.class || op.equals("min") || op.equals("max");
-            if (exact) {
-                switch (type.getName()) {
-                    case "int" -> assertArrayEquals((int[]) expected, (int[]) b, name);
-                    case "long" -> assertArrayEquals((long[]) expected, (long[]) b, name);
-                    case "float" -> assertArrayEquals((float[]) expected, (float[]) b, name);
-                    default -> assertArrayEquals((double[]) expected, (double[]) b, name);
-                }
-                continue;
-            }
-            // regrouped: |device - Java| <= (k + 2) * eps * (|s0| + sum of |terms|), k terms so far, for sums;
-            // relative (k + 2) * eps * 4 for products of factors near 1
-            double eps = type == float.class ? Math.ulp(1f) : Math.ulp(1.0);
-            double absSum = Math.abs(((Number) s0).doubleValue());
-            for (int i = 0; i < n; i++) {
-                if (i >= lo && inclusive) {
-                    absSum += Math.abs(asDouble(a, i));
-                }
-                double want = asDouble(expected, i);
-                double got = asDouble(b, i);
-                int k = Math.max(0, i - lo + 1);
-                double bound = op.equals("add") ? (k + 2) * eps * absSum : (k + 2) * eps * 4 * Math.abs(want);
-                assertTrue(Math.abs(want - got) <= bound, name + " element " + i + ": " + want + " vs " + got
-                        + " (bound " + bound + ")");
-                if (i >= lo && !inclusive) {
-                    absSum += Math.abs(asDouble(a, i));
-                }
-            }
+            ScanInputs.assertScan(name, op, inclusive, a, s0, lo, n, expected, b, 1);
         }
         assertEquals(44, cases);
     }

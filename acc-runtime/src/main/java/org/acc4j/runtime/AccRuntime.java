@@ -287,7 +287,11 @@ public final class AccRuntime {
      * Compiles the kernels of a plan just registered on a low-priority daemon thread (into the cubin cache, or loaded
      * through the driver's JIT when the cubin cache is off), so that the JIT's work overlaps the application's until
      * the first call. Only where the runtime is starting or started (it is not started for this) and the device is the
-     * one the plan's kernels were compiled for. The checked variant comes after the one without proven checks.
+     * one the plan's kernels were compiled for. The checked variant comes after the one without proven checks. It
+     * stops once the application has made its first call: the driver's JIT holds the context's lock for the whole of
+     * a module's compile (tens of milliseconds for a large kernel), and a call that records an event meanwhile (every
+     * launch with the time profile on, every launch the tuner times) waited for it, call after call; from then on a
+     * kernel not loaded yet loads at its own first call.
      */
     private void compileAhead(MethodPlan plan) {
         if (plan.sites().isEmpty() || !started && !startingInBackground) {
@@ -317,6 +321,10 @@ public final class AccRuntime {
                 g.context.makeCurrent();
                 for (MethodPlan.Site site : plan.sites()) {
                     for (org.acc4j.compiler.KernelPlan k : site.compiled().method().kernels()) {
+                        if (applicationCalled) {
+                            // the application's calls have the device now
+                            return;
+                        }
                         if (k.unchecked() != null) {
                             g.cache.prepare("site#" + KernelCache.keyOf(k.unchecked().ptx()), k.unchecked().ptx(),
                                     k.unchecked().entry());
@@ -668,6 +676,20 @@ public final class AccRuntime {
             }
             return null;
         });
+    }
+
+    /** Launches deferred so far on the device in use, for tests; 0 without a device. */
+    long deferredForTest() {
+        Gpu g = gpu();
+        return g == null ? 0 : g.launcher.pending().launches();
+    }
+
+    /** Switches deferred launches on or off until the runtime starts again, for tests. */
+    void deferForTest(boolean on) {
+        Gpu g = gpu();
+        if (g != null) {
+            g.launcher.defer(on);
+        }
     }
 
     /** The number of times the device was rebuilt after a fault, for tests; 0 without a device. */

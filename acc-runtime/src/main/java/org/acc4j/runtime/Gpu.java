@@ -58,8 +58,8 @@ final class Gpu implements AutoCloseable {
      */
     static Gpu open(Device device, Options options, Profiler profile, Consumer<String> report) {
         Context context = Context.open(device);
-        PresentTable table = new PresentTable(new CudaMemory(
-                org.acc4j.runtime.transfer.StagedCopy.Settings.fromEnvironment(Log::warning)));
+        CudaMemory memory = new CudaMemory(org.acc4j.runtime.transfer.StagedCopy.Settings.fromEnvironment(Log::warning));
+        PresentTable table = new PresentTable(memory);
         KernelCache cache = new KernelCache(options.cache() == Options.CacheMode.CUBIN && options.cacheDir() != null
                 ? new CubinCache<>(options.cacheDir(), Device.driverVersion(), device.smTarget(), KernelCache.CUDA,
                         Log::warning)
@@ -72,6 +72,9 @@ final class Gpu implements AutoCloseable {
             context.close();
             throw e;
         }
+        // copies and frees of present data wait for the kernels calls left running
+        launcher.defer(options.defer());
+        memory.settleWith(launcher.pending());
         if (options.autotune()) {
             launcher.tuner(tuner(device, options, profile, report));
         }

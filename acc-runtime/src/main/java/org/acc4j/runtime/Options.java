@@ -42,6 +42,7 @@ import java.util.function.Consumer;
  *   <tr><td>{@code ACC4J_CACHE_DIR}</td><td>{@code acc4j.cache.dir}</td><td>a folder, created when missing
  *       ({@code $XDG_CACHE_HOME/acc4j/kernels}, else {@code ~/.cache/acc4j/kernels}, when unset)</td></tr>
  *   <tr><td>{@code ACC4J_AUTOTUNE}</td><td>{@code acc4j.autotune}</td><td>a switch, on when unset</td></tr>
+ *   <tr><td>{@code ACC4J_DEFER}</td><td>{@code acc4j.defer}</td><td>a switch, on when unset</td></tr>
  * </table>
  * A switch is on for {@code 1}, {@code true}, {@code yes}, {@code on} and off for {@code 0}, {@code false},
  * {@code no}, {@code off} (any case); unset or blank is its default.
@@ -73,12 +74,15 @@ import java.util.function.Consumer;
  * @param cacheDir {@code acc4j.cache.dir} / {@code ACC4J_CACHE_DIR}: the folder of the cubin cache
  * @param autotune {@code acc4j.autotune} / {@code ACC4J_AUTOTUNE}: time other block shapes on a long kernel's first
  *     calls and keep the fastest ({@link org.acc4j.runtime.tune.Tuner}; on by default)
+ * @param defer {@code acc4j.defer} / {@code ACC4J_DEFER}: a synchronous call whose kernels cannot raise a Java
+ *     exception, on data already present, returns once they are queued; the next operation that needs the device's
+ *     data waits for them (on by default); off waits for every launch before the call returns
  * @param given how the user gave each setting that is set, by environment variable name: {@code ACC_DEVICE_NUM}
  *     to {@code -Dacc.device.num=1} or {@code ACC_DEVICE_NUM=1}
  */
 public record Options(boolean hostOnly, int deviceNumber, boolean report, boolean profile, Path profileJson, Path dump,
                       String sourcePath, boolean hoistChecks, boolean mapped, CacheMode cache, Path cacheDir,
-                      Map<String, String> given, boolean multicore, int cores, boolean autotune) {
+                      Map<String, String> given, boolean multicore, int cores, boolean autotune, boolean defer) {
 
     /** How kernels compiled in an earlier run are found again. */
     public enum CacheMode {
@@ -119,6 +123,14 @@ public record Options(boolean hostOnly, int deviceNumber, boolean report, boolea
                    Map<String, String> given, boolean multicore, int cores) {
         this(hostOnly, deviceNumber, report, profile, profileJson, dump, sourcePath, hoistChecks, mapped, cache, cacheDir,
                 given, multicore, cores, true);
+    }
+
+    /** Settings with deferred launches on (their default). */
+    public Options(boolean hostOnly, int deviceNumber, boolean report, boolean profile, Path profileJson, Path dump,
+                   String sourcePath, boolean hoistChecks, boolean mapped, CacheMode cache, Path cacheDir,
+                   Map<String, String> given, boolean multicore, int cores, boolean autotune) {
+        this(hostOnly, deviceNumber, report, profile, profileJson, dump, sourcePath, hoistChecks, mapped, cache, cacheDir,
+                given, multicore, cores, autotune, true);
     }
 
     /** The multicore target's thread count: {@code ACC_NUM_CORES}, else the available processors. */
@@ -214,8 +226,9 @@ public record Options(boolean hostOnly, int deviceNumber, boolean report, boolea
         }
         Path cacheDir = cacheFolder(in.read("ACC4J_CACHE_DIR", "acc4j.cache.dir"), env, props);
         boolean autotune = in.flag("ACC4J_AUTOTUNE", "acc4j.autotune", true, "autotuning stays on", warnings);
+        boolean defer = in.flag("ACC4J_DEFER", "acc4j.defer", true, "launches stay deferred", warnings);
         return new Options(host, device, report, profile, json, dump, sources, hoistChecks, mapped, cache, cacheDir,
-                given, multicore, cores, autotune);
+                given, multicore, cores, autotune, defer);
     }
 
     /**

@@ -116,11 +116,18 @@ final class Routines implements Backend {
     public void waitAll() {
         Gpu s = runtime.gpu();
         if (s != null) {
-            s.run("Acc.waitAll", () -> {
+            // one wait covers the deferred kernels too (a fault names them)
+            s.orHost(() -> s.guard.call("Acc.waitAll", () -> {
                 s.launcher.queues().finishAll();
-                s.context.synchronize("Acc.waitAll");
+                org.acc4j.runtime.cuda.Pending p = s.launcher.pending();
+                if (p.any()) {
+                    s.context.synchronize("Acc.waitAll: " + p.describe());
+                    p.settled();
+                } else {
+                    s.context.synchronize("Acc.waitAll");
+                }
                 return null;
-            }, () -> null);
+            }), () -> null);
         }
     }
 

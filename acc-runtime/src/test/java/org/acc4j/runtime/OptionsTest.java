@@ -140,6 +140,20 @@ class OptionsTest {
     }
 
     @Test
+    void deferredLaunchesAreOnUnlessSwitchedOff() {
+        assertTrue(Options.parse(Map.of(), new Properties()).defer());
+        assertFalse(env("ACC4J_DEFER", "off").defer());
+        assertFalse(props("acc4j.defer", "false").defer());
+        assertTrue(env("ACC4J_DEFER", "on").defer());
+        // the property wins over the variable
+        assertFalse(parse(Map.of("ACC4J_DEFER", "on"), p("acc4j.defer", "0"), new ArrayList<>()).defer());
+        List<String> w = new ArrayList<>();
+        assertTrue(parse(Map.of("ACC4J_DEFER", "later"), new Properties(), w).defer(), "keeps its default");
+        assertEquals(List.of("ACC4J_DEFER=later is not a switch; use 1, true, yes or on, or 0, false, no or off"
+                + " (launches stay deferred)"), w);
+    }
+
+    @Test
     void mappedErrorRecordIsOnUnlessSwitchedOff() {
         assertTrue(Options.parse(Map.of(), new Properties()).mapped());
         assertFalse(env("ACC4J_MAPPED", "off").mapped());

@@ -144,7 +144,10 @@ public final class Report {
                 + " relative 1e-9 of the serial loop" + (!dotStreams ? "" : ", its parallel-streams mode, which adds"
                 + " fixed chunks of 2^16 terms in parallel, bit for bit against the same chunked sum on one thread")
                 + ")") + ". Peers come from the same run (`shared/anchors`); a ratio is acc4j's figure over"
-                + " the peer's.");
+                + " the peer's. acc4j's kernel-only mode (`gpuKernel`, every array present) times back-to-back calls, as"
+                + " the peers time back-to-back launches: a call on present data returns once its kernels are queued"
+                + " (deferred launches, `ACC4J_DEFER`), and the next call's kernels queue behind them; the setup's"
+                + " checks and the per-call harness wait for the kernels (`Acc.updateHost`, `Acc.waitAll`).");
         line();
         line("## How to regenerate");
         line();
@@ -494,8 +497,9 @@ public final class Report {
         {"harness-launch.txt", "Per call: a cached kernel on present data",
             "`LaunchBench` (samples' test classes, under `-javaagent:acc.jar`) times, in one process, a raw JCuda"
                 + " `cuLaunchKernel` + `cuCtxSynchronize` of a trivial kernel (the floor) and a `@Kernels` call of the"
-                + " same loop on data made present by `Acc.copyin`, at n = 0 (no launch: the runtime's own work), 1 and"
-                + " 1024, in pairs: each round runs a block of calls of each kind in a shuffled order, and a round's"
+                + " same loop on data made present by `Acc.copyin`, each followed by `Acc.waitAll()` (the call returns"
+                + " once its kernel is queued; the wait makes it a call plus its completion), at n = 0 (no launch: the"
+                + " runtime's own work), 1 and 1024, in pairs: each round runs a block of calls of each kind in a shuffled order, and a round's"
                 + " difference is its `@Kernels` block's median less its raw block's at the same n; the second table"
                 + " gives the median of those differences with a distribution-free 95 % interval. The first table"
                 + " adds, each timed alone, the driver calls the runtime adds around a launch; the bytes each kind of"

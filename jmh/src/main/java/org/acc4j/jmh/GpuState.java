@@ -11,7 +11,10 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * the transpose/copy tuning) at parameter {@code size}, timed in one of two ways:
  * <ul>
  *   <li>{@link Transfers#RESIDENT}, kernel only: every array was put on the device by {@link Acc#copyin} in the
- *       setup, so the call moves no data (it still pays the runtime's launch and synchronisation);
+ *       setup, so the call moves no data; its kernels cannot raise a Java exception once their bounds are proven, so
+ *       the call returns once they are queued (deferred launches, {@code ACC4J_DEFER}) and JMH times back-to-back
+ *       calls, each queued behind the last, as the peers time back-to-back launches ({@code -Dacc4j.defer=off}
+ *       times each call with its synchronisation);
  *   <li>{@link Transfers#EACH_CALL}, total: nothing is present, so each call copies its inputs in and its outputs
  *       out (pageable host memory), as a call outside any data region does.
  * </ul>

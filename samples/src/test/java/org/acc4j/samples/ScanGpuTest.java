@@ -10,6 +10,7 @@ import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.util.Random;
 import org.acc4j.Acc;
+import org.acc4j.compiler.fixtures.ScanInputs;
 import org.acc4j.compiler.fixtures.ScanKernels;
 import org.acc4j.runtime.AccRuntime;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,28 +37,6 @@ class ScanGpuTest {
         assertTrue(AccRuntime.offload(owner, m.getName(), desc, null, args), m.getName() + " ran on the host");
     }
 
-    private static Object randomArray(Class<?> type, String op, Random r, int n) {
-        Object a = Array.newInstance(type, n);
-        for (int i = 0; i < n; i++) {
-            Object v;
-            if (type == int.class) {
-                v = op.equals("mul") ? 1 + 2 * r.nextInt(3) : r.nextInt();
-            } else if (type == long.class) {
-                v = op.equals("mul") ? 1L + 2 * r.nextInt(3) : r.nextLong();
-            } else if (type == float.class) {
-                v = (float) (op.equals("mul") ? 1 + r.nextGaussian() * 1e-4 : r.nextGaussian());
-            } else {
-                v = op.equals("mul") ? 1 + r.nextGaussian() * 1e-4 : r.nextGaussian();
-            }
-            Array.set(a, i, v);
-        }
-        return a;
-    }
-
-    private static double at(Object a, int i) {
-        return ((Number) Array.get(a, i)).doubleValue();
-    }
-
     @Test
     void everyOperatorAndTypeGivesJavasScan() throws Exception {
         Random r = new Random(1650);
@@ -73,35 +52,14 @@ class ScanGpuTest {
             boolean inclusive = name.endsWith("Incl");
             int n = 1_000_003;
             int lo = 5;
-            Object a = randomArray(type, op, r, n);
-            Object s0 = Array.get(randomArray(type, op, r, 1), 0);
+            Object a = ScanInputs.randomArray(type, op, r, n, 1e-4);
+            Object s0 = Array.get(ScanInputs.randomArray(type, op, r, 1, 1e-4), 0);
             Object b = Array.newInstance(type, n);
             Object expected = Array.newInstance(type, n);
             jm.invoke(null, a, expected, s0, lo, n);
             offload(ScanKernels.class, jm, a, b, s0, lo, n);
-            if (type == int.class || type == long.class || op.equals("min") || op.equals("max")) {
-                switch (type.getName()) {
-                    case "int" -> assertArrayEquals((int[]) expected, (int[]) b, name);
-                    case "long" -> assertArrayEquals((long[]) expected, (long[]) b, name);
-                    case "float" -> assertArrayEquals((float[]) expected, (float[]) b, name);
-                    default -> assertArrayEquals((double[]) expected, (double[]) b, name);
-                }
-                continue;
-            }
-            double eps = type == float.class ? Math.ulp(1f) : Math.ulp(1.0);
-            double abs = Math.abs(((Number) s0).doubleValue());
-            for (int i = 0; i < n; i++) {
-                if (i >= lo && inclusive) {
-                    abs += Math.abs(at(a, i));
-                }
-                int k = Math.max(0, i - lo + 1);
-                double bound = op.equals("add") ? 2.0 * (k + 2) * eps * abs : 2.0 * (k + 2) * eps * 4 * Math.abs(at(expected, i));
-                assertTrue(Math.abs(at(expected, i) - at(b, i)) <= bound, name + " element " + i + ": "
-                        + at(expected, i) + " vs " + at(b, i) + " (bound " + bound + ")");
-                if (i >= lo && !inclusive) {
-                    abs += Math.abs(at(a, i));
-                }
-            }
+            // twice the bound of the interpreter's test
+            ScanInputs.assertScan(name, op, inclusive, a, s0, lo, n, expected, b, 2);
         }
         assertEquals(44, cases);
     }

@@ -161,33 +161,9 @@ public final class KernelInterpreter {
     }
 
     private void checks(Region r) {
-        Evaluator ev = evaluator(null);
-        try {
-            ev.run(r.devicePrologue());
-        } catch (Evaluator.NotEvaluable e) {
-            // the check below says what it could not evaluate
-        }
-        if (!r.mapping().checkedLoops().isEmpty()) {
-            String why;
-            try {
-                why = r.mapping().checkLoops(ev);
-            } catch (Evaluator.NotEvaluable | ArithmeticException e) {
-                why = "the bounds of its != loops or steps cannot be evaluated before the launch (" + e.getMessage() + ")";
-            }
-            if (why != null) {
-                throw new HostInstead(why);
-            }
-        }
-        for (Disjointness d : r.checks()) {
-            String why;
-            try {
-                why = d.check(ev);
-            } catch (Evaluator.NotEvaluable | ArithmeticException e) {
-                why = "cannot be checked: " + e.getMessage();
-            }
-            if (why != null) {
-                throw new HostInstead(why);
-            }
+        String why = r.hostReason(evaluator(null), "the launch");
+        if (why != null) {
+            throw new HostInstead(why);
         }
     }
 

@@ -1,5 +1,7 @@
 package org.acc4j.compiler.ir;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.util.List;
 import org.acc4j.Acc;
 
@@ -13,68 +15,41 @@ public final class AtomicEval {
      * old value, the CAS result as an {@code Integer} 0 or 1, or null for a write.
      */
     public static Object apply(AtomicOp op, Object array, int index, List<Object> operands) {
-        Object v = operands.isEmpty() ? null : operands.get(operands.size() - 1);
-        if (array instanceof int[] a) {
-            int x = v == null ? 0 : (Integer) v;
-            return switch (op) {
-                case ADD -> Acc.atomicAdd(a, index, x);
-                case MIN -> Acc.atomicMin(a, index, x);
-                case MAX -> Acc.atomicMax(a, index, x);
-                case AND -> Acc.atomicAnd(a, index, x);
-                case OR -> Acc.atomicOr(a, index, x);
-                case XOR -> Acc.atomicXor(a, index, x);
-                case EXCHANGE -> Acc.atomicExchange(a, index, x);
-                case CAS -> Acc.atomicCompareAndSet(a, index, (Integer) operands.get(0), x) ? 1 : 0;
-                case READ -> Acc.atomicRead(a, index);
-                case WRITE -> write(() -> Acc.atomicWrite(a, index, x));
-            };
+        Class<?> element = array.getClass().getComponentType();
+        Class<?>[] types = new Class<?>[2 + operands.size()];
+        Object[] args = new Object[types.length];
+        types[0] = array.getClass();
+        types[1] = int.class;
+        args[0] = array;
+        args[1] = index;
+        for (int k = 0; k < operands.size(); k++) {
+            types[2 + k] = element;
+            args[2 + k] = operands.get(k);
         }
-        if (array instanceof long[] a) {
-            long x = v == null ? 0 : (Long) v;
-            return switch (op) {
-                case ADD -> Acc.atomicAdd(a, index, x);
-                case MIN -> Acc.atomicMin(a, index, x);
-                case MAX -> Acc.atomicMax(a, index, x);
-                case AND -> Acc.atomicAnd(a, index, x);
-                case OR -> Acc.atomicOr(a, index, x);
-                case XOR -> Acc.atomicXor(a, index, x);
-                case EXCHANGE -> Acc.atomicExchange(a, index, x);
-                case CAS -> Acc.atomicCompareAndSet(a, index, (Long) operands.get(0), x) ? 1 : 0;
-                case READ -> Acc.atomicRead(a, index);
-                case WRITE -> write(() -> Acc.atomicWrite(a, index, x));
-            };
+        Method routine;
+        try {
+            // the routine named by the operation for this array type: atomicAdd(int[], int, int), ...
+            routine = element == null ? null : Acc.class.getMethod(op.routine(), types);
+        } catch (NoSuchMethodException e) {
+            routine = null;
         }
-        if (array instanceof float[] a) {
-            float x = v == null ? 0 : (Float) v;
-            return switch (op) {
-                case ADD -> Acc.atomicAdd(a, index, x);
-                case MIN -> Acc.atomicMin(a, index, x);
-                case MAX -> Acc.atomicMax(a, index, x);
-                case EXCHANGE -> Acc.atomicExchange(a, index, x);
-                case CAS -> Acc.atomicCompareAndSet(a, index, (Float) operands.get(0), x) ? 1 : 0;
-                case READ -> Acc.atomicRead(a, index);
-                case WRITE -> write(() -> Acc.atomicWrite(a, index, x));
-                default -> throw new IllegalArgumentException(op.routine() + " on float[]");
-            };
+        if (routine == null) {
+            throw new IllegalArgumentException(op.routine() + " on " + array.getClass().getTypeName());
         }
-        if (array instanceof double[] a) {
-            double x = v == null ? 0 : (Double) v;
-            return switch (op) {
-                case ADD -> Acc.atomicAdd(a, index, x);
-                case MIN -> Acc.atomicMin(a, index, x);
-                case MAX -> Acc.atomicMax(a, index, x);
-                case EXCHANGE -> Acc.atomicExchange(a, index, x);
-                case CAS -> Acc.atomicCompareAndSet(a, index, (Double) operands.get(0), x) ? 1 : 0;
-                case READ -> Acc.atomicRead(a, index);
-                case WRITE -> write(() -> Acc.atomicWrite(a, index, x));
-                default -> throw new IllegalArgumentException(op.routine() + " on double[]");
-            };
+        try {
+            Object old = routine.invoke(null, args);
+            return old instanceof Boolean set ? (Integer) (set ? 1 : 0) : old;
+        } catch (InvocationTargetException e) {
+            // the routine's own exception (an index out of bounds, say), as a direct call throws it
+            if (e.getCause() instanceof RuntimeException x) {
+                throw x;
+            }
+            if (e.getCause() instanceof Error x) {
+                throw x;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
         }
-        throw new IllegalArgumentException(op.routine() + " on " + array.getClass().getTypeName());
-    }
-
-    private static Object write(Runnable r) {
-        r.run();
-        return null;
     }
 }

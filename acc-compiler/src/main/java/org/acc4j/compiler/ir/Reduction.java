@@ -102,56 +102,31 @@ public record Reduction(Var var, Op op, Form form, int line) {
         if (form != Form.OPERATOR) {
             return replaces(init, result) ? result : init;
         }
+        // an int result is the low half of the long one; a float result is the double one rounded, which is the float
+        // operation's own result (a product of floats is exact in a double, and rounding a sum to 53 bits, then 24,
+        // rounds as once to 24: 53 >= 2 * 24 + 2)
         return switch (var.type()) {
-            case I32 -> {
-                int a = (Integer) init;
-                int b = (Integer) result;
-                yield switch (op) {
-                    case ADD -> a + b;
-                    case MUL -> a * b;
-                    case MAX -> Math.max(a, b);
-                    case MIN -> Math.min(a, b);
-                    case AND -> a & b;
-                    case OR -> a | b;
-                    case XOR -> a ^ b;
-                };
-            }
-            case I64 -> {
-                long a = (Long) init;
-                long b = (Long) result;
-                yield switch (op) {
-                    case ADD -> a + b;
-                    case MUL -> a * b;
-                    case MAX -> Math.max(a, b);
-                    case MIN -> Math.min(a, b);
-                    case AND -> a & b;
-                    case OR -> a | b;
-                    case XOR -> a ^ b;
-                };
-            }
-            case F32 -> {
-                float a = (Float) init;
-                float b = (Float) result;
-                yield switch (op) {
-                    case ADD -> a + b;
-                    case MUL -> a * b;
-                    case MAX -> Math.max(a, b);
-                    case MIN -> Math.min(a, b);
-                    default -> throw new IllegalStateException(op + " on float");
-                };
-            }
-            case F64 -> {
-                double a = (Double) init;
-                double b = (Double) result;
-                yield switch (op) {
-                    case ADD -> a + b;
-                    case MUL -> a * b;
-                    case MAX -> Math.max(a, b);
-                    case MIN -> Math.min(a, b);
-                    default -> throw new IllegalStateException(op + " on double");
-                };
-            }
+            case I32 -> (int) integral((Integer) init, (Integer) result);
+            case I64 -> integral((Long) init, (Long) result);
+            case F32 -> (float) floating((Float) init, (Float) result, "float");
+            case F64 -> floating((Double) init, (Double) result, "double");
             case PRED -> throw new IllegalStateException("a reduction over a predicate");
+        };
+    }
+
+    /** {@code a op b} on longs as the device combines them, which wraps as Java does. */
+    private long integral(long a, long b) {
+        return org.acc4j.templates.reduce.ReduceOrder.apply(routine().op(), org.acc4j.templates.Reductions.Kind.I64, a,
+                b);
+    }
+
+    private double floating(double a, double b, String type) {
+        return switch (op) {
+            case ADD -> a + b;
+            case MUL -> a * b;
+            case MAX -> Math.max(a, b);
+            case MIN -> Math.min(a, b);
+            default -> throw new IllegalStateException(op + " on " + type);
         };
     }
 

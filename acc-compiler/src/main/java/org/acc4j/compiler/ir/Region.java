@@ -79,6 +79,42 @@ public record Region(int ordinal, List<Stmt> prologue, Stmt.For loop, String why
         return hostVars.isEmpty() ? prologue : without(prologue, java.util.Set.copyOf(hostVars));
     }
 
+    /**
+     * Why this region's kernels may not run for the values {@code ev} holds, or null: the device prologue is run on
+     * them first, then the region's {@code !=} and strided loops and its disjointness checks are evaluated, as the
+     * GPU path does before a launch. {@code moment} names that moment in the reason ("the launch", "the run").
+     */
+    public String hostReason(Evaluator ev, String moment) {
+        try {
+            ev.run(devicePrologue());
+        } catch (Evaluator.NotEvaluable e) {
+            // the checks below say what they cannot evaluate
+        }
+        if (!mapping.checkedLoops().isEmpty()) {
+            String why;
+            try {
+                why = mapping.checkLoops(ev);
+            } catch (Evaluator.NotEvaluable | ArithmeticException e) {
+                why = "the bounds of its != loops or steps cannot be evaluated before " + moment + " ("
+                        + e.getMessage() + ")";
+            }
+            if (why != null) {
+                return why;
+            }
+        }
+        for (Disjointness d : checks) {
+            try {
+                String why = d.check(ev);
+                if (why != null) {
+                    return why;
+                }
+            } catch (Evaluator.NotEvaluable | ArithmeticException e) {
+                return "cannot be checked: " + e.getMessage();
+            }
+        }
+        return null;
+    }
+
     /** {@code stmts} without their assignments to {@code vars} (inside ifs too). */
     public static List<Stmt> without(List<Stmt> stmts, java.util.Set<Var> vars) {
         List<Stmt> out = new java.util.ArrayList<>();

@@ -249,32 +249,9 @@ public final class HostKernels {
     private void checks(Kernel k, Function<ArrayRef.Source, Object> sources, Object[] scalars) {
         Region r = k.plan().region();
         Evaluator ev = evaluator(sources, scalars);
-        try {
-            ev.run(r.devicePrologue());
-        } catch (Evaluator.NotEvaluable e) {
-            // the checks below say what they cannot evaluate
-        }
-        if (!r.mapping().checkedLoops().isEmpty()) {
-            String why;
-            try {
-                why = r.mapping().checkLoops(ev);
-            } catch (Evaluator.NotEvaluable | ArithmeticException e) {
-                why = "the bounds of its != loops or steps cannot be evaluated before the run (" + e.getMessage() + ")";
-            }
-            if (why != null) {
-                throw new HostInstead(why);
-            }
-        }
-        for (Disjointness d : r.checks()) {
-            String why;
-            try {
-                why = d.check(ev);
-            } catch (Evaluator.NotEvaluable | ArithmeticException e) {
-                why = "cannot be checked: " + e.getMessage();
-            }
-            if (why != null) {
-                throw new HostInstead(why);
-            }
+        String why = r.hostReason(ev, "the run");
+        if (why != null) {
+            throw new HostInstead(why);
         }
         // every array present, and an array the nest writes reachable through none of its other arrays (rows too)
         Map<Object, Integer> seen = new IdentityHashMap<>();

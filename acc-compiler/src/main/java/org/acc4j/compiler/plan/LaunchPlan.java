@@ -338,6 +338,16 @@ public final class LaunchPlan {
         call.current().set(colour.end(), end);
     }
 
+    /**
+     * Whether the variant launched when {@code proven} can raise a Java exception on the device: it has an error site
+     * (an array access whose bounds check stays in it, an integer division or remainder by a value that may be zero),
+     * the only places its code writes the error record. False: every launch of it ends without one, so the host need
+     * not read the record after it.
+     */
+    public boolean raises(boolean proven) {
+        return !(proven ? uncheckedFaults : checkedFaults).isEmpty();
+    }
+
     /** The error site the error record's {@code code} (from 1) names, in the variant that ran. */
     public Fault fault(boolean proven, int code) {
         return (proven ? uncheckedFaults : checkedFaults).get(code - 1);

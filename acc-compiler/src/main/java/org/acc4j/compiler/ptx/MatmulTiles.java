@@ -45,30 +45,7 @@ final class MatmulTiles extends TiledEmitter {
         int bBuf = bk * bj * 8;
         code.append("\t.shared .align 16 .b8 sa[").append(2 * aBuf).append("];\n");
         code.append("\t.shared .align 16 .b8 sb[").append(2 * bBuf).append("];\n");
-        Var vi = t.i().index();
-        Var vj = t.j().index();
-        Var vk = t.k().index();
-        String[] ri = range(t.i());
-        String[] rj = range(t.j());
-        String[] rk = range(t.k());
-        FormRegs aRow = formRegs(t.a().row());
-        FormRegs aIdx = formRegs(t.a().index());
-        FormRegs bRow = formRegs(t.b().row());
-        FormRegs bIdx = formRegs(t.b().index());
-        FormRegs cRow = formRegs(t.c().row());
-        FormRegs cIdx = formRegs(t.c().index());
-        base(t.a().array());
-        base(t.b().array());
-        base(t.c().array());
-        String tilesI = r();
-        String tilesJ = r();
-        String tilesK = r();
-        op("add.u32 " + tilesI + ", " + ri[1] + ", " + (bi - 1));
-        op("shr.u32 " + tilesI + ", " + tilesI + ", " + log2(bi));
-        op("add.u32 " + tilesJ + ", " + rj[1] + ", " + (bj - 1));
-        op("shr.u32 " + tilesJ + ", " + tilesJ + ", " + log2(bj));
-        op("add.u32 " + tilesK + ", " + rk[1] + ", " + (bk - 1));
-        op("shr.u32 " + tilesK + ", " + tilesK + ", " + log2(bk));
+        MatmulRegs nest = matmulRegs(t, bi, bj, bk);
         String tx = r();
         String ty = r();
         String tid = r();
@@ -145,11 +122,11 @@ final class MatmulTiles extends TiledEmitter {
         op("mov.f64 " + init + ", 0d" + String.format("%016X", t.accumulate() ? 0L : t.init().bits()));
         op("mov.u32 " + tiReg + ", %ctaid.y");
         label("$L_ti");
-        op("setp.ge.u32 " + stop + ", " + tiReg + ", " + tilesI);
+        op("setp.ge.u32 " + stop + ", " + tiReg + ", " + nest.tilesI());
         op("@" + stop + " bra $L_exit");
         op("mov.u32 " + tjReg + ", %ctaid.x");
         label("$L_tj");
-        op("setp.ge.u32 " + stop + ", " + tjReg + ", " + tilesJ);
+        op("setp.ge.u32 " + stop + ", " + tjReg + ", " + nest.tilesJ());
         op("@" + stop + " bra $L_next_ti");
         String i0 = r();
         String j0 = r();
@@ -162,17 +139,17 @@ final class MatmulTiles extends TiledEmitter {
             // each element starts at its own value in c
             for (int qi = 0; qi < mi; qi++) {
                 for (int qj = 0; qj < mj; qj++) {
-                    String[] at = cElement(t, qi, qj, i0, j0, tx, ty, ri, rj, cRow, cIdx, vi, vj);
+                    String[] at = cElement(t, qi, qj, i0, j0, tx, ty, nest);
                     op("@!" + at[1] + " ld.global.f64 " + acc[qi * mj + qj] + ", [" + at[0] + "]");
                 }
             }
         }
         String kt = r();
         op("mov.u32 " + kt + ", 0");
-        op("setp.eq.u32 " + stop + ", " + tilesK + ", 0");
+        op("setp.eq.u32 " + stop + ", " + nest.tilesK() + ", 0");
         op("@" + stop + " bra $L_store");
         // k tile 0 into buffer 0
-        stage(t, kt, i0, j0, ri, rj, rk, am, ak, bkk, bn, aRow, aIdx, bRow, bIdx, pa, pb, null, vi, vj, vk);
+        stage(t, kt, i0, j0, am, ak, bkk, bn, pa, pb, null, nest);
         storeShared(aSt, pa, strideA * 8, null);
         storeShared(bSt, pb, strideB * bj * 8, null);
         op("bar.sync 0");
@@ -180,8 +157,8 @@ final class MatmulTiles extends TiledEmitter {
         String next = r();
         op("add.u32 " + next + ", " + kt + ", 1");
         String hasNext = p();
-        op("setp.lt.u32 " + hasNext + ", " + next + ", " + tilesK);
-        stage(t, next, i0, j0, ri, rj, rk, am, ak, bkk, bn, aRow, aIdx, bRow, bIdx, pa, pb, hasNext, vi, vj, vk);
+        op("setp.lt.u32 " + hasNext + ", " + next + ", " + nest.tilesK());
+        stage(t, next, i0, j0, am, ak, bkk, bn, pa, pb, hasNext, nest);
         // compute on buffer kt & 1: kCount = min(depth, nK - depth kt) steps
         String buf = r();
         op("and.b32 " + buf + ", " + kt + ", 1");
@@ -200,7 +177,7 @@ final class MatmulTiles extends TiledEmitter {
         String k0 = r();
         String kCount = r();
         op("shl.b32 " + k0 + ", " + kt + ", " + log2(bk));
-        op("sub.u32 " + kCount + ", " + rk[1] + ", " + k0);
+        op("sub.u32 " + kCount + ", " + nest.rk()[1] + ", " + k0);
         op("min.u32 " + kCount + ", " + kCount + ", " + bk);
         String partial = p();
         op("setp.lt.u32 " + partial + ", " + kCount + ", " + bk);
@@ -258,7 +235,7 @@ final class MatmulTiles extends TiledEmitter {
         label("$L_store");
         for (int qi = 0; qi < mi; qi++) {
             for (int qj = 0; qj < mj; qj++) {
-                String[] at = cElement(t, qi, qj, i0, j0, tx, ty, ri, rj, cRow, cIdx, vi, vj);
+                String[] at = cElement(t, qi, qj, i0, j0, tx, ty, nest);
                 op("@!" + at[1] + " st.global.f64 [" + at[0] + "], " + acc[qi * mj + qj]);
             }
         }
@@ -282,8 +259,8 @@ final class MatmulTiles extends TiledEmitter {
      * {@code 2 ty + pairOffset(qi)}, {@code 2 tx + pairOffset(qj)}), and the predicate that is true where it lies
      * outside the ranges.
      */
-    private String[] cElement(Tiling.Matmul t, int qi, int qj, String i0, String j0, String tx, String ty, String[] ri,
-                              String[] rj, FormRegs cRow, FormRegs cIdx, Var vi, Var vj) {
+    private String[] cElement(Tiling.Matmul t, int qi, int qj, String i0, String j0, String tx, String ty,
+                              MatmulRegs nest) {
         String io = r();
         op("mad.lo.u32 " + io + ", " + ty + ", 2, " + i0);
         int oi = pairOffset(qi, t.tile().threadsY());
@@ -296,7 +273,7 @@ final class MatmulTiles extends TiledEmitter {
         if (oj > 0) {
             op("add.u32 " + jo + ", " + jo + ", " + oj);
         }
-        return cAt(t, io, jo, ri, rj, cRow, cIdx, vi, vj);
+        return cAt(t, io, jo, nest);
     }
 
     /**
@@ -305,16 +282,17 @@ final class MatmulTiles extends TiledEmitter {
      * column {@code k0 + ak}, B's at rows {@code k0 + bkk} and column {@code j0 + bn}, each operand by the same two
      * steps, {@link #column} and {@link #rows} (both columns first: fewer registers live across the loads).
      */
-    private void stage(Tiling.Matmul t, String ktile, String i0, String j0, String[] ri, String[] rj, String[] rk,
-                       String am, String ak, String bkk, String bn, FormRegs aRow, FormRegs aIdx, FormRegs bRow,
-                       FormRegs bIdx, String[] pa, String[] pb, String guard, Var vi, Var vj, Var vk) {
+    private void stage(Tiling.Matmul t, String ktile, String i0, String j0, String am, String ak, String bkk,
+                       String bn, String[] pa, String[] pb, String guard, MatmulRegs nest) {
         int threads = t.tile().threads();
         String k0 = r();
         op("shl.b32 " + k0 + ", " + ktile + ", " + log2(t.tile().depth()));
-        String[] colA = column(k0, ak, rk, guard);
-        String[] colB = column(j0, bn, rj, guard);
-        rows(t.a(), aRow, aIdx, vk, colA, vi, i0, am, ri, threads / t.tile().depth(), pa);
-        rows(t.b(), bRow, bIdx, vj, colB, vk, k0, bkk, rk, threads / t.tile().blockJ(), pb);
+        String[] colA = column(k0, ak, nest.rk(), guard);
+        String[] colB = column(j0, bn, nest.rj(), guard);
+        rows(t.a(), nest.aRow(), nest.aIdx(), nest.vk(), colA, nest.vi(), i0, am, nest.ri(), threads / t.tile().depth(),
+                pa);
+        rows(t.b(), nest.bRow(), nest.bIdx(), nest.vj(), colB, nest.vk(), k0, bkk, nest.rk(),
+                threads / t.tile().blockJ(), pb);
     }
 
     /**

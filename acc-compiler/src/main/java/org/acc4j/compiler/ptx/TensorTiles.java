@@ -66,24 +66,7 @@ final class TensorTiles extends TiledEmitter {
         } else {
             code.append("\t.shared .align 128 .b8 tiles[").append(stages * stageBytes).append("];\n");
         }
-        Var vi = t.i().index();
-        Var vj = t.j().index();
-        Var vk = t.k().index();
-        String[] ri = range(t.i());
-        String[] rj = range(t.j());
-        String[] rk = range(t.k());
-        FormRegs aRow = formRegs(t.a().row());
-        FormRegs aIdx = formRegs(t.a().index());
-        FormRegs bRow = formRegs(t.b().row());
-        FormRegs bIdx = formRegs(t.b().index());
-        FormRegs cRow = formRegs(t.c().row());
-        FormRegs cIdx = formRegs(t.c().index());
-        base(t.a().array());
-        base(t.b().array());
-        base(t.c().array());
-        String tilesI = tiles(ri[1], bi);
-        String tilesJ = tiles(rj[1], bj);
-        String tilesK = tiles(rk[1], bk);
+        MatmulRegs nest = matmulRegs(t, bi, bj, bk);
         String tid = r();
         op("mov.u32 " + tid + ", %tid.x");
         String lane = r();
@@ -107,8 +90,10 @@ final class TensorTiles extends TiledEmitter {
         String j0 = r();
         String k0 = r();
         // A's tile: rows of i from i0, columns of k from k0; B's: rows of k from k0, columns of j from j0
-        Operand opA = operand(t.a(), vi, vk, ri, rk, aRow, aIdx, bi, bk, 0, i0, k0, tid, threads);
-        Operand opB = operand(t.b(), vk, vj, rk, rj, bRow, bIdx, bk, bj, aBytes, k0, j0, tid, threads);
+        Operand opA = operand(t.a(), nest.vi(), nest.vk(), nest.ri(), nest.rk(), nest.aRow(), nest.aIdx(), bi, bk, 0,
+                i0, k0, tid, threads);
+        Operand opB = operand(t.b(), nest.vk(), nest.vj(), nest.rk(), nest.rj(), nest.bRow(), nest.bIdx(), bk, bj,
+                aBytes, k0, j0, tid, threads);
         // fragment offsets in a stage: A at row wm + g, column (4u xor swizzle) + q for each 4u of a k tile
         String xa = r();
         op("shr.u32 " + xa + ", " + g + ", " + (bk >= 16 ? 0 : 1));
@@ -157,11 +142,11 @@ final class TensorTiles extends TiledEmitter {
         if (group == 0) {
             op("mov.u32 " + tiReg + ", %ctaid.y");
             label("$L_ti");
-            op("setp.ge.u32 " + stop + ", " + tiReg + ", " + tilesI);
+            op("setp.ge.u32 " + stop + ", " + tiReg + ", " + nest.tilesI());
             op("@" + stop + " bra $L_exit");
             op("mov.u32 " + tjReg + ", %ctaid.x");
             label("$L_tj");
-            op("setp.ge.u32 " + stop + ", " + tjReg + ", " + tilesJ);
+            op("setp.ge.u32 " + stop + ", " + tjReg + ", " + nest.tilesJ());
             op("@" + stop + " bra $L_next_ti");
         } else {
             // the block's linear number takes the C tiles in bands of `group` rows, down each band's columns
@@ -171,7 +156,7 @@ final class TensorTiles extends TiledEmitter {
             op("mov.u32 " + ctaX + ", %ctaid.x");
             op("mov.u32 " + ctaY + ", %ctaid.y");
             op("mad.lo.u32 " + tile + ", " + ctaY + ", " + nctaX + ", " + ctaX);
-            op("mul.lo.u32 " + tileCount + ", " + tilesI + ", " + tilesJ);
+            op("mul.lo.u32 " + tileCount + ", " + nest.tilesI() + ", " + nest.tilesJ());
             label("$L_tile");
             op("setp.ge.u32 " + stop + ", " + tile + ", " + tileCount);
             op("@" + stop + " bra $L_exit");
@@ -179,12 +164,12 @@ final class TensorTiles extends TiledEmitter {
             String band = r();
             String rest = r();
             String size = r();
-            op("mul.lo.u32 " + perBand + ", " + tilesJ + ", " + group);
+            op("mul.lo.u32 " + perBand + ", " + nest.tilesJ() + ", " + group);
             op("div.u32 " + band + ", " + tile + ", " + perBand);
             op("mul.lo.u32 " + rest + ", " + band + ", " + perBand);
             op("sub.u32 " + rest + ", " + tile + ", " + rest);
             op("mul.lo.u32 " + band + ", " + band + ", " + group);
-            op("sub.u32 " + size + ", " + tilesI + ", " + band);
+            op("sub.u32 " + size + ", " + nest.tilesI() + ", " + band);
             op("min.u32 " + size + ", " + size + ", " + group);
             op("rem.u32 " + tiReg + ", " + rest + ", " + size);
             op("add.u32 " + tiReg + ", " + tiReg + ", " + band);
@@ -204,7 +189,7 @@ final class TensorTiles extends TiledEmitter {
         }
         if (t.accumulate()) {
             for (int n = 0; n < acc.length; n++) {
-                String[] at = tensorElement(t, n, nT, iBase, jBase, ri, rj, cRow, cIdx, vi, vj);
+                String[] at = tensorElement(t, n, nT, iBase, jBase, nest);
                 op("@!" + at[1] + " ld.global.f64 " + acc[n] + ", [" + at[0] + "]");
             }
         }
@@ -214,9 +199,9 @@ final class TensorTiles extends TiledEmitter {
         String fullK = null;
         if (s.affineCopies()) {
             fullK = r();
-            op("shr.u32 " + fullK + ", " + rk[1] + ", " + log2(bk));
-            affA = affine(opA, k0, bk, true, inside(i0, bi, ri[1]), fullK);
-            affB = affine(opB, k0, bk, false, inside(j0, bj, rj[1]), fullK);
+            op("shr.u32 " + fullK + ", " + nest.rk()[1] + ", " + log2(bk));
+            affA = affine(opA, k0, bk, true, inside(i0, bi, nest.ri()[1]), fullK);
+            affB = affine(opB, k0, bk, false, inside(j0, bj, nest.rj()[1]), fullK);
         }
         // the previous C tile's copies and reads are over before its buffers are filled again
         op("cp.async.wait_all");
@@ -224,7 +209,7 @@ final class TensorTiles extends TiledEmitter {
         // the first stages - 1 k tiles, one commit group each (empty past the range)
         for (int st = 0; st < stages - 1; st++) {
             String has = p();
-            op("setp.gt.u32 " + has + ", " + tilesK + ", " + st);
+            op("setp.gt.u32 " + has + ", " + nest.tilesK() + ", " + st);
             op("@!" + has + " bra $L_pro" + st);
             op("mov.u32 " + k0 + ", " + (st * bk));
             String at = r();
@@ -254,12 +239,12 @@ final class TensorTiles extends TiledEmitter {
             op("mov.u32 " + first + ", " + (stages - 1));
             String firstAt = r();
             op("add.u32 " + firstAt + ", " + smem + ", " + ((stages - 1) * stageBytes));
-            copyAhead(opA, opB, copyA, copyB, first, tilesK, k0, bk, firstAt, kTiles, "$L_first");
+            copyAhead(opA, opB, copyA, copyB, first, nest.tilesK(), k0, bk, firstAt, kTiles, "$L_first");
             String[][][] carry = frags.load(smem, 0, null);
             op("mov.u32 " + kt + ", 0");
             op("mov.u32 " + rs + ", 0");
             label("$L_kt");
-            op("setp.ge.u32 " + stop + ", " + kt + ", " + tilesK);
+            op("setp.ge.u32 " + stop + ", " + kt + ", " + nest.tilesK());
             op("@" + stop + " bra.uni $L_store");
             String rAt = r();
             op("mad.lo.u32 " + rAt + ", " + rs + ", " + stageBytes + ", " + smem);
@@ -275,7 +260,7 @@ final class TensorTiles extends TiledEmitter {
                     op("bar.sync 0");
                     String ahead = r();
                     op("add.u32 " + ahead + ", " + kt + ", " + stages);
-                    copyAhead(opA, opB, copyA, copyB, ahead, tilesK, k0, bk, rAt, kTiles, "$L_nocopy");
+                    copyAhead(opA, opB, copyA, copyB, ahead, nest.tilesK(), k0, bk, rAt, kTiles, "$L_nocopy");
                     String rn = r();
                     op("add.u32 " + rn + ", " + rs + ", 1");
                     String wrap = p();
@@ -296,7 +281,7 @@ final class TensorTiles extends TiledEmitter {
             op("mov.u32 " + rs + ", 0");
             op("mov.u32 " + ws + ", " + (stages - 1));
             label("$L_kt");
-            op("setp.ge.u32 " + stop + ", " + kt + ", " + tilesK);
+            op("setp.ge.u32 " + stop + ", " + kt + ", " + nest.tilesK());
             op("@" + stop + " bra.uni $L_store");
             // k tile kt has landed for every thread, and every warp is done with the stage about to be refilled
             op("cp.async.wait_group " + (stages - 2));
@@ -307,7 +292,7 @@ final class TensorTiles extends TiledEmitter {
                 op("add.u32 " + ahead + ", " + kt + ", " + (stages - 1));
                 String wAt = r();
                 op("mad.lo.u32 " + wAt + ", " + ws + ", " + stageBytes + ", " + smem);
-                copyAhead(opA, opB, copyA, copyB, ahead, tilesK, k0, bk, wAt, kTiles, "$L_nocopy");
+                copyAhead(opA, opB, copyA, copyB, ahead, nest.tilesK(), k0, bk, wAt, kTiles, "$L_nocopy");
             };
             if (!s.loadsFirst()) {
                 copies.run();
@@ -330,7 +315,7 @@ final class TensorTiles extends TiledEmitter {
         }
         label("$L_store");
         for (int n = 0; n < acc.length; n++) {
-            String[] at = tensorElement(t, n, nT, iBase, jBase, ri, rj, cRow, cIdx, vi, vj);
+            String[] at = tensorElement(t, n, nT, iBase, jBase, nest);
             op("@!" + at[1] + " st.global.f64 [" + at[0] + "], " + acc[n]);
         }
         if (group == 0) {
@@ -581,14 +566,6 @@ final class TensorTiles extends TiledEmitter {
         }
     }
 
-    /** {@code ceil(n / size)} for a power of two {@code size}. */
-    private String tiles(String n, int size) {
-        String reg = r();
-        op("add.u32 " + reg + ", " + n + ", " + (size - 1));
-        op("shr.u32 " + reg + ", " + reg + ", " + log2(size));
-        return reg;
-    }
-
     /** {@code stage = (stage + 1) mod stages}. */
     private void step(String stage, int stages) {
         String wrap = p();
@@ -721,13 +698,12 @@ final class TensorTiles extends TiledEmitter {
         return new int[] {mt * 16 + (e / 2) * 8, nt * 8 + (e % 2)};
     }
 
-    private String[] tensorElement(Tiling.Matmul t, int n, int nT, String iBase, String jBase, String[] ri, String[] rj,
-                                   FormRegs cRow, FormRegs cIdx, Var vi, Var vj) {
+    private String[] tensorElement(Tiling.Matmul t, int n, int nT, String iBase, String jBase, MatmulRegs nest) {
         int[] o = tensorOffsets(n, nT);
         String io = r();
         String jo = r();
         op("add.u32 " + io + ", " + iBase + ", " + o[0]);
         op("add.u32 " + jo + ", " + jBase + ", " + o[1]);
-        return cAt(t, io, jo, ri, rj, cRow, cIdx, vi, vj);
+        return cAt(t, io, jo, nest);
     }
 }

@@ -463,6 +463,42 @@ public class TiledEmitter {
 
     // ---------------------------------------------------------------- matmul
 
+    /**
+     * What both matmul kernels set up first, in this order: the loop indices, their ranges (start and end in
+     * registers), the subscript forms of A, B and C in registers, the arrays' bases, and the number of tiles of each
+     * range.
+     */
+    record MatmulRegs(Var vi, Var vj, Var vk, String[] ri, String[] rj, String[] rk, FormRegs aRow, FormRegs aIdx,
+                      FormRegs bRow, FormRegs bIdx, FormRegs cRow, FormRegs cIdx, String tilesI, String tilesJ,
+                      String tilesK) {
+    }
+
+    /** {@link MatmulRegs} of {@code t} for tiles of {@code blockI × blockJ}, {@code depth} deep. */
+    MatmulRegs matmulRegs(Tiling.Matmul t, int blockI, int blockJ, int depth) {
+        String[] ri = range(t.i());
+        String[] rj = range(t.j());
+        String[] rk = range(t.k());
+        FormRegs aRow = formRegs(t.a().row());
+        FormRegs aIdx = formRegs(t.a().index());
+        FormRegs bRow = formRegs(t.b().row());
+        FormRegs bIdx = formRegs(t.b().index());
+        FormRegs cRow = formRegs(t.c().row());
+        FormRegs cIdx = formRegs(t.c().index());
+        base(t.a().array());
+        base(t.b().array());
+        base(t.c().array());
+        return new MatmulRegs(t.i().index(), t.j().index(), t.k().index(), ri, rj, rk, aRow, aIdx, bRow, bIdx, cRow,
+                cIdx, tiles(ri[1], blockI), tiles(rj[1], blockJ), tiles(rk[1], depth));
+    }
+
+    /** The number of tiles of {@code size} (a power of two) in a range that ends at {@code n}, in a new register. */
+    String tiles(String n, int size) {
+        String reg = r();
+        op("add.u32 " + reg + ", " + n + ", " + (size - 1));
+        op("shr.u32 " + reg + ", " + reg + ", " + log2(size));
+        return reg;
+    }
+
     /** A linear form's coefficients (by loop index) and rest in registers. */
     record FormRegs(Map<Var, String> coefficients, String rest) {
     }
@@ -511,16 +547,16 @@ public class TiledEmitter {
      * The address of the element of C at offsets {@code io}, {@code jo} from the ranges' starts, and the predicate
      * that is true where it lies outside the ranges.
      */
-    String[] cAt(Tiling.Matmul t, String io, String jo, String[] ri, String[] rj, FormRegs cRow, FormRegs cIdx,
-                 Var vi, Var vj) {
+    String[] cAt(Tiling.Matmul t, String io, String jo, MatmulRegs nest) {
         String inI = p();
-        op("setp.lt.u32 " + inI + ", " + io + ", " + ri[1]);
+        op("setp.lt.u32 " + inI + ", " + io + ", " + nest.ri()[1]);
         String iv = r();
-        op("add.s32 " + iv + ", " + ri[0] + ", " + io);
+        op("add.s32 " + iv + ", " + nest.ri()[0] + ", " + io);
         String skip = p();
-        op("setp.ge.or.u32 " + skip + ", " + jo + ", " + rj[1] + ", !" + inI);
+        op("setp.ge.or.u32 " + skip + ", " + jo + ", " + nest.rj()[1] + ", !" + inI);
         String jv = r();
-        op("add.s32 " + jv + ", " + rj[0] + ", " + jo);
-        return new String[] {address(t.c().array(), cRow, cIdx, Map.of(vi, iv, vj, jv), skip), skip};
+        op("add.s32 " + jv + ", " + nest.rj()[0] + ", " + jo);
+        return new String[] {address(t.c().array(), nest.cRow(), nest.cIdx(), Map.of(nest.vi(), iv, nest.vj(), jv),
+                skip), skip};
     }
 }

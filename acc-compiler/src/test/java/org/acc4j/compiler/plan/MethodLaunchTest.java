@@ -67,6 +67,13 @@ class MethodLaunchTest {
         }
     }
 
+    @Kernels
+    static void divide(int[] a, int[] b, int k, int n) {
+        for (int i = 0; i < n; i++) {
+            b[i] = a[i] / k;
+        }
+    }
+
     static final int[] FIELD = new int[5];
 
     @Kernels
@@ -252,6 +259,25 @@ class MethodLaunchTest {
             assertEquals(DataUse.Kind.COPYOUT, whole);
         }
         assertEquals(DataUse.Kind.COPY, part);
+    }
+
+    @Test
+    void aVariantRaisesOnlyWhereAnErrorSiteStaysInIt() throws IOException {
+        // every access proven on the host: the variant without checks can write no error record
+        LaunchPlan scale = plan("scale").kernel(0);
+        assertTrue(scale.hasUnchecked());
+        assertTrue(scale.raises(false), "the checked kernel keeps its bounds checks");
+        assertFalse(scale.raises(true), "the proven variant has no error site");
+        // an integer division by a value that may be zero stays a site in both variants
+        LaunchPlan divide = plan("divide").kernel(0);
+        assertTrue(divide.raises(false));
+        if (divide.hasUnchecked()) {
+            assertTrue(divide.raises(true), "the division's check is never proven away");
+            assertTrue(divide.fault(true, 1).divisionByZero());
+        }
+        // an access the host cannot prove keeps its check
+        LaunchPlan wraps = plan("wraps").kernel(0);
+        assertTrue(wraps.raises(false));
     }
 
     @Test

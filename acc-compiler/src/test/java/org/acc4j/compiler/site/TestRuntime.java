@@ -10,11 +10,19 @@ import org.acc4j.compiler.ir.ArrayRef;
 /**
  * The entry points rewritten methods call, for tests: a site either declines (the nest's bytecode runs) or, in
  * interpreting mode, runs the nest's kernels through the {@link KernelInterpreter} on the host's arrays, as the
- * device would (with its thread mapping, its reduction order and its race check).
+ * device would (with its thread mapping, its reduction order and its race check). With the runtime's declines on
+ * ({@link #interpretAsTheRuntime}), a site given a null array or row, or one array under two names, runs the nest's
+ * bytecode, as the runtime runs it on the host; the sites declined while interpreting are recorded.
  */
 public final class TestRuntime {
+    /** The class's internal name, which the rewriter writes as the runtime's. */
+    public static final String NAME = TestRuntime.class.getName().replace('.', '/');
     static final List<MethodPlan> PLANS = new ArrayList<>();
     static boolean interpret;
+    /** When set, a null array or row, or one array under two names, declines a site as the runtime does. */
+    private static boolean runtimeDeclines;
+    /** Sites declined while interpreting, with their reasons (display name and line first). */
+    private static final List<String> DECLINED = new ArrayList<>();
     static int launches;
     static int calls;
     static int exits;
@@ -22,9 +30,29 @@ public final class TestRuntime {
     private TestRuntime() {
     }
 
-    static synchronized int register(MethodPlan p) {
+    public static synchronized int register(MethodPlan p) {
         PLANS.add(p);
         return PLANS.size() - 1;
+    }
+
+    /** Every site interpreted from now on, and declined where the runtime would run its nest on the host. */
+    public static synchronized void interpretAsTheRuntime() {
+        interpret = true;
+        runtimeDeclines = true;
+    }
+
+    /** The plans registered so far. */
+    public static synchronized List<MethodPlan> plans() {
+        return new ArrayList<>(PLANS);
+    }
+
+    /** The sites declined so far, each with its method's display name, its line and the reason. */
+    public static synchronized List<String> declined() {
+        return new ArrayList<>(DECLINED);
+    }
+
+    private static synchronized void declined(String line) {
+        DECLINED.add(line);
     }
 
     private record Call(MethodPlan plan, Class<?> owner, Object self) {
@@ -32,7 +60,23 @@ public final class TestRuntime {
 
     public static Object enterCall(Class<?> owner, Object self, int plan, Object[] args, Object[] handles) {
         calls++;
-        return new Call(PLANS.get(plan), owner, self);
+        MethodPlan p;
+        synchronized (TestRuntime.class) {
+            p = PLANS.get(plan);
+        }
+        return new Call(p, owner, self);
+    }
+
+    /** A null array or row, or one array under two names, among a site's values. */
+    private static boolean nullOrAliased(Object[] values) {
+        java.util.Set<Object> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Object v : values) {
+            boolean nullRow = v instanceof Object[] rows && java.util.Arrays.asList(rows).contains(null);
+            if (v == null || nullRow || (v.getClass().isArray() && !seen.add(v))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public static Object[] site(Object call, int index, Object[] values) {
@@ -41,6 +85,11 @@ public final class TestRuntime {
         }
         Call c = (Call) call;
         MethodPlan.Site s = c.plan().sites().get(index);
+        String where = c.plan().displayName() + " line " + s.line();
+        if (runtimeDeclines && nullOrAliased(values)) {
+            declined(where + ": a null array or row, or one array under two names");
+            return null;
+        }
         Region region = device;
         if (region != null) {
             region.settle();
@@ -56,6 +105,7 @@ public final class TestRuntime {
             launches++;
             return r == null ? new Object[0] : (Object[]) r;
         } catch (KernelInterpreter.HostInstead h) {
+            declined(where + ": " + h.getMessage());
             if (region != null) {
                 // the nest runs as bytecode on the host arrays: they are brought there first
                 for (Object u : region.copies.keySet()) {

@@ -6,6 +6,7 @@ import jcuda.driver.CUresult;
 import org.acc4j.runtime.cuda.Context;
 import org.acc4j.runtime.cuda.DriverException;
 import org.acc4j.runtime.cuda.DeviceBuffer;
+import org.acc4j.runtime.cuda.Pending;
 import org.acc4j.runtime.transfer.CudaLane;
 import org.acc4j.runtime.transfer.StagedCopy;
 
@@ -32,10 +33,13 @@ public final class CudaMemory implements DeviceMemory {
         private final StagedCopy<DeviceBuffer> staging;
         /** The memory that may keep its device memory for reuse once it is closed. */
         private final CudaMemory spareTo;
+        /** The memory it came from, whose deferred kernels a copy or a free waits for first. */
+        private final CudaMemory memory;
         private final AtomicBoolean closed = new AtomicBoolean();
 
         private CudaBuffer(DeviceBuffer buffer, Class<?> arrayType, int length, AtomicLong inUse,
-                           StagedCopy<DeviceBuffer> staging, CudaMemory spareTo) {
+                           StagedCopy<DeviceBuffer> staging, CudaMemory spareTo, CudaMemory memory) {
+            this.memory = memory;
             this.buffer = buffer;
             this.arrayType = arrayType;
             this.length = length;
@@ -61,12 +65,14 @@ public final class CudaMemory implements DeviceMemory {
 
         @Override
         public void writeLongs(long[] values) {
+            memory.settle(this, "a write of");
             // DeviceBuffer checks that the words fill the buffer exactly
             buffer.copyFromHost(values);
         }
 
         @Override
         public void upload(Object hostArray) {
+            memory.settle(this, "a copy to the device of");
             Object array = match(hostArray);
             if (!staging.toDevice(array, buffer)) {
                 buffer.copyFromHost(array);
@@ -75,6 +81,7 @@ public final class CudaMemory implements DeviceMemory {
 
         @Override
         public void download(Object hostArray) {
+            memory.settle(this, "a copy to the host of");
             Object array = match(hostArray);
             if (!staging.toHost(buffer, array)) {
                 buffer.copyToHost(array);
@@ -83,21 +90,25 @@ public final class CudaMemory implements DeviceMemory {
 
         @Override
         public void zero() {
+            memory.settle(this, "zeroing");
             buffer.zero();
         }
 
         @Override
         public void uploadAt(long offset, Object hostArray) {
+            memory.settle(this, "a copy to the device of");
             buffer.copyFromHost(offset, hostArray);
         }
 
         @Override
         public void downloadAt(long offset, Object hostArray) {
+            memory.settle(this, "a copy to the host of");
             buffer.copyToHost(offset, hostArray);
         }
 
         @Override
         public void uploadRows(Object[] rows) {
+            memory.settle(this, "a copy to the device of");
             if (!staging.rowsToDevice(rows, buffer)) {
                 Buffer.super.uploadRows(rows);
             }
@@ -105,6 +116,7 @@ public final class CudaMemory implements DeviceMemory {
 
         @Override
         public void downloadRows(Object[] rows) {
+            memory.settle(this, "a copy to the host of");
             if (!staging.rowsToHost(buffer, rows)) {
                 Buffer.super.downloadRows(rows);
             }
@@ -112,6 +124,7 @@ public final class CudaMemory implements DeviceMemory {
 
         @Override
         public void downloadWindow(Object[] rows, int firstRow, int endRow, int firstColumn, int endColumn) {
+            memory.settle(this, "a copy to the host of");
             if (firstRow >= endRow || firstColumn >= endColumn
                     || staging.rowsToHost(buffer, rows, firstRow, endRow, firstColumn, endColumn)) {
                 return;
@@ -129,6 +142,10 @@ public final class CudaMemory implements DeviceMemory {
 
         @Override
         public void close() {
+            if (!closed.get()) {
+                // its memory may be freed or handed to the next allocation: kernels still using it end first
+                memory.settle(this, "freeing");
+            }
             if (closed.compareAndSet(false, true)) {
                 // count the bytes as released even when cuMemFree reports an error
                 inUse.addAndGet(-buffer.bytes());
@@ -163,6 +180,8 @@ public final class CudaMemory implements DeviceMemory {
 
     private final AtomicLong inUse = new AtomicLong();
     private final StagedCopy<DeviceBuffer> staging;
+    /** Kernels queued that the host has not waited for (null: every launch is waited for). */
+    private volatile Pending pending;
 
     /** Memory whose array copies are staged with {@link StagedCopy.Settings#DEFAULT}. */
     public CudaMemory() {
@@ -172,6 +191,22 @@ public final class CudaMemory implements DeviceMemory {
     /** Memory whose array copies are staged with {@code staging}. */
     public CudaMemory(StagedCopy.Settings staging) {
         this.staging = new StagedCopy<>(staging, CudaLane::open, CudaLane::openWriteCombined);
+    }
+
+    /**
+     * From now on every copy into or out of a buffer of this memory, and every free (or return to the spare buffers),
+     * first waits for the kernels {@code p} holds: the one place where device data is read, written or reused.
+     */
+    public void settleWith(Pending p) {
+        this.pending = p;
+    }
+
+    /** Waits for the pending kernels before {@code what} is done to {@code b}. */
+    private void settle(CudaBuffer b, String what) {
+        Pending p = pending;
+        if (p != null && p.any()) {
+            p.settle(what + " " + b.buffer.what());
+        }
     }
 
     /** The staged copies of this memory's buffers. */
@@ -211,7 +246,7 @@ public final class CudaMemory implements DeviceMemory {
         DeviceBuffer buffer = spareOrNew(bytes, HostArrays.describe(hostArray));
         inUse.addAndGet(bytes);
         return new CudaBuffer(buffer, hostArray.getClass(), HostArrays.length(hostArray), inUse, staging,
-                bytes <= SPARE_ARRAY_MAX_BYTES ? this : null);
+                bytes <= SPARE_ARRAY_MAX_BYTES ? this : null, this);
     }
 
     @Override
@@ -222,7 +257,7 @@ public final class CudaMemory implements DeviceMemory {
         staging.expect(bytes);
         DeviceBuffer buffer = spareOrNew(bytes, what);
         inUse.addAndGet(bytes);
-        return new CudaBuffer(buffer, null, -1, inUse, staging, this);
+        return new CudaBuffer(buffer, null, -1, inUse, staging, this, this);
     }
 
     /** A spare buffer of {@code bytes}, else a new one; when the device is full, the spare buffers are freed first. */

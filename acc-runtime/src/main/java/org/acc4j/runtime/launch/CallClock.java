@@ -12,7 +12,8 @@ package org.acc4j.runtime.launch;
  * present-table look-ups, written windows, kept layouts), the parameters ({@link Part#PACK}: trip count, proof,
  * grid, block shape, parameter slots), the launch ({@link Part#LAUNCH}: {@code cuLaunchKernel}), the wait
  * ({@link Part#SYNC}: {@code cuCtxSynchronize} and the error record), and the end ({@link Part#EXIT}: clauses exited,
- * the site's host effects, the scope closed). A call with nothing to launch has no {@code LAUNCH} or {@code SYNC}.
+ * the site's host effects, the scope closed). A call with nothing to launch has no {@code LAUNCH} or {@code SYNC}, and
+ * a deferred launch no {@code SYNC}: it is waited for by the next operation that needs the device's data.
  *
  * <p>One measuring thread at a time (the harness's): the marks are not synchronised. This is the runtime's one
  * mutable static besides its singleton, and only a diagnostic switch makes it record anything.

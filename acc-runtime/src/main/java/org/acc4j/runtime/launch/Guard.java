@@ -10,7 +10,7 @@ import org.acc4j.runtime.data.PresentTable;
 
 /**
  * The one way into the device: every runtime operation that touches it (a launch, a data clause, an {@code Acc}
- * routine, loading a module, shutting down) runs through {@link #run}, which
+ * routine, loading a module, shutting down) runs through {@link #run} (or {@link #call}, for a call), which
  * <ul>
  *   <li>holds the <em>device lock</em>, so one thread at a time uses the device, its error record and its reduction
  *       scratch, and nothing can run while the context is being rebuilt;</li>
@@ -28,6 +28,8 @@ import org.acc4j.runtime.data.PresentTable;
  *             from then on {@link #run} throws {@link DeviceLostException} at once, which the runtime turns into
  *             plain-Java runs ({@link #lost()}).</li>
  *       </ol></li>
+ *   <li>first waits, except for a call ({@link #call}), for the kernels earlier calls queued without waiting (see
+ *       {@link Launcher}): a fault they met is handled as above, its message naming them.</li>
  * </ul>
  * Other exceptions pass through unchanged. Thread-safe.
  */
@@ -48,6 +50,13 @@ public final class Guard {
 
         /** Forgets everything on the device without touching it: it is lost. */
         void abandon();
+
+        /**
+         * Waits for kernels launched without a wait ({@link org.acc4j.runtime.cuda.Pending}) before {@code what}
+         * uses the device; a fault they met is thrown here, as the driver's failure.
+         */
+        default void settle(String what) {
+        }
     }
 
     private final Target target;
@@ -75,6 +84,11 @@ public final class Guard {
                 cache.forget();
                 launcher.abandon();
             }
+
+            @Override
+            public void settle(String what) {
+                launcher.settle(what);
+            }
         }, table);
     }
 
@@ -91,6 +105,19 @@ public final class Guard {
      * @throws DeviceLostException when the device was lost by an earlier fault: nothing ran
      */
     public <T, X extends Exception> T run(String what, Work<T, X> work) throws X {
+        return run(what, work, true);
+    }
+
+    /**
+     * As {@link #run}, for a {@code @Kernels} call or a launch site's call or scope: the kernels queued before it are
+     * not waited for first. The launcher waits for them where the call needs it (a launch it does not defer), and the
+     * call's copies and frees wait for them ({@link org.acc4j.runtime.data.CudaMemory#settleWith}).
+     */
+    public <T, X extends Exception> T call(String what, Work<T, X> work) throws X {
+        return run(what, work, false);
+    }
+
+    private <T, X extends Exception> T run(String what, Work<T, X> work, boolean settle) throws X {
         synchronized (this) {
             DeviceFaultException fault = lost;
             if (fault != null) {
@@ -98,6 +125,10 @@ public final class Guard {
             }
             try {
                 target.makeCurrent();
+                if (settle) {
+                    // every operation but a call sees the device's data as the kernels before it left it
+                    target.settle(what);
+                }
                 return work.run();
             } catch (DriverException e) {
                 if (!DeviceFaultException.sticky(e.result())) {

@@ -104,8 +104,11 @@ final class LaunchMemory {
         return errorHost;
     }
 
-    /** The launch plan of {@code f} ({@code params} parameters), laid out on its first launch. */
-    Plan plan(Function f, int params, String method) {
+    /**
+     * The launch plan of {@code f} ({@code params} parameters), laid out on its first launch; its message names the
+     * kernel, its {@code method} and its loop's {@code source} file and {@code line}.
+     */
+    Plan plan(Function f, int params, String method, String source, int line) {
         Plan p = plans.get(f);
         if (p == null) {
             LaunchArgs args = null;
@@ -125,7 +128,7 @@ final class LaunchMemory {
                     }
                 }
             }
-            p = new Plan(args, "kernel " + f.name() + " of " + method);
+            p = new Plan(args, "kernel " + f.name() + " of " + method + " (" + source + ":" + line + ")");
             plans.put(f, p);
         }
         return p;

@@ -16,6 +16,7 @@ import org.acc4j.runtime.cuda.Context;
 import org.acc4j.runtime.cuda.Device;
 import org.acc4j.runtime.cuda.Event;
 import org.acc4j.runtime.cuda.Function;
+import org.acc4j.runtime.cuda.Pending;
 import org.acc4j.runtime.data.Clause;
 import org.acc4j.runtime.data.OutOfDeviceMemoryException;
 import org.acc4j.runtime.data.PresentTable;
@@ -43,6 +44,14 @@ import org.acc4j.runtime.tune.Tuner;
  * at once: it runs synchronously, said once. A call with {@code waitOn} first makes its queue wait, on the device,
  * for the queues it names ({@link Queues#waitOn}). Every synchronous call first waits for all queues. The launcher owns
  * the queues and frees them in {@link #close()}.
+ *
+ * <p><b>Deferred launches</b>: a synchronous launch that {@link Deferral} allows (its variant cannot raise a Java
+ * exception, has no reduction or scan, the call's data was all present before it, the tuner does not time it, the
+ * profile is off) is not waited for: the call returns once its kernels are queued on the default stream, and {@link
+ * #pending()} holds them. Whatever needs the device's data next waits for them first: every operation through the
+ * {@link Guard} but a call, every copy into or out of present data and every free of device memory ({@link
+ * org.acc4j.runtime.data.CudaMemory#settleWith}), an async call, and a launch that is waited for (its own
+ * synchronisation covers them). Later deferred launches queue behind them in stream order with no wait.
  */
 public final class Launcher implements AutoCloseable {
     /** A call that must run on the host instead, and why. */
@@ -92,6 +101,12 @@ public final class Launcher implements AutoCloseable {
     private final QueuedHolds holds = new QueuedHolds();
     /** Times block shapes on synchronous launches ({@link Tuner}); null when autotuning is off. */
     private Tuner tuner;
+    /** The kernels launched and not waited for. */
+    private final Pending pending;
+    /** Whether synchronous launches may be deferred at all ({@code acc4j.defer}). */
+    private boolean defer;
+    /** The report's lines on deferral, each said once; null when the report is off. */
+    private final Deferral.Report deferrals;
     /** The last Java exception a kernel raised, to tell it from a failure of the runtime itself. */
     private volatile Throwable lastKernelException;
 
@@ -120,6 +135,8 @@ public final class Launcher implements AutoCloseable {
         this.profile = profile;
         this.report = report;
         this.memory = new LaunchMemory(device, mapped);
+        this.pending = new Pending(context::synchronize);
+        this.deferrals = report == null ? null : new Deferral.Report(report);
         this.binder = new Binder(table);
         this.rowLanes = new RowLaneChooser(report);
         this.colourings = new ColourLaunch(table, report);
@@ -184,6 +201,8 @@ public final class Launcher implements AutoCloseable {
         int queue = scope != null ? org.acc4j.Acc.ASYNC_SYNC : binder.queueOf(m, args);
         if (queue != org.acc4j.Acc.ASYNC_SYNC) {
             context.makeCurrent();
+            // the queue's stream does not wait for the default stream's kernels by itself
+            pending.settle("the async call " + m.displayName());
             queues.waitOn(m.async().waitOn(), queue);
             runAsync(m, self, args, queues.get(queue));
             return null;
@@ -249,14 +268,14 @@ public final class Launcher implements AutoCloseable {
                     }
                 }
             }
-            enterClauses(m, arrays, call, entered, clauses, windows);
+            sc.present = enterClauses(m, arrays, call, entered, clauses, windows);
             if (CallClock.ON) {
                 CallClock.mark(CallClock.Part.DATA);
             }
             value = m.plan().run(call, sc);
         } catch (Throwable t) {
             // nothing goes back to the host; this call's buffers are freed (and failures to free kept with t)
-            exitAll(entered, clauses, false, t);
+            ClauseExits.all(table, entered, clauses, false, t);
             if (t instanceof OutOfDeviceMemoryException oom && !sc.launched) {
                 throw hostInstead(oom);
             }
@@ -265,7 +284,7 @@ public final class Launcher implements AutoCloseable {
             }
             throw t;
         }
-        exitAll(entered, clauses, true, null);
+        ClauseExits.all(table, entered, clauses, true, null);
         if (scope != null) {
             for (ArrayUse a : m.plan().arrays()) {
                 if (a.written()) {
@@ -290,6 +309,8 @@ public final class Launcher implements AutoCloseable {
         WrittenWindows windows;
         /** Whether a kernel of the call was launched (a later failure cannot send it to the host). */
         boolean launched;
+        /** Whether every array of the call was present before it (its exit copies and frees nothing). */
+        boolean present;
         boolean busy;
 
         void start(OffloadedMethod m, Object self, Object[] args, Object[] arrays, WrittenWindows windows) {
@@ -299,6 +320,7 @@ public final class Launcher implements AutoCloseable {
             this.arrays = arrays;
             this.windows = windows;
             launched = false;
+            present = false;
             busy = true;
         }
 
@@ -320,9 +342,13 @@ public final class Launcher implements AutoCloseable {
         @Override
         public long[] region(int k, HostCall c) {
             windows.beforeLaunch(k, c, arrays);
-            long[] results = m.plan().kernel(k).coloured()
-                    ? launchColours(m, k, c, arrays, self, args, null, null)
-                    : launch(m, k, c, arrays, self, args, null, null);
+            long[] results;
+            if (m.plan().kernel(k).coloured()) {
+                results = launchColours(m, k, c, arrays, self, args, null, null);
+            } else {
+                String callWhy = !present ? Deferral.NOT_PRESENT : windows.any() ? Deferral.WINDOWS : null;
+                results = launch(m, k, c, arrays, self, args, null, null, callWhy);
+            }
             launched = true;
             windows.afterLaunch(k, arrays);
             return results;
@@ -343,21 +369,29 @@ public final class Launcher implements AutoCloseable {
 
     /**
      * Enters the call's data clauses in order, adding each array and its clause to {@code entered} and {@code clauses}
-     * as it is entered (so a failure exits exactly those), then marks the arrays its kernels may write.
+     * as it is entered (so a failure exits exactly those), then marks the arrays its kernels may write. Returns
+     * whether every array was present before (a data region, {@code Acc.copyin} or the call's scope holds it): then
+     * the call's exits copy nothing back and free nothing.
      */
-    private void enterClauses(OffloadedMethod m, Object[] arrays, HostCall call, List<Object> entered,
-                              List<Clause> clauses, WrittenWindows windows) {
+    private boolean enterClauses(OffloadedMethod m, Object[] arrays, HostCall call, List<Object> entered,
+                                 List<Clause> clauses, WrittenWindows windows) {
         List<DataUse> data = m.plan().data();
+        boolean present = true;
         for (int d = 0; d < data.size(); d++) {
             Object array = arrays[data.get(d).array()];
             Clause clause = Binder.clause(m, d, array, call);
             if (windows == null || clause != Clause.COPY || !windows.enter(d, array, call)) {
-                table.enter(array, clause);
+                org.acc4j.runtime.data.Entry e = table.enter(array, clause);
+                // this call's reference is one; another one holds it beyond the call
+                present &= e != null && e.structuredCount() + e.dynamicCount() > 1;
+            } else {
+                present = false;
             }
             entered.add(array);
             clauses.add(clause);
         }
         markWritten(m, arrays);
+        return present;
     }
 
     /** A call whose data did not fit, before any of its kernels ran: it runs on the host instead. */
@@ -388,7 +422,7 @@ public final class Launcher implements AutoCloseable {
     private long[] launchColours(OffloadedMethod m, int k, HostCall call, Object[] arrays, Object self, Object[] args,
                                  Queue queue, List<Queued> queued) {
         return colourings.byColour(m.plan().sourceFile(), m.plan().kernel(k), call, arrays,
-                () -> launch(m, k, call, arrays, self, args, queue, queued));
+                () -> launch(m, k, call, arrays, self, args, queue, queued, Deferral.COLOURED));
     }
 
     /** Times block shapes from now on; the launcher closes it. */
@@ -431,7 +465,7 @@ public final class Launcher implements AutoCloseable {
             held = true;
             m.plan().run(call, (k, c) -> m.plan().kernel(k).coloured()
                     ? launchColours(m, k, c, arrays, self, args, q, queued)
-                    : launch(m, k, c, arrays, self, args, q, queued));
+                    : launch(m, k, c, arrays, self, args, q, queued, Deferral.ASYNC));
         } catch (Throwable t) {
             // kernels already queued may still use the buffers: let them end before the call's data is dropped
             try {
@@ -443,9 +477,9 @@ public final class Launcher implements AutoCloseable {
                 q.recycle(k.slot());
             }
             if (held) {
-                exitQueued(entered, clauses, false, t);
+                ClauseExits.queued(holds, table, entered, clauses, false, t);
             } else {
-                exitAll(entered, clauses, false, t);
+                ClauseExits.all(table, entered, clauses, false, t);
             }
             if (t instanceof OutOfDeviceMemoryException oom && queued.isEmpty()) {
                 throw hostInstead(oom);
@@ -467,7 +501,7 @@ public final class Launcher implements AutoCloseable {
             }
             try {
                 // after a kernel's error, here or earlier on the queue, nothing goes back to the host
-                exitQueued(entered, clauses, error == null && !failed, error);
+                ClauseExits.queued(holds, table, entered, clauses, error == null && !failed, error);
             } catch (RuntimeException e) {
                 return e;
             }
@@ -476,63 +510,12 @@ public final class Launcher implements AutoCloseable {
     }
 
     /**
-     * Exits every entered array in reverse order (copying back when {@code ok}), going on past failures: they are
-     * added to {@code pending}, or thrown at the end when there is none.
-     */
-    private void exitAll(List<Object> entered, List<Clause> clauses, boolean ok, Throwable pending) {
-        RuntimeException failure = null;
-        for (int i = entered.size() - 1; i >= 0; i--) {
-            try {
-                if (ok) {
-                    table.exit(entered.get(i), clauses.get(i));
-                } else {
-                    table.discard(entered.get(i));
-                }
-            } catch (RuntimeException e) {
-                if (pending != null) {
-                    pending.addSuppressed(e);
-                } else if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
-    }
-
-    /** {@link #exitAll} for an async call at its wait, through {@link QueuedHolds} (see there). */
-    private void exitQueued(List<Object> entered, List<Clause> clauses, boolean ok, Throwable pending) {
-        RuntimeException failure = null;
-        for (int i = entered.size() - 1; i >= 0; i--) {
-            try {
-                if (ok) {
-                    holds.exit(table, entered.get(i), clauses.get(i));
-                } else {
-                    holds.discard(table, entered.get(i), clauses.get(i));
-                }
-            } catch (RuntimeException e) {
-                if (pending != null) {
-                    pending.addSuppressed(e);
-                } else if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
-    }
-
-    /**
      * Forgets the error record and the reduction scratch without freeing them, after their context was destroyed
      * (a sticky fault), and allocates a new error record in the fresh context, current on this thread.
      */
     public synchronized void deviceLost() {
+        // the kernels went with the old context
+        pending.forget();
         queues.abandon();
         holds.clear();
         memory.renew();
@@ -548,10 +531,11 @@ public final class Launcher implements AutoCloseable {
     /**
      * Launches region {@code k} with the host's values at its loop; returns its reductions' result bits. With a
      * {@code queue} (an async call, which has no reductions) the kernel goes on its stream with an error record of its
-     * own, added to {@code queued}, and nothing is waited for.
+     * own, added to {@code queued}, and nothing is waited for. A synchronous launch is waited for unless {@link
+     * Deferral} allows otherwise; {@code callWhy} is why the call itself keeps it waited for, null when it does not.
      */
     private long[] launch(OffloadedMethod m, int k, HostCall call, Object[] arrays, Object self, Object[] args,
-                          Queue queue, List<Queued> queued) {
+                          Queue queue, List<Queued> queued, String callWhy) {
         LaunchPlan plan = m.kernel(k);
         int reductions = plan.reductions();
         long[] results = reductions == 0 ? NO_RESULTS : new long[reductions];
@@ -607,7 +591,7 @@ public final class Launcher implements AutoCloseable {
         }
         String entry = plan.entry(proven);
         List<Slot> params = plan.slots();
-        LaunchMemory.Plan lp = memory.plan(f, params.size(), m.displayName());
+        LaunchMemory.Plan lp = memory.plan(f, params.size(), m.displayName(), m.plan().sourceFile(), plan.line());
         Parameters pa = lp.parameters();
         for (int i = 0; i < params.size(); i++) {
             Slot p = params.get(i);
@@ -653,6 +637,21 @@ public final class Launcher implements AutoCloseable {
         if (CallClock.ON) {
             CallClock.mark(CallClock.Part.PACK);
         }
+        boolean timed = shape != null && shape.timed();
+        String why = Deferral.why(defer, profile != null, plan, proven, callWhy, timed);
+        if (report != null) {
+            deferrals.say(m.plan().sourceFile(), plan, why);
+        }
+        if (why == null) {
+            // nothing to read after it: the host goes on, and whatever needs the device's data next waits
+            pa.launch(f, grid, block, null, entry);
+            pending.add(lp.waitingFor());
+            if (CallClock.ON) {
+                CallClock.mark(CallClock.Part.LAUNCH);
+            }
+            reportFirstLaunch(m, plan, grid, block);
+            return results;
+        }
         memory.beforeLaunch();
         if (started != null) {
             started.record();
@@ -670,8 +669,14 @@ public final class Launcher implements AutoCloseable {
         if (finished != null) {
             finished.record();
         }
-        // the launch is synchronised anyway (the error record is read next): the events have completed after it
-        context.synchronize(lp.waitingFor());
+        // the launch is synchronised anyway (the error record is read next): the events have completed after it, and
+        // so have the deferred kernels queued before it
+        if (pending.any()) {
+            context.synchronize(lp.waitingFor() + ", after " + pending.describe());
+            pending.settled();
+        } else {
+            context.synchronize(lp.waitingFor());
+        }
         if (finished != null) {
             profile.kernel(plan.entry(false), Math.round(finished.millisSince(started) * 1e6), grid, block);
         }
@@ -693,6 +698,21 @@ public final class Launcher implements AutoCloseable {
             scratch.copyToHost(results, reductions);
         }
         return results;
+    }
+
+    /** The kernels launched and not yet waited for; copies and frees of device memory wait for them. */
+    public Pending pending() {
+        return pending;
+    }
+
+    /** Waits for the deferred kernels before {@code what} uses the device (a no-op when there are none). */
+    public void settle(String what) {
+        pending.settle(what);
+    }
+
+    /** Whether synchronous launches may be deferred ({@code acc4j.defer}; off until set). */
+    public synchronized void defer(boolean on) {
+        this.defer = on;
     }
 
     private void reportFirstLaunch(OffloadedMethod m, LaunchPlan plan, int[] grid, int[] block) {
@@ -737,6 +757,7 @@ public final class Launcher implements AutoCloseable {
      * nothing.
      */
     public synchronized void abandon() {
+        pending.forget();
         queues.abandon();
         memory.abandon();
         scratch.abandon();
@@ -752,7 +773,9 @@ public final class Launcher implements AutoCloseable {
             return;
         }
         try {
-            // queued results reach the host first; then the streams and pinned buffers are freed
+            // deferred kernels end, and queued results reach the host, first; then the streams and pinned buffers are
+            // freed
+            pending.settle("shutting down");
             queues.close();
         } finally {
             closeRest();

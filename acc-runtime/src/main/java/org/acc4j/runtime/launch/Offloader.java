@@ -119,7 +119,7 @@ public final class Offloader implements Sites.Runner {
             OffloadedMethod om = (OffloadedMethod) m;
             try {
                 // checked under the device lock, so a rebuild cannot come between the check and the launch
-                Object[] value = guard.run(om.displayName(), () -> om.stale() ? null
+                Object[] value = guard.call(om.displayName(), () -> om.stale() ? null
                         : new Object[] {launcher.run(om, self, args)});
                 if (value != null) {
                     return new Outcome(true, null, false, javaValue(value[0], desc));

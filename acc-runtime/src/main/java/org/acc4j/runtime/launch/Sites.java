@@ -320,7 +320,7 @@ public final class Sites {
         if (!plan.entry().isEmpty()) {
             CallScope data = call.data;
             try {
-                p.guard().run(state.start, () -> {
+                p.guard().call(state.start, () -> {
                     data.host(plan.entry(), handles, owner);
                     return null;
                 });
@@ -390,7 +390,7 @@ public final class Sites {
             call.where = where;
             Object[] out;
             try {
-                out = p.guard().run(where, call);
+                out = p.guard().call(where, call);
             } finally {
                 call.values = null;
             }
@@ -504,7 +504,7 @@ public final class Sites {
             }
             calls.remove(call);
             Call outer = calls.peek();
-            p.guard().run(call.state.end, outer == null ? call.data.closer(null) : call.data.closer(outer.data));
+            p.guard().call(call.state.end, outer == null ? call.data.closer(null) : call.data.closer(outer.data));
         } finally {
             var st = call.state.stats;
             st.set(2, call.data.uploads());

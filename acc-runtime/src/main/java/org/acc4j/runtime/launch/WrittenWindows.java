@@ -28,6 +28,11 @@ final class WrittenWindows {
         this.any = found;
     }
 
+    /** Whether any data clause of the plan has a window: the host checks and marks it around each launch. */
+    boolean any() {
+        return any;
+    }
+
     /**
      * Enters data clause {@code d}'s {@code array} with its window when it has one for this call; returns false,
      * having done nothing, otherwise.

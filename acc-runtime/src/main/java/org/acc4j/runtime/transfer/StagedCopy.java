@@ -96,16 +96,16 @@ public final class StagedCopy<D> implements AutoCloseable {
          * the caches of the cores that had just written them, and at 33-44 GB/s once they were written back
          * ({@link Writeback}), which costs the host's copies about half their speed; chunks of 4 MiB and more ran at
          * 50 GB/s without. So chunks up to 2 MiB are written back ({@link #flushBytes}); every core copies an array
-         * of 64 MiB or more
-         * ({@link #wideBytes}). Against the previous settings (no write-back, half the cores, from 8 MiB), in one
-         * device call: copyin/updateDevice of 8 MiB at 0.53-0.57 of pinned against 0.24-0.28, of 16 MiB 0.56-0.61
-         * against 0.37-0.38, of 1 GiB 0.85-0.92 against 0.69-0.93; copies to the host as before or better. An array
-         * is cut into at least 8 chunks (32 on its way to the device) of at least 512 KiB, in pieces of at least 16
-         * KiB; on its way to the device the chunks ramp from 64 KiB at each end. Arrays from 4 MiB are staged (at 4 MiB 0.23-0.27 of pinned against 0.17-0.21 from the Java array,
-         * where the driver's own copy from pageable memory runs at 8-13 GB/s). Rows, whose direct path is a copy per
-         * row, are staged from {@link #ROWS_MIN_BYTES}. Write-combined slots ({@link #writeCombined}) measured the
-         * same as cached ones there, and are off. Pinned memory held: at most 2 lanes of 6 slots of 8 MiB, 96 MiB,
-         * opened on first use and kept.
+         * of 64 MiB or more ({@link #wideBytes}). Against the previous settings (no write-back, half the cores, from
+         * 8 MiB), in one device call: copyin/updateDevice of 8 MiB at 0.53-0.57 of pinned against 0.24-0.28, of
+         * 16 MiB 0.56-0.61 against 0.37-0.38, of 1 GiB 0.85-0.92 against 0.69-0.93; copies to the host as before or
+         * better. An array is cut into at least 8 chunks (32 on its way to the device) of at least 512 KiB, in pieces
+         * of at least 16 KiB; on its way to the device the chunks ramp from 64 KiB at each end. Arrays from 4 MiB are
+         * staged (at 4 MiB 0.23-0.27 of pinned against 0.17-0.21 from the Java array, where the driver's own copy
+         * from pageable memory runs at 8-13 GB/s). Rows, whose direct path is a copy per row, are staged from
+         * {@link #ROWS_MIN_BYTES}. Write-combined slots ({@link #writeCombined}) measured the same as cached ones
+         * there, and are off. Pinned memory held: at most 2 lanes of 6 slots of 8 MiB, 96 MiB, opened on first use
+         * and kept.
          *
          * <p>Then, in paired rounds against pinned copies in one process (TransferPairs; the native ceiling of
          * scripts/xfer-native.sh, whose best copies to the device with regular stores cut 8-64 MiB into 0.5-1 MiB
@@ -148,8 +148,8 @@ public final class StagedCopy<D> implements AutoCloseable {
                         + " us apart, every core from " + wideBytes + " bytes, written back up to " + flushBytes
                         + " bytes, " + inThreads + " threads to the device, chunks of " + inChunkBytes
                         + " bytes to the device and " + outChunkBytes + " to the host (multiples of 8, 0: by the copy's"
-                        + " size), " + inChunks + " chunks per copy to the device, ramp to the host from " + outRampBytes
-                        + " bytes");
+                        + " size), " + inChunks + " chunks per copy to the device, ramp to the host from "
+                        + outRampBytes + " bytes");
             }
         }
 
@@ -211,7 +211,9 @@ public final class StagedCopy<D> implements AutoCloseable {
             return edit(b -> b.interleave = interleave);
         }
 
-        /** These settings with every piece staged for the device written back from the caches ({@code true}) or none. */
+        /**
+         * These settings with every piece staged for the device written back from the caches ({@code true}) or none.
+         */
         public Settings withWriteBack(boolean writeBack) {
             return withFlushBytes(writeBack ? Long.MAX_VALUE : 0);
         }
@@ -262,12 +264,12 @@ public final class StagedCopy<D> implements AutoCloseable {
          * {@code threads} as counts, {@code spin}, {@code poll} in microseconds, {@code copy} as {@code buffer} or
          * {@code unsafe}, {@code pipelined}, {@code wc} (write-combined slots to the device), {@code caller} (the
          * calling thread copies pieces), {@code interleave} (the first copies to the host queued one per turn) as
-         * {@code true} or {@code false}; {@code flush} (pieces staged for the device into chunks up to this size written
-         * back from the caches) in bytes, or {@code true} (all) or {@code false} (none); {@code inthreads} (threads
-         * copying for the device) as a count; {@code inchunk}, {@code outchunk} (the middle chunks' size of copies to
-         * the device, to the host; 0: by the copy's size) in bytes; {@code inchunks} (the least chunks of a copy to the
-         * device; 0: {@code chunks}) as a count; {@code outramp} (the ramp of copies to the host; {@code ramp} sets
-         * both) in bytes.
+         * {@code true} or {@code false}; {@code flush} (pieces staged for the device into chunks up to this size
+         * written back from the caches) in bytes, or {@code true} (all) or {@code false} (none); {@code inthreads}
+         * (threads copying for the device) as a count; {@code inchunk}, {@code outchunk} (the middle chunks' size of
+         * copies to the device, to the host; 0: by the copy's size) in bytes; {@code inchunks} (the least chunks of a
+         * copy to the device; 0: {@code chunks}) as a count; {@code outramp} (the ramp of copies to the host;
+         * {@code ramp} sets both) in bytes.
          * E.g. {@code slot=16m,slots=4,threads=8}.
          *
          * @throws IllegalArgumentException naming the entry that is not understood, or for settings out of range
@@ -656,7 +658,8 @@ public final class StagedCopy<D> implements AutoCloseable {
         long fixed = in ? settings.inChunkBytes() : settings.outChunkBytes();
         int count = in && settings.inChunks() > 0 ? settings.inChunks() : settings.chunksPerCopy();
         long wanted = (ceilDiv(bytes, count) + 7) & ~7L;
-        long chunkBytes = Math.min(settings.slotBytes(), fixed > 0 ? fixed : Math.max(settings.minChunkBytes(), wanted));
+        long chunkBytes = Math.min(settings.slotBytes(),
+                fixed > 0 ? fixed : Math.max(settings.minChunkBytes(), wanted));
         long ramp = in ? settings.rampBytes() : settings.outRampBytes();
         return new Plan(width, length, (int) (chunkBytes / width), ramp / width,
                 ceilDiv(settings.minPieceBytes(), width), coresFor(bytes, in), settings.copy());

@@ -25,6 +25,12 @@ class QueuedHoldsTest {
         assertEquals(java.util.List.of(), memory.violations());
     }
 
+    /** An async call's entry with {@code x} under {@code clause}: the table's reference, held for the call's exit. */
+    private void entered(double[] x, Clause clause) {
+        table.enter(x, clause);
+        holds.entered(x, clause);
+    }
+
     /** Values a kernel wrote into the device copy of {@code x}. */
     private double[] written(double[] x, long seed) {
         Random r = new Random(seed);
@@ -40,11 +46,9 @@ class QueuedHoldsTest {
     void aCopyoutHeldByALaterAsyncCallReachesTheHostAtItsOwnExit() {
         double[] x = new double[1000];
         // queue 1's call: x absent, copyout; queue 4's call after waitAsync({1}, 4): x present, read only
-        table.enter(x, Clause.COPYOUT);
-        holds.entered(x, Clause.COPYOUT);
+        entered(x, Clause.COPYOUT);
         double[] device = written(x, 164);
-        table.enter(x, Clause.COPYIN);
-        holds.entered(x, Clause.COPYIN);
+        entered(x, Clause.COPYIN);
         // the wait for queue 4 runs queue 1's exits first, then its own
         holds.exit(table, x, Clause.COPYOUT);
         assertArrayEquals(device, x, "copied back at queue 1's exit");
@@ -59,10 +63,8 @@ class QueuedHoldsTest {
     void aLaterCallThatCopiesBackCopiesAtItsOwnExit() {
         double[] x = new double[256];
         double[] before = x.clone();
-        table.enter(x, Clause.COPYOUT);
-        holds.entered(x, Clause.COPYOUT);
-        table.enter(x, Clause.COPY);
-        holds.entered(x, Clause.COPY);
+        entered(x, Clause.COPYOUT);
+        entered(x, Clause.COPY);
         double[] device = written(x, 168);
         holds.exit(table, x, Clause.COPYOUT);
         assertArrayEquals(before, x, "the later call writes x: its exit copies it");
@@ -75,10 +77,8 @@ class QueuedHoldsTest {
     void aLaterCallThatFailedCopiesNothingOfItsOwn() {
         double[] x = new double[256];
         double[] before = x.clone();
-        table.enter(x, Clause.COPYOUT);
-        holds.entered(x, Clause.COPYOUT);
-        table.enter(x, Clause.COPY);
-        holds.entered(x, Clause.COPY);
+        entered(x, Clause.COPYOUT);
+        entered(x, Clause.COPY);
         written(x, 169);
         holds.exit(table, x, Clause.COPYOUT);
         holds.discard(table, x, Clause.COPY);
@@ -91,8 +91,7 @@ class QueuedHoldsTest {
         double[] x = new double[64];
         double[] before = x.clone();
         table.enter(x, Clause.COPY);
-        table.enter(x, Clause.COPY);
-        holds.entered(x, Clause.COPY);
+        entered(x, Clause.COPY);
         double[] device = written(x, 165);
         holds.exit(table, x, Clause.COPY);
         assertArrayEquals(before, x, "the enclosing region still holds x: nothing copied yet");
@@ -105,10 +104,8 @@ class QueuedHoldsTest {
         double[] x = new double[64];
         double[] before = x.clone();
         table.enterDynamic(x, Clause.CREATE);
-        table.enter(x, Clause.COPYOUT);
-        holds.entered(x, Clause.COPYOUT);
-        table.enter(x, Clause.COPYIN);
-        holds.entered(x, Clause.COPYIN);
+        entered(x, Clause.COPYOUT);
+        entered(x, Clause.COPYIN);
         written(x, 166);
         holds.exit(table, x, Clause.COPYOUT);
         holds.exit(table, x, Clause.COPYIN);
@@ -120,10 +117,8 @@ class QueuedHoldsTest {
     void aFailedCallCopiesNothing() {
         double[] x = new double[64];
         double[] before = x.clone();
-        table.enter(x, Clause.COPYOUT);
-        holds.entered(x, Clause.COPYOUT);
-        table.enter(x, Clause.COPYIN);
-        holds.entered(x, Clause.COPYIN);
+        entered(x, Clause.COPYOUT);
+        entered(x, Clause.COPYIN);
         written(x, 167);
         holds.discard(table, x, Clause.COPYOUT);
         holds.exit(table, x, Clause.COPYIN);

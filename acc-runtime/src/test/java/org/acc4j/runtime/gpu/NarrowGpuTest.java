@@ -1,5 +1,12 @@
 package org.acc4j.runtime.gpu;
 
+import static org.acc4j.compiler.fixtures.Arguments.assertSameElements;
+import static org.acc4j.compiler.fixtures.Arguments.copy;
+import static org.acc4j.compiler.fixtures.NarrowInputs.booleans;
+import static org.acc4j.compiler.fixtures.NarrowInputs.bytes;
+import static org.acc4j.compiler.fixtures.NarrowInputs.bytes2D;
+import static org.acc4j.compiler.fixtures.NarrowInputs.chars;
+import static org.acc4j.compiler.fixtures.NarrowInputs.shorts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -9,7 +16,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.invoke.MethodType;
-import java.lang.reflect.Array;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Random;
@@ -123,52 +129,6 @@ class NarrowGpuTest {
         };
     }
 
-    static byte[] bytes(Random r, int n) {
-        byte[] b = new byte[n];
-        r.nextBytes(b);
-        b[0] = Byte.MIN_VALUE;
-        b[n - 1] = -1;
-        return b;
-    }
-
-    static short[] shorts(Random r, int n) {
-        short[] s = new short[n];
-        for (int i = 0; i < n; i++) {
-            s[i] = (short) r.nextInt();
-        }
-        s[0] = Short.MIN_VALUE;
-        s[n - 1] = -1;
-        return s;
-    }
-
-    static char[] chars(Random r, int n) {
-        char[] c = new char[n];
-        for (int i = 0; i < n; i++) {
-            c[i] = (char) r.nextInt(65536);
-        }
-        if (n > 1) {
-            c[0] = Character.MAX_VALUE;
-            c[n - 1] = 32768;
-        }
-        return c;
-    }
-
-    static boolean[] booleans(Random r, int n) {
-        boolean[] z = new boolean[n];
-        for (int i = 0; i < n; i++) {
-            z[i] = r.nextBoolean();
-        }
-        return z;
-    }
-
-    static byte[][] bytes2D(Random r, int rows, int cols) {
-        byte[][] b = new byte[rows][];
-        for (int i = 0; i < rows; i++) {
-            b[i] = bytes(r, cols);
-        }
-        return b;
-    }
-
     /** Rows of 0 to 2000 chars: letters, other ASCII and chars above 32767. */
     static char[][] jaggedChars(Random r, int rows) {
         char[][] c = new char[rows][];
@@ -179,53 +139,6 @@ class NarrowGpuTest {
             }
         }
         return c;
-    }
-
-    static Object[] copy(Object[] args) {
-        Object[] c = new Object[args.length];
-        for (int i = 0; i < args.length; i++) {
-            c[i] = copyOf(args[i]);
-        }
-        return c;
-    }
-
-    private static Object copyOf(Object a) {
-        if (a instanceof Object[] rows) {
-            Object[] c = (Object[]) Array.newInstance(rows.getClass().getComponentType(), rows.length);
-            for (int i = 0; i < rows.length; i++) {
-                c[i] = copyOf(rows[i]);
-            }
-            return c;
-        }
-        if (a != null && a.getClass().isArray()) {
-            int n = Array.getLength(a);
-            Object c = Array.newInstance(a.getClass().getComponentType(), n);
-            System.arraycopy(a, 0, c, 0, n);
-            return c;
-        }
-        return a;
-    }
-
-    /** Every element of {@code actual} equals {@code expected}'s (rows of two-dimensional arrays too). */
-    static void assertSameElements(String what, Object expected, Object actual) {
-        if (expected instanceof Object[] rows) {
-            for (int i = 0; i < rows.length; i++) {
-                assertSameElements(what + " row " + i, rows[i], ((Object[]) actual)[i]);
-            }
-            return;
-        }
-        if (expected == null || !expected.getClass().isArray()) {
-            assertEquals(expected, actual, what);
-            return;
-        }
-        assertEquals(Array.getLength(expected), Array.getLength(actual), what + " length");
-        for (int i = 0; i < Array.getLength(expected); i++) {
-            Object e = Array.get(expected, i);
-            Object a = Array.get(actual, i);
-            if (!e.equals(a)) {
-                assertEquals(e, a, what + " element " + i);
-            }
-        }
     }
 
     /** Gives every element of the arrays (rows too) new random values, in place. */

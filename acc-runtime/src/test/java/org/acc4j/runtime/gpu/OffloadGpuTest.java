@@ -11,6 +11,7 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Random;
 import org.acc4j.Acc;
+import org.acc4j.compiler.fixtures.Arguments;
 import org.acc4j.runtime.AccRuntime;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -34,8 +35,8 @@ class OffloadGpuTest {
     private static void matches(Object self, String name, Object... args) throws Exception {
         Method m = find(name);
         Method reference = reference(name);
-        Object[] plain = deepCopy(args);
-        Object[] gpu = deepCopy(args);
+        Object[] plain = Arguments.copy(args);
+        Object[] gpu = Arguments.copy(args);
         reference.setAccessible(true);
         reference.invoke(Modifier.isStatic(reference.getModifiers()) ? null : self, plain);
         boolean on = AccRuntime.offload(GpuFixtures.class, name, java.lang.invoke.MethodType.methodType(m.getReturnType(), m.getParameterTypes()).toMethodDescriptorString(), self, gpu);
@@ -62,22 +63,6 @@ class OffloadGpuTest {
             }
         }
         throw new IllegalArgumentException(name);
-    }
-
-    private static Object[] deepCopy(Object[] args) {
-        Object[] c = args.clone();
-        for (int i = 0; i < c.length; i++) {
-            if (c[i] instanceof double[] d) {
-                c[i] = d.clone();
-            } else if (c[i] instanceof float[] f) {
-                c[i] = f.clone();
-            } else if (c[i] instanceof int[] x) {
-                c[i] = x.clone();
-            } else if (c[i] instanceof long[] l) {
-                c[i] = l.clone();
-            }
-        }
-        return c;
     }
 
     static void assertSameArray(String what, Object expected, Object actual) {

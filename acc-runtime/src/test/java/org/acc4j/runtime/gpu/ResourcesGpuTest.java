@@ -148,6 +148,9 @@ class ResourcesGpuTest {
 
     @Test
     void dataRegionThatDoesNotFitThrowsNamingTheArrayAndFreesTheOthers() {
+        // a fresh runtime: what earlier tests of the JVM left (their present arrays, the spare buffers) is not freed
+        // between this test's two readings of the free memory
+        Acc.shutdown();
         double[] x = new double[N];
         double[] tmp = new double[N];
         double[] y = new double[4 * N];

@@ -95,15 +95,8 @@ class StagedCopyTest {
             try (StagedCopy<FakeDevice> staged = new StagedCopy<>(s, new FakeLanes(), threads)) {
                 for (Class<?> type : TYPES) {
                     for (int length : new int[] {1, 63, 64, 65, 511, 512, 513, 4095, 4097, 40_000 + r.nextInt(100)}) {
-                        Object array = random(type, length, r);
-                        byte[] expected = bytesOf(array);
-                        FakeDevice.Bytes device = FakeDevice.bytes(expected.length);
-                        assertTrue(staged.toDevice(array, device));
-                        assertArrayEquals(expected, device.data.array(),
-                                () -> threads + " threads, " + type.getSimpleName() + " of " + length);
-                        Object back = Array.newInstance(type.getComponentType(), length);
-                        assertTrue(staged.toHost(device, back));
-                        assertArrayEquals(expected, bytesOf(back),
+                        bothWays(staged, random(type, length, r), null,
+                                () -> threads + " threads, " + type.getSimpleName() + " of " + length,
                                 () -> threads + " threads, back: " + type.getSimpleName() + " of " + length);
                     }
                 }
@@ -133,15 +126,8 @@ class StagedCopyTest {
                         .chunkElements());
                 for (Class<?> type : TYPES) {
                     for (int length : new int[] {1, 127, 128, 129, 1023, 1024, 1025, 3071, 3073, 50_000 + r.nextInt(99)}) {
-                        Object array = random(type, length, r);
-                        byte[] expected = bytesOf(array);
-                        FakeDevice.Bytes device = FakeDevice.bytes(expected.length);
-                        assertTrue(staged.toDevice(array, device));
-                        assertArrayEquals(expected, device.data.array(),
-                                () -> threads + " threads, " + type.getSimpleName() + " of " + length);
-                        Object back = Array.newInstance(type.getComponentType(), length);
-                        assertTrue(staged.toHost(device, back));
-                        assertArrayEquals(expected, bytesOf(back),
+                        bothWays(staged, random(type, length, r), null,
+                                () -> threads + " threads, " + type.getSimpleName() + " of " + length,
                                 () -> threads + " threads, back: " + type.getSimpleName() + " of " + length);
                     }
                 }
@@ -159,18 +145,8 @@ class StagedCopyTest {
                 try (StagedCopy<FakeDevice> staged = new StagedCopy<>(s, new FakeLanes())) {
                     for (Class<?> type : TYPES) {
                         for (int length : new int[] {1, 7, 511, 512, 513, 4097, 20_000 + r.nextInt(100)}) {
-                            Object array = random(type, length, r);
-                            byte[] expected = bytesOf(array);
-                            FakeDevice.Bytes device = FakeDevice.bytes(expected.length);
-                            assertTrue(staged.toDevice(array, device));
-                            assertArrayEquals(expected, device.data.array(),
-                                    () -> how + ", " + threads + " threads, " + type.getSimpleName() + " of " + length);
-                            byte[] other = new byte[expected.length];
-                            r.nextBytes(other);
-                            device.data.put(0, other);
-                            Object back = Array.newInstance(type.getComponentType(), length);
-                            assertTrue(staged.toHost(device, back));
-                            assertArrayEquals(other, bytesOf(back),
+                            bothWays(staged, random(type, length, r), r,
+                                    () -> how + ", " + threads + " threads, " + type.getSimpleName() + " of " + length,
                                     () -> how + ", back: " + type.getSimpleName() + " of " + length);
                         }
                     }
@@ -554,6 +530,28 @@ class StagedCopyTest {
         staged.close();
     }
 
+    /**
+     * Copies {@code array} to a fake device, checking every byte there ({@code what} names the copy), then back into
+     * a new array of its type, checking every byte ({@code whatBack}); with {@code other}, the device's bytes are
+     * first replaced by random ones from it, which must be what comes back.
+     */
+    private static void bothWays(StagedCopy<FakeDevice> staged, Object array, Random other,
+                                 java.util.function.Supplier<String> what,
+                                 java.util.function.Supplier<String> whatBack) {
+        byte[] expected = bytesOf(array);
+        FakeDevice.Bytes device = FakeDevice.bytes(expected.length);
+        assertTrue(staged.toDevice(array, device));
+        assertArrayEquals(expected, device.data.array(), what);
+        if (other != null) {
+            expected = new byte[expected.length];
+            other.nextBytes(expected);
+            device.data.put(0, expected);
+        }
+        Object back = Array.newInstance(array.getClass().getComponentType(), Array.getLength(array));
+        assertTrue(staged.toHost(device, back));
+        assertArrayEquals(expected, bytesOf(back), whatBack);
+    }
+
     static int width(Class<?> type) {
         return Slices.width(Array.newInstance(type.getComponentType(), 0));
     }
@@ -567,44 +565,27 @@ class StagedCopyTest {
 
     /** The array's bytes in the host's order, taken whole by the JDK (not by the code under test). */
     static byte[] bytesOf(Object array) {
-        int n = Array.getLength(array);
-        ByteBuffer b = ByteBuffer.allocate(n * Slices.width(array)).order(ByteOrder.nativeOrder());
-        if (array instanceof double[] a) {
-            b.asDoubleBuffer().put(a);
-        } else if (array instanceof long[] a) {
-            b.asLongBuffer().put(a);
-        } else if (array instanceof float[] a) {
-            b.asFloatBuffer().put(a);
-        } else if (array instanceof int[] a) {
-            b.asIntBuffer().put(a);
-        } else if (array instanceof short[] a) {
-            b.asShortBuffer().put(a);
-        } else if (array instanceof char[] a) {
-            b.asCharBuffer().put(a);
-        } else {
-            b.put((byte[]) array);
-        }
+        ByteBuffer b = ByteBuffer.allocate(Array.getLength(array) * Slices.width(array)).order(ByteOrder.nativeOrder());
+        move(b, array, true);
         return b.array();
     }
 
     static Object decode(byte[] bytes, Class<?> type) {
-        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder());
         Object array = Array.newInstance(type.getComponentType(), bytes.length / width(type));
-        if (array instanceof double[] a) {
-            b.asDoubleBuffer().get(a);
-        } else if (array instanceof long[] a) {
-            b.asLongBuffer().get(a);
-        } else if (array instanceof float[] a) {
-            b.asFloatBuffer().get(a);
-        } else if (array instanceof int[] a) {
-            b.asIntBuffer().get(a);
-        } else if (array instanceof short[] a) {
-            b.asShortBuffer().get(a);
-        } else if (array instanceof char[] a) {
-            b.asCharBuffer().get(a);
-        } else {
-            b.get((byte[]) array);
-        }
+        move(ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder()), array, false);
         return array;
+    }
+
+    /** Copies every element of {@code array} into {@code b}'s view of its element type, or ({@code !in}) back. */
+    private static void move(ByteBuffer b, Object array, boolean in) {
+        java.nio.Buffer moved =
+                array instanceof double[] a ? (in ? b.asDoubleBuffer().put(a) : b.asDoubleBuffer().get(a))
+                : array instanceof long[] a ? (in ? b.asLongBuffer().put(a) : b.asLongBuffer().get(a))
+                : array instanceof float[] a ? (in ? b.asFloatBuffer().put(a) : b.asFloatBuffer().get(a))
+                : array instanceof int[] a ? (in ? b.asIntBuffer().put(a) : b.asIntBuffer().get(a))
+                : array instanceof short[] a ? (in ? b.asShortBuffer().put(a) : b.asShortBuffer().get(a))
+                : array instanceof char[] a ? (in ? b.asCharBuffer().put(a) : b.asCharBuffer().get(a))
+                : in ? b.put((byte[]) array) : b.get((byte[]) array);
+        assert moved.position() == Array.getLength(array);
     }
 }

@@ -33,9 +33,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Staged copies on the GPU, every element checked: {@code Acc.copyin}, {@code updateHost}, {@code updateDevice} and
  * {@code copyout} at sizes around the default settings' threshold, chunks and slots, for int, long, float and double,
- * and a {@code double[]} beyond 2 GiB; the pipeline with tiny slots (hundreds of chunks) for every element type, and with chunks that ramp up and
- * down at lengths on every ramp step;
- * concurrent callers. Each direction is checked on its own: what a staged copy put on the device is read back by a
+ * and a {@code double[]} beyond 2 GiB; the pipeline with tiny slots (hundreds of chunks) for every element type, and
+ * with chunks that ramp up and down at lengths on every ramp step; concurrent callers. Each direction is checked on its own: what a staged copy put on the device is read back by a
  * plain {@code cuMemcpyDtoH}, and a staged copy to the host reads what a plain {@code cuMemcpyHtoD} wrote. Skips,
  * saying why, where there is no CUDA device.
  */
@@ -128,21 +127,7 @@ class TransferGpuTest {
             for (int n : new int[] {1, 3, perSlot - 1, perSlot, perSlot + 1, 3 * perSlot - 1, 3 * perSlot + 1,
                     100 * perSlot + 17}) {
                 String what = type.getSimpleName() + " of " + n;
-                Object a = StagedCopyTest.random(type, n, r);
-                CudaMemory.CudaBuffer buffer = memory.allocate(a);
-                try {
-                    buffer.upload(a);
-                    Object direct = Array.newInstance(type.getComponentType(), n);
-                    buffer.deviceBuffer().copyToHost(direct);
-                    assertArrayEquals(StagedCopyTest.bytesOf(a), StagedCopyTest.bytesOf(direct), what + " to the device");
-                    Object b = StagedCopyTest.random(type, n, r);
-                    buffer.deviceBuffer().copyFromHost(b);
-                    buffer.download(a);
-                    assertArrayEquals(StagedCopyTest.bytesOf(b), StagedCopyTest.bytesOf(a), what + " to the host");
-                    copies += 2;
-                } finally {
-                    buffer.close();
-                }
+                copies += bothWays(memory, type, n, r, what + " to the device", what + " to the host", null);
             }
         }
         assertEquals(copies, memory.staging().staged());
@@ -157,8 +142,8 @@ class TransferGpuTest {
         Random r = new Random(91);
         for (int threads : new int[] {1, 4, 16}) {
             // slots of 64 KiB, chunks of 8 KiB at least, ramping from 1000 bytes: the write-combined slots at every
-            // chunk and piece boundary; with 4 threads (16 to the device) the caller leaves the pieces to the helpers and
-            // the chunks up to 8 KiB are written back from the caches, with 16 every piece (where the JVM lets it)
+            // chunk and piece boundary; with 4 threads (16 to the device) the caller leaves the pieces to the helpers
+            // and the chunks up to 8 KiB are written back from the caches, with 16 every piece (where the JVM lets it)
             Settings s = new Settings(0, 64 << 10, 3, 1, 8 << 10, 8, 256, Settings.ROWS_MIN_BYTES, threads,
                     HostCopy.BUFFER, true, 1000, Crew.SPIN_MICROS, 0).withWriteCombined(true)
                     .withCallerCopies(threads != 4).withWriteBack(threads == 16)
@@ -173,27 +158,8 @@ class TransferGpuTest {
                     for (int n : new int[] {1, 999 / width, (8 << 10) / width + 1, (64 << 10) / width - 1,
                             (64 << 10) / width, 3 * (64 << 10) / width + 1, (5 << 20) / width + 13}) {
                         String what = "write-combined, " + threads + " threads, " + type.getSimpleName() + " of " + n;
-                        Object a = StagedCopyTest.random(type, n, r);
-                        CudaMemory.CudaBuffer buffer = memory.allocate(a);
-                        try {
-                            buffer.upload(a);
-                            Object direct = Array.newInstance(type.getComponentType(), n);
-                            buffer.deviceBuffer().copyToHost(direct);
-                            assertArrayEquals(StagedCopyTest.bytesOf(a), StagedCopyTest.bytesOf(direct), what);
-                            Object b = StagedCopyTest.random(type, n, r);
-                            buffer.deviceBuffer().copyFromHost(b);
-                            buffer.download(a);
-                            assertArrayEquals(StagedCopyTest.bytesOf(b), StagedCopyTest.bytesOf(a), what + " back");
-                            // again through the same slots, with other values: nothing of the last copy is sent
-                            Object c = StagedCopyTest.random(type, n, r);
-                            buffer.upload(c);
-                            buffer.deviceBuffer().copyToHost(direct);
-                            assertArrayEquals(StagedCopyTest.bytesOf(c), StagedCopyTest.bytesOf(direct), what
-                                    + " again");
-                            copies += 3;
-                        } finally {
-                            buffer.close();
-                        }
+                        // again through the same slots, with other values: nothing of the last copy is sent
+                        copies += bothWays(memory, type, n, r, what, what + " back", what + " again");
                     }
                 }
                 assertEquals(0, memory.staging().declined(), "every copy staged");
@@ -235,33 +201,9 @@ class TransferGpuTest {
         for (HostCopy how : HostCopy.available()) {
             for (int threads : new int[] {1, 4, 0}) {
                 Settings s = new Settings(0, 64 << 10, 3, 1, 8 << 10, 4, 1 << 10).withCopy(how).withThreads(threads);
-                CudaMemory memory = new CudaMemory(s);
-                try {
-                    for (Class<?> type : new Class<?>[] {byte[].class, char[].class, int[].class, double[].class}) {
-                        int width = StagedCopyTest.width(type);
-                        for (int n : new int[] {1, (8 << 10) / width + 1, (64 << 10) / width - 1,
-                                (3 << 20) / width + 5}) {
-                            String what = how + ", " + threads + " threads, " + type.getSimpleName() + " of " + n;
-                            Object a = StagedCopyTest.random(type, n, r);
-                            CudaMemory.CudaBuffer buffer = memory.allocate(a);
-                            try {
-                                buffer.upload(a);
-                                Object direct = Array.newInstance(type.getComponentType(), n);
-                                buffer.deviceBuffer().copyToHost(direct);
-                                assertArrayEquals(StagedCopyTest.bytesOf(a), StagedCopyTest.bytesOf(direct), what);
-                                Object b = StagedCopyTest.random(type, n, r);
-                                buffer.deviceBuffer().copyFromHost(b);
-                                buffer.download(a);
-                                assertArrayEquals(StagedCopyTest.bytesOf(b), StagedCopyTest.bytesOf(a), what + " back");
-                            } finally {
-                                buffer.close();
-                            }
-                        }
-                    }
-                    assertEquals(0, memory.staging().declined(), how + " staged every copy");
-                } finally {
-                    memory.close();
-                }
+                everyTypeAndLength(s, new Class<?>[] {byte[].class, char[].class, int[].class, double[].class},
+                        width -> new int[] {1, (8 << 10) / width + 1, (64 << 10) / width - 1, (3 << 20) / width + 5},
+                        r, how + ", " + threads + " threads, ", how + " staged every copy");
             }
         }
     }
@@ -275,33 +217,10 @@ class TransferGpuTest {
             Settings s = new Settings(0, 64 << 10, 3, 1, 8 << 10, 8, 256, Settings.ROWS_MIN_BYTES, threads,
                     HostCopy.BUFFER, true, 1000, Crew.SPIN_MICROS, 0).withDirectionChunks(8 << 10, 24 << 10)
                     .withWriteBack(true).withInThreads(threads);
-            CudaMemory memory = new CudaMemory(s);
-            try {
-                for (Class<?> type : new Class<?>[] {byte[].class, short[].class, float[].class, double[].class}) {
-                    int width = StagedCopyTest.width(type);
-                    for (int n : new int[] {1, 7, (8 << 10) / width - 1, (8 << 10) / width + 1, (24 << 10) / width,
-                        (24 << 10) / width + 1, (3 << 20) / width + 13}) {
-                        String what = threads + " threads, " + type.getSimpleName() + " of " + n;
-                        Object a = StagedCopyTest.random(type, n, r);
-                        CudaMemory.CudaBuffer buffer = memory.allocate(a);
-                        try {
-                            buffer.upload(a);
-                            Object direct = Array.newInstance(type.getComponentType(), n);
-                            buffer.deviceBuffer().copyToHost(direct);
-                            assertArrayEquals(StagedCopyTest.bytesOf(a), StagedCopyTest.bytesOf(direct), what);
-                            Object b = StagedCopyTest.random(type, n, r);
-                            buffer.deviceBuffer().copyFromHost(b);
-                            buffer.download(a);
-                            assertArrayEquals(StagedCopyTest.bytesOf(b), StagedCopyTest.bytesOf(a), what + " back");
-                        } finally {
-                            buffer.close();
-                        }
-                    }
-                }
-                assertEquals(0, memory.staging().declined(), "every copy staged");
-            } finally {
-                memory.close();
-            }
+            everyTypeAndLength(s, new Class<?>[] {byte[].class, short[].class, float[].class, double[].class},
+                    width -> new int[] {1, 7, (8 << 10) / width - 1, (8 << 10) / width + 1, (24 << 10) / width,
+                        (24 << 10) / width + 1, (3 << 20) / width + 13},
+                    r, threads + " threads, ", "every copy staged");
         }
     }
 
@@ -313,42 +232,43 @@ class TransferGpuTest {
             // slots of 64 KiB, middle chunks of 8 KiB at least, a ramp from 1000 bytes (not a multiple of a width)
             Settings s = new Settings(0, 64 << 10, 3, 1, 8 << 10, 8, 256, Settings.ROWS_MIN_BYTES, threads,
                     HostCopy.BUFFER, true, 1000, Crew.SPIN_MICROS, 0);
-            CudaMemory memory = new CudaMemory(s);
-            try {
-                for (Class<?> type : new Class<?>[] {byte[].class, short[].class, float[].class, double[].class}) {
-                    int width = StagedCopyTest.width(type);
-                    TreeSet<Integer> lengths = new TreeSet<>(List.of(1, 7, 125, 3 * (1 << 20) / width + 13));
-                    long step = 1000 / width;
-                    for (int k = 1; k <= 4; k++) {
-                        long up = step * ((1L << k) - 1);
-                        for (long base : new long[] {2 * up, 2 * up + (8 << 10) / width, 2 * up + (64 << 10) / width}) {
-                            lengths.add((int) base - 1);
-                            lengths.add((int) base);
-                            lengths.add((int) base + 1);
-                        }
-                    }
-                    for (int n : lengths) {
-                        String what = threads + " threads, " + type.getSimpleName() + " of " + n;
-                        Object a = StagedCopyTest.random(type, n, r);
-                        CudaMemory.CudaBuffer buffer = memory.allocate(a);
-                        try {
-                            buffer.upload(a);
-                            Object direct = Array.newInstance(type.getComponentType(), n);
-                            buffer.deviceBuffer().copyToHost(direct);
-                            assertArrayEquals(StagedCopyTest.bytesOf(a), StagedCopyTest.bytesOf(direct), what);
-                            Object b = StagedCopyTest.random(type, n, r);
-                            buffer.deviceBuffer().copyFromHost(b);
-                            buffer.download(a);
-                            assertArrayEquals(StagedCopyTest.bytesOf(b), StagedCopyTest.bytesOf(a), what + " back");
-                        } finally {
-                            buffer.close();
-                        }
-                    }
-                }
-                assertEquals(0, memory.staging().declined(), "every copy staged");
-            } finally {
-                memory.close();
+            everyTypeAndLength(s, new Class<?>[] {byte[].class, short[].class, float[].class, double[].class},
+                    TransferGpuTest::rampLengths, r, threads + " threads, ", "every copy staged");
+        }
+    }
+
+    /** Lengths of elements {@code width} bytes wide on each side of every step of a ramp from 1000 bytes. */
+    private static int[] rampLengths(int width) {
+        TreeSet<Integer> lengths = new TreeSet<>(List.of(1, 7, 125, 3 * (1 << 20) / width + 13));
+        long step = 1000 / width;
+        for (int k = 1; k <= 4; k++) {
+            long up = step * ((1L << k) - 1);
+            for (long base : new long[] {2 * up, 2 * up + (8 << 10) / width, 2 * up + (64 << 10) / width}) {
+                lengths.add((int) base - 1);
+                lengths.add((int) base);
+                lengths.add((int) base + 1);
             }
+        }
+        return lengths.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /**
+     * {@link #bothWays} through memory staged with {@code s}, for each of {@code types} at each of its lengths
+     * ({@code lengths} of the element width); then no copy declined ({@code staged} says so).
+     */
+    private static void everyTypeAndLength(Settings s, Class<?>[] types, java.util.function.IntFunction<int[]> lengths,
+                                           Random r, String what, String staged) {
+        CudaMemory memory = new CudaMemory(s);
+        try {
+            for (Class<?> type : types) {
+                for (int n : lengths.apply(StagedCopyTest.width(type))) {
+                    String copy = what + type.getSimpleName() + " of " + n;
+                    bothWays(memory, type, n, r, copy, copy + " back", null);
+                }
+            }
+            assertEquals(0, memory.staging().declined(), staged);
+        } finally {
+            memory.close();
         }
     }
 
@@ -413,6 +333,38 @@ class TransferGpuTest {
         }
         threads.shutdown();
         assertTrue(threads.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES));
+    }
+
+    /**
+     * A staged copy of a random {@code type} array of length {@code n} to the device, checked against what a plain
+     * copy reads back ({@code toDevice} names it), and a staged copy to the host of what a plain copy wrote
+     * ({@code toHost}); with {@code again}, a second staged copy of other values to the device through the same
+     * buffer. The number of staged copies made.
+     */
+    private static int bothWays(CudaMemory memory, Class<?> type, int n, Random r, String toDevice, String toHost,
+                                String again) {
+        Object a = StagedCopyTest.random(type, n, r);
+        CudaMemory.CudaBuffer buffer = memory.allocate(a);
+        try {
+            buffer.upload(a);
+            Object direct = Array.newInstance(type.getComponentType(), n);
+            buffer.deviceBuffer().copyToHost(direct);
+            assertArrayEquals(StagedCopyTest.bytesOf(a), StagedCopyTest.bytesOf(direct), toDevice);
+            Object b = StagedCopyTest.random(type, n, r);
+            buffer.deviceBuffer().copyFromHost(b);
+            buffer.download(a);
+            assertArrayEquals(StagedCopyTest.bytesOf(b), StagedCopyTest.bytesOf(a), toHost);
+            if (again == null) {
+                return 2;
+            }
+            Object c = StagedCopyTest.random(type, n, r);
+            buffer.upload(c);
+            buffer.deviceBuffer().copyToHost(direct);
+            assertArrayEquals(StagedCopyTest.bytesOf(c), StagedCopyTest.bytesOf(direct), again);
+            return 3;
+        } finally {
+            buffer.close();
+        }
     }
 
     /** The device copy of a present array, read by a plain {@code cuMemcpyDtoH} into a new array. */

@@ -22,7 +22,8 @@ import org.acc4j.samples.PairedStats;
 /**
  * What one call costs, in one process: a raw JCuda launch and synchronisation of a trivial kernel (the floor) and a
  * {@code @Kernels} call of the same loop on present data at n = 0 (no launch: the runtime's own work alone), 1 and
- * 1024, measured in pairs: each of {@code --rounds} rounds runs a block of {@code --block} calls of each of the five
+ * 1024, each followed by {@code Acc.waitAll()} (a call on present data returns once its kernel is queued; the wait
+ * makes it a call plus its completion, as the raw side's launch plus synchronisation is), measured in pairs: each of {@code --rounds} rounds runs a block of {@code --block} calls of each of the five
  * (raw at n = 1 and 1024, {@code @Kernels} at n = 0, 1 and 1024) in an order shuffled per round, and a round's
  * difference is its {@code @Kernels} block's median less its raw block's at the same n. The table gives the median
  * of those differences with a distribution-free 95 % interval ({@link PairedStats}), so that a drift of the machine
@@ -149,20 +150,26 @@ public final class LaunchBench {
                 },
                 () -> {
                     addOne(a, 0);
+                    Acc.waitAll();
                     ran[0]++;
                 },
                 () -> {
                     addOne(a, 1);
+                    Acc.waitAll();
                     ran[1]++;
                 },
                 () -> {
                     addOne(a, 1024);
+                    Acc.waitAll();
                     ran[2]++;
                 },
             };
             System.out.printf(Locale.ROOT, "device: %s; %d paired rounds of %d calls of each kind in shuffled order,"
                     + " after %d untimed calls of each; microseconds per call%n", Device.all().get(0).name(), rounds,
                     block, calls);
+            System.out.println("each @Kernels call is followed by Acc.waitAll(), which waits for its kernel: a call on"
+                    + " present data returns once its kernel is queued, so call plus wait is what compares with the"
+                    + " raw launch plus cuCtxSynchronize");
             System.out.println();
             // every kind warmed up first, the runtime's path compiled by the JIT
             for (Call c : kinds) {

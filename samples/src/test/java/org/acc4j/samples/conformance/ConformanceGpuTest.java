@@ -1,5 +1,7 @@
 package org.acc4j.samples.conformance;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.List;
@@ -92,6 +94,34 @@ class ConformanceGpuTest {
         Acc.copyout(c);
         b.append("  copyin(c), scale(c, 1.5), copyout(c): c[0] ").append(c[0]).append(", 3.0\n");
         System.out.print(b);
+    }
+
+    /**
+     * The async methods that the agent's advice wraps run on the device when the advice asks the runtime (not as
+     * plain Java), on their queues, with plain Java's results for every element.
+     */
+    @Test
+    void asyncMethodsRunOnTheDevice() throws Exception {
+        Class<?> k = Class.forName(Constructs.class.getName(), true, ConformanceRuntimeCheck.loader());
+        java.util.Random r = new java.util.Random(Sweep.SEED);
+        double[] a = Sweep.doubles(r, 1000);
+        double[] b = Sweep.doubles(r, 1000);
+        double[] c = Sweep.doubles(r, 1000);
+        double[] pa = a.clone();
+        double[] pb = b.clone();
+        double[] pc = c.clone();
+        Constructs.scaleAsync(pa, 3);
+        Constructs.addAsync(pa, pb);
+        Constructs.scaleOn(pc, 2, 3);
+        Acc.copyin(a, b, c);
+        assertTrue(AccRuntime.offload(k, "scaleAsync", "([DD)V", null, new Object[] {a, 3.0}), "scaleAsync on the host");
+        assertTrue(AccRuntime.offload(k, "addAsync", "([D[D)V", null, new Object[] {a, b}), "addAsync on the host");
+        assertTrue(AccRuntime.offload(k, "scaleOn", "([DDI)V", null, new Object[] {c, 2.0, 3}), "scaleOn on the host");
+        Acc.waitAll();
+        Acc.copyout(a, b, c);
+        assertArrayEquals(pa, a, 0.0, "a after scaleAsync and addAsync");
+        assertArrayEquals(pb, b, 0.0, "b after addAsync");
+        assertArrayEquals(pc, c, 0.0, "c after scaleOn");
     }
 
     @ParameterizedTest(name = "{0}")

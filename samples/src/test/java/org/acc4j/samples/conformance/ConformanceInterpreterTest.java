@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.acc4j.compiler.KernelPlan;
 import org.acc4j.compiler.Ptxas;
 import org.acc4j.compiler.site.MethodPlan;
+import org.acc4j.compiler.site.TestRuntime;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,8 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * kernels of every site assemble with {@code ptxas -arch=sm_90}.
  */
 class ConformanceInterpreterTest {
-    static final Sweep.Rewritten LOADER = new Sweep.Rewritten(InterpretingRuntime::register,
-            InterpretingRuntime.NAME);
+    static final Sweep.Rewritten LOADER = Sweep.interpreting();
 
     static List<Sweep.Case> cases() {
         return Sweep.cases().stream().filter(c -> !c.large()).toList();
@@ -61,7 +60,7 @@ class ConformanceInterpreterTest {
                 }
             }
             return 0;
-        }, InterpretingRuntime.NAME);
+        }, TestRuntime.NAME);
         for (Sweep.Case c : Sweep.cases()) {
             Class.forName(c.owner().getName(), true, loader);
         }
@@ -81,10 +80,7 @@ class ConformanceInterpreterTest {
         for (Sweep.Case c : cases()) {
             assertNull(Sweep.check(c, LOADER));
         }
-        List<String> declined;
-        synchronized (InterpretingRuntime.class) {
-            declined = new ArrayList<>(InterpretingRuntime.DECLINED);
-        }
+        List<String> declined = TestRuntime.declined();
         for (String d : declined) {
             assertTrue(d.startsWith("Constructs.addInto ") || d.startsWith("Constructs.shiftInPlace ")
                     || d.startsWith("Constructs.nullArray ") || d.startsWith("Constructs.rowSums ")
@@ -100,10 +96,7 @@ class ConformanceInterpreterTest {
         for (Sweep.Case c : Sweep.cases()) {
             Class.forName(c.owner().getName(), true, LOADER);
         }
-        List<MethodPlan> plans;
-        synchronized (InterpretingRuntime.class) {
-            plans = new ArrayList<>(InterpretingRuntime.PLANS);
-        }
+        List<MethodPlan> plans = TestRuntime.plans();
         int assembled = 0;
         for (MethodPlan p : plans) {
             for (MethodPlan.Site s : p.sites()) {

@@ -7,12 +7,14 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
 
+import org.acc4j.agent.AccAgent;
 import org.acc4j.compiler.site.Rewriter;
 import org.acc4j.runtime.AccRuntime;
 
 /**
  * The sweep through the runtime itself: the fixtures rewritten as the agent rewrites them, their sites calling
- * {@link AccRuntime}, which runs each nest on the GPU, or on the multicore target where there is none.
+ * {@link AccRuntime}, which runs each nest on the GPU, or on the multicore target where there is none; their async
+ * {@code @Kernels} methods and {@code @Data} methods wrapped in the agent's own advice ({@link AccAgent#advise}).
  */
 final class ConformanceRuntimeCheck {
     private static Sweep.Rewritten loader;
@@ -22,16 +24,14 @@ final class ConformanceRuntimeCheck {
 
     static synchronized Sweep.Rewritten loader() {
         if (loader == null) {
-            loader = new Sweep.Rewritten(AccRuntime::register, Rewriter.RUNTIME);
+            loader = new Sweep.Rewritten(AccRuntime::register, Rewriter.RUNTIME,
+                    (name, classFile) -> AccAgent.advise(name, classFile, Sweep.class.getClassLoader()));
         }
         return loader;
     }
 
     static void check(Sweep.Case c) throws Exception {
-        boolean device = AccRuntime.get().onDevice();
-        org.junit.jupiter.api.Assumptions.assumeFalse(device && c.needsAgent(), c.name() + " needs the agent's advice"
-                + " for its async methods (not installed in this test's loader): skipped on the device");
-        assertNull(Sweep.check(c, loader(), device));
+        assertNull(Sweep.check(c, loader(), AccRuntime.get().onDevice()));
     }
 
     /**
@@ -44,9 +44,7 @@ final class ConformanceRuntimeCheck {
     /** Runs every case, then compares the methods whose nests ran on the host with {@link #HOST_RUNS}. */
     static void hostRunsOnlyWhereExpected() throws Exception {
         for (Sweep.Case c : Sweep.cases()) {
-            if (!(AccRuntime.get().onDevice() && c.needsAgent())) {
-                check(c);
-            }
+            check(c);
         }
         TreeMap<String, Long> host = new TreeMap<>();
         for (Class<?> k : List.of(Constructs.class, Constructs.Grid.class, Constructs.Scaled.class,

@@ -49,15 +49,6 @@ public final class Sweep {
             return name.endsWith(" large");
         }
 
-        /**
-         * Whether the case calls {@code @Kernels} methods with an async clause: the agent launches those through its
-         * advice, which a class rewritten in a test's loader does not have, so on a device they run as plain Java
-         * beside the real data routines (the agent's own tests cover them).
-         */
-        boolean needsAgent() {
-            return method.startsWith("async");
-        }
-
         Object[] freshArgs() {
             return args.apply(new Random(SEED ^ name.hashCode()));
         }
@@ -522,16 +513,34 @@ public final class Sweep {
         }
     }
 
-    /** The fixtures' classes rewritten into launch sites that call {@code runtime}, in a loader of their own. */
+    /** Advice around whole methods, given a class's binary name and its class file; null when nothing changes. */
+    interface Advice {
+        byte[] advise(String name, byte[] classFile);
+    }
+
+    /**
+     * The fixtures' classes rewritten into launch sites that call {@code runtime}, in a loader of their own; then,
+     * where an advice step is given, advised around whole methods as the agent advises them (its async
+     * {@code @Kernels} methods and its {@code @Data} methods).
+     */
     public static final class Rewritten extends ClassLoader {
         private final java.util.function.ToIntFunction<MethodPlan> register;
         private final String runtime;
+        /** The advice step, or null for none. */
+        private final Advice advice;
         final List<String> warnings = new ArrayList<>();
+        /** The class files it defined, by binary name. */
+        final java.util.Map<String, byte[]> defined = new java.util.concurrent.ConcurrentHashMap<>();
 
         public Rewritten(java.util.function.ToIntFunction<MethodPlan> register, String runtime) {
+            this(register, runtime, null);
+        }
+
+        Rewritten(java.util.function.ToIntFunction<MethodPlan> register, String runtime, Advice advice) {
             super(Sweep.class.getClassLoader());
             this.register = register;
             this.runtime = runtime;
+            this.advice = advice;
         }
 
         @Override
@@ -547,10 +556,13 @@ public final class Sweep {
                     try {
                         b = ClassRewriter.rewrite(original, Sweep::bytes, register::applyAsInt, runtime,
                                 warnings::add);
+                        b = b == null ? original : b;
+                        byte[] advised = advice == null ? null : advice.advise(name, b);
+                        b = advised == null ? b : advised;
                     } catch (Exception e) {
                         throw new ClassNotFoundException(name, e);
                     }
-                    b = b == null ? original : b;
+                    defined.put(name, b);
                     c = defineClass(name, b, 0, b.length);
                 }
                 return c;
@@ -558,12 +570,20 @@ public final class Sweep {
         }
     }
 
-    /** Runs the sweep through the kernel interpreter and prints each case's outcome. */
+    /**
+     * The fixtures rewritten into sites that the kernel interpreter runs ({@link org.acc4j.compiler.site.TestRuntime},
+     * every thread of a kernel's mapping, with its race check), declined where the runtime would run the nest on
+     * the host: the device path without a device.
+     */
+    static Rewritten interpreting() {
+        org.acc4j.compiler.site.TestRuntime.interpretAsTheRuntime();
+        return new Rewritten(org.acc4j.compiler.site.TestRuntime::register, org.acc4j.compiler.site.TestRuntime.NAME);
+    }
+
+    /** Runs the sweep through the kernel interpreter (given {@code runtime}, the runtime) and prints each outcome. */
     public static void main(String[] args) throws Exception {
         boolean runtime = args.length > 0 && args[0].equals("runtime");
-        ClassLoader loader = runtime
-                ? new Rewritten(p -> org.acc4j.runtime.AccRuntime.register(p), org.acc4j.compiler.site.Rewriter.RUNTIME)
-                : new Rewritten(InterpretingRuntime::register, InterpretingRuntime.NAME);
+        ClassLoader loader = runtime ? ConformanceRuntimeCheck.loader() : interpreting();
         int failed = 0;
         for (Case c : cases()) {
             if (args.length > 1 && !c.name().contains(args[1]) || !runtime && c.large()) {
@@ -583,7 +603,7 @@ public final class Sweep {
                 System.out.println("ok   " + c.name());
             }
         }
-        System.out.println("declined: " + InterpretingRuntime.DECLINED);
+        System.out.println("declined: " + org.acc4j.compiler.site.TestRuntime.declined());
         System.out.println(failed + " failed");
     }
 }
