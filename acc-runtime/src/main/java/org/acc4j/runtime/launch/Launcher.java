@@ -135,7 +135,7 @@ public final class Launcher implements AutoCloseable {
         this.profile = profile;
         this.report = report;
         this.memory = new LaunchMemory(device, mapped);
-        this.pending = new Pending(context::synchronize);
+        this.pending = new Pending(context::synchronize, new Pending.EventMarks());
         this.deferrals = report == null ? null : new Deferral.Report(report);
         this.binder = new Binder(table);
         this.rowLanes = new RowLaneChooser(report);
@@ -776,6 +776,7 @@ public final class Launcher implements AutoCloseable {
             // deferred kernels end, and queued results reach the host, first; then the streams and pinned buffers are
             // freed
             pending.settle("shutting down");
+            pending.close();
             queues.close();
         } finally {
             closeRest();

@@ -81,4 +81,73 @@ class PendingTest {
         pending.settle("shutting down");
         assertEquals(List.of(), waits);
     }
+
+    /** Marks recorded and waited for, as "record 0", "await 1", ...; {@code failAwait} makes a wait fail. */
+    private static final class FakeMarks implements Pending.Marks {
+        final List<String> log = new ArrayList<>();
+        RuntimeException failAwait;
+
+        @Override
+        public void record(int mark) {
+            log.add("record " + mark);
+        }
+
+        @Override
+        public void await(int mark) {
+            log.add("await " + mark);
+            if (failAwait != null) {
+                throw failAwait;
+            }
+        }
+
+        @Override
+        public void abandon() {
+            log.add("abandon");
+        }
+
+        @Override
+        public void close() {
+            log.add("close");
+        }
+    }
+
+    @Test
+    void eachDeferredLaunchWaitsForTheOneBeforeIt() {
+        FakeMarks marks = new FakeMarks();
+        Pending p = new Pending(waits::add, marks);
+        p.add("kernel a");
+        assertEquals(List.of("record 0"), marks.log, "the first launch waits for nothing");
+        p.add("kernel a");
+        p.add("kernel a");
+        assertEquals(List.of("record 0", "record 1", "await 0", "record 0", "await 1"), marks.log,
+                "the host is at most one launch ahead");
+        assertTrue(p.any(), "the last launch is still pending");
+        p.settle("Acc.updateHost of double[8]");
+        assertEquals(1, waits.size());
+        marks.log.clear();
+        p.add("kernel b");
+        assertEquals(List.of("record 1"), marks.log, "after a settle the launch before it is done: no wait");
+        p.forget();
+        p.add("kernel c");
+        assertEquals(List.of("record 1", "abandon", "record 0"), marks.log,
+                "a lost context's marks are forgotten, and nothing is waited for through them");
+        p.settle("shutting down");
+        p.close();
+        assertEquals("close", marks.log.get(marks.log.size() - 1));
+    }
+
+    @Test
+    void aFailedWaitForTheLaunchBeforeIsThrownNamingTheKernels() {
+        FakeMarks marks = new FakeMarks();
+        Pending p = new Pending(waitingFor -> {
+            waits.add(waitingFor);
+            throw new DriverException(CUresult.CUDA_ERROR_ILLEGAL_ADDRESS, "cuCtxSynchronize", waitingFor);
+        }, marks);
+        p.add("kernel a");
+        marks.failAwait = new DriverException(CUresult.CUDA_ERROR_ILLEGAL_ADDRESS, "cuEventSynchronize", "a mark");
+        DriverException e = assertThrows(DriverException.class, () -> p.add("kernel b"));
+        assertEquals("cuCtxSynchronize", e.call(), "the context's wait names the kernels");
+        assertEquals(List.of("the deferred kernels kernel a, kernel b before the deferred launch of kernel b"), waits);
+        assertFalse(p.any());
+    }
 }
