@@ -159,11 +159,14 @@ public final class JacobiInMethod {
         Acc.copyin(a);
         Acc.copyin(b);
         for (int rep = 0; rep < reps; rep++) {
+            Acc.waitAll();
             long p0 = System.nanoTime();
             solve(a, b, n, k);
+            Acc.waitAll();
             inMethod = Math.min(inMethod, (System.nanoTime() - p0) / 1e6 / k);
             long r0 = System.nanoTime();
             resident(a, b, n, k);
+            Acc.waitAll();
             res = Math.min(res, (System.nanoTime() - r0) / 1e6 / k);
         }
         Acc.copyout(a);

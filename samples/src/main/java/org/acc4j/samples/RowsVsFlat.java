@@ -54,12 +54,17 @@ public final class RowsVsFlat {
         return true;
     }
 
-    /** The mean time per call of {@code calls} runs of {@code call}, in ms. */
+    /**
+     * The mean time per call of {@code calls} runs of {@code call}, in ms, up to the end of the last one's kernels (a
+     * call on present data may return once its kernel is queued: {@link Acc#waitAll} waits for it).
+     */
     private static double slot(int calls, Runnable call) {
+        Acc.waitAll();
         long t0 = System.nanoTime();
         for (int c = 0; c < calls; c++) {
             call.run();
         }
+        Acc.waitAll();
         return (System.nanoTime() - t0) / 1e6 / calls;
     }
 
