@@ -7,13 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Random;
 import org.acc4j.Acc;
-import org.acc4j.compiler.site.ClassRewriter;
+import org.acc4j.compiler.site.RewritingLoader;
 import org.acc4j.compiler.site.Rewriter;
 import org.acc4j.runtime.gpu.NotEqualFixtures;
 import org.junit.jupiter.api.AfterEach;
@@ -326,51 +324,12 @@ class DeferGpuTest {
 
     // ------------------------------------------------------------------ launch sites
 
-    static byte[] bytes(String internalName) {
-        try (InputStream in = DeferGpuTest.class.getClassLoader().getResourceAsStream(internalName + ".class")) {
-            return in == null ? null : in.readAllBytes();
-        } catch (IOException e) {
-            return null;
-        }
-    }
-
-    /** The site fixtures, rewritten as the agent would rewrite them, in a loader of their own. */
-    static final class Rewritten extends ClassLoader {
-        Rewritten() {
-            super(DeferGpuTest.class.getClassLoader());
-        }
-
-        @Override
-        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            synchronized (getClassLoadingLock(name)) {
-                if (!name.equals(DeferSiteFixtures.class.getName())) {
-                    return super.loadClass(name, resolve);
-                }
-                Class<?> c = findLoadedClass(name);
-                if (c == null) {
-                    byte[] original = bytes(name.replace('.', '/'));
-                    byte[] b;
-                    try {
-                        b = ClassRewriter.rewrite(original, DeferGpuTest::bytes, AccRuntime::register,
-                                Rewriter.RUNTIME, w -> {
-                                    throw new AssertionError(w);
-                                });
-                    } catch (Exception e) {
-                        throw new ClassNotFoundException(name, e);
-                    }
-                    b = b == null ? original : b;
-                    c = defineClass(name, b, 0, b.length);
-                }
-                return c;
-            }
-        }
-    }
-
     private static ClassLoader rewritten;
 
     private static synchronized void callSite(String name, Object... args) throws Throwable {
         if (rewritten == null) {
-            rewritten = new Rewritten();
+            rewritten = new RewritingLoader(DeferGpuTest.class.getClassLoader(), DeferSiteFixtures.class.getName(),
+                    AccRuntime::register, Rewriter.RUNTIME);
         }
         Class<?> c = Class.forName(DeferSiteFixtures.class.getName(), true, rewritten);
         for (Method m : c.getDeclaredMethods()) {

@@ -63,13 +63,13 @@ final class Check {
         for (int i = 0; i < 3 || System.nanoTime() - start < 200_000_000L; i++) {
             r.run();
         }
-        org.acc4j.Acc.waitAll();
+        Acc.waitAll();
         double[] t = new double[reps];
         for (int i = 0; i < reps; i++) {
             long t0 = System.nanoTime();
             r.run();
             // a call on present data may return once its kernel is queued: its time ends when the kernel does
-            org.acc4j.Acc.waitAll();
+            Acc.waitAll();
             t[i] = (System.nanoTime() - t0) / 1e6;
         }
         java.util.Arrays.sort(t);

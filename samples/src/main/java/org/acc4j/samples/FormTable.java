@@ -1,6 +1,7 @@
 package org.acc4j.samples;
 
 import java.util.Arrays;
+import org.acc4j.Acc;
 
 /**
  * The table of the time-loop samples ({@link HeatRows}, {@link HeatReads}, {@link RelaxReads}): forms of one time
@@ -28,7 +29,7 @@ final class FormTable {
                 long t0 = System.nanoTime();
                 forms[f].run();
                 // a call on present data may return once its kernel is queued: its time ends when the kernel does
-                org.acc4j.Acc.waitAll();
+                Acc.waitAll();
                 best[f] = Math.min(best[f], (System.nanoTime() - t0) / 1e6);
             }
         }

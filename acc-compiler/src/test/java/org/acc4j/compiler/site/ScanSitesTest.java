@@ -35,7 +35,7 @@ class ScanSitesTest {
         for (boolean device : new boolean[] {false, true}) {
             TestRuntime.interpret = device;
             int before = TestRuntime.launches;
-            ClassLoader loader = new SitesTest.Rewritten();
+            ClassLoader loader = SitesTest.rewritten();
             Class<?> c = Class.forName(SiteFixturesScan.class.getName(), true, loader);
             Random r = new Random(1660);
             int n = 10_007;

@@ -49,7 +49,7 @@ class SerialSitesTest {
         for (boolean device : new boolean[] {false, true}) {
             TestRuntime.interpret = device;
             int before = TestRuntime.launches;
-            ClassLoader loader = new SitesTest.Rewritten();
+            ClassLoader loader = SitesTest.rewritten();
             Class<?> c = Class.forName(SiteFixturesSerial.class.getName(), true, loader);
             Random r = new Random(1610);
             int n = 777;

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,11 +33,7 @@ class SitesTest {
     }
 
     static byte[] bytes(String internalName) {
-        try (InputStream in = SitesTest.class.getClassLoader().getResourceAsStream(internalName + ".class")) {
-            return in == null ? null : in.readAllBytes();
-        } catch (IOException e) {
-            return null;
-        }
+        return RewritingLoader.bytes(SitesTest.class.getClassLoader(), internalName);
     }
 
     static MethodPlan plan(Class<?> c, String method) throws Exception {
@@ -54,35 +48,9 @@ class SitesTest {
     }
 
     /** The fixtures' classes, rewritten to call {@link TestRuntime}, in a loader of their own. */
-    static final class Rewritten extends ClassLoader {
-        Rewritten() {
-            super(SitesTest.class.getClassLoader());
-        }
-
-        @Override
-        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            synchronized (getClassLoadingLock(name)) {
-                if (!name.startsWith(SiteFixtures.class.getName())) {
-                    return super.loadClass(name, resolve);
-                }
-                Class<?> c = findLoadedClass(name);
-                if (c == null) {
-                    byte[] original = bytes(name.replace('.', '/'));
-                    byte[] b;
-                    try {
-                        b = ClassRewriter.rewrite(original, CLASSES, TestRuntime::register,
-                                "org/acc4j/compiler/site/TestRuntime", w -> {
-                                    throw new AssertionError(w);
-                                });
-                    } catch (Exception e) {
-                        throw new ClassNotFoundException(name, e);
-                    }
-                    b = b == null ? original : b;
-                    c = defineClass(name, b, 0, b.length);
-                }
-                return c;
-            }
-        }
+    static ClassLoader rewritten() {
+        return new RewritingLoader(SitesTest.class.getClassLoader(), SiteFixtures.class.getName(), TestRuntime::register,
+                "org/acc4j/compiler/site/TestRuntime");
     }
 
     static Method method(Class<?> c, String name) {
@@ -173,7 +141,7 @@ class SitesTest {
         for (boolean device : new boolean[] {false, true}) {
             TestRuntime.interpret = device;
             int before = TestRuntime.launches;
-            ClassLoader loader = new Rewritten();
+            ClassLoader loader = rewritten();
             Class<?> c = rewritten(loader, "");
             // jacobi: max reduction, exact
             Random r = new Random(11);
@@ -265,7 +233,7 @@ class SitesTest {
         String report = String.join("\n", PlanReport.lines(p));
         assertEquals(2, p.sites().size(), report);
         assertTrue(p.nests().stream().allMatch(MethodPlan.Nest::offloaded), report);
-        ClassLoader loader = new Rewritten();
+        ClassLoader loader = rewritten();
         Class<?> c = rewritten(loader, "");
         for (boolean device : new boolean[] {false, true}) {
             TestRuntime.interpret = device;
@@ -290,7 +258,7 @@ class SitesTest {
         assertTrue(p.nests().get(0).offloaded(), () -> String.join("\n", PlanReport.lines(p)));
         TestRuntime.interpret = true;
         int before = TestRuntime.launches;
-        Class<?> c = rewritten(new Rewritten(), "");
+        Class<?> c = rewritten(rewritten(), "");
         double[] x = random(new Random(3), 999);
         int[] s1 = new int[999];
         int[] s2 = new int[999];
@@ -305,7 +273,7 @@ class SitesTest {
 
     @Test
     void anExceptionInsideTheMethodClosesTheScope() throws Exception {
-        Class<?> c = rewritten(new Rewritten(), "");
+        Class<?> c = rewritten(rewritten(), "");
         int exits = TestRuntime.exits;
         TestRuntime.interpret = false;
         try {

@@ -6,14 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.Random;
 import org.acc4j.Acc;
-import org.acc4j.compiler.site.ClassRewriter;
+import org.acc4j.compiler.site.RewritingLoader;
 import org.acc4j.compiler.site.Rewriter;
 import org.acc4j.runtime.AccRuntime;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,47 +31,12 @@ class SitesGpuTest {
     static void device() {
         Acc.install(AccRuntime.get().backend());
         assumeTrue(AccRuntime.get().onDevice(), "no CUDA device here: GPU tests skipped (run them on the GPU machine)");
-        loader = new Rewritten();
+        loader = new RewritingLoader(SitesGpuTest.class.getClassLoader(), SiteGpuFixtures.class.getName(),
+                AccRuntime::register, Rewriter.RUNTIME);
     }
 
     static byte[] bytes(String internalName) {
-        try (InputStream in = SitesGpuTest.class.getClassLoader().getResourceAsStream(internalName + ".class")) {
-            return in == null ? null : in.readAllBytes();
-        } catch (IOException e) {
-            return null;
-        }
-    }
-
-    /** The fixtures, rewritten as the agent would rewrite them, in a loader of their own. */
-    static final class Rewritten extends ClassLoader {
-        Rewritten() {
-            super(SitesGpuTest.class.getClassLoader());
-        }
-
-        @Override
-        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            synchronized (getClassLoadingLock(name)) {
-                if (!name.startsWith(SiteGpuFixtures.class.getName())) {
-                    return super.loadClass(name, resolve);
-                }
-                Class<?> c = findLoadedClass(name);
-                if (c == null) {
-                    byte[] original = bytes(name.replace('.', '/'));
-                    byte[] b;
-                    try {
-                        b = ClassRewriter.rewrite(original, SitesGpuTest::bytes, AccRuntime::register, Rewriter.RUNTIME,
-                                w -> {
-                                    throw new AssertionError(w);
-                                });
-                    } catch (Exception e) {
-                        throw new ClassNotFoundException(name, e);
-                    }
-                    b = b == null ? original : b;
-                    c = defineClass(name, b, 0, b.length);
-                }
-                return c;
-            }
-        }
+        return RewritingLoader.bytes(SitesGpuTest.class.getClassLoader(), internalName);
     }
 
     static Class<?> type(String nested) throws ClassNotFoundException {
