@@ -21,8 +21,10 @@ mkdir -p .gpu/test-classes/org/acc4j/templates/reduce && cp ptx-templates/target
 mvn -B -q -pl acc-compiler -am test-compile
 mkdir -p .gpu/test-classes/org/acc4j/compiler && cp -r acc-compiler/target/test-classes/org/acc4j/compiler/fuzz acc-compiler/target/test-classes/org/acc4j/compiler/fixtures acc-compiler/target/test-classes/org/acc4j/compiler/Ptxas.class \
   acc-compiler/target/test-classes/org/acc4j/compiler/Nvcc.class acc-compiler/target/test-classes/org/acc4j/compiler/Golden.class .gpu/test-classes/org/acc4j/compiler/
-# the interpreting test runtime, which the conformance sweep's interpreter loader names
-mkdir -p .gpu/test-classes/org/acc4j/compiler/site && cp acc-compiler/target/test-classes/org/acc4j/compiler/site/TestRuntime*.class .gpu/test-classes/org/acc4j/compiler/site/
+# the interpreting test runtime, which the conformance sweep's interpreter loader names, and the rewriting class
+# loader of the GPU tests that run rewritten fixtures (DeferGpuTest, SitesGpuTest)
+mkdir -p .gpu/test-classes/org/acc4j/compiler/site && cp acc-compiler/target/test-classes/org/acc4j/compiler/site/TestRuntime*.class \
+  acc-compiler/target/test-classes/org/acc4j/compiler/site/RewritingLoader*.class .gpu/test-classes/org/acc4j/compiler/site/
 fuzzcp="acc-compiler/target/test-classes:acc-compiler/target/classes:$(ls acc-annotations/target/acc-annotations-*.jar | head -1)"
 # seeds FUZZ_FIRST..FUZZ_FIRST+FUZZ_NESTS-1; a run (scripts/fuzz-run.sh) starts at the same first seed
 rm -rf .gpu/fuzz-classes && java -cp "$fuzzcp" org.acc4j.compiler.fuzz.Pack .gpu/fuzz-classes "${FUZZ_FIRST:-1}" "${FUZZ_NESTS:-10000}"
