@@ -67,7 +67,7 @@ class DeferGpuTest {
      */
     private static void warm(String name, Object... args) {
         for (Object a : args) {
-            if (a instanceof int[]) {
+            if (a instanceof int[] || a instanceof double[][]) {
                 Acc.copyin(a);
             }
         }
@@ -78,7 +78,7 @@ class DeferGpuTest {
             done = deferred() > before;
         }
         for (Object a : args) {
-            if (a instanceof int[]) {
+            if (a instanceof int[] || a instanceof double[][]) {
                 Acc.delete(a);
             }
         }
@@ -110,6 +110,51 @@ class DeferGpuTest {
         assertArrayEquals(expected, x);
         Acc.delete(x);
         Acc.delete(y);
+    }
+
+    private static double[][] grid(Random r, int n) {
+        double[][] g = new double[n][n];
+        for (double[] row : g) {
+            for (int j = 0; j < n; j++) {
+                row[j] = r.nextDouble();
+            }
+        }
+        return g;
+    }
+
+    @Test
+    void aChainOfDeferredCallsOnRectangularRowsGivesJavasResult() {
+        int n = 1024;
+        Random r = new Random(73);
+        double[][] a = grid(r, n);
+        double[][] b = grid(r, n);
+        double[][] ea = new double[n][];
+        double[][] eb = new double[n][];
+        for (int i = 0; i < n; i++) {
+            ea[i] = a[i].clone();
+            eb[i] = b[i].clone();
+        }
+        for (int t = 0; t < 10; t++) {
+            DeferFixtures.smooth(ea, eb, n);
+            DeferFixtures.smooth(eb, ea, n);
+        }
+        warm("smooth", grid(r, n), new double[n][n], n);
+        Acc.copyin(a);
+        Acc.copyin(b);
+        long before = deferred();
+        for (int t = 0; t < 10; t++) {
+            assertTrue(offload("smooth", a, b, n));
+            assertTrue(offload("smooth", b, a, n));
+        }
+        assertEquals(20, deferred() - before, "every call on present rows was deferred, the written window's too");
+        Acc.updateHost(a);
+        Acc.updateHost(b);
+        for (int i = 0; i < n; i++) {
+            assertArrayEquals(ea[i], a[i], "row " + i + " of a");
+            assertArrayEquals(eb[i], b[i], "row " + i + " of b");
+        }
+        Acc.delete(a);
+        Acc.delete(b);
     }
 
     @Test
