@@ -18,6 +18,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Deferred launches on the GPU: calls on present data return once their kernels are queued, and every operation that
@@ -112,22 +114,25 @@ class DeferGpuTest {
         Acc.delete(y);
     }
 
-    private static double[][] grid(Random r, int n) {
-        double[][] g = new double[n][n];
-        for (double[] row : g) {
-            for (int j = 0; j < n; j++) {
-                row[j] = r.nextDouble();
+    /** An n-row grid of random values; with {@code jagged}, odd rows one element longer (the row table is used). */
+    private static double[][] grid(Random r, int n, boolean jagged) {
+        double[][] g = new double[n][];
+        for (int i = 0; i < n; i++) {
+            g[i] = new double[n + (jagged ? i % 2 : 0)];
+            for (int j = 0; j < g[i].length; j++) {
+                g[i][j] = r.nextDouble();
             }
         }
         return g;
     }
 
-    @Test
-    void aChainOfDeferredCallsOnRectangularRowsGivesJavasResult() {
+    @ParameterizedTest(name = "jagged rows: {0}")
+    @ValueSource(booleans = {false, true})
+    void aChainOfDeferredCallsOnRowsGivesJavasResult(boolean jagged) {
         int n = 1024;
         Random r = new Random(73);
-        double[][] a = grid(r, n);
-        double[][] b = grid(r, n);
+        double[][] a = grid(r, n, jagged);
+        double[][] b = grid(r, n, jagged);
         double[][] ea = new double[n][];
         double[][] eb = new double[n][];
         for (int i = 0; i < n; i++) {
@@ -138,7 +143,7 @@ class DeferGpuTest {
             DeferFixtures.smooth(ea, eb, n);
             DeferFixtures.smooth(eb, ea, n);
         }
-        warm("smooth", grid(r, n), new double[n][n], n);
+        warm("smooth", grid(r, n, jagged), grid(r, n, jagged), n);
         Acc.copyin(a);
         Acc.copyin(b);
         long before = deferred();
