@@ -86,6 +86,19 @@ public final class DeferFixtures {
         }
     }
 
+    /**
+     * A 4-point average over the rows of a {@code double[][]}: {@code b} is only written, every element of its interior
+     * rectangle, so a call enters it with that window of rows; on present arrays its launches are deferred too.
+     */
+    @Kernels
+    public static void smooth(double[][] a, double[][] b, int n) {
+        for (int i = 1; i < n - 1; i++) {
+            for (int j = 1; j < n - 1; j++) {
+                b[i][j] = 0.25 * (a[i - 1][j] + a[i + 1][j] + a[i][j - 1] + a[i][j + 1]);
+            }
+        }
+    }
+
     /** The JVM descriptor of the fixture {@code name}. */
     public static String descriptor(String name) {
         Method m = Arrays.stream(DeferFixtures.class.getDeclaredMethods()).filter(x -> x.getName().equals(name))

@@ -68,7 +68,7 @@ class DeferFixturesTest {
     void everyKernelAssembles() throws Exception {
         java.nio.file.Path ptxas = ptxas();
         org.junit.jupiter.api.Assumptions.assumeTrue(ptxas != null, "no ptxas on the PATH");
-        for (String name : new String[] {"churn", "step", "total", "divide"}) {
+        for (String name : new String[] {"churn", "step", "total", "divide", "smooth"}) {
             for (org.acc4j.compiler.KernelPlan k : compile(name).kernels()) {
                 org.junit.jupiter.api.Assertions.assertNull(assemble(ptxas, k.ptx()), k.entry());
                 if (k.unchecked() != null) {
@@ -81,7 +81,7 @@ class DeferFixturesTest {
 
     @Test
     void theGpuTestsKernelsAreDeferredOrNotAsItExpects() throws IOException {
-        for (String name : new String[] {"churn", "step"}) {
+        for (String name : new String[] {"churn", "step", "smooth"}) {
             org.acc4j.compiler.plan.LaunchPlan k = org.acc4j.compiler.plan.MethodLaunch.of(compile(name)).kernel(0);
             org.junit.jupiter.api.Assertions.assertTrue(k.hasUnchecked() && !k.raises(true) && k.reductions() == 0,
                     name + ": its proven variant can be deferred");

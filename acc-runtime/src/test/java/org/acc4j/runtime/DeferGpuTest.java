@@ -18,6 +18,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Deferred launches on the GPU: calls on present data return once their kernels are queued, and every operation that
@@ -67,7 +69,7 @@ class DeferGpuTest {
      */
     private static void warm(String name, Object... args) {
         for (Object a : args) {
-            if (a instanceof int[]) {
+            if (a instanceof int[] || a instanceof double[][]) {
                 Acc.copyin(a);
             }
         }
@@ -78,7 +80,7 @@ class DeferGpuTest {
             done = deferred() > before;
         }
         for (Object a : args) {
-            if (a instanceof int[]) {
+            if (a instanceof int[] || a instanceof double[][]) {
                 Acc.delete(a);
             }
         }
@@ -110,6 +112,54 @@ class DeferGpuTest {
         assertArrayEquals(expected, x);
         Acc.delete(x);
         Acc.delete(y);
+    }
+
+    /** An n-row grid of random values; with {@code jagged}, odd rows one element longer (the row table is used). */
+    private static double[][] grid(Random r, int n, boolean jagged) {
+        double[][] g = new double[n][];
+        for (int i = 0; i < n; i++) {
+            g[i] = new double[n + (jagged ? i % 2 : 0)];
+            for (int j = 0; j < g[i].length; j++) {
+                g[i][j] = r.nextDouble();
+            }
+        }
+        return g;
+    }
+
+    @ParameterizedTest(name = "jagged rows: {0}")
+    @ValueSource(booleans = {false, true})
+    void aChainOfDeferredCallsOnRowsGivesJavasResult(boolean jagged) {
+        int n = 1024;
+        Random r = new Random(73);
+        double[][] a = grid(r, n, jagged);
+        double[][] b = grid(r, n, jagged);
+        double[][] ea = new double[n][];
+        double[][] eb = new double[n][];
+        for (int i = 0; i < n; i++) {
+            ea[i] = a[i].clone();
+            eb[i] = b[i].clone();
+        }
+        for (int t = 0; t < 10; t++) {
+            DeferFixtures.smooth(ea, eb, n);
+            DeferFixtures.smooth(eb, ea, n);
+        }
+        warm("smooth", grid(r, n, jagged), grid(r, n, jagged), n);
+        Acc.copyin(a);
+        Acc.copyin(b);
+        long before = deferred();
+        for (int t = 0; t < 10; t++) {
+            assertTrue(offload("smooth", a, b, n));
+            assertTrue(offload("smooth", b, a, n));
+        }
+        assertEquals(20, deferred() - before, "every call on present rows was deferred, the written window's too");
+        Acc.updateHost(a);
+        Acc.updateHost(b);
+        for (int i = 0; i < n; i++) {
+            assertArrayEquals(ea[i], a[i], "row " + i + " of a");
+            assertArrayEquals(eb[i], b[i], "row " + i + " of b");
+        }
+        Acc.delete(a);
+        Acc.delete(b);
     }
 
     @Test

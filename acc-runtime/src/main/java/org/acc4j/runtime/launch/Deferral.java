@@ -13,8 +13,8 @@ import org.acc4j.compiler.plan.LaunchPlan;
  *       did not prove, an integer division), whose error record the call must read before it returns;</li>
  *   <li>it has reductions or a scan, whose results the host reads after it, or it is launched colour by colour;</li>
  *   <li>its call is an async call (it has a queue of its own), or an array of the call was not present before it
- *       (the call's exit would copy it back or free it), or the call has written windows (checked on the host around
- *       the launch);</li>
+ *       (the call's exit would copy it back or free it; a {@code T[][]} entered by this call with a window of rows
+ *       it writes counts as not present);</li>
  *   <li>the tuner times it (its events are read after it).</li>
  * </ul>
  * The reasons are constants, compared by identity: deciding allocates nothing.
@@ -30,7 +30,6 @@ final class Deferral {
     static final String ASYNC = "an async call queues it on its own queue";
     static final String NOT_PRESENT = "an array of the call was not present before it, so the call's exit copies or"
             + " frees it";
-    static final String WINDOWS = "the call's written windows are checked on the host around it";
     static final String TIMED = "the tuner times it";
 
     private Deferral() {
@@ -56,7 +55,7 @@ final class Deferral {
                 return;
             }
             String entry = plan.entry(false);
-            if (why == NOT_PRESENT || why == WINDOWS) {
+            if (why == NOT_PRESENT) {
                 if (!said.contains(entry) && absent.add(entry)) {
                     lines.accept(source + ":" + plan.line() + ": kernel " + entry + ": this launch is waited for: "
                             + why);
@@ -75,7 +74,7 @@ final class Deferral {
      *
      * @param on       whether deferring is switched on
      * @param profiled whether the time profile is on
-     * @param callWhy  why the call keeps it waited for ({@link #NOT_PRESENT}, {@link #WINDOWS}, {@link #ASYNC},
+     * @param callWhy  why the call keeps it waited for ({@link #NOT_PRESENT}, {@link #ASYNC},
      *                 {@link #COLOURED}), or null
      * @param timed    whether the tuner times this launch
      */

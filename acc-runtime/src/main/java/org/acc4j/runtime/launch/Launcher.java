@@ -346,7 +346,7 @@ public final class Launcher implements AutoCloseable {
             if (m.plan().kernel(k).coloured()) {
                 results = launchColours(m, k, c, arrays, self, args, null, null);
             } else {
-                String callWhy = !present ? Deferral.NOT_PRESENT : windows.any() ? Deferral.WINDOWS : null;
+                String callWhy = !present ? Deferral.NOT_PRESENT : null;
                 results = launch(m, k, c, arrays, self, args, null, null, callWhy);
             }
             launched = true;
@@ -380,13 +380,10 @@ public final class Launcher implements AutoCloseable {
         for (int d = 0; d < data.size(); d++) {
             Object array = arrays[data.get(d).array()];
             Clause clause = Binder.clause(m, d, array, call);
-            if (windows == null || clause != Clause.COPY || !windows.enter(d, array, call)) {
-                org.acc4j.runtime.data.Entry e = table.enter(array, clause);
-                // this call's reference is one; another one holds it beyond the call
-                present &= e != null && e.structuredCount() + e.dynamicCount() > 1;
-            } else {
-                present = false;
-            }
+            org.acc4j.runtime.data.Entry e = windows == null || clause != Clause.COPY || !windows.enter(d, array, call)
+                    ? table.enter(array, clause) : table.entry(array);
+            // this call's reference is one; another one holds it beyond the call (a window entered here is not)
+            present &= e != null && e.structuredCount() + e.dynamicCount() > 1;
             entered.add(array);
             clauses.add(clause);
         }

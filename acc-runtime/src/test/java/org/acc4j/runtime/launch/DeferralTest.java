@@ -76,7 +76,6 @@ class DeferralTest {
         assertSame(Deferral.OFF, Deferral.why(false, false, k, true, null, false));
         assertSame(Deferral.PROFILED, Deferral.why(true, true, k, true, null, false));
         assertSame(Deferral.NOT_PRESENT, Deferral.why(true, false, k, true, Deferral.NOT_PRESENT, false));
-        assertSame(Deferral.WINDOWS, Deferral.why(true, false, k, true, Deferral.WINDOWS, false));
         assertSame(Deferral.ASYNC, Deferral.why(true, false, k, true, Deferral.ASYNC, false));
         assertSame(Deferral.COLOURED, Deferral.why(true, false, k, true, Deferral.COLOURED, false));
         assertSame(Deferral.TIMED, Deferral.why(true, false, k, true, null, true));
