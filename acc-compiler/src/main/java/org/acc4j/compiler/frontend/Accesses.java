@@ -61,6 +61,10 @@ final class Accesses {
         if ((slot == 0 && !reader.isStatic()) || reader.thisSlots.contains(slot)) {
             return MethodReader.THIS;
         }
+        MethodReader.Holder held = reader.holderSlots.get(slot);
+        if (held != null) {
+            return held;
+        }
         ArrayRef bound = reader.arraySlots.get(slot);
         if (bound != null) {
             return bound;
@@ -71,6 +75,9 @@ final class Accesses {
         MethodBody.Param p = paramAt(slot);
         if (p != null) {
             Elem element = Elem.ofArray(p.descriptor());
+            if (element == null && p.descriptor().startsWith("L")) {
+                return new MethodReader.Holder(p);
+            }
             if (element == null) {
                 throw new Unsupported(line, "the parameter " + p.name() + " of type "
                         + org.objectweb.asm.Type.getType(p.descriptor()).getClassName());
@@ -188,15 +195,18 @@ final class Accesses {
         return "an array";
     }
 
-    /** The value of field {@code f}: an array or a primitive's {@link Expr.FieldValue}; {@code target} null if static. */
+    /**
+     * The value of field {@code f}: an array or a primitive's {@link Expr.FieldValue}; {@code target} null if static,
+     * else {@code this} or an object parameter ({@link MethodReader.Holder}).
+     */
     Object field(FieldInsnNode f, Object target, int line) {
         boolean isStatic = f.getOpcode() == Opcodes.GETSTATIC;
-        if (!isStatic) {
-            if (target != MethodReader.THIS) {
-                throw new Unsupported(line, "the field " + f.name + " of an object other than this");
-            }
+        MethodReader.Holder held = target instanceof MethodReader.Holder h ? h : null;
+        if (!isStatic && target != MethodReader.THIS && held == null) {
+            throw new Unsupported(line, "the field " + f.name + " of an object other than this or a parameter");
         }
-        ArrayRef.Field source = new ArrayRef.Field(f.owner, f.name, f.desc, isStatic);
+        ArrayRef.Field source = held == null ? new ArrayRef.Field(f.owner, f.name, f.desc, isStatic)
+                : new ArrayRef.Field(f.owner, held.param().name() + "." + f.name, f.desc, false, held.param().index());
         Elem element = Elem.ofArray(f.desc);
         if (element != null) {
             return new ArrayRef(source, element, Elem.arrayDims(f.desc));

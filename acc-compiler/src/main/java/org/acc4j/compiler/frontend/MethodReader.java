@@ -63,9 +63,22 @@ public final class MethodReader {
     final Map<Integer, Var> rowSlots = new HashMap<>();
     final Map<Integer, ArrayRef> rowArrays = new HashMap<>();
     final java.util.Set<Integer> thisSlots = new java.util.HashSet<>();
+    /** Locals that hold an object parameter's reference (an inlined method's receiver), by slot. */
+    final Map<Integer, Holder> holderSlots = new HashMap<>();
 
     /** A row {@code array[row]} of a two-dimensional array, as a value on the stack or in a local. */
     record Row(ArrayRef array, Expr row) {
+    }
+
+    /**
+     * The object a parameter of a class type refers to ({@code b} of {@code b.data}): a kernel may read its array and
+     * primitive fields, which the call reads on the host; any other use of it is refused.
+     */
+    record Holder(MethodBody.Param param) {
+        @Override
+        public String toString() {
+            return param.name();
+        }
     }
     int temps;
     /** Whether the method is read to be inlined into a nest (see {@link #read(ClassNode, MethodNode, boolean)}). */

@@ -151,6 +151,14 @@ final class SymbolicInterpreter extends Interpreter<Sym> {
                     reader.thisSlots.add(slot);
                     return value;
                 }
+                if (value.value() instanceof MethodReader.Holder h) {
+                    // an inlined method's receiver that is an object parameter
+                    Object old = reader.holderSlots.putIfAbsent(slot, h);
+                    if (old != null && !old.equals(h) || reader.acc.paramAt(slot) != null) {
+                        throw new Unsupported(line, "a variable that refers to different objects");
+                    }
+                    return value;
+                }
                 if (value.value() instanceof MethodReader.Row) {
                     Var rv = reader.rowSlots.get(slot);
                     if (rv != null) {

@@ -66,8 +66,29 @@ public record ArrayRef(Source source, Elem elem, int dims) {
     public record ColourOrder(String name, int region) implements Source {
     }
 
-    /** A field: of {@code this} when {@code isStatic} is false, of its class otherwise. */
-    public record Field(String owner, String name, String descriptor, boolean isStatic) implements Source {
+    /**
+     * A field: of its class when {@code isStatic}; else of {@code this} when {@code holder} is -1, or of the object
+     * that the method's {@code holder}-th parameter refers to ({@code b.data} of a parameter {@code b}), read when
+     * the method is called. {@code name} is the field's name, prefixed with the parameter's ({@code "b.data"}) for a
+     * parameter's field, so that {@code this.data} and {@code b.data} stay apart; {@link #field()} is the field's own
+     * name.
+     */
+    public record Field(String owner, String name, String descriptor, boolean isStatic, int holder) implements Source {
+        public Field {
+            if (holder < -1 || holder >= 0 && isStatic) {
+                throw new IllegalArgumentException("the field " + name + " of parameter " + holder);
+            }
+        }
+
+        /** A static field, or a field of {@code this}. */
+        public Field(String owner, String name, String descriptor, boolean isStatic) {
+            this(owner, name, descriptor, isStatic, -1);
+        }
+
+        /** The field's own name, without its parameter's. */
+        public String field() {
+            return holder < 0 ? name : name.substring(name.lastIndexOf('.') + 1);
+        }
     }
 
     public String name() {

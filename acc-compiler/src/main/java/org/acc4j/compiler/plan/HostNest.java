@@ -81,9 +81,13 @@ public final class HostNest {
     /** The compiler's view of the last pool a call ran on (one per target, so made once). */
     private volatile PoolView view;
 
-    private HostNest(HostKernels kernels, List<ArrayUse> arrays) {
+    /** The parameters whose objects' fields the nests read ({@link Sources#holders}). */
+    private final Map<Integer, String> holders;
+
+    private HostNest(HostKernels kernels, List<ArrayUse> arrays, Map<Integer, String> holders) {
         this.kernels = kernels;
         this.arrays = arrays;
+        this.holders = holders;
     }
 
     /**
@@ -114,7 +118,7 @@ public final class HostNest {
             }
             uses.add(new ArrayUse(uses.size(), a.name(), Sources.of(a.source()), a.dims(), e.getValue()));
         }
-        return new HostNest(k, List.copyOf(uses));
+        return new HostNest(k, List.copyOf(uses), Sources.holders(m.kernels()));
     }
 
     /** The arrays its nests use, in the order of their parameters, each with whether a nest writes it. */
@@ -137,6 +141,10 @@ public final class HostNest {
      * @throws Refused when a check before a nest says it must run as plain Java (before anything ran)
      */
     public Object run(ValueReader reader, Object self, Object[] args, Pool pool, Consumer<Run> runs) throws Refused {
+        String nul = holders.isEmpty() ? null : Sources.nullHolder(holders, args);
+        if (nul != null) {
+            throw new Refused(nul);
+        }
         PoolView v = view;
         if (v == null || v.pool != pool) {
             v = new PoolView(pool);

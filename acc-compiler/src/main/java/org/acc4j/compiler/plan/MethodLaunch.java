@@ -42,6 +42,8 @@ public final class MethodLaunch {
     private final Var[] argumentVars;
     private final int[] argumentIndex;
     private final Map<ArrayRef.Source, ValueSource> fields = new ConcurrentHashMap<>();
+    /** The parameters whose objects' fields the kernels read ({@link Sources#holders}). */
+    private final Map<Integer, String> holders;
 
     private MethodLaunch(CompiledMethod method) {
         this.method = method;
@@ -89,6 +91,7 @@ public final class MethodLaunch {
             plans.add(new LaunchPlan(k, plans.size(), arrays, this::arrayIndex));
         }
         this.kernels = List.copyOf(plans);
+        this.holders = Sources.holders(method.kernels());
         this.before = new boolean[plans.size()];
         for (int k = 0; k < before.length; k++) {
             Region r = method.kernels().get(k).region();
@@ -183,7 +186,8 @@ public final class MethodLaunch {
      */
     public HostCall begin(ValueReader reader, Object self, Object[] args) {
         HostCall call = new HostCall(this, reader, self, args);
-        for (int k = 0; k < kernels.size(); k++) {
+        call.refusal = holders.isEmpty() ? null : Sources.nullHolder(holders, args);
+        for (int k = 0; k < kernels.size() && call.refusal == null; k++) {
             if (!before[k]) {
                 call.trips[k] = -1;
                 continue;

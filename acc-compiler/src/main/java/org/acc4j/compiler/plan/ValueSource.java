@@ -10,10 +10,20 @@ public sealed interface ValueSource {
     }
 
     /**
-     * A field named in the class {@code owner} (an internal name) or inherited by it: of {@code this} when {@code
-     * isStatic} is false, of its class otherwise.
+     * A field named in the class {@code owner} (an internal name) or inherited by it: of its class when {@code
+     * isStatic}, else of {@code this} when {@code holder} is -1, else of the object the {@code holder}-th argument
+     * refers to (named {@code holderName}).
      */
-    record Field(String owner, String name, boolean isStatic) implements ValueSource {
+    record Field(String owner, String name, boolean isStatic, int holder, String holderName) implements ValueSource {
+        /** A static field, or a field of {@code this}. */
+        public Field(String owner, String name, boolean isStatic) {
+            this(owner, name, isStatic, -1, null);
+        }
+
+        /** The object whose field this is, for {@code self} and {@code args} of a call (null for a static field). */
+        public Object target(Object self, Object[] args) {
+            return isStatic ? null : holder < 0 ? self : args[holder];
+        }
     }
 
     /**

@@ -6,7 +6,10 @@ import org.acc4j.compiler.plan.ScalarType;
 import org.acc4j.compiler.plan.ValueReader;
 import org.acc4j.compiler.plan.ValueSource;
 
-/** Reads the values the compiler's sources name at a call: parameters from the arguments, fields by reflection. */
+/**
+ * Reads the values the compiler's sources name at a call: parameters from the arguments, fields (of the class, of
+ * {@code this} or of an argument's object) by reflection.
+ */
 final class Sources implements ValueReader {
     private final Class<?> owner;
     private final ConcurrentHashMap<String, Field> fields = new ConcurrentHashMap<>();
@@ -21,9 +24,14 @@ final class Sources implements ValueReader {
             return args[p.index()];
         }
         ValueSource.Field f = (ValueSource.Field) source;
+        Object target = f.target(self, args);
+        if (target == null && !f.isStatic()) {
+            // a null parameter whose field is named: the call runs as plain Java (MethodLaunch#begin says why)
+            return null;
+        }
         Field field = fields.computeIfAbsent(f.owner() + "." + f.name(), k -> lookup(f));
         try {
-            return field.get(f.isStatic() ? null : self);
+            return field.get(target);
         } catch (IllegalAccessException e) {
             throw new IllegalStateException("acc4j: cannot read the field " + f.name() + " of " + owner.getName(), e);
         }

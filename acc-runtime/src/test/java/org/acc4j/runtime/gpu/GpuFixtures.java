@@ -170,4 +170,32 @@ public final class GpuFixtures {
             f[i] = (float) AccMath.exp(f[i]) + (float) AccMath.sin(f[i] * 3);
         }
     }
+
+    /** An object whose array and primitive fields a kernel reads through a parameter ({@code a.v[i]}, {@code a.w}). */
+    public static final class Grid {
+        final double[] v;
+        final double[][] rows;
+        final int n;
+        final double w;
+
+        public Grid(double[] v, double[][] rows, double w) {
+            this.v = v;
+            this.rows = rows;
+            this.n = v.length;
+            this.w = w;
+        }
+    }
+
+    /** Fields of three parameters' objects, one of them written, in two nests. */
+    @Kernels
+    static void blendGrids(Grid out, Grid a, Grid b) {
+        for (int i = 0; i < out.n; i++) {
+            out.v[i] = a.w * a.v[i] + b.w * b.v[i];
+        }
+        for (int i = 0; i < out.rows.length; i++) {
+            for (int j = 0; j < a.rows[i].length; j++) {
+                out.rows[i][j] = a.rows[i][j] - b.w * b.rows[i][j];
+            }
+        }
+    }
 }

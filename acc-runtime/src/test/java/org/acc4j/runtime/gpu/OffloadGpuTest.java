@@ -225,6 +225,45 @@ class OffloadGpuTest {
         assertSameArray("field", plain.field, gpu.field);
     }
 
+    private static GpuFixtures.Grid grid(Random r, int n, int rows, int cols) {
+        double[][] g = new double[rows][];
+        for (int i = 0; i < rows; i++) {
+            g[i] = doubles(r, cols);
+        }
+        return new GpuFixtures.Grid(doubles(r, n), g, r.nextDouble());
+    }
+
+    private static GpuFixtures.Grid copy(GpuFixtures.Grid g) {
+        double[][] rows = new double[g.rows.length][];
+        for (int i = 0; i < rows.length; i++) {
+            rows[i] = g.rows[i].clone();
+        }
+        return new GpuFixtures.Grid(g.v.clone(), rows, g.w);
+    }
+
+    @Test
+    void fieldsOfParametersObjects() {
+        Random r = new Random(19);
+        GpuFixtures.Grid out = grid(r, N, 300, 701);
+        GpuFixtures.Grid a = grid(r, N, 300, 701);
+        GpuFixtures.Grid b = grid(r, N, 300, 701);
+        GpuFixtures.Grid expected = copy(out);
+        GpuFixtures.blendGrids(expected, a, b);
+        String desc = "(Lorg/acc4j/runtime/gpu/GpuFixtures$Grid;Lorg/acc4j/runtime/gpu/GpuFixtures$Grid;"
+                + "Lorg/acc4j/runtime/gpu/GpuFixtures$Grid;)V";
+        assertTrue(AccRuntime.offload(GpuFixtures.class, "blendGrids", desc, null, new Object[] {out, a, b}));
+        assertSameArray("out.v", expected.v, out.v);
+        for (int i = 0; i < out.rows.length; i++) {
+            assertSameArray("out.rows[" + i + "]", expected.rows[i], out.rows[i]);
+        }
+        // a null parameter whose fields the kernels read: the call is left to plain Java, which throws
+        GpuFixtures.Grid untouched = copy(out);
+        assertFalse(AccRuntime.offload(GpuFixtures.class, "blendGrids", desc, null, new Object[] {out, a, null}));
+        assertSameArray("out.v after the refused call", untouched.v, out.v);
+        // the same object as the written one and a read one: reachable twice, the call runs as plain Java
+        assertFalse(AccRuntime.offload(GpuFixtures.class, "blendGrids", desc, null, new Object[] {out, out, b}));
+    }
+
     @Test
     void outOfBoundsThrowsAndCopiesNothingBack() {
         double[] a = new double[100];

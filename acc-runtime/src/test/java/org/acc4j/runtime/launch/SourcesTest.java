@@ -1,5 +1,6 @@
 package org.acc4j.runtime.launch;
 
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import org.acc4j.compiler.plan.ValueSource;
@@ -32,5 +33,16 @@ class SourcesTest {
         String impl = Impl.class.getName().replace('.', '/');
         assertSame(Constants.TABLE, new Sources(Impl.class).value(new ValueSource.Field(impl, "TABLE", true), null,
                 new Object[0]));
+    }
+
+    @Test
+    void aParametersFieldIsReadFromTheArgumentsObject() {
+        Sub held = new Sub();
+        Sub self = new Sub();
+        String sub = Sub.class.getName().replace('.', '/');
+        Sources sources = new Sources(Impl.class);
+        ValueSource.Field f = new ValueSource.Field(sub, "x", false, 1, "b");
+        assertSame(held.x, sources.value(f, self, new Object[] {self, held}));
+        assertNull(sources.value(f, self, new Object[] {self, null}), "a null parameter's field reads as null");
     }
 }

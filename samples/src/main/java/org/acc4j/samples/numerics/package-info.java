@@ -14,7 +14,10 @@
  *       with a convergence test and grids swapped by reference;</li>
  *   <li>{@link org.acc4j.samples.numerics.SparseCompRow}, {@link org.acc4j.samples.numerics.LU} and
  *       {@link org.acc4j.samples.numerics.FFT}: SciMark's kernels;</li>
- *   <li>{@link org.acc4j.samples.numerics.Mandelbrot} and {@link org.acc4j.samples.numerics.NBody}.</li>
+ *   <li>{@link org.acc4j.samples.numerics.Mandelbrot} and {@link org.acc4j.samples.numerics.NBody};</li>
+ *   <li>{@link org.acc4j.samples.numerics.Dense}: a matrix class as linear-algebra libraries write one, its methods
+ *       reading another matrix's elements through its field ({@code b.a[k][j]}), and static routines reading their
+ *       arguments' fields ({@code a.data}, {@code a.cols}).</li>
  * </ul>
  *
  * <p>Each {@code main} takes its sizes as arguments (small defaults), draws its inputs from a seeded

@@ -41,7 +41,8 @@ class ExplainTest {
     static Map<String, Set<Integer>> offloadedLines(List<String> report) throws Exception {
         Map<String, Set<Integer>> out = new HashMap<>();
         String pkg = "org/acc4j/samples/numerics/";
-        for (String c : List.of("CG", "MG", "Jacobi2D", "Heat2D", "SparseCompRow", "LU", "FFT", "Mandelbrot", "NBody")) {
+        for (String c : List.of("CG", "MG", "Jacobi2D", "Heat2D", "SparseCompRow", "LU", "FFT", "Mandelbrot", "NBody",
+                "Dense")) {
             for (MethodPlan p : ClassRewriter.plans(bytes(pkg + c), ExplainTest::bytes)) {
                 report.addAll(PlanReport.lines(p));
                 Set<Integer> lines = out.computeIfAbsent(c + "." + p.name(), k -> new HashSet<>());

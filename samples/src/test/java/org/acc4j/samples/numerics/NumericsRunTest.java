@@ -62,7 +62,8 @@ class NumericsRunTest {
             new Sample("LU", true),
             new Sample("FFT", true),
             new Sample("Mandelbrot", true),
-            new Sample("NBody", true));
+            new Sample("NBody", true),
+            new Sample("Dense", true));
 
     static Stream<Sample> samples() {
         return SAMPLES.stream();

@@ -1,0 +1,102 @@
+package org.acc4j.compiler.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import org.acc4j.Kernels;
+import org.acc4j.compiler.Compiler;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Kernels that read the fields of a parameter's object ({@code a.data[i]}, {@code a.n}): the plan names each such
+ * array after its parameter and reads it from the argument's object, a call whose such parameter is null is refused
+ * before anything is launched (plain Java then throws), and what stays unsupported is refused with its reason.
+ */
+class ParameterFieldsTest {
+    static final class Vec {
+        final double[] data;
+        final int n;
+        final Inner inner = new Inner();
+
+        Vec(double[] data) {
+            this.data = data;
+            this.n = data.length;
+        }
+    }
+
+    static final class Inner {
+        final double[] data = new double[4];
+    }
+
+    @Kernels
+    static void axpy(Vec y, double alpha, Vec x) {
+        for (int i = 0; i < y.n; i++) {
+            y.data[i] += alpha * x.data[i];
+        }
+    }
+
+    @Kernels
+    static void fieldOfAField(Vec y, Vec x) {
+        for (int i = 0; i < y.n; i++) {
+            y.data[i] = x.inner.data[i & 3];
+        }
+    }
+
+    @Kernels
+    static void reassigned(Vec y, Vec x) {
+        for (int i = 0; i < y.n; i++) {
+            Vec v = (i & 1) == 0 ? x : y;
+            y.data[i] = v.data[i];
+        }
+    }
+
+    private static Compiler.Result compile(String name) throws IOException {
+        Method m = Arrays.stream(ParameterFieldsTest.class.getDeclaredMethods()).filter(x -> x.getName().equals(name))
+                .findFirst().orElseThrow();
+        String desc = MethodType.methodType(m.getReturnType(), m.getParameterTypes()).toMethodDescriptorString();
+        byte[] bytes;
+        try (InputStream in = ParameterFieldsTest.class.getResourceAsStream("ParameterFieldsTest.class")) {
+            bytes = in.readAllBytes();
+        }
+        return Compiler.compile(bytes, name, desc, 90);
+    }
+
+    @Test
+    void aParametersArraysAreReadFromItsObject() throws IOException {
+        Compiler.Result r = compile("axpy");
+        assertTrue(r instanceof Compiler.Offload, () -> "axpy stays on the host: " + ((Compiler.Host) r).reason().toString());
+        MethodLaunch plan = MethodLaunch.of(((Compiler.Offload) r).method());
+        String owner = Vec.class.getName().replace('.', '/');
+        assertEquals(2, plan.arrays().size());
+        for (ArrayUse a : plan.arrays()) {
+            ValueSource.Field f = (ValueSource.Field) a.source();
+            String holder = a.name().startsWith("y.") ? "y" : "x";
+            assertEquals(holder + ".data", a.name());
+            assertEquals(new ValueSource.Field(owner, "data", false, holder.equals("y") ? 0 : 2, holder), f);
+            assertEquals(holder.equals("y"), a.written(), a.name());
+        }
+        double[] y = {1, 2, 3};
+        Object[] args = {new Vec(y), 0.5, new Vec(new double[] {4, 5, 6})};
+        assertNull(plan.begin((s, self, a) -> ((ValueSource.Field) s).target(self, a) == null ? null : y, null, args)
+                .refusal());
+        args[2] = null;
+        assertEquals("the parameter x, whose fields the kernels read, is null",
+                plan.begin((s, self, a) -> null, null, args).refusal());
+    }
+
+    @Test
+    void aFieldOfAFieldAndAVariableOfTwoObjectsAreRefusedWithTheirReasons() throws IOException {
+        Compiler.Result chained = compile("fieldOfAField");
+        assertTrue(chained instanceof Compiler.Host, "a field of a parameter's field is not read");
+        String why = ((Compiler.Host) chained).reason().toString();
+        assertTrue(why.contains("ParameterFieldsTest.java:47") && why.contains("the field inner of type " + Inner.class.getName()), why);
+        Compiler.Result either = compile("reassigned");
+        assertTrue(either instanceof Compiler.Host, "a variable that refers to either parameter");
+    }
+}
