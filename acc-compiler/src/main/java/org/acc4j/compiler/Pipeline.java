@@ -143,6 +143,8 @@ public final class Pipeline {
     private final Map<Phase, Object> outputsByPhase = new EnumMap<>(Phase.class);
 
     private Inliner.Expanded expanded;
+    /** The parameters the method uses as objects ({@link MethodReader#read(ClassNode, MethodNode, java.util.Set)}). */
+    private final java.util.Set<Integer> receivers = new java.util.TreeSet<>();
     private Directives directives;
     private PrivateArrays.Result privates;
     private ArrayReductions.Result arrays;
@@ -186,7 +188,8 @@ public final class Pipeline {
         directives = Directives.read(owner, method);
         keep(Phase.DIRECTIVES, directives);
         advance(Phase.READ);
-        MethodBody read = org.acc4j.compiler.pass.StackCopies.fold(MethodReader.read(owner, expanded.method()));
+        MethodBody read = org.acc4j.compiler.pass.StackCopies.fold(MethodReader.read(owner, expanded.method(),
+                receivers));
         verified(Phase.READ, read);
         advance(Phase.PRIVATE_ARRAYS);
         privates = PrivateArrays.rewrite(read);
@@ -368,7 +371,8 @@ public final class Pipeline {
     /** The compiled method, with the report {@link CompileReport} builds from the phases' outputs. */
     public CompiledMethod compiled() {
         List<KernelPlan> plans = kernels.stream().map(Kernel::plan).toList();
-        return new CompiledMethod(body(), plans, data, CompileReport.of(owner, this), outputs);
+        return new CompiledMethod(body(), plans, data, CompileReport.of(owner, this), outputs,
+                new CompiledMethod.Guards(expanded.virtuals(), List.copyOf(receivers)));
     }
 
     /**

@@ -121,7 +121,6 @@ class InliningTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = ';', value = {
             "recursive; a call to Inlined.factorial, which cannot be inlined: a recursive call to Inlined.factorial (Inlined.java:",
-            "virtualCall; a call to the overridable method Inlined.overridable (static, private and final methods are inlined; make it one of those)",
             "throwingCallee; a call to Inlined.checked, which cannot be inlined: an allocation (new) (Inlined.java:",
     })
     void callsThatCannotBeInlinedStayOnTheHost(String name, String construct) throws IOException {
@@ -130,6 +129,15 @@ class InliningTest {
         // the diagnostic names the line of the call in the kernel
         int call = lineContaining(name, "out[i] = ");
         assertEquals(call, d.line(), d::toString);
+    }
+
+    @Test
+    void anOverridableMethodIsExpandedAndItsReceiversClassChecked() {
+        CompiledMethod m = offload("virtualCall");
+        String inlined = Inlined.class.getName().replace('.', '/');
+        assertEquals(List.of(new Inliner.Virtual(inlined, "overridable", "(D)D", inlined)), m.guards().virtuals());
+        assertTrue(m.report().stream().anyMatch(l -> l.contains("inlined Inlined.overridable at line")
+                && l.contains("(overridable: the receiver's class is checked at each call)")), m.report()::toString);
     }
 
     @Test

@@ -56,7 +56,7 @@ class TensorCoreTilingTest {
                 ks.add(new KernelPlan(k.region(), k.entry(), k.ptx(), k.params(), k.sites(),
                         new KernelPlan.Unchecked(u.entry(), ptx, u.sites(), u.checks(), t)));
             }
-            out.add(new CompiledMethod(m.body(), ks, m.data(), m.report(), m.outputs()));
+            out.add(new CompiledMethod(m.body(), ks, m.data(), m.report(), m.outputs(), m.guards()));
         }
         return out;
     }

@@ -51,7 +51,7 @@ class TilingTest {
             }
             ks.add(new KernelPlan(k.region(), k.entry(), k.ptx(), k.params(), k.sites(), u));
         }
-        return new CompiledMethod(m.body(), ks, m.data(), m.report(), m.outputs());
+        return new CompiledMethod(m.body(), ks, m.data(), m.report(), m.outputs(), m.guards());
     }
 
     /**

@@ -73,7 +73,7 @@ final class TilingCases {
             }
             ks.add(new KernelPlan(k.region(), k.entry(), k.ptx(), k.params(), k.sites(), u));
         }
-        return new CompiledMethod(m.body(), ks, m.data(), m.report(), m.outputs());
+        return new CompiledMethod(m.body(), ks, m.data(), m.report(), m.outputs(), m.guards());
     }
 
     /** {@code m} once per candidate matmul tile, or {@code m} alone when it has no matmul kernel. */

@@ -205,6 +205,9 @@ final class Accesses {
         if (!isStatic && target != MethodReader.THIS && held == null) {
             throw new Unsupported(line, "the field " + f.name + " of an object other than this or a parameter");
         }
+        if (held != null) {
+            reader.objects.add(held.param().index());
+        }
         ArrayRef.Field source = held == null ? new ArrayRef.Field(f.owner, f.name, f.desc, isStatic)
                 : new ArrayRef.Field(f.owner, held.param().name() + "." + f.name, f.desc, false, held.param().index());
         Elem element = Elem.ofArray(f.desc);

@@ -42,9 +42,13 @@ import org.objectweb.asm.tree.analysis.SourceValue;
  * call. Before a callee is copied it is read on its own, so that a construct outside the subset is reported with
  * the callee's name and its own line.
  *
+ * <p>A virtual call of a method that a subclass could override is expanded with the body the call resolves to in
+ * the class it names, and recorded ({@link Virtual}): before each launch the plan checks that the receivers' classes
+ * at that call do not override it ({@code plan.Overrides}), else the call runs as plain Java.
+ *
  * <p>Calls to the JDK ({@code java.}, {@code javax.}, {@code jdk.}, {@code sun.}) are left for the reader, which
- * knows {@code Math}. Virtual calls of methods that can be overridden, interface calls, recursion and callees
- * with handlers, {@code synchronized} or no code are refused with a diagnostic.
+ * knows {@code Math}. Interface calls, recursion and callees with handlers, {@code synchronized} or no code are
+ * refused with a diagnostic.
  */
 public final class Inliner {
     /** Class files by internal name ({@code a/b/C}); null when the class cannot be read. */
@@ -56,13 +60,25 @@ public final class Inliner {
     /** How deep calls are followed; deeper chains are refused rather than expanded without end. */
     static final int MAX_DEPTH = 8;
 
-    /** The method with its calls expanded, and a line per inlined call ("Helper.f at line 12"). */
-    public record Expanded(MethodNode method, List<String> inlined) {
+    /**
+     * The method with its calls expanded, a line per inlined call ("Helper.f at line 12"), and the overridable methods
+     * expanded, each once.
+     */
+    public record Expanded(MethodNode method, List<String> inlined, List<Virtual> virtuals) {
+    }
+
+    /**
+     * An overridable method expanded at a virtual call: {@code name} and {@code descriptor} as the call names them in
+     * class {@code owner}, whose body came from class {@code declaring} (internal names). A receiver of a class that
+     * declares the method again between its own class and {@code declaring} would run another body.
+     */
+    public record Virtual(String owner, String name, String descriptor, String declaring) {
     }
 
     private final ClassSource classes;
     private final Map<String, ClassNode> loaded = new HashMap<>();
     private final List<String> inlined = new ArrayList<>();
+    private final List<Virtual> virtuals = new ArrayList<>();
 
     private Inliner(ClassNode owner, ClassSource classes) {
         this.classes = classes;
@@ -73,7 +89,7 @@ public final class Inliner {
     public static Expanded expand(ClassNode owner, MethodNode method, ClassSource classes) {
         Inliner in = new Inliner(owner, classes);
         MethodNode copy = in.expanded(owner, method, new ArrayList<>());
-        return new Expanded(copy, List.copyOf(in.inlined));
+        return new Expanded(copy, List.copyOf(in.inlined), List.copyOf(in.virtuals));
     }
 
     /** A copy of {@code method} with its calls expanded; {@code chain} holds the methods being expanded around it. */
@@ -110,7 +126,13 @@ public final class Inliner {
                         + ", which cannot be inlined: " + u.construct() + where);
             }
             splice(owner.name, copy, call, body, (callee.method.access & Opcodes.ACC_STATIC) == 0, callee.method.name);
-            inlined.add(display(callee.owner, callee.method) + " at line " + line);
+            boolean overridable = call.getOpcode() == Opcodes.INVOKEVIRTUAL && !fixed(callee.owner, callee.method);
+            inlined.add(display(callee.owner, callee.method) + " at line " + line
+                    + (overridable ? " (overridable: the receiver's class is checked at each call)" : ""));
+            Virtual v = new Virtual(call.owner, call.name, call.desc, callee.owner.name);
+            if (overridable && !virtuals.contains(v)) {
+                virtuals.add(v);
+            }
         }
         chain.remove(chain.size() - 1);
         return copy;
@@ -176,17 +198,14 @@ public final class Inliner {
         if ((call.getOpcode() == Opcodes.INVOKESTATIC) != isStatic) {
             throw new Unsupported(line, "a call to " + what + " that does not match its declaration");
         }
-        if (call.getOpcode() == Opcodes.INVOKEVIRTUAL) {
-            boolean fixed = (m.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL)) != 0
-                    || (cn.access & Opcodes.ACC_FINAL) != 0;
-            if (!fixed) {
-                throw new Unsupported(line, "a call to the overridable method " + what
-                        + " (static, private and final methods are inlined; make it one of those)");
-            }
-        }
         if (!m.tryCatchBlocks.isEmpty()) {
             throw new Unsupported(line, "a call to " + what + ", which has a try/catch");
         }
+    }
+
+    /** Whether no subclass can override {@code m} of {@code cn}: it is private or final, or its class is final. */
+    private static boolean fixed(ClassNode cn, MethodNode m) {
+        return (m.access & (Opcodes.ACC_PRIVATE | Opcodes.ACC_FINAL)) != 0 || (cn.access & Opcodes.ACC_FINAL) != 0;
     }
 
     /** Reads the callee on its own, so that what it cannot offload is reported with its name and line. */

@@ -65,6 +65,8 @@ public final class MethodReader {
     final java.util.Set<Integer> thisSlots = new java.util.HashSet<>();
     /** Locals that hold an object parameter's reference (an inlined method's receiver), by slot. */
     final Map<Integer, Holder> holderSlots = new HashMap<>();
+    /** The parameters used as objects: their fields read, or held in a local. */
+    final java.util.Set<Integer> objects = new java.util.TreeSet<>();
 
     /** A row {@code array[row]} of a two-dimensional array, as a value on the stack or in a local. */
     record Row(ArrayRef array, Expr row) {
@@ -103,12 +105,29 @@ public final class MethodReader {
     }
 
     /**
+     * As {@link #read(ClassNode, MethodNode)}, adding to {@code objects} the index of each parameter the method uses
+     * as an object: one whose fields it reads ({@code b.data}) or that it holds in a local (the receiver of an
+     * inlined method); a call must check that each is not null.
+     */
+    public static MethodBody read(ClassNode owner, MethodNode method, java.util.Set<Integer> objects) {
+        MethodReader r = new MethodReader(owner, method);
+        MethodBody body = r.readBody();
+        objects.addAll(r.objects);
+        return body;
+    }
+
+    /**
      * As {@link #read(ClassNode, MethodNode)}; with {@code callee}, {@code method} is one to be inlined into a nest,
      * whose loops all run inside the nest's: a {@code while} loop is then as good there as a counted one.
      */
     static MethodBody read(ClassNode owner, MethodNode method, boolean callee) {
         MethodReader r = new MethodReader(owner, method);
         r.callee = callee;
+        return r.readBody();
+    }
+
+    private MethodBody readBody() {
+        MethodReader r = this;
         List<Stmt> body = null;
         try {
             body = r.region(r.cfg.entry(), null, null);
@@ -122,7 +141,8 @@ public final class MethodReader {
         if (!r.obstacles.isEmpty()) {
             throw combined(r.obstacles);
         }
-        return new MethodBody(owner.name, r.method.name, r.method.desc, r.isStatic(), owner.sourceFile, r.params, body);
+        return new MethodBody(r.owner.name, r.method.name, r.method.desc, r.isStatic(), r.owner.sourceFile, r.params,
+                body);
     }
 
     boolean isStatic() {

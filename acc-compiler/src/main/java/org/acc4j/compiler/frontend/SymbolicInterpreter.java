@@ -153,6 +153,7 @@ final class SymbolicInterpreter extends Interpreter<Sym> {
                 }
                 if (value.value() instanceof MethodReader.Holder h) {
                     // an inlined method's receiver that is an object parameter
+                    reader.objects.add(h.param().index());
                     Object old = reader.holderSlots.putIfAbsent(slot, h);
                     if (old != null && !old.equals(h) || reader.acc.paramAt(slot) != null) {
                         throw new Unsupported(line, "a variable that refers to different objects");

@@ -81,13 +81,16 @@ public final class HostNest {
     /** The compiler's view of the last pool a call ran on (one per target, so made once). */
     private volatile PoolView view;
 
-    /** The parameters whose objects' fields the nests read ({@link Sources#holders}). */
+    /** The parameters the nests use as objects ({@link Sources#holders}). */
     private final Map<Integer, String> holders;
+    /** The overridable methods expanded into the nests ({@link Overrides}). */
+    private final Overrides overrides;
 
-    private HostNest(HostKernels kernels, List<ArrayUse> arrays, Map<Integer, String> holders) {
+    private HostNest(HostKernels kernels, List<ArrayUse> arrays, Map<Integer, String> holders, Overrides overrides) {
         this.kernels = kernels;
         this.arrays = arrays;
         this.holders = holders;
+        this.overrides = overrides;
     }
 
     /**
@@ -118,7 +121,7 @@ public final class HostNest {
             }
             uses.add(new ArrayUse(uses.size(), a.name(), Sources.of(a.source()), a.dims(), e.getValue()));
         }
-        return new HostNest(k, List.copyOf(uses), Sources.holders(m.kernels()));
+        return new HostNest(k, List.copyOf(uses), Sources.holders(m), new Overrides(m.guards().virtuals()));
     }
 
     /** The arrays its nests use, in the order of their parameters, each with whether a nest writes it. */
@@ -142,6 +145,9 @@ public final class HostNest {
      */
     public Object run(ValueReader reader, Object self, Object[] args, Pool pool, Consumer<Run> runs) throws Refused {
         String nul = holders.isEmpty() ? null : Sources.nullHolder(holders, args);
+        if (nul == null) {
+            nul = overrides.refusal(self, args, holders);
+        }
         if (nul != null) {
             throw new Refused(nul);
         }

@@ -42,8 +42,10 @@ public final class MethodLaunch {
     private final Var[] argumentVars;
     private final int[] argumentIndex;
     private final Map<ArrayRef.Source, ValueSource> fields = new ConcurrentHashMap<>();
-    /** The parameters whose objects' fields the kernels read ({@link Sources#holders}). */
+    /** The parameters the kernels use as objects ({@link Sources#holders}). */
     private final Map<Integer, String> holders;
+    /** The overridable methods expanded into the kernels ({@link Overrides}). */
+    private final Overrides overrides;
 
     private MethodLaunch(CompiledMethod method) {
         this.method = method;
@@ -91,7 +93,8 @@ public final class MethodLaunch {
             plans.add(new LaunchPlan(k, plans.size(), arrays, this::arrayIndex));
         }
         this.kernels = List.copyOf(plans);
-        this.holders = Sources.holders(method.kernels());
+        this.holders = Sources.holders(method);
+        this.overrides = new Overrides(method.guards().virtuals());
         this.before = new boolean[plans.size()];
         for (int k = 0; k < before.length; k++) {
             Region r = method.kernels().get(k).region();
@@ -187,6 +190,9 @@ public final class MethodLaunch {
     public HostCall begin(ValueReader reader, Object self, Object[] args) {
         HostCall call = new HostCall(this, reader, self, args);
         call.refusal = holders.isEmpty() ? null : Sources.nullHolder(holders, args);
+        if (call.refusal == null) {
+            call.refusal = overrides.refusal(self, args, holders);
+        }
         for (int k = 0; k < kernels.size() && call.refusal == null; k++) {
             if (!before[k]) {
                 call.trips[k] = -1;

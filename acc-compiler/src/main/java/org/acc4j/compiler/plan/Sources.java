@@ -1,11 +1,10 @@
 package org.acc4j.compiler.plan;
 
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.acc4j.compiler.KernelPlan;
+import org.acc4j.compiler.CompiledMethod;
 import org.acc4j.compiler.ir.ArrayRef;
-import org.acc4j.compiler.ir.KernelParam;
+import org.acc4j.compiler.ir.MethodBody;
 
 /** The plans' forms of the compiler's sources. */
 final class Sources {
@@ -28,19 +27,17 @@ final class Sources {
         throw new IllegalStateException("the private array " + s.name() + " is not read at a call");
     }
 
-    /** The parameters whose objects' fields {@code kernels} read ({@code b} of {@code b.data}): index to name. */
-    static Map<Integer, String> holders(List<KernelPlan> kernels) {
+    /** The parameters {@code m} uses as objects ({@link CompiledMethod.Guards#receivers()}): index to name. */
+    static Map<Integer, String> holders(CompiledMethod m) {
         Map<Integer, String> out = new TreeMap<>();
-        for (KernelPlan k : kernels) {
-            for (KernelParam p : k.params()) {
-                ArrayRef.Source s = p instanceof KernelParam.ArrayData d ? d.array().source()
-                        : p instanceof KernelParam.ArrayLength l ? l.array().source()
-                        : p instanceof KernelParam.RowBlock b ? b.array().source()
-                        : p instanceof KernelParam.Scalar v ? v.source() : null;
-                if (s instanceof ArrayRef.Field f && f.holder() >= 0) {
-                    out.put(f.holder(), f.name().substring(0, f.name().lastIndexOf('.')));
+        for (int index : m.guards().receivers()) {
+            String name = "#" + index;
+            for (MethodBody.Param p : m.body().params()) {
+                if (p.index() == index) {
+                    name = p.name();
                 }
             }
+            out.put(index, name);
         }
         return Map.copyOf(out);
     }
@@ -52,7 +49,7 @@ final class Sources {
     static String nullHolder(Map<Integer, String> holders, Object[] args) {
         for (Map.Entry<Integer, String> h : holders.entrySet()) {
             if (args[h.getKey()] == null) {
-                return "the parameter " + h.getValue() + ", whose fields the kernels read, is null";
+                return "the parameter " + h.getValue() + ", which the kernels use as an object, is null";
             }
         }
         return null;

@@ -86,7 +86,7 @@ class ParameterFieldsTest {
         assertNull(plan.begin((s, self, a) -> ((ValueSource.Field) s).target(self, a) == null ? null : y, null, args)
                 .refusal());
         args[2] = null;
-        assertEquals("the parameter x, whose fields the kernels read, is null",
+        assertEquals("the parameter x, which the kernels use as an object, is null",
                 plan.begin((s, self, a) -> null, null, args).refusal());
     }
 

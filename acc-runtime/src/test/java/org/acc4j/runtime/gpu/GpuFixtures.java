@@ -198,4 +198,41 @@ public final class GpuFixtures {
             }
         }
     }
+
+    /** A class whose kernel calls overridable methods, on {@code this} and on a parameter. */
+    public static class Waves {
+        double amplitude = 1.5;
+
+        double shape(double x, int k) {
+            double y = amplitude * Math.sqrt(x + k);
+            return k % 2 == 0 ? y : -y;
+        }
+
+        double weight(int k) {
+            return 1.0 / (k + 1);
+        }
+
+        @Kernels
+        void fill(double[] out, double[] x, Waves other) {
+            for (int i = 0; i < out.length; i++) {
+                double s = 0;
+                for (int k = 0; k < 6; k++) {
+                    s += weight(k) * shape(x[i], k) + other.weight(k);
+                }
+                out[i] = s;
+            }
+        }
+    }
+
+    /** Declares none of {@link Waves}'s methods again: its calls run on the device. */
+    public static class PlainWaves extends Waves {
+    }
+
+    /** Declares {@code weight} again: a call on it, or with it as the parameter, runs as plain Java. */
+    public static class OtherWaves extends PlainWaves {
+        @Override
+        double weight(int k) {
+            return k;
+        }
+    }
 }

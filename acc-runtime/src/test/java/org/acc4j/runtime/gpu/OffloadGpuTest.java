@@ -265,6 +265,32 @@ class OffloadGpuTest {
     }
 
     @Test
+    void overridableMethodsRunOnTheDeviceUnlessOverridden() {
+        Random r = new Random(23);
+        double[] x = doubles(r, N);
+        String desc = "([D[DLorg/acc4j/runtime/gpu/GpuFixtures$Waves;)V";
+        GpuFixtures.Waves[][] cases = {
+            {new GpuFixtures.Waves(), new GpuFixtures.PlainWaves()},
+            {new GpuFixtures.PlainWaves(), new GpuFixtures.Waves()},
+        };
+        for (GpuFixtures.Waves[] c : cases) {
+            double[] expected = new double[N];
+            c[0].fill(expected, x, c[1]);
+            double[] out = new double[N];
+            assertTrue(AccRuntime.offload(GpuFixtures.Waves.class, "fill", desc, c[0], new Object[] {out, x, c[1]}),
+                    c[0].getClass().getSimpleName() + " with " + c[1].getClass().getSimpleName());
+            assertSameArray("fill", expected, out);
+        }
+        // a receiver whose class declares weight again runs as plain Java (false: the original body runs)
+        double[] out = new double[N];
+        assertFalse(AccRuntime.offload(GpuFixtures.Waves.class, "fill", desc, new GpuFixtures.OtherWaves(),
+                new Object[] {out, x, new GpuFixtures.Waves()}));
+        assertFalse(AccRuntime.offload(GpuFixtures.Waves.class, "fill", desc, new GpuFixtures.Waves(),
+                new Object[] {out, x, new GpuFixtures.OtherWaves()}));
+        assertSameArray("nothing written by a refused call", new double[N], out);
+    }
+
+    @Test
     void outOfBoundsThrowsAndCopiesNothingBack() {
         double[] a = new double[100];
         int[] idx = new int[100];

@@ -17,7 +17,9 @@
  *   <li>{@link org.acc4j.samples.numerics.Mandelbrot} and {@link org.acc4j.samples.numerics.NBody};</li>
  *   <li>{@link org.acc4j.samples.numerics.Dense}: a matrix class as linear-algebra libraries write one, its methods
  *       reading another matrix's elements through its field ({@code b.a[k][j]}), and static routines reading their
- *       arguments' fields ({@code a.data}, {@code a.cols}).</li>
+ *       arguments' fields ({@code a.data}, {@code a.cols});</li>
+ *   <li>{@link org.acc4j.samples.numerics.FourierSeries}: Fourier coefficients by the trapezoid rule through
+ *       overridable instance methods, as the classic Java benchmark series computes them.</li>
  * </ul>
  *
  * <p>Each {@code main} takes its sizes as arguments (small defaults), draws its inputs from a seeded

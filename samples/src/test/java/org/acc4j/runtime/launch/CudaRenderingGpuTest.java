@@ -90,7 +90,7 @@ class CudaRenderingGpuTest {
             modules.add(module);
             functions.add(module.function(k.entry()));
         }
-        CompiledMethod asC = new CompiledMethod(c.body(), kernels, c.data(), c.report());
+        CompiledMethod asC = new CompiledMethod(c.body(), kernels, c.data(), c.report(), c.outputs(), c.guards());
         return launcher.run(new OffloadedMethod(which + " (CUDA C)", asC, functions,
                 java.util.Collections.nCopies(functions.size(), null), new Sources(m.owner())), null, args);
     }
