@@ -101,8 +101,12 @@ public record RangeCheck(int access, ArrayRef array, Bound row, Bound index, int
         return length;
     }
 
-    /** The least and greatest value of {@code b}, or null when a loop of its terms runs no iteration. */
-    private static long[] range(Bound b, Evaluator ev) {
+    /**
+     * The least and greatest value of {@code b} over its loops' iterations for the values {@code ev} gives, or null
+     * when a loop of its terms runs no iteration; throws {@link Evaluator.NotEvaluable} or {@link ArithmeticException}
+     * when it cannot be told.
+     */
+    public static long[] range(Bound b, Evaluator ev) {
         long rest = ev.evalLong(b.rest());
         long lo = rest;
         long hi = rest;

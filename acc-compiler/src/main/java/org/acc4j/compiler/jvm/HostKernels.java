@@ -276,13 +276,39 @@ public final class HostKernels {
         for (int i = 0; i < k.arrays().size(); i++) {
             ArrayRef a = k.arrays().get(i);
             if (k.written().contains(a) && values.get(i) != null) {
-                for (Object leaf : leaves(a, values.get(i))) {
-                    if (seen.get(leaf) > 1) {
-                        throw new HostInstead("the nest writes " + a.name() + ", which it can also reach another way");
+                List<Object> leaves = leaves(a, values.get(i));
+                long[] rows = null;
+                for (int row = 0; row < leaves.size(); row++) {
+                    if (seen.get(leaves.get(row)) > 1) {
+                        // a shared row the nest only reads is fine (rows outside those its stores reach)
+                        if (a.dims() == 2 && rows == null) {
+                            rows = written().of(a, evaluator(sources, scalars));
+                            rows = rows == null ? new long[] {0, Long.MAX_VALUE} : rows;
+                        }
+                        if (a.dims() == 1 || row >= rows[0] && row <= rows[1]) {
+                            throw new HostInstead("the nest writes " + a.name() + ", which it can also reach another"
+                                    + " way");
+                        }
                     }
                 }
             }
         }
+    }
+
+    /** The rows each two-dimensional array the method's kernel may write, made at the first need. */
+    private volatile org.acc4j.compiler.pass.WrittenRows writtenRows;
+
+    private org.acc4j.compiler.pass.WrittenRows written() {
+        org.acc4j.compiler.pass.WrittenRows w = writtenRows;
+        if (w == null) {
+            List<Region> regions = new ArrayList<>();
+            for (KernelPlan p : method.kernels()) {
+                regions.add(p.region());
+            }
+            w = new org.acc4j.compiler.pass.WrittenRows(method.body(), regions);
+            writtenRows = w;
+        }
+        return w;
     }
 
     private static List<Object> leaves(ArrayRef a, Object v) {

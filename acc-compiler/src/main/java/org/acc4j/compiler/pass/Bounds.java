@@ -24,8 +24,62 @@ public final class Bounds {
     private final Set<Var> indices = new HashSet<>();
     private final Set<Var> variant = new HashSet<>();
     private final List<RangeCheck> out = new ArrayList<>();
+    /** Per two-dimensional array stored to: the row subscripts of its stores, or null when one is not linear. */
+    private final Map<org.acc4j.compiler.ir.ArrayRef, List<RangeCheck.Bound>> storedRows = new java.util.LinkedHashMap<>();
 
     private Bounds() {
+    }
+
+    /**
+     * The rows a region's kernel may write of each two-dimensional array it stores to: the row subscripts of its
+     * stores and atomic updates, each linear in the loops around it, whose least and greatest values at a launch
+     * bound the rows written ({@link RangeCheck#range}); null for an array with a store whose row subscript is not
+     * such a form (or in the region's prologue).
+     */
+    public static Map<org.acc4j.compiler.ir.ArrayRef, List<RangeCheck.Bound>> writtenRows(Region region) {
+        Bounds b = new Bounds();
+        List<Stmt> nest = List.of(region.loop());
+        Dataflow.assigned(nest, b.variant);
+        Dataflow.loopIndices(nest, b.indices);
+        b.walk(nest, new ArrayList<>(), new HashMap<>(), Dataflow.assignedOnce(nest), true);
+        b.unknownRows(region.devicePrologue());
+        return java.util.Collections.unmodifiableMap(b.storedRows);
+    }
+
+    /** Marks every two-dimensional array stored to in {@code stmts} as written at rows not known. */
+    private void unknownRows(List<Stmt> stmts) {
+        for (Stmt s : stmts) {
+            if (s instanceof Stmt.Store st && st.row() != null) {
+                storedRows.put(st.array(), null);
+            } else if (s instanceof Stmt.Atomic at && at.row() != null) {
+                storedRows.put(at.array(), null);
+            } else if (s instanceof Stmt.If i) {
+                unknownRows(i.then());
+                unknownRows(i.otherwise());
+            } else if (s instanceof Stmt.For f) {
+                unknownRows(f.body());
+            } else if (s instanceof Stmt.While w) {
+                unknownRows(w.body());
+            }
+        }
+    }
+
+    /** Records the row subscript of a store or atomic update of a two-dimensional array (null: not linear). */
+    private void storedRow(org.acc4j.compiler.ir.ArrayRef array, Expr row, Linear lin, List<Stmt.For> loops) {
+        if (row == null || storedRows.containsKey(array) && storedRows.get(array) == null) {
+            return;
+        }
+        // only the loops whose indices the row subscript uses need bounds invariant in the nest
+        RangeCheck.Bound r = bound(lin.of(row), loops);
+        if (r != null && !r.terms().stream().allMatch(t -> invariant(t.loop().lower()) && invariant(t.loop().bound())
+                && invariant(t.coefficient()))) {
+            r = null;
+        }
+        if (r == null) {
+            storedRows.put(array, null);
+        } else {
+            storedRows.computeIfAbsent(array, k -> new ArrayList<>()).add(r);
+        }
     }
 
     /** The hoistable checks of {@code region}'s loop nest, in program order. */
@@ -88,11 +142,13 @@ public final class Bounds {
                 loads(st.index(), lin, loops, invariantLoops, s.line());
                 loads(st.value(), lin, loops, invariantLoops, s.line());
                 access(st.access(), st.array(), st.row(), st.index(), lin, loops, invariantLoops, s.line());
+                storedRow(st.array(), st.row(), lin, loops);
             } else if (s instanceof Stmt.Atomic at) {
                 // the atomic access itself keeps its check in the kernel
                 for (Expr e : Dataflow.atomicOperands(at)) {
                     loads(e, lin, loops, invariantLoops, s.line());
                 }
+                storedRow(at.array(), at.row(), lin, loops);
             } else if (s instanceof Stmt.If i) {
                 loads(i.cond(), lin, loops, invariantLoops, s.line());
                 walk(i.then(), loops, scope, once, invariantLoops);

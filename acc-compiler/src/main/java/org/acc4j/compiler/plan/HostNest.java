@@ -81,12 +81,15 @@ public final class HostNest {
     /** The compiler's view of the last pool a call ran on (one per target, so made once). */
     private volatile PoolView view;
 
+    private final CompiledMethod method;
     /** The parameters the nests use as objects ({@link Sources#holders}). */
     private final Map<Integer, String> holders;
     /** The overridable methods expanded into the nests ({@link Overrides}). */
     private final Overrides overrides;
 
-    private HostNest(HostKernels kernels, List<ArrayUse> arrays, Map<Integer, String> holders, Overrides overrides) {
+    private HostNest(CompiledMethod method, HostKernels kernels, List<ArrayUse> arrays, Map<Integer, String> holders,
+                     Overrides overrides) {
+        this.method = method;
         this.kernels = kernels;
         this.arrays = arrays;
         this.holders = holders;
@@ -121,12 +124,34 @@ public final class HostNest {
             }
             uses.add(new ArrayUse(uses.size(), a.name(), Sources.of(a.source()), a.dims(), e.getValue()));
         }
-        return new HostNest(k, List.copyOf(uses), Sources.holders(m), new Overrides(m.guards().virtuals()));
+        return new HostNest(m, k, List.copyOf(uses), Sources.holders(m), new Overrides(m.guards().virtuals()));
     }
 
     /** The arrays its nests use, in the order of their parameters, each with whether a nest writes it. */
     public List<ArrayUse> arrays() {
         return arrays;
+    }
+
+    /** The device plan of the same method, for {@link #writtenRows}; made at the first need. */
+    private volatile MethodLaunch launch;
+
+    /**
+     * The least and greatest row of the two-dimensional array {@code a} (one of {@link #arrays()}) that a call with
+     * {@code self} and {@code args} may write ({@link MethodLaunch#writtenRows}), or null when that cannot be told.
+     */
+    public long[] writtenRows(ArrayUse a, ValueReader reader, Object self, Object[] args) {
+        MethodLaunch l = launch;
+        if (l == null) {
+            l = MethodLaunch.of(method);
+            launch = l;
+        }
+        for (ArrayUse u : l.arrays()) {
+            if (u.name().equals(a.name()) && u.source().equals(a.source())) {
+                HostCall call = l.begin(reader, self, args);
+                return call.refusal() != null ? null : l.writtenRows(u.index(), call);
+            }
+        }
+        return null;
     }
 
     /** Whether {@code t} is an exception a nest raised (Java's semantics), as opposed to a failure of this backend. */

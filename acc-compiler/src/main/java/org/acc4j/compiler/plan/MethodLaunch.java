@@ -46,6 +46,8 @@ public final class MethodLaunch {
     private final Map<Integer, String> holders;
     /** The overridable methods expanded into the kernels ({@link Overrides}). */
     private final Overrides overrides;
+    /** The rows of each two-dimensional array the kernel may write, where they can be told. */
+    private final org.acc4j.compiler.pass.WrittenRows writtenRows;
 
     private MethodLaunch(CompiledMethod method) {
         this.method = method;
@@ -94,6 +96,11 @@ public final class MethodLaunch {
         }
         this.kernels = List.copyOf(plans);
         this.holders = Sources.holders(method);
+        List<Region> regions = new ArrayList<>();
+        for (KernelPlan k : method.kernels()) {
+            regions.add(k.region());
+        }
+        this.writtenRows = new org.acc4j.compiler.pass.WrittenRows(method.body(), regions);
         this.overrides = new Overrides(method.guards().virtuals());
         this.before = new boolean[plans.size()];
         for (int k = 0; k < before.length; k++) {
@@ -163,6 +170,21 @@ public final class MethodLaunch {
 
     public LaunchPlan kernel(int k) {
         return kernels.get(k);
+    }
+
+    /**
+     * The least and greatest row of bound two-dimensional array {@code index} that the call's kernel may write, for
+     * the host's values at its start ({@link org.acc4j.compiler.pass.WrittenRows}), or null when they cannot be told;
+     * an empty range ({@code {1, 0}}) when its loops run no iteration.
+     * Each row outside it is only read, so it may also be bound under another name.
+     */
+    public long[] writtenRows(int index, HostCall call) {
+        for (Map.Entry<ArrayRef, Integer> e : arrayIndex.entrySet()) {
+            if (e.getValue() == index) {
+                return writtenRows.of(e.getKey(), call.evaluator());
+            }
+        }
+        return null;
     }
 
     int arrayIndex(ArrayRef a) {

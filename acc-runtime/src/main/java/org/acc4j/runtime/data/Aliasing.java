@@ -9,7 +9,9 @@ import java.util.List;
  * (two names for one array, two rows of one array that are the same array, a row that is also another
  * bound array or a row of one). The present table gives each host array one device buffer, so such
  * aliases would share it while the kernel's threads write it in an order Java would not. Sharing among
- * arrays the call only reads is fine. Stateless.
+ * arrays the call only reads is fine, and so is a row of a written two-dimensional array outside the rows the
+ * call writes ({@link Use#writtenRows}): LINPACK's {@code col_k = a[k]} read while rows {@code k+1..n-1} are
+ * updated. Stateless.
  */
 public final class Aliasing {
 
@@ -22,8 +24,18 @@ public final class Aliasing {
      * @param name    its name in the method, for messages
      * @param array   the value at the call (a primitive array of one or two dimensions, or null)
      * @param written whether the call writes its elements (for two dimensions, the rows' elements)
+     * @param writtenRows for a written two-dimensional array, the least and greatest row the call may write, or null
+     *     for any row
      */
-    public record Use(String name, Object array, boolean written) {
+    public record Use(String name, Object array, boolean written, long[] writtenRows) {
+        public Use(String name, Object array, boolean written) {
+            this(name, array, written, null);
+        }
+
+        /** Whether the call may write the elements at {@code row} ({@code < 0}: the whole array). */
+        boolean writes(int row) {
+            return written && (row < 0 || writtenRows == null || row >= writtenRows[0] && row <= writtenRows[1]);
+        }
     }
 
     /** Where a host array is reachable: a whole bound array ({@code row < 0}) or row {@code row} of one. */
@@ -184,7 +196,7 @@ public final class Aliasing {
     private static String place(IdentityHashMap<Object, Place> seen, Object array, Place here) {
         Place first = seen.putIfAbsent(array, here);
         // comparing with the first place suffices: a written place meets it, or is it
-        if (first == null || !(first.use().written() || here.use().written())) {
+        if (first == null || !(first.use().writes(first.row()) || here.use().writes(here.row()))) {
             return null;
         }
         Use a = first.use();
@@ -192,8 +204,9 @@ public final class Aliasing {
         if (first.row() < 0 && here.row() < 0) {
             return "the same array is both " + a.name() + " and " + b.name() + ", and the region writes it";
         }
-        String writes = a.written() && b.written() && a != b ? a.name() + " and " + b.name()
-                : a.written() ? a.name() : b.name();
+        boolean aWrites = a.writes(first.row());
+        boolean bWrites = b.writes(here.row());
+        String writes = aWrites && bWrites && a != b ? a.name() + " and " + b.name() : aWrites ? a.name() : b.name();
         if (a == b) {
             return "rows " + first.row() + " and " + here.row() + " of " + a.name()
                     + " are the same array, and the region writes " + writes;

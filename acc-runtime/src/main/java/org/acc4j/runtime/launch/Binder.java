@@ -76,10 +76,19 @@ final class Binder {
      * an array reachable twice where the method writes one, having cleared {@code into}.
      */
     Object[] bind(OffloadedMethod m, Object self, Object[] args, Object[] into) throws Launcher.HostInstead {
+        return bind(m, self, args, into, null);
+    }
+
+    /**
+     * {@link #bind(OffloadedMethod, Object, Object[], Object[])} for the call {@code call} begun already (null for
+     * none), whose host values tell which rows of a written two-dimensional array its kernel may write.
+     */
+    Object[] bind(OffloadedMethod m, Object self, Object[] args, Object[] into, HostCall call)
+            throws Launcher.HostInstead {
         List<ArrayUse> used = m.plan().arrays();
         Object[] arrays = into != null ? into : new Object[used.size()];
         try {
-            bindInto(m, self, args, used, arrays);
+            bindInto(m, self, args, used, arrays, call);
         } catch (Launcher.HostInstead | RuntimeException | Error e) {
             java.util.Arrays.fill(arrays, null);
             throw e;
@@ -87,8 +96,8 @@ final class Binder {
         return arrays;
     }
 
-    private void bindInto(OffloadedMethod m, Object self, Object[] args, List<ArrayUse> used, Object[] arrays)
-            throws Launcher.HostInstead {
+    private void bindInto(OffloadedMethod m, Object self, Object[] args, List<ArrayUse> used, Object[] arrays,
+                          HostCall call) throws Launcher.HostInstead {
         boolean made = false;
         for (int i = 0; i < used.size(); i++) {
             ArrayUse a = used.get(i);
@@ -112,16 +121,27 @@ final class Binder {
             // the common case, with no list made: every array there, none twice, no row to visit
             return;
         }
-        List<Aliasing.Use> uses = new ArrayList<>(arrays.length);
-        for (ArrayUse a : used) {
-            if (!(a.source() instanceof org.acc4j.compiler.plan.ValueSource.Made)) {
-                uses.add(new Aliasing.Use(a.name(), arrays[a.index()], a.written()));
-            }
+        String problem = Aliasing.problem(uses(m, used, arrays, null), knownRows);
+        if (problem != null && call != null) {
+            // a row shared with another name may lie outside the rows the kernel writes: look again with those
+            problem = Aliasing.problem(uses(m, used, arrays, call), knownRows);
         }
-        String problem = Aliasing.problem(uses, knownRows);
         if (problem != null) {
             throw new Launcher.HostInstead(problem);
         }
+    }
+
+    /** The bound arrays as {@link Aliasing} sees them; with {@code call}, each written 2D array's written rows. */
+    private static List<Aliasing.Use> uses(OffloadedMethod m, List<ArrayUse> used, Object[] arrays, HostCall call) {
+        List<Aliasing.Use> uses = new ArrayList<>(arrays.length);
+        for (ArrayUse a : used) {
+            if (!(a.source() instanceof org.acc4j.compiler.plan.ValueSource.Made)) {
+                long[] rows = call != null && a.written() && a.dims() == 2 ? m.plan().writtenRows(a.index(), call)
+                        : null;
+                uses.add(new Aliasing.Use(a.name(), arrays[a.index()], a.written(), rows));
+            }
+        }
+        return uses;
     }
 
     /**

@@ -228,14 +228,8 @@ public final class Launcher implements AutoCloseable {
 
     /** {@link #run(OffloadedMethod, Object, Object[], Scope)} once the queues are drained: binds, enters, launches. */
     private Object runNow(OffloadedMethod m, Object self, Object[] args, Scope scope) throws HostInstead {
-        Object[] arrays = binder.bind(m, self, args, syncCall.busy ? null : m.boundArrays());
-        HostCall call;
-        try {
-            call = Binder.checkBeforeLaunch(m, self, args);
-        } catch (HostInstead | RuntimeException | Error e) {
-            java.util.Arrays.fill(arrays, null);
-            throw e;
-        }
+        HostCall call = Binder.checkBeforeLaunch(m, self, args);
+        Object[] arrays = binder.bind(m, self, args, syncCall.busy ? null : m.boundArrays(), call);
         if (CallClock.ON) {
             CallClock.mark(CallClock.Part.BIND);
         }

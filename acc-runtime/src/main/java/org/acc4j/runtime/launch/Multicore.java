@@ -88,6 +88,17 @@ public final class Multicore implements HostNest.Pool, AutoCloseable {
         }
         String problem = Aliasing.problem(uses);
         if (problem != null) {
+            // a row shared with another name may lie outside the rows the nest writes: look again with those
+            List<Aliasing.Use> ranged = new ArrayList<>();
+            for (int i = 0; i < uses.size(); i++) {
+                ArrayUse a = nest.arrays().get(i);
+                Aliasing.Use u = uses.get(i);
+                ranged.add(a.written() && a.dims() == 2 ? new Aliasing.Use(u.name(), u.array(), true,
+                        nest.writtenRows(a, sources, self, values)) : u);
+            }
+            problem = Aliasing.problem(ranged);
+        }
+        if (problem != null) {
             throw new Launcher.HostInstead(problem);
         }
         String where = plan.displayName() + " (" + plan.source() + ":" + plan.sites().get(site).line() + ")";

@@ -45,6 +45,28 @@ class AliasingTest {
     }
 
     @Test
+    void aRowOutsideTheRowsTheCallWritesMayBeAnotherReadArray() {
+        double[][] a = {{0}, {1}, {2}, {3}, {4}};
+        double[] colK = a[1];
+        long[] rows2to4 = {2, 4};
+        assertNull(Aliasing.problem(List.of(new Use("a", a, true, rows2to4), new Use("colK", colK, false))),
+                "row 1 is only read");
+        assertEquals("row 1 of a is also the array colK, and the region writes a",
+                Aliasing.problem(List.of(new Use("a", a, true, new long[] {1, 4}), new Use("colK", colK, false))));
+        assertEquals("row 1 of a is also the array colK, and the region writes colK",
+                Aliasing.problem(List.of(new Use("a", a, true, rows2to4), new Use("colK", colK, true))),
+                "a written colK is still a written row");
+        assertEquals("row 1 of a is also the array colK, and the region writes a",
+                Aliasing.problem(List.of(new Use("a", a, true, null), new Use("colK", colK, false))),
+                "rows not known: any row may be written");
+        double[][] twice = {colK, colK, {5}};
+        assertNull(Aliasing.problem(List.of(new Use("t", twice, true, new long[] {2, 2}))),
+                "two read rows that are one array");
+        assertEquals("rows 0 and 1 of t are the same array, and the region writes t",
+                Aliasing.problem(List.of(new Use("t", twice, true, new long[] {1, 2}))));
+    }
+
+    @Test
     void aRowMayNotBeARowOfAnotherWrittenArray() {
         int[] shared = {4};
         int[][] a = {{1}, shared};

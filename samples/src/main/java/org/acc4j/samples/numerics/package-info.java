@@ -19,7 +19,9 @@
  *       reading another matrix's elements through its field ({@code b.a[k][j]}), and static routines reading their
  *       arguments' fields ({@code a.data}, {@code a.cols});</li>
  *   <li>{@link org.acc4j.samples.numerics.FourierSeries}: Fourier coefficients by the trapezoid rule through
- *       overridable instance methods, as the classic Java benchmark series computes them.</li>
+ *       overridable instance methods, as the classic Java benchmark series computes them;</li>
+ *   <li>{@link org.acc4j.samples.numerics.Linpack}: LU factorisation column by column as the LINPACK benchmark's
+ *       Java versions write it ({@code colK = a[k]} before the loop over the other columns, BLAS-style helpers).</li>
  * </ul>
  *
  * <p>Each {@code main} takes its sizes as arguments (small defaults), draws its inputs from a seeded

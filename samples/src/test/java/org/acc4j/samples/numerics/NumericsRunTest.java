@@ -66,7 +66,8 @@ class NumericsRunTest {
             new Sample("Mandelbrot", true),
             new Sample("NBody", true),
             new Sample("Dense", true),
-            new Sample("FourierSeries", false));
+            new Sample("FourierSeries", false),
+            new Sample("Linpack", true));
 
     static Stream<Sample> samples() {
         return SAMPLES.stream();
