@@ -132,6 +132,54 @@ public final class Colouring {
         return new Colouring(order, starts);
     }
 
+    /**
+     * As {@link #ofRange}, with each element's iterations in increasing colours: an iteration takes the colour after
+     * the highest any of its elements has so far, so that running the colours in turn applies each element's
+     * increments in the loop's order (every sum Java's, bit for bit). It may need more colours than {@link #ofRange}:
+     * as many as the most iterations that reach one element.
+     *
+     * @throws IllegalArgumentException when an iteration would need more than {@link #MAX_COLOURS} colours (naming it)
+     */
+    public static Colouring ofRangeInOrder(int lo, int hi, int limit, int[]... maps) {
+        int items = Math.max(0, hi - lo);
+        // per element: the colour after the last iteration that reached it (0: none yet)
+        byte[] next = new byte[Math.max(0, limit)];
+        byte[] colour = new byte[items];
+        int[] count = new int[MAX_COLOURS];
+        int colours = 0;
+        for (int i = 0; i < items; i++) {
+            int e = lo + i;
+            int c = 0;
+            for (int[] m : maps) {
+                if (e >= 0 && e < m.length && m[e] >= 0 && m[e] < limit) {
+                    c = Math.max(c, next[m[e]]);
+                }
+            }
+            if (c >= MAX_COLOURS) {
+                throw new IllegalArgumentException("iteration " + e + " needs more than " + MAX_COLOURS + " colours"
+                        + " to keep each element's increments in order");
+            }
+            for (int[] m : maps) {
+                if (e >= 0 && e < m.length && m[e] >= 0 && m[e] < limit) {
+                    next[m[e]] = (byte) (c + 1);
+                }
+            }
+            colour[i] = (byte) c;
+            count[c]++;
+            colours = Math.max(colours, c + 1);
+        }
+        int[] starts = new int[colours + 1];
+        for (int c = 0; c < colours; c++) {
+            starts[c + 1] = starts[c] + count[c];
+        }
+        int[] position = Arrays.copyOf(starts, colours);
+        int[] order = new int[items];
+        for (int i = 0; i < items; i++) {
+            order[position[colour[i]]++] = lo + i;
+        }
+        return new Colouring(order, starts);
+    }
+
     /** How many colours. */
     public int colours() {
         return starts.length - 1;

@@ -59,7 +59,12 @@ public @interface Loop {
      * ({@code res[c1[e]] += f}, {@code bins[data[i]]++}), which two iterations may share.
      */
     enum Increments {
-        /** No strategy (the default): such a loop is not parallel, and stays on the host saying which write races. */
+        /**
+         * No strategy named (the default): the compiler takes the one that keeps Java's results bit for bit where one
+         * applies: atomic adds when every such increment is of an {@code int} or {@code long}, else a colouring in which
+         * each element's increments keep the loop's order ({@link org.acc4j.Colouring#ofRangeInOrder}); otherwise the
+         * loop stays on the host saying which write races.
+         */
         NONE,
         /**
          * Each read-modify-write {@code a[m[i]] += v} ({@code -=}, {@code ++}, {@code --}) of an {@code int},

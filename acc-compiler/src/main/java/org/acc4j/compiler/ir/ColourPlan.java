@@ -20,9 +20,13 @@ import java.util.List;
  * @param order the colour order: the items, colour by colour
  * @param why the strategy's reason, for the report
  * @param lowered whether the loop has been rewritten over {@code order} (after the parallelism decision)
+ * @param inOrder whether the colouring keeps each element's increments in the loop's order (an iteration's colour
+ *     follows every colour of the iterations before it that reach one of its elements), so that every sum is Java's
+ *     bit for bit: the colouring of a loop with no {@code increments} element
  */
 public record ColourPlan(Var item, Expr lower, Expr bound, boolean inclusive, List<ArrayRef> maps,
-                         List<Target> targets, Var start, Var end, ArrayRef order, String why, boolean lowered) {
+                         List<Target> targets, Var start, Var end, ArrayRef order, String why, boolean lowered,
+                         boolean inOrder) {
     public ColourPlan {
         maps = List.copyOf(maps);
         targets = List.copyOf(targets);
@@ -34,7 +38,7 @@ public record ColourPlan(Var item, Expr lower, Expr bound, boolean inclusive, Li
 
     /** The same plan, its loop rewritten over {@link #order}. */
     public ColourPlan asLowered() {
-        return new ColourPlan(item, lower, bound, inclusive, maps, targets, start, end, order, why, true);
+        return new ColourPlan(item, lower, bound, inclusive, maps, targets, start, end, order, why, true, inOrder);
     }
 
     /** Whether {@code a} is one of the incremented arrays. */

@@ -72,7 +72,7 @@ final class HostColours {
         }
         Colouring col;
         try {
-            col = Colouring.ofRange(lo, hi, limit, maps);
+            col = c.inOrder() ? Colouring.ofRangeInOrder(lo, hi, limit, maps) : Colouring.ofRange(lo, hi, limit, maps);
         } catch (IllegalArgumentException e) {
             throw new HostKernels.HostInstead(e.getMessage());
         }

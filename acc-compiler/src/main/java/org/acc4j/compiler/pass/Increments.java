@@ -85,13 +85,48 @@ public final class Increments {
                 } else {
                     why = "@Loop(increments = COLOUR)";
                 }
-                out.add(r.coloured(plan(r, found, why, notes)));
+                out.add(r.coloured(plan(r, found, why, notes, false)));
                 continue;
             }
             Stmt.For loop = (Stmt.For) rewrite(r.loop(), false, new HashMap<>(), notes);
-            out.add(loop == r.loop() ? r : r.withLoop(loop));
+            Region unmarked = loop == r.loop() ? r : r.withLoop(loop);
+            out.add(kind == LoopSpec.Increments.NONE && !r.loop().spec().independent() ? inOrder(unmarked, notes)
+                    : unmarked);
         }
         return out;
+    }
+
+    /**
+     * A region whose outer loop has no {@code increments} element but increments elements through an index array,
+     * given the strategy that keeps Java's results bit for bit: atomic adds when every such increment is of an
+     * {@code int} or {@code long} (wrapping adds give one sum in any order: {@code bins[data[i]]++}); otherwise, for
+     * {@code float} and {@code double} sums, a colouring that keeps each element's increments in the loop's order
+     * ({@link ColourPlan#inOrder}: {@code y[row[i]] += x[col[i]] * val[i]}), where colouring can take every such
+     * increment. Otherwise unchanged: the dependence test then names the race and the elements that would resolve it.
+     */
+    private static Region inOrder(Region r, List<String> notes) {
+        List<Found> found = new ArrayList<>();
+        java.util.Set<Var> setInLoop = new java.util.HashSet<>();
+        Dataflow.assigned(r.loop().body(), setInLoop);
+        find(r.loop().body(), new HashMap<>(), new HashMap<>(), setInLoop, found);
+        if (found.isEmpty()) {
+            return r;
+        }
+        if (found.stream().allMatch(f -> f.store().array().elem() == Elem.INT || f.store().array().elem() == Elem.LONG)) {
+            List<String> atomicNotes = new ArrayList<>();
+            Stmt.For loop = (Stmt.For) rewrite(r.loop(), true, new HashMap<>(), atomicNotes);
+            atomicNotes.replaceAll(n -> n.replace("(@Loop(increments = ATOMIC))", "(integer adds: one sum in any order)"));
+            notes.addAll(atomicNotes);
+            return r.withLoop(loop);
+        }
+        List<String> planNotes = new ArrayList<>();
+        try {
+            Region coloured = r.coloured(plan(r, found, "increments through an index array", planNotes, true));
+            notes.addAll(planNotes);
+            return coloured;
+        } catch (Unsupported u) {
+            return r;
+        }
     }
 
     /** An indirect increment {@code a[x] += v} ({@code -=}) found in a coloured loop. */
@@ -183,7 +218,7 @@ public final class Increments {
     }
 
     /** The colour plan of {@code r}'s increments, or a diagnostic naming the first that colouring cannot take. */
-    private static ColourPlan plan(Region r, List<Found> found, String why, List<String> notes) {
+    private static ColourPlan plan(Region r, List<Found> found, String why, List<String> notes, boolean inOrder) {
         Stmt.For loop = r.loop();
         String at = "@Loop(increments = COLOUR) on the loop over " + loop.index().name() + ": ";
         if (loop.step() != 1 || (loop.cond() != Cond.LT && loop.cond() != Cond.LE) || loop.stride() != null
@@ -258,9 +293,11 @@ public final class Increments {
         notes.add("line " + loop.line() + ": " + why + ": the loop over " + loop.index().name() + " runs colour by "
                 + "colour, its iterations coloured at the launch so that no two of a colour share an element of "
                 + through + " through " + String.join(", ", maps.stream().map(ArrayRef::name).toList())
-                + "; plain adds, one launch per colour (float sums in another order than Java's)");
+                + (inOrder ? ", each element's iterations in increasing colours; plain adds, one launch per colour"
+                + " (each element's increments in the loop's order: Java's sums)"
+                : "; plain adds, one launch per colour (float sums in another order than Java's)"));
         return new ColourPlan(loop.index(), loop.lower(), loop.bound(), loop.cond() == Cond.LE, maps, targets, start,
-                end, order, why, false);
+                end, order, why, false, inOrder);
     }
 
     /** First slot of the locals of a coloured loop (a colour's bounds and its position, three per region), above any slot javac gives. */

@@ -296,7 +296,8 @@ public final class LaunchPlan {
      * What a coloured loop's colouring is made from at this launch: the iterations {@code lo..hi-1}, the index arrays
      * (named for messages) and the bound on their values, {@code limit}, past which the kernel's bounds check fails.
      */
-    public record ColourRange(int lo, int hi, int limit, int[][] maps, List<String> names, String why) {
+    public record ColourRange(int lo, int hi, int limit, int[][] maps, List<String> names, String why,
+                              boolean inOrder) {
     }
 
     /**
@@ -329,7 +330,8 @@ public final class LaunchPlan {
             Object a = arrays[colourTargets[j]];
             lengths[j] = a == null ? 0 : java.lang.reflect.Array.getLength(a);
         }
-        return new ColourRange(lo, hi, colour.limit(lengths), maps, List.copyOf(names), colour.why());
+        return new ColourRange(lo, hi, colour.limit(lengths), maps, List.copyOf(names), colour.why(),
+                colour.inOrder());
     }
 
     /** Sets the host values of one colour's launch: its range {@code [start, end)} of the colour order. */

@@ -82,11 +82,14 @@ public class SiteFixtures {
         return sum / n + max;
     }
 
-    /** A histogram: a race if parallel, so it stays on the host; the scaling loop after it is a kernel. */
+    /**
+     * A histogram of {@code double} weights counting down: a race if parallel that no exact strategy takes, so it stays
+     * on the host; the scaling loop after it is a kernel.
+     */
     @Kernels
-    public static void histogram(int[] data, int[] bins, double[] w, int n) {
-        for (int i = 0; i < n; i++) {
-            bins[data[i]]++;
+    public static void histogram(int[] data, double[] bins, double[] w, int n) {
+        for (int i = n - 1; i >= 0; i--) {
+            bins[data[i]] += w[i];
         }
         for (int i = 0; i < n; i++) {
             w[i] = w[i] * 2 + bins[data[i]];

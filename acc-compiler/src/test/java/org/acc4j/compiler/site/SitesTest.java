@@ -171,8 +171,8 @@ class SitesTest {
             }
             // histogram: the host nest, then a kernel reading its result
             int[] data = r.ints(500, 0, 17).toArray();
-            int[] bins = new int[17];
-            int[] bins2 = new int[17];
+            double[] bins = new double[17];
+            double[] bins2 = new double[17];
             double[] w = random(r, 500);
             double[] w2 = w.clone();
             SiteFixtures.histogram(data, bins, w, 500);

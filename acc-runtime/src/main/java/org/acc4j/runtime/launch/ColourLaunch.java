@@ -165,7 +165,13 @@ final class ColourLaunch {
      *
      * @throws IllegalArgumentException when an iteration needs more than {@link Colouring#MAX_COLOURS} colours
      */
-    synchronized Colouring colouring(String key, String where, int lo, int hi, int limit, int[][] maps) {
+    Colouring colouring(String key, String where, int lo, int hi, int limit, int[][] maps) {
+        return colouring(key, where, lo, hi, limit, maps, false);
+    }
+
+    /** As {@link #colouring(String, String, int, int, int, int[][])}; {@code inOrder}: {@link Colouring#ofRangeInOrder}. */
+    synchronized Colouring colouring(String key, String where, int lo, int hi, int limit, int[][] maps,
+                                     boolean inOrder) {
         Cached c = cached.get(key);
         long uploads = table.transferStats().copiesToDevice();
         Entry[] entries = new Entry[maps.length];
@@ -185,7 +191,7 @@ final class ColourLaunch {
             }
         }
         long t0 = System.nanoTime();
-        Colouring col = Colouring.ofRange(lo, hi, limit, maps);
+        Colouring col = inOrder ? Colouring.ofRangeInOrder(lo, hi, limit, maps) : Colouring.ofRange(lo, hi, limit, maps);
         double ms = (System.nanoTime() - t0) / 1e6;
         int[][] copies = new int[maps.length][];
         for (int k = 0; k < maps.length; k++) {
@@ -248,7 +254,7 @@ final class ColourLaunch {
         Colouring colours;
         try {
             colours = colouring(p.entry(false), where + " (" + range.why() + ")", range.lo(), range.hi(),
-                    range.limit(), range.maps());
+                    range.limit(), range.maps(), range.inOrder());
         } catch (IllegalArgumentException e) {
             throw new Refused(where + ": " + e.getMessage() + " (at most " + Colouring.MAX_COLOURS
                     + "; use increments = ATOMIC for this loop)");

@@ -235,4 +235,21 @@ public final class GpuFixtures {
             return k;
         }
     }
+
+    /** A sparse product by its nonzeros, with no hint: coloured with each element's increments in Java's order. */
+    @Kernels
+    static void scatterProduct(double[] y, double[] val, int[] row, int[] col, double[] x) {
+        for (int i = 0; i < val.length; i++) {
+            y[row[i]] += x[col[i]] * val[i];
+        }
+    }
+
+    /** A histogram with no hint: integer increments, made atomic (one sum in any order). */
+    @Kernels
+    static void countInto(int[] bins, long[] total, int[] data, int n) {
+        for (int i = 0; i < n; i++) {
+            bins[data[i]]++;
+            total[data[i] & 7] += data[i];
+        }
+    }
 }

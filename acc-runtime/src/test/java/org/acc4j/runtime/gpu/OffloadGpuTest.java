@@ -291,6 +291,16 @@ class OffloadGpuTest {
     }
 
     @Test
+    void indirectIncrementsWithNoHintGiveJavasResults() throws Exception {
+        Random r = new Random(29);
+        int nz = 400_000;
+        int rows = 20_000;
+        matches(null, "scatterProduct", doubles(r, rows), doubles(r, nz), r.ints(nz, 0, rows).toArray(),
+                r.ints(nz, 0, rows).toArray(), doubles(r, rows));
+        matches(null, "countInto", new int[1000], new long[8], r.ints(N, 0, 1000).toArray(), N);
+    }
+
+    @Test
     void outOfBoundsThrowsAndCopiesNothingBack() {
         double[] a = new double[100];
         int[] idx = new int[100];
