@@ -172,12 +172,24 @@ final class Expressions implements Expr.Visitor<Expressions.C> {
                 }
                 yield c.fn().javaName();
             }
+            case BIT_COUNT, LEADING_ZEROS, TRAILING_ZEROS, REVERSE, RAW_BITS, FROM_BITS -> {
+                boolean wide = c.args().get(0).type().isWide();
+                yield switch (c.fn()) {
+                    case BIT_COUNT -> wide ? "__popcll" : "__popc";
+                    case LEADING_ZEROS -> wide ? "__clzll" : "__clz";
+                    case TRAILING_ZEROS -> wide ? "__clzll(__brevll" : "__clz(__brev";
+                    case REVERSE -> wide ? "__brevll" : "__brev";
+                    case RAW_BITS -> wide ? "__double_as_longlong" : "__float_as_int";
+                    default -> wide ? "__longlong_as_double" : "__int_as_float";
+                };
+            }
             default -> {
                 renderer.mathCalls.add(c.fn().javaName());
                 yield f32 ? c.fn().javaName() + "f" : c.fn().javaName();
             }
         };
-        return new C(fn + "(" + String.join(", ", args) + ")", Prec.PRIMARY);
+        String close = c.fn() == org.acc4j.compiler.ir.MathFn.TRAILING_ZEROS ? "))" : ")";
+        return new C(fn + "(" + String.join(", ", args) + close, Prec.PRIMARY);
     }
 
     @Override

@@ -285,13 +285,33 @@ final class Accesses {
     }
 
     /**
-     * A call of a {@code java.lang.Math} method the kernel compiler knows, or {@code Acc.onDevice()} (true: the kernel
-     * runs on the device); anything else is unsupported.
+     * A call of a {@code java.lang.Math} method the kernel compiler knows, one of the platform's exact functions
+     * ({@link PlatformCalls}), or {@code Acc.onDevice()} (true: the kernel runs on the device); anything else is
+     * unsupported. {@code stack} is the operand stack below the arguments.
      */
-    Expr call(MethodInsnNode m, List<Object> arguments, int line) {
+    Expr call(MethodInsnNode m, List<Object> arguments, List<Object> stack, List<Stmt> out, int line) {
         List<Object> args = new ArrayList<>(arguments);
         if (isOnDevice(m)) {
             return Expr.Const.i32(1);
+        }
+        org.objectweb.asm.Type[] params = org.objectweb.asm.Type.getArgumentTypes(m.desc);
+        if (params.length == args.size() && args.stream().allMatch(a -> a instanceof Expr)) {
+            List<Expr> operands = args.stream().map(a -> (Expr) a).toList();
+            boolean[] spilled = {false};
+            Expr lowered = PlatformCalls.lower(m, operands, e -> {
+                if (e instanceof Expr.Const || e instanceof Expr.Local) {
+                    return e;
+                }
+                if (!spilled[0]) {
+                    // values below the arguments that read memory are computed first, in Java's order
+                    reader.ops.spill(stack, out, line, null, true);
+                    spilled[0] = true;
+                }
+                return reader.ops.temp(e, out, line);
+            });
+            if (lowered != null) {
+                return lowered;
+            }
         }
         boolean math = m.owner.equals("java/lang/Math");
         boolean strict = m.owner.equals("java/lang/StrictMath");

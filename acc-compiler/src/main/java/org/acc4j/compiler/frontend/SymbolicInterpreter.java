@@ -346,7 +346,7 @@ final class SymbolicInterpreter extends Interpreter<Sym> {
                     Object old = reader.acc.atomic(m, args, stack, out, line);
                     return old == null ? null : Sym.of(old);
                 }
-                return Sym.of(reader.acc.call(m, args, line));
+                return Sym.of(reader.acc.call(m, args, stack, out, line));
             }
             case Opcodes.INVOKEVIRTUAL, Opcodes.INVOKESPECIAL, Opcodes.INVOKEINTERFACE -> {
                 MethodInsnNode m = (MethodInsnNode) insn;

@@ -12,6 +12,9 @@ final class MathCalls {
     }
 
     static Object call(MathFn fn, Type t, Object[] a) {
+        if (fn.bits()) {
+            return bits(fn, a[0]);
+        }
         if (t == Type.F64) {
             double x = (Double) a[0];
             return switch (fn) {
@@ -30,6 +33,7 @@ final class MathCalls {
                 case COS -> AccMath.cos(x);
                 case TAN -> AccMath.tan(x);
                 case TANH -> AccMath.tanh(x);
+                default -> throw new IllegalArgumentException("Math." + fn.javaName() + "(double)");
             };
         }
         if (t == Type.F32) {
@@ -58,5 +62,36 @@ final class MathCalls {
             case MAX -> Math.max(x, (Long) a[1]);
             default -> throw new IllegalArgumentException("Math." + fn.javaName() + "(long)");
         };
+    }
+
+    /** A bit function of an Integer, Long, Float or Double operand, as the platform computes it. */
+    private static Object bits(MathFn fn, Object x) {
+        if (x instanceof Integer i) {
+            return switch (fn) {
+                case BIT_COUNT -> Integer.bitCount(i);
+                case LEADING_ZEROS -> Integer.numberOfLeadingZeros(i);
+                case TRAILING_ZEROS -> Integer.numberOfTrailingZeros(i);
+                case REVERSE -> Integer.reverse(i);
+                case FROM_BITS -> Float.intBitsToFloat(i);
+                default -> throw new IllegalArgumentException(fn + "(int)");
+            };
+        }
+        if (x instanceof Long l) {
+            return switch (fn) {
+                case BIT_COUNT -> Long.bitCount(l);
+                case LEADING_ZEROS -> Long.numberOfLeadingZeros(l);
+                case TRAILING_ZEROS -> Long.numberOfTrailingZeros(l);
+                case REVERSE -> Long.reverse(l);
+                case FROM_BITS -> Double.longBitsToDouble(l);
+                default -> throw new IllegalArgumentException(fn + "(long)");
+            };
+        }
+        if (fn == MathFn.RAW_BITS && x instanceof Float f) {
+            return Float.floatToRawIntBits(f);
+        }
+        if (fn == MathFn.RAW_BITS && x instanceof Double d) {
+            return Double.doubleToRawLongBits(d);
+        }
+        throw new IllegalArgumentException(fn + "(" + x.getClass().getSimpleName() + ")");
     }
 }

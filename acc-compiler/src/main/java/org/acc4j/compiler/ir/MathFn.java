@@ -1,8 +1,9 @@
 package org.acc4j.compiler.ir;
 
 /**
- * The {@code java.lang.Math} methods a kernel may call. Those marked exact have one correct result that PTX
- * computes directly; the others are within 1 ulp as Math's contract allows, computed by the routines of
+ * The {@code java.lang.Math} methods a kernel may call, and the bit functions of {@code Integer}, {@code Long},
+ * {@code Float} and {@code Double} that the IR needs as operations. Those marked exact have one correct result that
+ * PTX computes directly; the others are within 1 ulp as Math's contract allows, computed by the routines of
  * {@code ptx-templates}.
  */
 public enum MathFn {
@@ -20,7 +21,14 @@ public enum MathFn {
     SIN("sin", 1, false),
     COS("cos", 1, false),
     TAN("tan", 1, false),
-    TANH("tanh", 1, false);
+    TANH("tanh", 1, false),
+    // bit manipulation of integers and floating-point values: exact, the operand's type may differ from the result's
+    BIT_COUNT("bitCount", 1, true),
+    LEADING_ZEROS("numberOfLeadingZeros", 1, true),
+    TRAILING_ZEROS("numberOfTrailingZeros", 1, true),
+    REVERSE("reverse", 1, true),
+    RAW_BITS("rawBits", 1, true),
+    FROM_BITS("fromBits", 1, true);
 
     private final String javaName;
     private final int arity;
@@ -45,10 +53,18 @@ public enum MathFn {
         return exact;
     }
 
-    /** The function named {@code name}, or null. */
+    /**
+     * Whether this is one of the bit functions ({@code Integer.bitCount}, {@code Double.doubleToRawLongBits}, ...),
+     * whose operand is an integer or a float of the result's width or a different type.
+     */
+    public boolean bits() {
+        return ordinal() >= BIT_COUNT.ordinal();
+    }
+
+    /** The {@code java.lang.Math} function named {@code name}, or null. */
     public static MathFn named(String name) {
         for (MathFn f : values()) {
-            if (f.javaName.equals(name)) {
+            if (!f.bits() && f.javaName.equals(name)) {
                 return f;
             }
         }

@@ -374,6 +374,10 @@ abstract class ExprEmitter extends Bytecode {
     }
 
     void call(Expr.Call c) {
+        if (c.fn().bits()) {
+            bits(c);
+            return;
+        }
         Type t = c.type();
         String d = typeDesc(t);
         for (Expr a : c.args()) {
@@ -404,6 +408,34 @@ abstract class ExprEmitter extends Bytecode {
             }
         }
         mv.visitMethodInsn(INVOKESTATIC, owner, name, desc, false);
+    }
+
+    /** A bit function as the platform's own method: {@code Integer.bitCount}, {@code Double.doubleToRawLongBits}, ... */
+    private void bits(Expr.Call c) {
+        Expr x = c.args().get(0);
+        expr(x);
+        Type operand = x.type();
+        String owner = switch (operand) {
+            case I32 -> "java/lang/Integer";
+            case I64 -> "java/lang/Long";
+            case F32 -> "java/lang/Float";
+            case F64 -> "java/lang/Double";
+            case PRED -> throw new Unsupported("a bit function of a predicate");
+        };
+        String d = typeDesc(operand);
+        String r = typeDesc(c.type());
+        String name = switch (c.fn()) {
+            case BIT_COUNT -> "bitCount";
+            case LEADING_ZEROS -> "numberOfLeadingZeros";
+            case TRAILING_ZEROS -> "numberOfTrailingZeros";
+            case REVERSE -> "reverse";
+            case RAW_BITS -> operand == Type.F64 ? "doubleToRawLongBits" : "floatToRawIntBits";
+            default -> c.type() == Type.F64 ? "longBitsToDouble" : "intBitsToFloat";
+        };
+        if (c.fn() == org.acc4j.compiler.ir.MathFn.FROM_BITS) {
+            owner = c.type() == Type.F64 ? "java/lang/Double" : "java/lang/Float";
+        }
+        mv.visitMethodInsn(INVOKESTATIC, owner, name, "(" + d + ")" + r, false);
     }
 
 }

@@ -182,9 +182,28 @@ final class Expressions implements Expr.Visitor<Reg> {
                     minMax(min, t, d, a.get(0), a.get(1));
                 }
             }
+            case BIT_COUNT, LEADING_ZEROS, TRAILING_ZEROS, REVERSE, RAW_BITS, FROM_BITS ->
+                    bits(c.fn(), c.args().get(0).type(), d, a.get(0));
             default -> mathRoutine(c, d, a);
         }
         return d;
+    }
+
+    /** A bit function: population count, leading or trailing zeros, bit reversal, or the same bits as another type. */
+    private void bits(org.acc4j.compiler.ir.MathFn fn, Type operand, Reg d, Reg x) {
+        String b = operand.isWide() ? "b64" : "b32";
+        switch (fn) {
+            case BIT_COUNT -> w.op("popc." + b, d, x);
+            case LEADING_ZEROS -> w.op("clz." + b, d, x);
+            case TRAILING_ZEROS -> {
+                // the leading zeros of the reversed bits (32 or 64 for zero, as Java's)
+                Reg r = w.reg(operand);
+                w.op("brev." + b, r, x);
+                w.op("clz." + b, d, r);
+            }
+            case REVERSE -> w.op("brev." + b, d, x);
+            default -> w.op("mov." + b, d, x);
+        }
     }
 
     /** A call of a {@code ptx-templates} math routine: arguments and result pass through {@code .param} space. */
