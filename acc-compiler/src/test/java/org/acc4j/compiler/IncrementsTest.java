@@ -45,6 +45,31 @@ class IncrementsTest {
     }
 
     @Test
+    void incrementsOfOneUnchangingValueAreAtomicAndJavas() throws Exception {
+        CompiledMethod m = CompilerTest.offload(IndirectKernels.class, "annuli");
+        assertNull(m.kernels().get(0).region().colour(), m.report()::toString);
+        assertEquals(2, m.report().stream().filter(l -> l.contains("becomes an atomic add (integer adds, and adds of one"
+                + " value that no iteration changes: one result in any order)")).count(), m.report()::toString);
+        assembles(m);
+        for (long seed = 1; seed <= 3; seed++) {
+            Random r = new Random(seed);
+            int n = 20_000;
+            double[] xs = r.doubles(2 * n).toArray();
+            double[] q = new double[12];
+            double[] sum = r.doubles(12).toArray();
+            double[] kq = q.clone();
+            double[] ksum = sum.clone();
+            IndirectKernels.annuli(q, sum, xs, 0.1, n);
+            KernelInterpreter.run(m, new Object[] {kq, ksum, xs, 0.1, n}, 3);
+            assertArrayEquals(q, kq, "seed " + seed);
+            assertArrayEquals(sum, ksum, "seed " + seed);
+        }
+        // two values into one array: not atomic (the order of 0.1 and 0.3 matters)
+        CompiledMethod two = CompilerTest.offload(IndirectKernels.class, "twoWeights");
+        assertTrue(two.report().stream().noneMatch(l -> l.contains("becomes an atomic add")), two.report()::toString);
+    }
+
+    @Test
     void anAtomicHistogramIsJavas() throws Exception {
         CompiledMethod m = CompilerTest.offload(IndirectKernels.class, "histogramAtomic");
         assertTrue(m.report().stream().anyMatch(l -> l.contains("bins[...] += at a subscript read from memory becomes an "

@@ -112,10 +112,15 @@ public final class Increments {
         if (found.isEmpty()) {
             return r;
         }
-        if (found.stream().allMatch(f -> f.store().array().elem() == Elem.INT || f.store().array().elem() == Elem.LONG)) {
+        boolean integral = found.stream().allMatch(f -> f.store().array().elem() == Elem.INT
+                || f.store().array().elem() == Elem.LONG);
+        if (integral || sameValueEverywhere(r.loop(), found, setInLoop)) {
             List<String> atomicNotes = new ArrayList<>();
             Stmt.For loop = (Stmt.For) rewrite(r.loop(), true, new HashMap<>(), atomicNotes);
-            atomicNotes.replaceAll(n -> n.replace("(@Loop(increments = ATOMIC))", "(integer adds: one sum in any order)"));
+            atomicNotes.replaceAll(n -> n.replace("(@Loop(increments = ATOMIC))", integral
+                    ? "(integer adds: one sum in any order)"
+                    : "(integer adds, and adds of one value that no iteration changes: one result in any order)")
+                    .replace("; the sums come out in the device's order", ""));
             notes.addAll(atomicNotes);
             return r.withLoop(loop);
         }
@@ -127,6 +132,33 @@ public final class Increments {
         } catch (Unsupported u) {
             return r;
         }
+    }
+
+    /**
+     * Whether every {@code float} and {@code double} increment of {@code found} adds one value that no iteration
+     * changes (a constant, or locals, parameters and fields the nest does not assign: {@code q[l] += 1.0}), the same
+     * for every increment of its array. Adding the same value {@code c} to an element {@code k} times gives
+     * {@code fl(...fl(fl(x + c) + c)...)} whichever iterations do it, so atomic adds give Java's result bit for bit.
+     */
+    private static boolean sameValueEverywhere(Stmt.For loop, List<Found> found, java.util.Set<Var> setInLoop) {
+        java.util.Set<Var> indices = new java.util.HashSet<>();
+        indices.add(loop.index());
+        Dataflow.loopIndices(loop.body(), indices);
+        Map<ArrayRef, Expr> values = new HashMap<>();
+        for (Found f : found) {
+            Elem e = f.store().array().elem();
+            if (e == Elem.INT || e == Elem.LONG) {
+                continue;
+            }
+            Expr v = increment(f.store());
+            boolean uniform = !Exprs.any(v, x -> x instanceof Expr.Load || x instanceof Expr.Length
+                    || x instanceof Expr.Local l && (setInLoop.contains(l.var()) || indices.contains(l.var())));
+            Expr before = values.putIfAbsent(f.store().array(), v);
+            if (!uniform || before != null && !before.equals(v)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** An indirect increment {@code a[x] += v} ({@code -=}) found in a coloured loop. */

@@ -252,4 +252,17 @@ public final class GpuFixtures {
             total[data[i] & 7] += data[i];
         }
     }
+
+    /** Tallies by a bin computed from the data, one unchanging value per array: atomic adds, Java's result. */
+    @Kernels
+    static void tallies(double[] q, float[] weights, double[] xs, float w, int n) {
+        for (int i = 0; i < n; i++) {
+            double t = xs[i] * xs[i];
+            if (t < 0.9) {
+                int l = (int) (Math.sqrt(t) * 37);
+                q[l] += 1.0;
+                weights[l] += w;
+            }
+        }
+    }
 }

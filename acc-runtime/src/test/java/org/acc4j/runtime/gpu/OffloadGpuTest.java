@@ -298,6 +298,9 @@ class OffloadGpuTest {
         matches(null, "scatterProduct", doubles(r, rows), doubles(r, nz), r.ints(nz, 0, rows).toArray(),
                 r.ints(nz, 0, rows).toArray(), doubles(r, rows));
         matches(null, "countInto", new int[1000], new long[8], r.ints(N, 0, 1000).toArray(), N);
+        float[] weights = new float[40];
+        weights[3] = 1e-40f;
+        matches(null, "tallies", doubles(r, 40), weights, doubles(r, N), 0.37f, N);
     }
 
     @Test
