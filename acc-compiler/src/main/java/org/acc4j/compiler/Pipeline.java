@@ -189,7 +189,7 @@ public final class Pipeline {
         keep(Phase.DIRECTIVES, directives);
         advance(Phase.READ);
         MethodBody read = org.acc4j.compiler.pass.StackCopies.fold(MethodReader.read(owner, expanded.method(),
-                receivers));
+                receivers, !expanded.virtuals().isEmpty(), expanded.objects()));
         verified(Phase.READ, read);
         advance(Phase.PRIVATE_ARRAYS);
         privates = PrivateArrays.rewrite(read);

@@ -121,7 +121,7 @@ class InliningTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = ';', value = {
             "recursive; a call to Inlined.factorial, which cannot be inlined: a recursive call to Inlined.factorial (Inlined.java:",
-            "throwingCallee; a call to Inlined.checked, which cannot be inlined: an allocation (new) (Inlined.java:",
+            "throwingCallee; a call to Inlined.checked, which cannot be inlined: an allocation (new) of java.lang.IllegalArgumentException (Inlined.java:",
     })
     void callsThatCannotBeInlinedStayOnTheHost(String name, String construct) throws IOException {
         Diagnostic d = assertInstanceOf(Compiler.Host.class, compile(name)).reason();

@@ -70,9 +70,9 @@ class LoopDiagnosticsTest {
 
     @Test
     void histogramIsARace() throws IOException {
-        assertEquals(NOT_PARALLEL + "bins is written at bins[data[i]] (line " + line("histogram", "bins[data[i]] += 1")
+        assertEquals(NOT_PARALLEL + "bins is written at bins[data[i]] (line " + line("histogram", "bins[data[i]] += w[i]")
                 + "), an index read from memory: iterations that write the same element would race, unless the indices "
-                + "are all distinct; to add to it from every iteration, write Acc.atomicAdd(bins, data[i], 1.0) or mark the loop's index "
+                + "are all distinct; to add to it from every iteration, write Acc.atomicAdd(bins, data[i], w[i]) or mark the loop's index "
                 + "@Loop(increments = Loop.Increments.ATOMIC)",
                 host("histogram").construct());
     }
@@ -103,9 +103,9 @@ class LoopDiagnosticsTest {
         assertEquals(List.of(new Diagnostic.Obstacle(line("twoLoops", "for (int i = 1;"), NOT_PARALLEL
                         + "a is written at a[i] and read at a[i - 1]: iteration i reads what iteration i-1 wrote (distance 1)"),
                 new Diagnostic.Obstacle(line("twoLoops", "for (int i = n - 1;"), NOT_PARALLEL + "bins is written at "
-                        + "bins[data[i]] (line " + line("twoLoops", "bins[data[i]] += 1") + "), an index read from memory: "
+                        + "bins[data[i]] (line " + line("twoLoops", "bins[data[i]] += w[i]") + "), an index read from memory: "
                         + "iterations that write the same element would race, unless the indices are all distinct; to add "
-                        + "to it from every iteration, write Acc.atomicAdd(bins, data[i], 1.0) or mark the loop's index "
+                        + "to it from every iteration, write Acc.atomicAdd(bins, data[i], w[i]) or mark the loop's index "
                         + "@Loop(increments = Loop.Increments.ATOMIC)")),
                 d.obstacles());
     }

@@ -58,6 +58,10 @@ final class Accesses {
     }
 
     Object reference(int slot, int line) {
+        String made = reader.objectSlots.get(slot);
+        if (made != null) {
+            return new MethodReader.Obj(made, slot);
+        }
         if ((slot == 0 && !reader.isStatic()) || reader.thisSlots.contains(slot)) {
             return MethodReader.THIS;
         }
@@ -87,7 +91,40 @@ final class Accesses {
         throw new Unsupported(line, "a local variable holding a reference that is not an array from a parameter or field");
     }
 
+    /**
+     * Stores an object made in the nest into local {@code slot}: the local's own field locals take {@code from}'s
+     * fields, or zeros for an object {@code new} just made ({@code from} null).
+     */
+    void storeObject(int slot, String cls, MethodReader.Obj from, List<Object> stack, List<Stmt> out, int line,
+            AbstractInsnNode at) {
+        if (paramAt(slot) != null || reader.arraySlots.containsKey(slot) || reader.rowSlots.containsKey(slot)
+                || reader.holderSlots.containsKey(slot) || reader.thisSlots.contains(slot)) {
+            throw new Unsupported(line, "a variable that holds an object made in the nest and another reference");
+        }
+        String old = reader.objectSlots.putIfAbsent(slot, cls);
+        if (old != null && !old.equals(cls)) {
+            throw new Unsupported(line, "a variable that holds objects of two classes");
+        }
+        if (from != null && from.slot() == slot) {
+            return;
+        }
+        for (Object v : stack) {
+            if (v instanceof MethodReader.Obj o && o.slot() == slot) {
+                throw new Unsupported(line, "an object variable assigned while its old object is still in use");
+            }
+        }
+        for (Inliner.ObjectField f : reader.objectClasses.get(cls)) {
+            Var to = reader.objectField(slot, cls, f.name(), at, line);
+            Expr value = from != null ? new Expr.Local(reader.objectField(from.slot(), cls, f.name(), at, line))
+                    : new Expr.Const(to.type(), 0);
+            reader.ops.assign(to, value, stack, out, line);
+        }
+    }
+
     void bindArray(int slot, Object value, List<Stmt> out, int line) {
+        if (reader.objectSlots.containsKey(slot)) {
+            throw new Unsupported(line, "a variable that holds an object made in the nest and an array");
+        }
         if (value instanceof MethodReader.Row r) {
             if (paramAt(slot) != null) {
                 throw new Unsupported(line, "an assignment to the array parameter " + paramAt(slot).name());
@@ -201,15 +238,43 @@ final class Accesses {
      */
     Object field(FieldInsnNode f, Object target, int line) {
         boolean isStatic = f.getOpcode() == Opcodes.GETSTATIC;
+        if (target instanceof MethodReader.Obj o) {
+            return new Expr.Local(reader.objectField(o.slot(), o.cls(), f.name, null, line));
+        }
+        if (target instanceof MethodReader.Fresh) {
+            throw new Unsupported(line, "the field " + f.name + " of an object before its constructor runs");
+        }
         MethodReader.Holder held = target instanceof MethodReader.Holder h ? h : null;
         if (!isStatic && target != MethodReader.THIS && held == null) {
             throw new Unsupported(line, "the field " + f.name + " of an object other than this or a parameter");
         }
-        if (held != null) {
+        if (held != null && held.param() != null) {
             reader.objects.add(held.param().index());
         }
-        ArrayRef.Field source = held == null ? new ArrayRef.Field(f.owner, f.name, f.desc, isStatic)
-                : new ArrayRef.Field(f.owner, held.param().name() + "." + f.name, f.desc, false, held.param().index());
+        if (f.desc.startsWith("L") && Type.ofDescriptor(f.desc) == null && !f.desc.startsWith("Ljava/")) {
+            // a field holding an object: its own fields are read through it at the call
+            if (reader.virtualCalls) {
+                throw new Unsupported(line, "the field " + f.name + " holding an object (" + org.objectweb.asm.Type.getType(f.desc)
+                        .getClassName() + ") in a method that inlines an overridable method: read its fields into locals"
+                        + " before the nest, or make the method final");
+            }
+            ArrayRef.Hop hop = new ArrayRef.Hop(f.owner, f.name, isStatic);
+            MethodReader.Holder start = held != null ? held : new MethodReader.Holder(null, java.util.List.of(),
+                    isStatic ? f.owner.substring(f.owner.lastIndexOf('/') + 1) : null);
+            MethodReader.Holder next = start.then(hop);
+            if (next.path().size() > MethodReader.MAX_HOPS) {
+                throw new Unsupported(line, "the field " + next + ": more than " + MethodReader.MAX_HOPS
+                        + " fields holding objects on the way");
+            }
+            return next;
+        }
+        ArrayRef.Field source;
+        if (held != null && held.chained()) {
+            source = new ArrayRef.Field(f.owner, held.name() + "." + f.name, f.desc, false, held.holder(), held.path());
+        } else {
+            source = held == null ? new ArrayRef.Field(f.owner, f.name, f.desc, isStatic)
+                    : new ArrayRef.Field(f.owner, held.param().name() + "." + f.name, f.desc, false, held.param().index());
+        }
         Elem element = Elem.ofArray(f.desc);
         if (element != null) {
             return new ArrayRef(source, element, Elem.arrayDims(f.desc));

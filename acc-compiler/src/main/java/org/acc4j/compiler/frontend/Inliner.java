@@ -46,6 +46,11 @@ import org.objectweb.asm.tree.analysis.SourceValue;
  * the class it names, and recorded ({@link Virtual}): before each launch the plan checks that the receivers' classes
  * at that call do not override it ({@code plan.Overrides}), else the call runs as plain Java.
  *
+ * <p>A constructor ({@code new Complex(x, y)}) is expanded too, for a class whose instance fields (its superclasses'
+ * included) are final and primitive: the object is then a value, which the reader keeps as one local per field
+ * ({@link Expanded#objects()}); the expansion leaves the object in the local the constructor's {@code this} was
+ * given ({@link Construction}).
+ *
  * <p>Calls to the JDK ({@code java.}, {@code javax.}, {@code jdk.}, {@code sun.}) are left for the reader, which
  * knows {@code Math}. Interface calls, recursion and callees with handlers, {@code synchronized} or no code are
  * refused with a diagnostic.
@@ -64,7 +69,19 @@ public final class Inliner {
      * The method with its calls expanded, a line per inlined call ("Helper.f at line 12"), and the overridable methods
      * expanded, each once.
      */
-    public record Expanded(MethodNode method, List<String> inlined, List<Virtual> virtuals) {
+    public record Expanded(MethodNode method, List<String> inlined, List<Virtual> virtuals,
+            Map<String, List<ObjectField>> objects) {
+        /** Without objects made in the nest. */
+        public Expanded(MethodNode method, List<String> inlined, List<Virtual> virtuals) {
+            this(method, inlined, virtuals, Map.of());
+        }
+    }
+
+    /**
+     * An instance field of a class whose constructor is inlined ({@link #objectFields}): its name and descriptor, and
+     * the class that declares it.
+     */
+    public record ObjectField(String declaring, String name, String descriptor) {
     }
 
     /**
@@ -79,6 +96,8 @@ public final class Inliner {
     private final Map<String, ClassNode> loaded = new HashMap<>();
     private final List<String> inlined = new ArrayList<>();
     private final List<Virtual> virtuals = new ArrayList<>();
+    /** The classes whose constructors are inlined, with their instance fields, for the reader's objects. */
+    private final Map<String, List<ObjectField>> objects = new HashMap<>();
 
     private Inliner(ClassNode owner, ClassSource classes) {
         this.classes = classes;
@@ -89,7 +108,7 @@ public final class Inliner {
     public static Expanded expand(ClassNode owner, MethodNode method, ClassSource classes) {
         Inliner in = new Inliner(owner, classes);
         MethodNode copy = in.expanded(owner, method, new ArrayList<>());
-        return new Expanded(copy, List.copyOf(in.inlined), List.copyOf(in.virtuals));
+        return new Expanded(copy, List.copyOf(in.inlined), List.copyOf(in.virtuals), Map.copyOf(in.objects));
     }
 
     /** A copy of {@code method} with its calls expanded; {@code chain} holds the methods being expanded around it. */
@@ -115,19 +134,30 @@ public final class Inliner {
                 throw new Unsupported(line, "calls nested more than " + MAX_DEPTH + " deep (at "
                         + display(callee.owner, callee.method) + ")");
             }
+            boolean constructor = call.name.equals("<init>");
+            Construction made = null;
+            if (constructor) {
+                objects.put(callee.owner.name, objectFields(callee.owner, line));
+                made = construction(owner.name, copy, call, Type.getArgumentTypes(call.desc).length, line);
+            }
             MethodNode body;
             try {
                 body = expanded(callee.owner, callee.method, chain);
-                check(callee.owner, body);
+                check(callee.owner, body, objects);
             } catch (Unsupported u) {
                 String where = callee.owner.sourceFile != null && u.line() > 0
                         ? " (" + callee.owner.sourceFile + ":" + u.line() + ")" : "";
                 throw new Unsupported(line, "a call to " + display(callee.owner, callee.method)
                         + ", which cannot be inlined: " + u.construct() + where);
             }
-            splice(owner.name, copy, call, body, (callee.method.access & Opcodes.ACC_STATIC) == 0, callee.method.name);
+            int receiver = splice(owner.name, copy, call, body, (callee.method.access & Opcodes.ACC_STATIC) == 0,
+                    constructor ? "new" : callee.method.name);
+            if (made != null) {
+                made.finish(copy, receiver);
+            }
             boolean overridable = call.getOpcode() == Opcodes.INVOKEVIRTUAL && !fixed(callee.owner, callee.method);
-            inlined.add(display(callee.owner, callee.method) + " at line " + line
+            inlined.add((constructor ? "the constructor of " + display(callee.owner, callee.method).replace(".<init>", "")
+                    + " (its object's fields are locals)" : display(callee.owner, callee.method)) + " at line " + line
                     + (overridable ? " (overridable: the receiver's class is checked at each call)" : ""));
             Virtual v = new Virtual(call.owner, call.name, call.desc, callee.owner.name);
             if (overridable && !virtuals.contains(v)) {
@@ -156,7 +186,7 @@ public final class Inliner {
         if (op != Opcodes.INVOKESTATIC && op != Opcodes.INVOKESPECIAL && op != Opcodes.INVOKEVIRTUAL) {
             return false;
         }
-        if (call.name.equals("<init>") || Accesses.isOnDevice(call)) {
+        if (Accesses.isOnDevice(call)) {
             return false;
         }
         String o = call.owner;
@@ -169,6 +199,21 @@ public final class Inliner {
 
     private Resolved resolve(MethodInsnNode call, int line) {
         String what = call.owner.replace('/', '.') + "." + call.name;
+        if (call.name.equals("<init>")) {
+            // a constructor is its class's own
+            ClassNode cn = load(call.owner);
+            if (cn == null) {
+                throw new Unsupported(line, "an allocation (new) of " + call.owner.replace('/', '.')
+                        + ", whose class file cannot be read");
+            }
+            for (MethodNode m : cn.methods) {
+                if (m.name.equals("<init>") && m.desc.equals(call.desc)) {
+                    requireInlinable(call, cn, m, line);
+                    return new Resolved(cn, m);
+                }
+            }
+            throw new Unsupported(line, "an allocation (new) of " + call.owner.replace('/', '.') + ", whose constructor is not found");
+        }
         for (String name = call.owner; name != null; ) {
             ClassNode cn = load(name);
             if (cn == null) {
@@ -209,8 +254,102 @@ public final class Inliner {
     }
 
     /** Reads the callee on its own, so that what it cannot offload is reported with its name and line. */
-    private static void check(ClassNode owner, MethodNode body) {
-        MethodReader.read(owner, body, true);
+    private static void check(ClassNode owner, MethodNode body, Map<String, List<ObjectField>> objects) {
+        MethodReader.read(owner, body, true, objects);
+    }
+
+    /**
+     * The instance fields of {@code cn} and its superclasses up to {@code Object}, which a kernel keeps as locals
+     * where it makes such an object: every one must be a final field of a primitive type (so that the object is a
+     * value, which only its constructor sets), and the superclasses must be the application's.
+     */
+    private List<ObjectField> objectFields(ClassNode cn, int line) {
+        List<ObjectField> out = new ArrayList<>();
+        String what = "an allocation (new) of " + cn.name.substring(cn.name.lastIndexOf('/') + 1).replace('$', '.');
+        for (ClassNode c = cn; c != null; ) {
+            for (org.objectweb.asm.tree.FieldNode f : c.fields) {
+                if ((f.access & Opcodes.ACC_STATIC) != 0) {
+                    continue;
+                }
+                if (org.acc4j.compiler.ir.Type.ofDescriptor(f.desc) == null || f.desc.length() != 1) {
+                    throw new Unsupported(line, what + ", whose field " + f.name + " is not of a primitive type");
+                }
+                if ((f.access & Opcodes.ACC_FINAL) == 0) {
+                    throw new Unsupported(line, what + ", whose field " + f.name + " is not final (a kernel makes objects"
+                            + " whose fields only their constructors set)");
+                }
+                out.add(new ObjectField(c.name, f.name, f.desc));
+            }
+            if (c.superName == null || c.superName.equals("java/lang/Object")) {
+                break;
+            }
+            if (c.superName.startsWith("java/")) {
+                throw new Unsupported(line, what + ", a subclass of " + c.superName.replace('/', '.'));
+            }
+            ClassNode sup = load(c.superName);
+            if (sup == null) {
+                throw new Unsupported(line, what + ", whose superclass's class file cannot be read");
+            }
+            c = sup;
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * How the object a constructor call initialises is handed back once the constructor's body has been spliced in
+     * (its receiver then lies in a local of its own): an object made by {@code new C(...)}, whose copy the
+     * {@code dup} left below, is replaced by that local; a {@code this(...)} or {@code super(...)} call in a
+     * constructor copies the local back into the constructor's own receiver.
+     */
+    private record Construction(AbstractInsnNode after, int thisSlot) {
+        void finish(MethodNode m, int receiver) {
+            InsnList code = new InsnList();
+            if (thisSlot < 0) {
+                code.add(new InsnNode(Opcodes.POP));
+                code.add(new VarInsnNode(Opcodes.ALOAD, receiver));
+            } else {
+                code.add(new VarInsnNode(Opcodes.ALOAD, receiver));
+                code.add(new VarInsnNode(Opcodes.ASTORE, thisSlot));
+            }
+            if (after == null) {
+                m.instructions.add(code);
+            } else {
+                m.instructions.insertBefore(after, code);
+            }
+        }
+    }
+
+    /** What {@link Construction} a constructor call needs, from where its receiver comes: a {@code new} or a local. */
+    private static Construction construction(String owner, MethodNode m, MethodInsnNode call, int args, int line) {
+        Frame<SourceValue>[] sources;
+        try {
+            sources = new Analyzer<>(new SourceInterpreter()).analyze(owner, m);
+        } catch (AnalyzerException e) {
+            throw new Unsupported(line, "bytecode the verifier rejects (" + e.getMessage() + ")");
+        }
+        Frame<SourceValue> f = sources[m.instructions.indexOf(call)];
+        if (f == null) {
+            throw new Unsupported(line, "an allocation (new) in code that never runs");
+        }
+        SourceValue receiver = f.getStack(f.getStackSize() - args - 1);
+        AbstractInsnNode after = call.getNext();
+        if (receiver.insns.size() == 1) {
+            AbstractInsnNode p = receiver.insns.iterator().next();
+            // the dup's operand, and so both copies, come from the new
+            Frame<SourceValue> atDup = p.getOpcode() == Opcodes.DUP ? sources[m.instructions.indexOf(p)] : null;
+            if (atDup != null && atDup.getStackSize() > 0 && f.getStackSize() - args - 2 >= 0) {
+                SourceValue made = atDup.getStack(atDup.getStackSize() - 1);
+                SourceValue below = f.getStack(f.getStackSize() - args - 2);
+                if (made.insns.size() == 1 && made.insns.iterator().next().getOpcode() == Opcodes.NEW
+                        && below.insns.size() == 1 && below.insns.iterator().next() == p) {
+                    return new Construction(after, -1);
+                }
+            }
+            if (p.getOpcode() == Opcodes.ALOAD) {
+                return new Construction(after, ((VarInsnNode) p).var);
+            }
+        }
+        throw new Unsupported(line, "an allocation (new) whose object is not made by new and dup");
     }
 
     private ClassNode load(String name) {
@@ -235,7 +374,7 @@ public final class Inliner {
      * off the stack first: a local load or a constant is simply done again after the call (nothing between can
      * change it), anything else is stored in a fresh local and loaded back.
      */
-    private static void splice(String owner, MethodNode into, MethodInsnNode call, MethodNode callee, boolean hasThis,
+    private static int splice(String owner, MethodNode into, MethodInsnNode call, MethodNode callee, boolean hasThis,
             String prefix) {
         int base = into.maxLocals;
         Map<LabelNode, LabelNode> labels = new HashMap<>();
@@ -335,6 +474,7 @@ public final class Inliner {
                 callee.invisibleLocalVariableAnnotations, labels, base);
         into.maxLocals = next;
         into.maxStack = into.maxStack + callee.maxStack + 2;
+        return base;
     }
 
     /** A caller's value below a call's arguments: done {@code again} after the call, or kept in {@code slot}. */

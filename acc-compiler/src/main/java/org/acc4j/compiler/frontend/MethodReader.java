@@ -76,12 +76,80 @@ public final class MethodReader {
      * The object a parameter of a class type refers to ({@code b} of {@code b.data}): a kernel may read its array and
      * primitive fields, which the call reads on the host; any other use of it is refused.
      */
-    record Holder(MethodBody.Param param) {
+    record Holder(MethodBody.Param param, java.util.List<ArrayRef.Hop> path, String name) {
+        /** A parameter's object. */
+        Holder(MethodBody.Param param) {
+            this(param, java.util.List.of(), param.name());
+        }
+
+        /** Whether it is reached through a field holding an object ({@code b.inner}, {@code this.grid}). */
+        boolean chained() {
+            return !path.isEmpty();
+        }
+
+        /** The parameter's index where the path starts at one, else -1 ({@code this} or a static field). */
+        int holder() {
+            return param == null ? -1 : param.index();
+        }
+
+        /** This object's field {@code f} holding an object. */
+        Holder then(ArrayRef.Hop f) {
+            java.util.List<ArrayRef.Hop> p = new java.util.ArrayList<>(path);
+            p.add(f);
+            return new Holder(param, p, name == null ? f.name() : name + "." + f.name());
+        }
+
         @Override
         public String toString() {
-            return param.name();
+            return name;
         }
     }
+
+    /**
+     * An object made in the nest ({@code new Complex(x, y)}) and held in the local {@code slot}: its fields are locals
+     * of their own ({@link #objectField}). A local that is given another such object takes a copy of its fields,
+     * which is Java's meaning for objects whose fields are final (only their constructors set them).
+     */
+    record Obj(String cls, int slot) {
+        @Override
+        public String toString() {
+            return "an object of " + cls.substring(cls.lastIndexOf('/') + 1);
+        }
+    }
+
+    /** The object {@code new} made, before its constructor runs: every field is zero. */
+    record Fresh(String cls) {
+    }
+
+    /** The classes whose objects a nest may make, with their fields (the constructors the inliner expanded). */
+    java.util.Map<String, java.util.List<Inliner.ObjectField>> objectClasses = java.util.Map.of();
+    /** The locals holding made objects, with their classes. */
+    final java.util.Map<Integer, String> objectSlots = new java.util.HashMap<>();
+    private final java.util.Map<String, Var> objectVars = new java.util.HashMap<>();
+
+    /** The local holding field {@code f} of the object in local {@code slot}. */
+    Var objectField(int slot, String cls, String name, AbstractInsnNode at, int line) {
+        java.util.List<Inliner.ObjectField> fields = objectClasses.get(cls);
+        int k = 0;
+        while (k < fields.size() && !fields.get(k).name().equals(name)) {
+            k++;
+        }
+        if (k == fields.size()) {
+            throw new Unsupported(line, "the field " + name + " of " + cls.replace('/', '.'));
+        }
+        Inliner.ObjectField f = fields.get(k);
+        int index = k;
+        return objectVars.computeIfAbsent(slot + "." + name, x -> {
+            String local = acc.localName(slot, at);
+            return new Var(method.maxLocals + 1_000_000 + slot * 64 + index, Type.ofDescriptor(f.descriptor()),
+                    (local == null ? "v" + slot : local) + "." + name);
+        });
+    }
+
+    /** The most fields holding objects a kernel follows to reach an array or a value ({@code a.b.c.u[i]}: 2). */
+    static final int MAX_HOPS = 4;
+    /** Whether the method inlines an overridable method, whose guard checks only parameters' and this's classes. */
+    boolean virtualCalls;
     int temps;
     /** Whether the method is read to be inlined into a nest (see {@link #read(ClassNode, MethodNode, boolean)}). */
     boolean callee;
@@ -110,7 +178,28 @@ public final class MethodReader {
      * inlined method); a call must check that each is not null.
      */
     public static MethodBody read(ClassNode owner, MethodNode method, java.util.Set<Integer> objects) {
+        return read(owner, method, objects, false);
+    }
+
+    /**
+     * As {@link #read(ClassNode, MethodNode, java.util.Set)}, for a method whose inlined calls include overridable
+     * ones when {@code virtualCalls}: a field reached through another field holding an object is then refused, since
+     * the checks made at each call cover the classes of {@code this} and of the parameters only.
+     */
+    public static MethodBody read(ClassNode owner, MethodNode method, java.util.Set<Integer> objects,
+            boolean virtualCalls) {
+        return read(owner, method, objects, virtualCalls, java.util.Map.of());
+    }
+
+    /**
+     * As {@link #read(ClassNode, MethodNode, java.util.Set, boolean)}, where the nest may make objects of the classes
+     * of {@code made} (those whose constructors {@link Inliner} expanded: {@link Inliner.Expanded#objects()}).
+     */
+    public static MethodBody read(ClassNode owner, MethodNode method, java.util.Set<Integer> objects,
+            boolean virtualCalls, java.util.Map<String, java.util.List<Inliner.ObjectField>> made) {
         MethodReader r = new MethodReader(owner, method);
+        r.virtualCalls = virtualCalls;
+        r.objectClasses = made;
         MethodBody body = r.readBody();
         objects.addAll(r.objects);
         return body;
@@ -121,8 +210,15 @@ public final class MethodReader {
      * whose loops all run inside the nest's: a {@code while} loop is then as good there as a counted one.
      */
     static MethodBody read(ClassNode owner, MethodNode method, boolean callee) {
+        return read(owner, method, callee, java.util.Map.of());
+    }
+
+    /** As {@link #read(ClassNode, MethodNode, boolean)}, where the nest may make objects of {@code objects}' classes. */
+    static MethodBody read(ClassNode owner, MethodNode method, boolean callee,
+            java.util.Map<String, java.util.List<Inliner.ObjectField>> objects) {
         MethodReader r = new MethodReader(owner, method);
         r.callee = callee;
+        r.objectClasses = objects;
         return r.readBody();
     }
 
@@ -578,6 +674,14 @@ public final class MethodReader {
                 }
                 continue;
             }
+            if (v instanceof Obj || v instanceof Fresh) {
+                // an object carried to the next block (a ?: between objects) goes through a local of its depth
+                String cls = v instanceof Obj o ? o.cls() : ((Fresh) v).cls();
+                int slot = stackBase() + k;
+                acc.storeObject(slot, cls, v instanceof Obj o ? o : null, values, out, line, null);
+                v = new Obj(cls, slot);
+                values.set(k, v);
+            }
             Object key = v instanceof Row r ? new Row(r.array(), null) : v;
             for (Cfg.Block succ : new Cfg.Block[] {to, alsoTo}) {
                 if (succ == null) {
@@ -585,7 +689,8 @@ public final class MethodReader {
                 }
                 Object old = carriedRefs.putIfAbsent(succ.id * 1024L + k, key);
                 if (old != null && !old.equals(key)) {
-                    throw new Unsupported(line, "a ?: that chooses between two arrays");
+                    throw new Unsupported(line, v instanceof Obj ? "a ?: that chooses between objects of two classes"
+                            : "a ?: that chooses between two arrays");
                 }
             }
             if (v instanceof Row r) {

@@ -120,7 +120,13 @@ final class SymbolicInterpreter extends Interpreter<Sym> {
             case Opcodes.BIPUSH, Opcodes.SIPUSH -> Expr.Const.i32(((IntInsnNode) insn).operand);
             case Opcodes.LDC -> MethodReader.constant(((LdcInsnNode) insn).cst, line);
             case Opcodes.GETSTATIC -> reader.acc.field((FieldInsnNode) insn, null, line);
-            case Opcodes.NEW -> throw new Unsupported(line, "an allocation (new)");
+            case Opcodes.NEW -> {
+                String cls = ((TypeInsnNode) insn).desc;
+                if (!reader.objectClasses.containsKey(cls)) {
+                    throw new Unsupported(line, "an allocation (new) of " + cls.replace('/', '.'));
+                }
+                yield new MethodReader.Fresh(cls);
+            }
             case Opcodes.ACONST_NULL -> throw new Unsupported(line, "null");
             default -> throw new Unsupported(line, "the bytecode instruction " + op);
         });
@@ -146,14 +152,24 @@ final class SymbolicInterpreter extends Interpreter<Sym> {
             }
             case Opcodes.ASTORE -> {
                 int slot = ((VarInsnNode) insn).var;
+                if (value.value() instanceof MethodReader.Fresh f) {
+                    reader.acc.storeObject(slot, f.cls(), null, stack, out, line, insn);
+                    return value;
+                }
+                if (value.value() instanceof MethodReader.Obj o) {
+                    reader.acc.storeObject(slot, o.cls(), o, stack, out, line, insn);
+                    return value;
+                }
                 if (value.value() == MethodReader.THIS) {
                     // an inlined instance method's receiver
                     reader.thisSlots.add(slot);
                     return value;
                 }
                 if (value.value() instanceof MethodReader.Holder h) {
-                    // an inlined method's receiver that is an object parameter
-                    reader.objects.add(h.param().index());
+                    // an inlined method's receiver that is an object parameter, or an object reached through fields
+                    if (h.param() != null) {
+                        reader.objects.add(h.param().index());
+                    }
                     Object old = reader.holderSlots.putIfAbsent(slot, h);
                     if (old != null && !old.equals(h) || reader.acc.paramAt(slot) != null) {
                         throw new Unsupported(line, "a variable that refers to different objects");
@@ -227,6 +243,9 @@ final class SymbolicInterpreter extends Interpreter<Sym> {
             case Opcodes.ATHROW -> throw new Unsupported(line, "a throw");
             case Opcodes.MONITORENTER, Opcodes.MONITOREXIT -> throw new Unsupported(line, "a synchronized block");
             case Opcodes.CHECKCAST -> {
+                if (value.value() instanceof MethodReader.Obj o && o.cls().equals(((TypeInsnNode) insn).desc)) {
+                    return value;
+                }
                 // the cast javac puts after a clone of a private array
                 if (!(value.value() instanceof ArrayRef a && a.source() instanceof ArrayRef.Private
                         && ((TypeInsnNode) insn).desc.equals("[" + a.elem().descriptor()))) {
@@ -236,7 +255,13 @@ final class SymbolicInterpreter extends Interpreter<Sym> {
             }
             case Opcodes.INSTANCEOF -> throw new Unsupported(line, "a cast or instanceof on a reference");
             case Opcodes.TABLESWITCH, Opcodes.LOOKUPSWITCH -> throw new Unsupported(line, "a switch");
-            case Opcodes.ARETURN -> throw new Unsupported(line, "a method that returns a reference");
+            case Opcodes.ARETURN -> {
+                // an inlined method may return an object it makes or is given; the inliner turns the return into a jump
+                if (reader.callee && (value.value() instanceof MethodReader.Obj || value.value() instanceof MethodReader.Fresh)) {
+                    return null;
+                }
+                throw new Unsupported(line, "a method that returns a reference");
+            }
             default -> throw new Unsupported(line, "the bytecode instruction " + op);
         }
     }
@@ -301,7 +326,19 @@ final class SymbolicInterpreter extends Interpreter<Sym> {
                 Expr l = expr(value1);
                 return Sym.of(new Expr.Cmp3(l, r, op == Opcodes.FCMPG || op == Opcodes.DCMPG));
             }
-            case Opcodes.PUTFIELD -> throw new Unsupported(line, "an assignment to the field " + ((FieldInsnNode) insn).name);
+            case Opcodes.PUTFIELD -> {
+                FieldInsnNode f = (FieldInsnNode) insn;
+                if (value1.value() instanceof MethodReader.Obj o) {
+                    reader.ops.assign(reader.objectField(o.slot(), o.cls(), f.name, insn, line), expr(value2), stack, out, line);
+                    return null;
+                }
+                if (value1.value() == MethodReader.THIS && reader.callee && reader.method.name.equals("<init>")) {
+                    // a constructor read on its own, to check it: where it is inlined, this is the object it makes
+                    expr(value2);
+                    return null;
+                }
+                throw new Unsupported(line, "an assignment to the field " + f.name);
+            }
             default -> throw new Unsupported(line, "the bytecode instruction " + op);
         }
     }
@@ -352,6 +389,11 @@ final class SymbolicInterpreter extends Interpreter<Sym> {
                 MethodInsnNode m = (MethodInsnNode) insn;
                 if (op == Opcodes.INVOKEVIRTUAL && m.owner.startsWith("[") && m.name.equals("clone")) {
                     return Sym.of(reader.acc.cloneArray(m, args.get(0), out, line));
+                }
+                if (op == Opcodes.INVOKESPECIAL && m.owner.equals("java/lang/Object") && m.name.equals("<init>")
+                        && (args.get(0) instanceof MethodReader.Obj || args.get(0) == MethodReader.THIS && reader.callee)) {
+                    // the constructor of Object, which a made object's constructor calls first, does nothing
+                    return null;
                 }
                 throw new Unsupported(line, "a call to " + m.owner.replace('/', '.') + "." + m.name);
             }

@@ -71,13 +71,22 @@ public record ArrayRef(Source source, Elem elem, int dims) {
      * that the method's {@code holder}-th parameter refers to ({@code b.data} of a parameter {@code b}), read when
      * the method is called. {@code name} is the field's name, prefixed with the parameter's ({@code "b.data"}) for a
      * parameter's field, so that {@code this.data} and {@code b.data} stay apart; {@link #field()} is the field's own
-     * name.
+     * name. A non-empty {@code path} reaches the object through fields holding objects first ({@code b.inner.u},
+     * {@code this.grid.u}, {@code Config.grid.u}), each read at the call as well; the name then spells the path.
      */
-    public record Field(String owner, String name, String descriptor, boolean isStatic, int holder) implements Source {
+    public record Field(String owner, String name, String descriptor, boolean isStatic, int holder, java.util.List<Hop> path)
+            implements Source {
         public Field {
-            if (holder < -1 || holder >= 0 && isStatic) {
-                throw new IllegalArgumentException("the field " + name + " of parameter " + holder);
+            path = java.util.List.copyOf(path);
+            if (holder < -1 || holder >= 0 && isStatic || isStatic && !path.isEmpty()
+                    || !path.isEmpty() && path.get(0).isStatic() && holder >= 0) {
+                throw new IllegalArgumentException("the field " + name + " of parameter " + holder + " through " + path);
             }
+        }
+
+        /** A static field, a field of {@code this}, or of the {@code holder}-th parameter's object. */
+        public Field(String owner, String name, String descriptor, boolean isStatic, int holder) {
+            this(owner, name, descriptor, isStatic, holder, java.util.List.of());
         }
 
         /** A static field, or a field of {@code this}. */
@@ -85,10 +94,17 @@ public record ArrayRef(Source source, Elem elem, int dims) {
             this(owner, name, descriptor, isStatic, -1);
         }
 
-        /** The field's own name, without its parameter's. */
+        /** The field's own name, without its parameter's or the fields it is reached through. */
         public String field() {
-            return holder < 0 ? name : name.substring(name.lastIndexOf('.') + 1);
+            return holder < 0 && path.isEmpty() ? name : name.substring(name.lastIndexOf('.') + 1);
         }
+    }
+
+    /**
+     * A field holding an object, read on the way to another field ({@code inner} of {@code b.inner.u}): of the
+     * object reached so far, or of its class {@code owner} when {@code isStatic} (then the first of a path).
+     */
+    public record Hop(String owner, String name, boolean isStatic) {
     }
 
     public String name() {

@@ -17,6 +17,11 @@ final class Sources {
             return new ValueSource.Argument(p.index(), p.name());
         }
         if (s instanceof ArrayRef.Field f) {
+            if (!f.path().isEmpty()) {
+                return new ValueSource.Field(f.owner(), f.field(), false, f.holder(),
+                        f.name().substring(0, f.name().lastIndexOf('.')),
+                        f.path().stream().map(h -> new ValueSource.Hop(h.owner(), h.name(), h.isStatic())).toList());
+            }
             return f.holder() < 0 ? new ValueSource.Field(f.owner(), f.name(), f.isStatic())
                     : new ValueSource.Field(f.owner(), f.field(), false, f.holder(),
                             f.name().substring(0, f.name().lastIndexOf('.')));

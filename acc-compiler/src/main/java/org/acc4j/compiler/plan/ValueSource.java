@@ -12,18 +12,42 @@ public sealed interface ValueSource {
     /**
      * A field named in the class {@code owner} (an internal name) or inherited by it: of its class when {@code
      * isStatic}, else of {@code this} when {@code holder} is -1, else of the object the {@code holder}-th argument
-     * refers to (named {@code holderName}).
+     * refers to (named {@code holderName}); with a {@code path}, of the object reached from there through those
+     * fields ({@code b.inner.u}).
      */
-    record Field(String owner, String name, boolean isStatic, int holder, String holderName) implements ValueSource {
+    record Field(String owner, String name, boolean isStatic, int holder, String holderName,
+            java.util.List<Hop> path) implements ValueSource {
+        public Field {
+            path = java.util.List.copyOf(path);
+        }
+
+        /** A field of its class, of {@code this} or of the {@code holder}-th argument's object. */
+        public Field(String owner, String name, boolean isStatic, int holder, String holderName) {
+            this(owner, name, isStatic, holder, holderName, java.util.List.of());
+        }
+
         /** A static field, or a field of {@code this}. */
         public Field(String owner, String name, boolean isStatic) {
             this(owner, name, isStatic, -1, null);
         }
 
-        /** The object whose field this is, for {@code self} and {@code args} of a call (null for a static field). */
+        /**
+         * The object the {@link #path} starts from, for {@code self} and {@code args} of a call: null for a static
+         * field or a path that starts at one; with an empty path, the object whose field this is.
+         */
         public Object target(Object self, Object[] args) {
-            return isStatic ? null : holder < 0 ? self : args[holder];
+            if (isStatic || !path.isEmpty() && path.get(0).isStatic()) {
+                return null;
+            }
+            return holder < 0 ? self : args[holder];
         }
+    }
+
+    /**
+     * A field holding an object, read on the way to a {@link Field} ({@code inner} of {@code b.inner.u}): of the object
+     * reached so far, or of its class {@code owner} (an internal name) when {@code isStatic}, then the first of a path.
+     */
+    record Hop(String owner, String name, boolean isStatic) {
     }
 
     /**

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Kernels that read the fields of a parameter's object ({@code a.data[i]}, {@code a.n}): the plan names each such
  * array after its parameter and reads it from the argument's object, a call whose such parameter is null is refused
- * before anything is launched (plain Java then throws), and what stays unsupported is refused with its reason.
+ * before anything is launched (plain Java then throws), a field reached through fields holding objects
+ * ({@code x.inner.data}) is read along its path, and what stays unsupported is refused with its reason.
  */
 class ParameterFieldsTest {
     static final class Vec {
@@ -91,11 +92,43 @@ class ParameterFieldsTest {
     }
 
     @Test
-    void aFieldOfAFieldAndAVariableOfTwoObjectsAreRefusedWithTheirReasons() throws IOException {
-        Compiler.Result chained = compile("fieldOfAField");
-        assertTrue(chained instanceof Compiler.Host, "a field of a parameter's field is not read");
+    void aFieldOfAFieldIsReadThroughItsPath() throws IOException {
+        Compiler.Result r = compile("fieldOfAField");
+        assertTrue(r instanceof Compiler.Offload, () -> "stays on the host: " + ((Compiler.Host) r).reason().toString());
+        MethodLaunch plan = MethodLaunch.of(((Compiler.Offload) r).method());
+        String vec = Vec.class.getName().replace('.', '/');
+        String inner = Inner.class.getName().replace('.', '/');
+        ArrayUse read = plan.arrays().stream().filter(a -> !a.written()).findFirst().orElseThrow();
+        assertEquals("x.inner.data", read.name());
+        assertEquals(new ValueSource.Field(inner, "data", false, 1, "x.inner",
+                java.util.List.of(new ValueSource.Hop(vec, "inner", false))), read.source());
+    }
+
+    /** A field of a field where an overridable method is inlined: the guard checks parameters' classes only. */
+    static class Base {
+        double scale(double v) {
+            return 2 * v;
+        }
+
+        @Kernels
+        void scaleInner(Vec x, double[] out) {
+            for (int i = 0; i < out.length; i++) {
+                out[i] = scale(x.inner.data[i & 3]);
+            }
+        }
+    }
+
+    @Test
+    void aFieldOfAFieldWithAnOverridableCallAndAVariableOfTwoObjectsAreRefusedWithTheirReasons() throws IOException {
+        byte[] bytes;
+        try (InputStream in = Base.class.getResourceAsStream("ParameterFieldsTest$Base.class")) {
+            bytes = in.readAllBytes();
+        }
+        Compiler.Result chained = Compiler.compile(bytes, "scaleInner", "(L" + Vec.class.getName().replace('.', '/')
+                + ";[D)V", 90);
+        assertTrue(chained instanceof Compiler.Host, "a field of a field with an overridable call");
         String why = ((Compiler.Host) chained).reason().toString();
-        assertTrue(why.contains("ParameterFieldsTest.java:47") && why.contains("the field inner of type " + Inner.class.getName()), why);
+        assertTrue(why.contains("the field inner holding an object") && why.contains("inlines an overridable method"), why);
         Compiler.Result either = compile("reassigned");
         assertTrue(either instanceof Compiler.Host, "a variable that refers to either parameter");
     }

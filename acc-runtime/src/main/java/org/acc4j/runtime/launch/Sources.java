@@ -25,11 +25,22 @@ final class Sources implements ValueReader {
         }
         ValueSource.Field f = (ValueSource.Field) source;
         Object target = f.target(self, args);
+        for (ValueSource.Hop h : f.path()) {
+            if (target == null && !h.isStatic()) {
+                return null;
+            }
+            Field hop = fields.computeIfAbsent(h.owner() + "." + h.name(), k -> lookup(h.owner(), h.name()));
+            try {
+                target = hop.get(h.isStatic() ? null : target);
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException("acc4j: cannot read the field " + h.name() + " of " + h.owner(), e);
+            }
+        }
         if (target == null && !f.isStatic()) {
-            // a null parameter whose field is named: the call runs as plain Java (MethodLaunch#begin says why)
+            // a null parameter, or a null field on the way, whose field is named: the call runs as plain Java
             return null;
         }
-        Field field = fields.computeIfAbsent(f.owner() + "." + f.name(), k -> lookup(f));
+        Field field = fields.computeIfAbsent(f.owner() + "." + f.name(), k -> lookup(f.owner(), f.name()));
         try {
             return field.get(target);
         } catch (IllegalAccessException e) {
@@ -41,8 +52,8 @@ final class Sources implements ValueReader {
      * The field a bytecode reference names: declared in the class it is referenced through, or in one of that class's
      * super classes or interfaces (an inherited field, {@code CG.x} declared in {@code CGBase}), as the JVM resolves it.
      */
-    private Field lookup(ValueSource.Field f) {
-        String binary = f.owner().replace('/', '.');
+    private Field lookup(String internalOwner, String name) {
+        String binary = internalOwner.replace('/', '.');
         Class<?> start = null;
         for (Class<?> c = owner; c != null; c = c.getSuperclass()) {
             if (c.getName().equals(binary)) {
@@ -54,15 +65,15 @@ final class Sources implements ValueReader {
             if (start == null) {
                 start = Class.forName(binary, false, owner.getClassLoader());
             }
-            Field field = resolve(start, f.name());
+            Field field = resolve(start, name);
             if (field != null) {
                 field.setAccessible(true);
                 return field;
             }
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-            throw new IllegalStateException("acc4j: cannot find the field " + f.name() + " of " + binary, e);
+            throw new IllegalStateException("acc4j: cannot find the field " + name + " of " + binary, e);
         }
-        throw new IllegalStateException("acc4j: cannot find the field " + f.name() + " of " + binary);
+        throw new IllegalStateException("acc4j: cannot find the field " + name + " of " + binary);
     }
 
     private static Field resolve(Class<?> c, String name) {

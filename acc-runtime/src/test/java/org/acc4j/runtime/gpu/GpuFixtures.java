@@ -265,4 +265,23 @@ public final class GpuFixtures {
             }
         }
     }
+
+    /** A simulation holding its mesh holding its fields: kernels read them through the path. */
+    static final class Sim {
+        Mesh mesh = new Mesh();
+    }
+
+    static final class Mesh {
+        Grid grid;
+        double h;
+    }
+
+    /** Reads and writes arrays two fields away from the parameter ({@code s.mesh.grid.v}). */
+    @Kernels
+    static void smoothMesh(Sim s, double[] out) {
+        for (int i = 1; i < s.mesh.grid.v.length - 1; i++) {
+            out[i] = (s.mesh.grid.v[i - 1] + s.mesh.grid.v[i + 1]) / s.mesh.h;
+            s.mesh.grid.v[i] += 1;
+        }
+    }
 }

@@ -265,6 +265,50 @@ class OffloadGpuTest {
     }
 
     @Test
+    void fieldsOfFieldsReadAlongTheirPath() {
+        Random r = new Random(31);
+        GpuFixtures.Sim s = new GpuFixtures.Sim();
+        s.mesh.grid = grid(r, N, 2, 3);
+        s.mesh.h = 0.3;
+        GpuFixtures.Sim plain = new GpuFixtures.Sim();
+        plain.mesh.grid = copy(s.mesh.grid);
+        plain.mesh.h = 0.3;
+        double[] expected = new double[N];
+        double[] out = new double[N];
+        GpuFixtures.smoothMesh(plain, expected);
+        String desc = "(Lorg/acc4j/runtime/gpu/GpuFixtures$Sim;[D)V";
+        assertTrue(AccRuntime.offload(GpuFixtures.class, "smoothMesh", desc, null, new Object[] {s, out}));
+        assertSameArray("out", expected, out);
+        assertSameArray("s.mesh.grid.v", plain.mesh.grid.v, s.mesh.grid.v);
+        // a null object on the way: the call is left to plain Java
+        s.mesh = null;
+        assertFalse(AccRuntime.offload(GpuFixtures.class, "smoothMesh", desc, null, new Object[] {s, out}));
+    }
+
+    @Test
+    void objectsMadeInTheNestRunOnTheDevice() throws Exception {
+        int w = 640;
+        int h = 480;
+        int[] expected = new int[w * h];
+        org.acc4j.compiler.fixtures.MadeObjects.mandelbrot(expected, w, h, 500);
+        int[] out = new int[w * h];
+        assertTrue(AccRuntime.offload(org.acc4j.compiler.fixtures.MadeObjects.class, "mandelbrot", "([IIII)V", null,
+                new Object[] {out, w, h, 500}));
+        assertSameArray("mandelbrot", expected, out);
+        Random r = new Random(37);
+        int n = 100_003;
+        double[] px = doubles(r, n);
+        double[] py = doubles(r, n);
+        double[] pz = doubles(r, n);
+        double[] plain = new double[2 * n];
+        org.acc4j.compiler.fixtures.MadeObjects.vectors(px, py, pz, plain, n);
+        double[] gpu = new double[2 * n];
+        assertTrue(AccRuntime.offload(org.acc4j.compiler.fixtures.MadeObjects.class, "vectors", "([D[D[D[DI)V", null,
+                new Object[] {px, py, pz, gpu, n}));
+        assertSameArray("vectors", plain, gpu);
+    }
+
+    @Test
     void overridableMethodsRunOnTheDeviceUnlessOverridden() {
         Random r = new Random(23);
         double[] x = doubles(r, N);

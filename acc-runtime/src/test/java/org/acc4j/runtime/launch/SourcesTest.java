@@ -45,4 +45,27 @@ class SourcesTest {
         assertSame(held.x, sources.value(f, self, new Object[] {self, held}));
         assertNull(sources.value(f, self, new Object[] {self, null}), "a null parameter's field reads as null");
     }
+
+    static class Outer {
+        Sub inner = new Sub();
+        static Outer global = new Outer();
+    }
+
+    @Test
+    void aFieldReachedThroughFieldsIsReadAlongItsPath() {
+        String sub = Sub.class.getName().replace('.', '/');
+        String outer = Outer.class.getName().replace('.', '/');
+        Sources sources = new Sources(Impl.class);
+        Outer o = new Outer();
+        ValueSource.Hop inner = new ValueSource.Hop(outer, "inner", false);
+        ValueSource.Field f = new ValueSource.Field(sub, "x", false, 0, "o.inner", java.util.List.of(inner));
+        assertSame(o.inner.x, sources.value(f, null, new Object[] {o}));
+        ValueSource.Field ofThis = new ValueSource.Field(sub, "x", false, -1, "inner", java.util.List.of(inner));
+        assertSame(o.inner.x, sources.value(ofThis, o, new Object[0]));
+        ValueSource.Field ofStatic = new ValueSource.Field(sub, "x", false, -1, "Outer.global.inner",
+                java.util.List.of(new ValueSource.Hop(outer, "global", true), inner));
+        assertSame(Outer.global.inner.x, sources.value(ofStatic, null, new Object[0]));
+        o.inner = null;
+        assertNull(sources.value(f, null, new Object[] {o}), "a null object on the way reads as null");
+    }
 }

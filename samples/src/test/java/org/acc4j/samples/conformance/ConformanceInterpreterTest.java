@@ -49,7 +49,6 @@ class ConformanceInterpreterTest {
                 "NumericsStyle.sor", "g is written and also accessed at another subscript (line 29 and line 29)",
                 "NumericsStyle.lu", "the variable jp is set inside the parallel loop and read after it",
                 "Constructs.indexAfterLoop", "the variable i is set inside the parallel loop and read after it",
-                "Constructs.mathRound", "a call to java.lang.Math.round",
                 "Constructs.throwInNest", "a throw inside a loop (the nest runs on the host, where Java "
                         + "throws it)"));
         Map<String, String> got = new TreeMap<>();

@@ -320,7 +320,7 @@ public final class Constructs {
         return i;
     }
 
-    /** Math.round is not among the device's functions: the nest stays on the host, naming it. */
+    /** Math.round: Java's result (ties up, saturated) on every target. */
     @Kernels
     public static void mathRound(double[] a, long[] out) {
         for (int i = 0; i < a.length; i++) {
