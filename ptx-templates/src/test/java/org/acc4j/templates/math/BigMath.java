@@ -200,4 +200,68 @@ final class BigMath {
         BigDecimal twoOverPi = TWO.divide(PI, HUGE);
         return twoOverPi.multiply(new BigDecimal(BigInteger.ONE.shiftLeft(n)), HUGE).toBigInteger();
     }
+
+    /** atan v for an exact v >= 0: pi/2 - atan(1/v) above 1, three argument halvings, then the series. */
+    static BigDecimal atan(BigDecimal v) {
+        if (v.signum() == 0) {
+            return BigDecimal.ZERO;
+        }
+        if (v.compareTo(BigDecimal.ONE) > 0) {
+            return HALF_PI.subtract(atan(BigDecimal.ONE.divide(v, WIDE)), WIDE);
+        }
+        // atan v = 2 atan(v / (1 + sqrt(1 + v^2)))
+        BigDecimal w = v;
+        for (int i = 0; i < 3; i++) {
+            BigDecimal root = BigDecimal.ONE.add(w.multiply(w, WIDE), WIDE).sqrt(WIDE);
+            w = w.divide(BigDecimal.ONE.add(root, WIDE), WIDE);
+        }
+        BigDecimal w2 = w.multiply(w, WIDE);
+        BigDecimal term = w;
+        BigDecimal sum = w;
+        for (int k = 1; k < 200; k++) {
+            term = term.multiply(w2, WIDE).negate();
+            BigDecimal t = term.divide(BigDecimal.valueOf(2L * k + 1), WIDE);
+            sum = sum.add(t, WIDE);
+            if (t.abs().compareTo(sum.abs().ulp()) < 0) {
+                break;
+            }
+        }
+        return sum.multiply(BigDecimal.valueOf(8), WIDE);
+    }
+
+    /** atan2(y, x) for finite y and x, not both zero. */
+    static BigDecimal atan2(double y, double x) {
+        BigDecimal t = x == 0 ? HALF_PI.round(WIDE) : atan(new BigDecimal(Math.abs(y)).divide(new BigDecimal(Math.abs(x)), WIDE));
+        if (Double.doubleToRawLongBits(x) < 0) {
+            t = PI.subtract(t, WIDE);
+        }
+        return (Double.doubleToRawLongBits(y) < 0 ? t.negate() : t).round(MC);
+    }
+
+    /** sqrt(1 - x^2) for |x| <= 1, 1 - x^2 exact. */
+    private static BigDecimal cosOfAsin(double x) {
+        BigDecimal bx = new BigDecimal(x);
+        return BigDecimal.ONE.subtract(bx.multiply(bx, LONG)).sqrt(WIDE);
+    }
+
+    /** asin x for |x| <= 1. */
+    static BigDecimal asin(double x) {
+        BigDecimal c = cosOfAsin(x);
+        BigDecimal t = c.signum() == 0 ? HALF_PI.round(WIDE) : atan(new BigDecimal(Math.abs(x)).divide(c, WIDE));
+        return (x < 0 ? t.negate() : t).round(MC);
+    }
+
+    /** acos x for |x| <= 1. */
+    static BigDecimal acos(double x) {
+        BigDecimal c = cosOfAsin(x);
+        BigDecimal t = x == 0 ? HALF_PI.round(WIDE) : atan(c.divide(new BigDecimal(Math.abs(x)), WIDE));
+        return (x < 0 ? PI.subtract(t, WIDE) : t).round(MC);
+    }
+
+    /** sqrt(x^2 + y^2) for finite x and y, the sum of squares exact. */
+    static BigDecimal hypot(double x, double y) {
+        BigDecimal bx = exact(x);
+        BigDecimal by = exact(y);
+        return bx.multiply(bx, LONG).add(by.multiply(by, LONG), LONG).sqrt(MC);
+    }
 }
