@@ -34,6 +34,12 @@ class MathLibraryTest {
         assertFalse(MathLibrary.has("cbrt", true));
         assertEquals("acc_math_exp_f64", MathLibrary.symbol("exp", true));
         assertEquals("acc_math_exp_f32", MathLibrary.symbol("exp", false));
+        // functions java.lang.Math has only for doubles have only the double routine
+        for (String name : new String[] {"atan2", "atan", "asin", "acos"}) {
+            assertEquals("acc_math_" + name + "_f64", MathLibrary.symbol(name, true));
+            assertFalse(MathLibrary.has(name, false), name + " has no float routine");
+        }
+        assertEquals(2, MathLibrary.Function.ATAN2.arity());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MathLibrary.symbol("cbrt", true));
         assertTrue(e.getMessage().contains("cbrt"));
     }

@@ -43,6 +43,10 @@ class PtxTest {
             case COS -> r.f64() ? AccMath.cos(x) : AccMath.cosf((float) x);
             case TAN -> r.f64() ? AccMath.tan(x) : AccMath.tanf((float) x);
             case TANH -> r.f64() ? AccMath.tanh(x) : AccMath.tanhf((float) x);
+            case ATAN2 -> AccMathInverse.atan2(x, y);
+            case ATAN -> AccMathInverse.atan(x);
+            case ASIN -> AccMathInverse.asin(x);
+            case ACOS -> AccMathInverse.acos(x);
         };
     }
 
@@ -61,8 +65,7 @@ class PtxTest {
             tests.add(DynamicTest.dynamicTest(r.symbol(), () -> {
                 PtxInterpreter ptx = new PtxInterpreter(MathLibrary.moduleText(Set.of(r)));
                 double[] xs = Inputs.doubles(kind(r), INPUTS, AccMathTest.SEED);
-                double[] ys = r.function().arity() == 2 ? Inputs.powExponents(INPUTS, AccMathTest.SEED)
-                        : new double[INPUTS];
+                double[] ys = Inputs.seconds(kind(r), INPUTS, AccMathTest.SEED);
                 for (int i = 0; i < INPUTS + SPECIALS.length * SPECIALS.length; i++) {
                     double x;
                     double y;
@@ -98,6 +101,7 @@ class PtxTest {
         assertArrayEquals(Tables.LOG_TAB, ptx.global("acc_math_log_tab"));
         assertArrayEquals(Tables.TRIG_TAB, ptx.global("acc_math_trig_tab"));
         assertArrayEquals(Tables.TWO_OVER_PI, ptx.global("acc_math_two_over_pi"));
+        assertArrayEquals(Tables.ATAN_TAB, ptx.global("acc_math_atan_tab"));
     }
 
     /** A kernel calling one routine on element i of an array (two arrays for pow), as a compiler would. */
