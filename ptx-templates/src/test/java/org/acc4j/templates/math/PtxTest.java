@@ -47,6 +47,7 @@ class PtxTest {
             case ATAN -> AccMathInverse.atan(x);
             case ASIN -> AccMathInverse.asin(x);
             case ACOS -> AccMathInverse.acos(x);
+            case HYPOT -> AccMathAlgebraic.hypot(x, y);
         };
     }
 
