@@ -16,7 +16,7 @@ import java.util.Optional;
 /**
  * The PTX math routines a kernel may call in place of {@code java.lang.Math} functions that PTX lacks, in double
  * ({@code .f64}) and float ({@code .f32}) versions (double only for the functions {@code Math} has only for
- * doubles: atan2, atan, asin, acos, hypot). A routine is a PTX {@code .func} named by {@link Routine#symbol()},
+ * doubles: atan2, atan, asin, acos, hypot, log10, log1p, expm1). A routine is a PTX {@code .func} named by {@link Routine#symbol()},
  * taking its argument(s) and returning its result as {@code .param} of its type, e.g.
  * <pre>
  * { .param .f64 a0; .param .f64 r0; st.param.f64 [a0], %fd3;
@@ -29,8 +29,8 @@ import java.util.Optional;
  * <p>Each double routine returns a result within 1 ulp of the exact one (faithful, measured below 0.51 ulp), is
  * semi-monotonic and has the special cases of {@link Math}'s javadoc; sin, cos and tan reduce exactly, however
  * large the argument. A float routine widens, calls the double routine and rounds once, so it is faithful too.
- * {@code org.acc4j.templates.math.AccMath}, {@code AccMathInverse} and {@code AccMathAlgebraic} compute the same
- * bits on the host.
+ * {@code org.acc4j.templates.math.AccMath}, {@code AccMathInverse}, {@code AccMathAlgebraic} and
+ * {@code AccMathLogExp} compute the same bits on the host.
  */
 public final class MathLibrary {
     private MathLibrary() {
@@ -38,7 +38,7 @@ public final class MathLibrary {
 
     /** A function of {@code java.lang.Math} with a PTX routine. */
     public enum Function {
-        EXP(1), LOG(1), POW(2), SIN(1), COS(1), TAN(1), TANH(1), ATAN2(2), ATAN(1), ASIN(1), ACOS(1), HYPOT(2);
+        EXP(1), LOG(1), POW(2), SIN(1), COS(1), TAN(1), TANH(1), ATAN2(2), ATAN(1), ASIN(1), ACOS(1), HYPOT(2), LOG10(1), LOG1P(1), EXPM1(1);
 
         private final int arity;
 
@@ -177,7 +177,11 @@ public final class MathLibrary {
         ARC_SQRT("arc_sqrt_f64"),
         ASIN_F64("asin_f64", ARC_SQRT, ATAN_CORE),
         ACOS_F64("acos_f64", ARC_SQRT, ATAN_CORE),
-        HYPOT_F64("hypot_f64");
+        HYPOT_F64("hypot_f64"),
+        LOG10_F64("log10_f64", LOG_CORE),
+        LOG1P_F64("log1p_f64", LOG_CORE),
+        EXPM1_CORE("expm1_core_f64", EXP_TABLE),
+        EXPM1_F64("expm1_f64", EXPM1_CORE, EXP_CORE);
 
         final String resource;
         final List<Part> dependencies;

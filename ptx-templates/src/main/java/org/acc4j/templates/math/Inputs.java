@@ -15,7 +15,7 @@ public final class Inputs {
 
     /** The functions an argument set can be drawn for. */
     public enum Kind {
-        EXP, LOG, POW, SIN, COS, TAN, TANH, ATAN2, ATAN, HYPOT, ASIN, ACOS
+        EXP, LOG, POW, SIN, COS, TAN, TANH, ATAN2, ATAN, HYPOT, ASIN, ACOS, LOG10, LOG1P, EXPM1
     }
 
     /** Whether the kind's function takes two arguments (see {@link #seconds}). */
@@ -38,6 +38,10 @@ public final class Inputs {
                 case HYPOT -> hypotPair(rnd)[0];
                 case ATAN -> atanArg(rnd);
                 case ASIN, ACOS -> arcArg(rnd);
+                case LOG10 -> rnd.nextInt(5) == 0 ? ulpsAway(rnd, Double.parseDouble("1e" + rnd.nextInt(-323, 309)), 2)
+                        : logArg(rnd);
+                case LOG1P -> log1pArg(rnd);
+                case EXPM1 -> expm1Arg(rnd);
             };
         }
         return out;
@@ -315,6 +319,32 @@ public final class Inputs {
             case 7 -> signed(rnd, uniform(rnd, 0.9, 1.0));
             case 8 -> signed(rnd, uniform(rnd, 1.0, 2.0));
             default -> signed(rnd, uniform(rnd, 0.0, 0.6));
+        };
+    }
+
+    private static double log1pArg(SplittableRandom rnd) {
+        return switch (rnd.nextInt(10)) {
+            case 0, 1 -> uniform(rnd, -1.0, 2.0);
+            case 2, 3 -> signed(rnd, Math.scalb(1.0 + rnd.nextDouble(), -rnd.nextInt(1, 1075)));
+            case 4 -> signed(rnd, ulpsAway(rnd, 0x1p-16, 64));
+            case 5 -> -1.0 + Math.scalb(1.0 + rnd.nextDouble(), -rnd.nextInt(1, 54));
+            case 6 -> Math.scalb(1.0 + rnd.nextDouble(), rnd.nextInt(-20, 1024));
+            case 7 -> randomBits(rnd);
+            case 8 -> signed(rnd, Math.scalb(1.0 + rnd.nextDouble(), -rnd.nextInt(1, 60)));
+            default -> uniform(rnd, -0.5, 0.5);
+        };
+    }
+
+    private static double expm1Arg(SplittableRandom rnd) {
+        return switch (rnd.nextInt(10)) {
+            case 0, 1 -> uniform(rnd, -2.0, 2.0);
+            case 2 -> uniform(rnd, -45.0, 65.0);
+            case 3, 4 -> signed(rnd, Math.scalb(1.0 + rnd.nextDouble(), -rnd.nextInt(1, 1075)));
+            case 5 -> signed(rnd, ulpsAway(rnd, Math.rint(uniform(rnd, 0, 3000)) * 0x1.62e42fefa39efp-8, 64));
+            case 6 -> near(rnd, pick(rnd, 709.782712893384, 709.79, -40.0, 60.0, 0x1p-54, -0x1p-54), 1e-9 * rnd.nextInt(1000));
+            case 7 -> randomBits(rnd);
+            case 8 -> uniform(rnd, -750.0, 710.0);
+            default -> uniform(rnd, -0.01, 0.01);
         };
     }
 

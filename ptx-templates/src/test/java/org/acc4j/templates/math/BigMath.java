@@ -264,4 +264,50 @@ final class BigMath {
         BigDecimal by = exact(y);
         return bx.multiply(bx, LONG).add(by.multiply(by, LONG), LONG).sqrt(MC);
     }
+
+    /** ln 10. */
+    static final BigDecimal LN10 = log(10.0);
+
+    /** log10 x for positive finite x. */
+    static BigDecimal log10(double x) {
+        return log(x).divide(LN10, MC);
+    }
+
+    /** 2 atanh z = log((1 + z) / (1 - z)) for |z| <= 1/5 by its series. */
+    private static BigDecimal twoAtanh(BigDecimal z) {
+        BigDecimal z2 = z.multiply(z, WIDE);
+        BigDecimal term = z;
+        BigDecimal sum = z;
+        for (int k = 1; k < 400 && term.signum() != 0; k++) {
+            term = term.multiply(z2, WIDE);
+            BigDecimal t = term.divide(BigDecimal.valueOf(2L * k + 1), WIDE);
+            sum = sum.add(t, WIDE);
+            if (t.abs().compareTo(sum.abs().ulp()) < 0) {
+                break;
+            }
+        }
+        return sum.multiply(TWO, WIDE);
+    }
+
+    /** log(1 + x) for finite x > -1, 1 + x exact. */
+    static BigDecimal log1p(double x) {
+        BigDecimal u = BigDecimal.ONE.add(new BigDecimal(x));
+        if (u.compareTo(new BigDecimal("0.6")) > 0 && u.compareTo(new BigDecimal("1.5")) < 0) {
+            BigDecimal bx = new BigDecimal(x);
+            return twoAtanh(bx.divide(TWO.add(bx), WIDE)).round(MC);
+        }
+        // log u = log d + log(u / d), d the double nearest u
+        double d = u.doubleValue();
+        BigDecimal q = u.divide(new BigDecimal(d), WIDE);
+        BigDecimal z = q.subtract(BigDecimal.ONE).divide(q.add(BigDecimal.ONE), WIDE);
+        return log(d).add(twoAtanh(z), WIDE).round(MC);
+    }
+
+    /** e^x - 1 for finite x below 800. */
+    static BigDecimal expm1(double x) {
+        if (Math.abs(x) < 1) {
+            return expm1Series(exact(x), WIDE).round(MC);
+        }
+        return exp(exact(x)).subtract(BigDecimal.ONE, MC);
+    }
 }

@@ -48,6 +48,9 @@ class PtxTest {
             case ASIN -> AccMathInverse.asin(x);
             case ACOS -> AccMathInverse.acos(x);
             case HYPOT -> AccMathAlgebraic.hypot(x, y);
+            case LOG10 -> AccMathLogExp.log10(x);
+            case LOG1P -> AccMathLogExp.log1p(x);
+            case EXPM1 -> AccMathLogExp.expm1(x);
         };
     }
 
