@@ -16,7 +16,7 @@ import java.util.Optional;
 /**
  * The PTX math routines a kernel may call in place of {@code java.lang.Math} functions that PTX lacks, in double
  * ({@code .f64}) and float ({@code .f32}) versions (double only for the functions {@code Math} has only for
- * doubles: atan2, atan, asin, acos, hypot, log10, log1p, expm1). A routine is a PTX {@code .func} named by {@link Routine#symbol()},
+ * doubles: atan2, atan, asin, acos, hypot, log10, log1p, expm1, sinh, cosh). A routine is a PTX {@code .func} named by {@link Routine#symbol()},
  * taking its argument(s) and returning its result as {@code .param} of its type, e.g.
  * <pre>
  * { .param .f64 a0; .param .f64 r0; st.param.f64 [a0], %fd3;
@@ -38,7 +38,9 @@ public final class MathLibrary {
 
     /** A function of {@code java.lang.Math} with a PTX routine. */
     public enum Function {
-        EXP(1), LOG(1), POW(2), SIN(1), COS(1), TAN(1), TANH(1), ATAN2(2), ATAN(1), ASIN(1), ACOS(1), HYPOT(2), LOG10(1), LOG1P(1), EXPM1(1);
+        EXP(1), LOG(1), POW(2), SIN(1), COS(1), TAN(1), TANH(1),
+        // double only: java.lang.Math has no float versions of these
+        ATAN2(2), ATAN(1), ASIN(1), ACOS(1), HYPOT(2), LOG10(1), LOG1P(1), EXPM1(1), SINH(1), COSH(1);
 
         private final int arity;
 
@@ -181,7 +183,9 @@ public final class MathLibrary {
         LOG10_F64("log10_f64", LOG_CORE),
         LOG1P_F64("log1p_f64", LOG_CORE),
         EXPM1_CORE("expm1_core_f64", EXP_TABLE),
-        EXPM1_F64("expm1_f64", EXPM1_CORE, EXP_CORE);
+        EXPM1_F64("expm1_f64", EXPM1_CORE, EXP_CORE),
+        SINH_F64("sinh_f64", EXPM1_CORE, EXP_CORE),
+        COSH_F64("cosh_f64", EXPM1_CORE, EXP_CORE);
 
         final String resource;
         final List<Part> dependencies;

@@ -35,7 +35,8 @@ class MathLibraryTest {
         assertEquals("acc_math_exp_f64", MathLibrary.symbol("exp", true));
         assertEquals("acc_math_exp_f32", MathLibrary.symbol("exp", false));
         // functions java.lang.Math has only for doubles have only the double routine
-        for (String name : new String[] {"atan2", "atan", "asin", "acos", "hypot", "log10", "log1p", "expm1"}) {
+        for (String name : new String[] {"atan2", "atan", "asin", "acos", "hypot", "log10", "log1p", "expm1",
+            "sinh", "cosh"}) {
             assertEquals("acc_math_" + name + "_f64", MathLibrary.symbol(name, true));
             assertFalse(MathLibrary.has(name, false), name + " has no float routine");
         }

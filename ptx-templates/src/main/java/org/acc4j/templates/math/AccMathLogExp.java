@@ -16,10 +16,12 @@ import org.acc4j.templates.math.AccMath.Dd;
 
 /**
  * The Java mirror of the PTX routines built on the double-double logarithm and exponential
- * ({@code log10_f64.ptx}, {@code log1p_f64.ptx}, {@code expm1_core_f64.ptx}, {@code expm1_f64.ptx}), under the
+ * ({@code log10_f64.ptx}, {@code log1p_f64.ptx}, {@code expm1_core_f64.ptx}, {@code expm1_f64.ptx},
+ * {@code sinh_f64.ptx}, {@code cosh_f64.ptx}), under the
  * conventions of {@link AccMath}: the same operations in the same order, so every result has the GPU's bits;
  * faithful, semi-monotonic, with the special cases of {@link Math}'s javadoc. log10 and log1p use
- * {@link AccMath#logCore}, expm1 {@link #expm1Core} (e^x - 1 as a double-double). Stateless and thread-safe.
+ * {@link AccMath#logCore}; expm1, sinh and cosh {@link #expm1Core} (e^x - 1 as a double-double) and, for large
+ * arguments, {@link AccMath#expCore}. Stateless and thread-safe.
  */
 public final class AccMathLogExp {
     private AccMathLogExp() {
@@ -109,7 +111,8 @@ public final class AccMathLogExp {
     }
 
     /**
-     * e^x - 1 for -40 <= x <= 60 as an unnormalized double-double with a relative error near 2^-100, as
+     * e^x - 1 for -40 <= x <= 60 as an unnormalized double-double (the low part may reach 2^-28 of the high
+     * one) with a relative error below 2^-70, as
      * {@code acc_math_expm1_core_f64}: x = k ln2/128 + r (r as a double-double), e^r - 1 = ph + pl by its
      * series, e^x - 1 = 2^m 2^(j/128) (1 + p) - 1 with every sum that may cancel formed exactly.
      */
@@ -152,5 +155,88 @@ public final class AccMathLogExp {
         double e2 = (g - (eh - bb)) + (as - bb);
         double el = Math.fma(low, sc, ge + e2);
         return new Dd(eh, el);
+    }
+
+    /** Above this sinh and cosh are e^|x| / 2 to 2^-115. */
+    static final double HYP_BIG = 40.0;
+
+    /**
+     * e^ax / 2 for ax > 40 (+Infinity above 710.48), as the large-argument path of {@code acc_math_sinh_f64} and
+     * {@code acc_math_cosh_f64}: e^(ax - ln2) from {@link AccMath#expCore}, ax - LN2H exact.
+     */
+    static double halfExp(double ax) {
+        double h = ax - AccMath.LN2H;
+        if (h > AccMath.EXP_OVERFLOW) {
+            return INF;
+        }
+        return AccMath.expCore(h, -AccMath.LN2L);
+    }
+
+    /**
+     * The hyperbolic sine, as {@code acc_math_sinh_f64}: x itself below 2^-26 in magnitude; e^|x| / 2 above 40;
+     * else with E = e^|x| - 1 from {@link #expm1Core}, sinh |x| = (E + E / (E + 1)) / 2 in double-double.
+     */
+    public static double sinh(double x) {
+        if (x != x) {
+            return x;
+        }
+        double ax = Math.abs(x);
+        if (ax < 0x1p-26) {
+            return x;
+        }
+        double r;
+        if (ax > HYP_BIG) {
+            r = halfExp(ax);
+        } else {
+            Dd e = expm1Core(ax);
+            double eh = e.hi() + e.lo();
+            double el = e.lo() - (eh - e.hi());
+            // d = E + 1
+            double dh = eh + 1.0;
+            double bb = dh - eh;
+            double dl = ((eh - (dh - bb)) + (1.0 - bb)) + el;
+            // q = E / d, corrected by the exact remainder
+            double q0 = eh / dh;
+            double rem = Math.fma(-q0, dh, eh);
+            rem = Math.fma(-q0, dl, rem + el);
+            double ql = rem / dh;
+            double sh = eh + q0;
+            bb = sh - eh;
+            double sl = (((eh - (sh - bb)) + (q0 - bb)) + el) + ql;
+            r = 0.5 * (sh + sl);
+        }
+        return x < 0.0 ? -r : r;
+    }
+
+    /**
+     * The hyperbolic cosine, as {@code acc_math_cosh_f64}: 1 below 2^-26 in magnitude; e^|x| / 2 above 40; else
+     * with U = e^|x| = 1 + E from {@link #expm1Core}, cosh x = (U + 1/U) / 2 in double-double.
+     */
+    public static double cosh(double x) {
+        if (x != x) {
+            return x;
+        }
+        double ax = Math.abs(x);
+        if (ax < 0x1p-26) {
+            return 1.0;
+        }
+        if (ax > HYP_BIG) {
+            return halfExp(ax);
+        }
+        Dd e = expm1Core(ax);
+        double eh = e.hi() + e.lo();
+        double el = e.lo() - (eh - e.hi());
+        // u = 1 + E
+        double uh = eh + 1.0;
+        double bb = uh - eh;
+        double ul = ((eh - (uh - bb)) + (1.0 - bb)) + el;
+        // v = 1/u, corrected by the exact remainder
+        double v0 = 1.0 / uh;
+        double vr = Math.fma(-v0, uh, 1.0);
+        vr = Math.fma(-v0, ul, vr);
+        double vl = vr / uh;
+        double sh = uh + v0;
+        double sl = (((uh - sh) + v0) + ul) + vl;
+        return 0.5 * (sh + sl);
     }
 }

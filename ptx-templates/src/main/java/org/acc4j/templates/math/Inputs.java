@@ -15,7 +15,7 @@ public final class Inputs {
 
     /** The functions an argument set can be drawn for. */
     public enum Kind {
-        EXP, LOG, POW, SIN, COS, TAN, TANH, ATAN2, ATAN, HYPOT, ASIN, ACOS, LOG10, LOG1P, EXPM1
+        EXP, LOG, POW, SIN, COS, TAN, TANH, ATAN2, ATAN, HYPOT, ASIN, ACOS, LOG10, LOG1P, EXPM1, SINH, COSH
     }
 
     /** Whether the kind's function takes two arguments (see {@link #seconds}). */
@@ -42,6 +42,7 @@ public final class Inputs {
                         : logArg(rnd);
                 case LOG1P -> log1pArg(rnd);
                 case EXPM1 -> expm1Arg(rnd);
+                case SINH, COSH -> hyperbolicArg(rnd);
             };
         }
         return out;
@@ -345,6 +346,19 @@ public final class Inputs {
             case 7 -> randomBits(rnd);
             case 8 -> uniform(rnd, -750.0, 710.0);
             default -> uniform(rnd, -0.01, 0.01);
+        };
+    }
+
+    private static double hyperbolicArg(SplittableRandom rnd) {
+        return switch (rnd.nextInt(10)) {
+            case 0, 1 -> uniform(rnd, -3.0, 3.0);
+            case 2, 3 -> uniform(rnd, -45.0, 45.0);
+            case 4 -> signed(rnd, Math.scalb(1.0 + rnd.nextDouble(), -rnd.nextInt(1, 1075)));
+            case 5 -> signed(rnd, near(rnd, pick(rnd, 0x1p-26, 40.0, 710.4758600739439, 709.78, 0.5), 1e-9 * rnd.nextInt(1000)));
+            case 6 -> randomBits(rnd);
+            case 7 -> signed(rnd, ulpsAway(rnd, Math.rint(uniform(rnd, 0, 5000)) * 0x1.62e42fefa39efp-8, 64));
+            case 8 -> uniform(rnd, -720.0, 720.0);
+            default -> uniform(rnd, -0.1, 0.1);
         };
     }
 

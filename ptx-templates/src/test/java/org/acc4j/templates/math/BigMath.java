@@ -310,4 +310,18 @@ final class BigMath {
         }
         return exp(exact(x)).subtract(BigDecimal.ONE, MC);
     }
+
+    /** sinh x for finite x below 800 in magnitude: (E + E / (E + 1)) / 2 with E = e^|x| - 1, x's sign. */
+    static BigDecimal sinh(double x) {
+        double ax = Math.abs(x);
+        BigDecimal e = ax < 1 ? expm1Series(exact(ax), WIDE) : exp(exact(ax)).subtract(BigDecimal.ONE, WIDE);
+        BigDecimal s = e.add(e.divide(e.add(BigDecimal.ONE, WIDE), WIDE), WIDE).divide(TWO, MC);
+        return x < 0 ? s.negate() : s;
+    }
+
+    /** cosh x for finite x below 800 in magnitude: (U + 1/U) / 2 with U = e^x. */
+    static BigDecimal cosh(double x) {
+        BigDecimal u = Math.abs(x) < 1 ? expm1Series(exact(x), WIDE).add(BigDecimal.ONE, WIDE) : exp(exact(x));
+        return u.add(BigDecimal.ONE.divide(u, WIDE), WIDE).divide(TWO, MC);
+    }
 }

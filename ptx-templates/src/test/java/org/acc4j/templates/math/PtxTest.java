@@ -51,6 +51,8 @@ class PtxTest {
             case LOG10 -> AccMathLogExp.log10(x);
             case LOG1P -> AccMathLogExp.log1p(x);
             case EXPM1 -> AccMathLogExp.expm1(x);
+            case SINH -> AccMathLogExp.sinh(x);
+            case COSH -> AccMathLogExp.cosh(x);
         };
     }
 
