@@ -31,29 +31,11 @@ class PtxTest {
         -744.44, 0x1.921fb54442d18p-1, 0x1.921fb54442d18p+0, 0x1.6ac5b262ca1ffp+849, 1e300, 1e-300, 0x1p53, 0x1p31};
 
     private static Kind kind(Routine r) {
-        return Kind.valueOf(r.function().name());
+        return Mirrors.kind(r.function());
     }
 
     private static double mirror(Routine r, double x, double y) {
-        return switch (r.function()) {
-            case EXP -> r.f64() ? AccMath.exp(x) : AccMath.expf((float) x);
-            case LOG -> r.f64() ? AccMath.log(x) : AccMath.logf((float) x);
-            case POW -> r.f64() ? AccMath.pow(x, y) : AccMath.powf((float) x, (float) y);
-            case SIN -> r.f64() ? AccMath.sin(x) : AccMath.sinf((float) x);
-            case COS -> r.f64() ? AccMath.cos(x) : AccMath.cosf((float) x);
-            case TAN -> r.f64() ? AccMath.tan(x) : AccMath.tanf((float) x);
-            case TANH -> r.f64() ? AccMath.tanh(x) : AccMath.tanhf((float) x);
-            case ATAN2 -> AccMathInverse.atan2(x, y);
-            case ATAN -> AccMathInverse.atan(x);
-            case ASIN -> AccMathInverse.asin(x);
-            case ACOS -> AccMathInverse.acos(x);
-            case HYPOT -> AccMathAlgebraic.hypot(x, y);
-            case LOG10 -> AccMathLogExp.log10(x);
-            case LOG1P -> AccMathLogExp.log1p(x);
-            case EXPM1 -> AccMathLogExp.expm1(x);
-            case SINH -> AccMathLogExp.sinh(x);
-            case COSH -> AccMathLogExp.cosh(x);
-        };
+        return Mirrors.mirror(r, x, y);
     }
 
     private static double interpret(PtxInterpreter ptx, Routine r, double x, double y) {
