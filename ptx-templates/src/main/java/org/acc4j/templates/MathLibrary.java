@@ -16,7 +16,8 @@ import java.util.Optional;
 /**
  * The PTX math routines a kernel may call in place of {@code java.lang.Math} functions that PTX lacks, in double
  * ({@code .f64}) and float ({@code .f32}) versions (double only for the functions {@code Math} has only for
- * doubles: atan2, atan, asin, acos, hypot, log10, log1p, expm1, sinh, cosh). A routine is a PTX {@code .func} named by {@link Routine#symbol()},
+ * doubles: atan2, atan, asin, acos, hypot, log10, log1p, expm1, sinh, cosh,
+ * cbrt). A routine is a PTX {@code .func} named by {@link Routine#symbol()},
  * taking its argument(s) and returning its result as {@code .param} of its type, e.g.
  * <pre>
  * { .param .f64 a0; .param .f64 r0; st.param.f64 [a0], %fd3;
@@ -40,7 +41,8 @@ public final class MathLibrary {
     public enum Function {
         EXP(1), LOG(1), POW(2), SIN(1), COS(1), TAN(1), TANH(1),
         // double only: java.lang.Math has no float versions of these
-        ATAN2(2), ATAN(1), ASIN(1), ACOS(1), HYPOT(2), LOG10(1), LOG1P(1), EXPM1(1), SINH(1), COSH(1);
+        ATAN2(2), ATAN(1), ASIN(1), ACOS(1), HYPOT(2), LOG10(1), LOG1P(1), EXPM1(1), SINH(1), COSH(1),
+        CBRT(1);
 
         private final int arity;
 
@@ -185,7 +187,8 @@ public final class MathLibrary {
         EXPM1_CORE("expm1_core_f64", EXP_TABLE),
         EXPM1_F64("expm1_f64", EXPM1_CORE, EXP_CORE),
         SINH_F64("sinh_f64", EXPM1_CORE, EXP_CORE),
-        COSH_F64("cosh_f64", EXPM1_CORE, EXP_CORE);
+        COSH_F64("cosh_f64", EXPM1_CORE, EXP_CORE),
+        CBRT_F64("cbrt_f64");
 
         final String resource;
         final List<Part> dependencies;

@@ -15,7 +15,7 @@ public final class Inputs {
 
     /** The functions an argument set can be drawn for. */
     public enum Kind {
-        EXP, LOG, POW, SIN, COS, TAN, TANH, ATAN2, ATAN, HYPOT, ASIN, ACOS, LOG10, LOG1P, EXPM1, SINH, COSH
+        EXP, LOG, POW, SIN, COS, TAN, TANH, ATAN2, ATAN, HYPOT, ASIN, ACOS, LOG10, LOG1P, EXPM1, SINH, COSH, CBRT
     }
 
     /** Whether the kind's function takes two arguments (see {@link #seconds}). */
@@ -43,6 +43,7 @@ public final class Inputs {
                 case LOG1P -> log1pArg(rnd);
                 case EXPM1 -> expm1Arg(rnd);
                 case SINH, COSH -> hyperbolicArg(rnd);
+                case CBRT -> cbrtArg(rnd);
             };
         }
         return out;
@@ -359,6 +360,32 @@ public final class Inputs {
             case 7 -> signed(rnd, ulpsAway(rnd, Math.rint(uniform(rnd, 0, 5000)) * 0x1.62e42fefa39efp-8, 64));
             case 8 -> uniform(rnd, -720.0, 720.0);
             default -> uniform(rnd, -0.1, 0.1);
+        };
+    }
+
+    /**
+     * Arguments of cbrt: the whole range with subnormals, exact cubes (integers, dyadic and scaled by powers of 8)
+     * and their neighbours, neighbours of powers of two (where e mod 3 and the significand wrap).
+     */
+    private static double cbrtArg(SplittableRandom rnd) {
+        return switch (rnd.nextInt(10)) {
+            case 0, 1 -> uniform(rnd, -10.0, 10.0);
+            case 2, 3 -> signed(rnd, Math.scalb(1.0 + rnd.nextDouble(), rnd.nextInt(-1022, 1024)));
+            case 4 -> signed(rnd, Double.longBitsToDouble(rnd.nextLong(1L, 0x0010000000000000L)));
+            case 5 -> {
+                // n^3 2^(3k): a double for n below 2^17.6 and 3k in [-1074, 1023 - exponent], subnormals included
+                double n = rnd.nextInt(1, 208_064);
+                double c = n * n * n;
+                int k = rnd.nextInt(-358, (1023 - Math.getExponent(c)) / 3 + 1);
+                yield signed(rnd, Math.scalb(c, 3 * k));
+            }
+            case 6 -> signed(rnd, ulpsAway(rnd, Math.scalb(1.0, rnd.nextInt(-1074, 1024)), 8));
+            case 7 -> randomBits(rnd);
+            case 8 -> {
+                double n = rnd.nextInt(1, 208_064);
+                yield signed(rnd, ulpsAway(rnd, Math.scalb(n * n * n, 3 * rnd.nextInt(-60, 60)), 4));
+            }
+            default -> uniform(rnd, 0.0, 8.0);
         };
     }
 

@@ -34,6 +34,7 @@ public final class Mirrors {
             case EXPM1 -> AccMathLogExp.expm1(x);
             case SINH -> AccMathLogExp.sinh(x);
             case COSH -> AccMathLogExp.cosh(x);
+            case CBRT -> AccMathAlgebraic.cbrt(x);
         };
     }
 
@@ -57,6 +58,7 @@ public final class Mirrors {
             case EXPM1 -> StrictMath.expm1(x);
             case SINH -> StrictMath.sinh(x);
             case COSH -> StrictMath.cosh(x);
+            case CBRT -> StrictMath.cbrt(x);
         };
     }
 

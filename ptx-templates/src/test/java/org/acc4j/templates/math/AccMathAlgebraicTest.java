@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Accuracy, special cases and semi-monotonicity of {@link AccMathAlgebraic}, as {@link AccMathTest} checks its
  * functions: 10^6 seeded inputs a function, StrictMath (1 ulp contract) vouching for equal results away from
- * powers of two, the BigDecimal reference for the rest and for one input in 250.
+ * powers of two, the BigDecimal reference for the rest and for one input in 250; cbrt's first 2 10^5 inputs
+ * are also each checked against the reference, for its maximum error.
  */
 class AccMathAlgebraicTest {
     private static final int N = AccMathTest.N;
@@ -87,5 +88,97 @@ class AccMathAlgebraicTest {
         }
         semiMonotone("hypot", x -> AccMathAlgebraic.hypot(x, 1.0), x -> 1, new double[] {0x1p27 - 0x1p-20,
             0x1p500 - 0x1p450, 0x1p-500 - 0x1p-550, 0x1p-27 - 0x1p-75}, 4096);
+    }
+
+    static BigDecimal exactCbrt(double x) {
+        return Double.isFinite(x) && x != 0 ? BigMath.cbrt(x) : null;
+    }
+
+    @Test
+    void cbrtIsFaithful() {
+        Accuracy a = AccMathTest.run("cbrt", Kind.CBRT, AccMathAlgebraic::cbrt, StrictMath::cbrt,
+                AccMathAlgebraicTest::exactCbrt, true);
+        assertTrue(a.maxUlps() < 1.0);
+    }
+
+    @Test
+    void cbrtMaxErrorAgainstTheReference() {
+        double[] xs = Inputs.doubles(Kind.CBRT, N / 5, AccMathTest.SEED);
+        Accuracy a = new Accuracy("cbrt*", false);
+        for (double x : xs) {
+            double r = AccMathAlgebraic.cbrt(x);
+            BigDecimal v = exactCbrt(x);
+            if (v == null) {
+                a.countExact();
+                assertSame(StrictMath.cbrt(x), r, "cbrt(" + x + ") (special case)");
+                continue;
+            }
+            Accuracy.Check c = a.reference(r, v, Double.toString(x));
+            if (!c.faithful()) {
+                fail("cbrt(" + Double.toHexString(x) + ") = " + r + " is not faithful: exact " + v + ", error "
+                        + c.ulps() + " ulp");
+            }
+        }
+        System.out.println(a.summary());
+        // the last step leaves about 2^-90 relative before rounding: correctly rounded but for near-halfway cases
+        assertTrue(a.maxUlps() < 0.5001, a.summary());
+    }
+
+    @Test
+    void cbrtSpecialCases() {
+        double inf = Double.POSITIVE_INFINITY;
+        assertSame(Double.NaN, AccMathAlgebraic.cbrt(Double.NaN), "cbrt(NaN)");
+        assertSame(inf, AccMathAlgebraic.cbrt(inf), "cbrt(+inf)");
+        assertSame(-inf, AccMathAlgebraic.cbrt(-inf), "cbrt(-inf)");
+        assertSame(0.0, AccMathAlgebraic.cbrt(0.0), "cbrt(0)");
+        assertSame(-0.0, AccMathAlgebraic.cbrt(-0.0), "cbrt(-0)");
+        assertSame(3.0, AccMathAlgebraic.cbrt(27.0), "cbrt(27)");
+        assertSame(-2.0, AccMathAlgebraic.cbrt(-8.0), "cbrt(-8)");
+        assertSame(1.0, AccMathAlgebraic.cbrt(1.0), "cbrt(1)");
+        assertSame(1.5, AccMathAlgebraic.cbrt(3.375), "cbrt(3.375)");
+        assertSame(0x1p-358, AccMathAlgebraic.cbrt(Double.MIN_VALUE), "cbrt(MIN_VALUE)");
+        assertSame(-3 * 0x1p-358, AccMathAlgebraic.cbrt(-27 * Double.MIN_VALUE), "cbrt(-27 MIN_VALUE)");
+        assertSame(0x1p-341, AccMathAlgebraic.cbrt(0x1p-1023), "cbrt(2^-1023)");
+        // powers of 8, and of 2 on either side of them
+        for (int k = -358; k <= 341; k++) {
+            double c = Math.scalb(1.0, 3 * k);
+            assertSame(Math.scalb(1.0, k), AccMathAlgebraic.cbrt(c), "cbrt(2^" + 3 * k + ")");
+            assertSame(-Math.scalb(1.0, k), AccMathAlgebraic.cbrt(-c), "cbrt(-2^" + 3 * k + ")");
+        }
+        // every integer cube that is a double, and some scaled by powers of 8 (down into the subnormals)
+        for (int n = 1; n < 208_064; n++) {
+            double c = (double) n * n * n;
+            assertSame(n, AccMathAlgebraic.cbrt(c), "cbrt(" + n + "^3)");
+            assertSame(-n, AccMathAlgebraic.cbrt(-c), "cbrt(-" + n + "^3)");
+            int k = (n * 7919) % 700 - 358;
+            if (3 * k + Math.getExponent(c) <= 1023) {
+                assertSame(Math.scalb((double) n, k), AccMathAlgebraic.cbrt(Math.scalb(c, 3 * k)),
+                        "cbrt(" + n + "^3 2^" + 3 * k + ")");
+            }
+        }
+        // odd symmetry on the whole input set
+        for (double x : Inputs.doubles(Kind.CBRT, 100_000, AccMathTest.SEED + 1)) {
+            assertSame(-AccMathAlgebraic.cbrt(x), AccMathAlgebraic.cbrt(-x), "cbrt(-" + x + ")");
+        }
+        Accuracy.Check c = Accuracy.check(AccMathAlgebraic.cbrt(Double.MAX_VALUE), BigMath.cbrt(Double.MAX_VALUE),
+                false);
+        assertTrue(c.faithful(), "cbrt(MAX_VALUE)");
+    }
+
+    @Test
+    void cbrtIsSemiMonotonic() {
+        semiMonotone("cbrt", AccMathAlgebraic::cbrt, x -> 1,
+                starts(31, 2000, u -> Math.scalb(1 + u, (int) (u * 2098) - 1074)), 256);
+        semiMonotone("cbrt", AccMathAlgebraic::cbrt, x -> 1, starts(32, 500, u -> -8 * u), 256);
+        // across powers of two (e mod 3 and the significand wrap), the subnormal threshold, exact cubes
+        double[] edges = new double[40];
+        for (int i = 0; i < 40; i++) {
+            double e = i < 10 ? Math.scalb(1.0, i - 5) : i < 20 ? Math.scalb(1.0, 3 * (i - 15) + 1)
+                    : i < 30 ? Math.scalb(1.0, 990 + i) : (double) (i * i * i);
+            edges[i] = Math.nextDown(e - 1000 * Math.ulp(Math.nextDown(e)));
+        }
+        semiMonotone("cbrt", AccMathAlgebraic::cbrt, x -> 1, edges, 4096);
+        semiMonotone("cbrt", AccMathAlgebraic::cbrt, x -> 1, new double[] {0x1p-1022 - 0x1p-1060, -0x1p-1022,
+            -Double.MIN_VALUE * 100, Double.MAX_VALUE - 0x1p960}, 4096);
     }
 }

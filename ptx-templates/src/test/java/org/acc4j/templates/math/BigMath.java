@@ -324,4 +324,31 @@ final class BigMath {
         BigDecimal u = Math.abs(x) < 1 ? expm1Series(exact(x), WIDE).add(BigDecimal.ONE, WIDE) : exp(exact(x));
         return u.add(BigDecimal.ONE.divide(u, WIDE), WIDE).divide(TWO, MC);
     }
+
+    /**
+     * The cube root of a finite nonzero x, taken exactly: |x| = n 2^(3j + s) with n its integer significand and
+     * s in {0, 1, 2}, so cbrt |x| = cbrt(n 2^s) 2^j; the root of the integer n 2^s (below 2^55) by Newton's
+     * method from the double root, three steps (each doubles the 16 correct digits), with x's sign.
+     */
+    static BigDecimal cbrt(double x) {
+        double a = Math.abs(x);
+        long bits = Double.doubleToRawLongBits(a);
+        int biased = (int) (bits >>> 52);
+        long n = bits & 0xFFFFFFFFFFFFFL;
+        int k = biased == 0 ? -1074 : biased - 1075;
+        if (biased != 0) {
+            n |= 1L << 52;
+        }
+        int j = Math.floorDiv(k, 3);
+        BigDecimal t = new BigDecimal(BigInteger.valueOf(n).shiftLeft(k - 3 * j));
+        BigDecimal y = new BigDecimal(Math.cbrt(t.doubleValue()));
+        BigDecimal three = BigDecimal.valueOf(3);
+        for (int i = 0; i < 3; i++) {
+            BigDecimal y2 = y.multiply(y, WIDE);
+            y = y.subtract(y2.multiply(y, WIDE).subtract(t, WIDE).divide(three.multiply(y2, WIDE), WIDE), WIDE);
+        }
+        BigDecimal p = new BigDecimal(BigInteger.ONE.shiftLeft(Math.abs(j)));
+        BigDecimal r = j >= 0 ? y.multiply(p, WIDE) : y.divide(p, WIDE);
+        return (x < 0 ? r.negate() : r).round(MC);
+    }
 }
