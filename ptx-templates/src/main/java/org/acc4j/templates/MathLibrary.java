@@ -15,7 +15,9 @@ import java.util.Optional;
 
 /**
  * The PTX math routines a kernel may call in place of {@code java.lang.Math} functions that PTX lacks, in double
- * ({@code .f64}) and float ({@code .f32}) versions. A routine is a PTX {@code .func} named by {@link Routine#symbol()},
+ * ({@code .f64}) and float ({@code .f32}) versions (double only for the functions {@code Math} has only for
+ * doubles: atan2, atan, asin, acos, hypot, log10, log1p, expm1, sinh, cosh,
+ * cbrt). A routine is a PTX {@code .func} named by {@link Routine#symbol()},
  * taking its argument(s) and returning its result as {@code .param} of its type, e.g.
  * <pre>
  * { .param .f64 a0; .param .f64 r0; st.param.f64 [a0], %fd3;
@@ -28,7 +30,8 @@ import java.util.Optional;
  * <p>Each double routine returns a result within 1 ulp of the exact one (faithful, measured below 0.51 ulp), is
  * semi-monotonic and has the special cases of {@link Math}'s javadoc; sin, cos and tan reduce exactly, however
  * large the argument. A float routine widens, calls the double routine and rounds once, so it is faithful too.
- * {@code org.acc4j.templates.math.AccMath} computes the same bits on the host.
+ * {@code org.acc4j.templates.math.AccMath}, {@code AccMathInverse}, {@code AccMathAlgebraic} and
+ * {@code AccMathLogExp} compute the same bits on the host.
  */
 public final class MathLibrary {
     private MathLibrary() {
@@ -36,7 +39,10 @@ public final class MathLibrary {
 
     /** A function of {@code java.lang.Math} with a PTX routine. */
     public enum Function {
-        EXP(1), LOG(1), POW(2), SIN(1), COS(1), TAN(1), TANH(1);
+        EXP(1), LOG(1), POW(2), SIN(1), COS(1), TAN(1), TANH(1),
+        // double only: java.lang.Math has no float versions of these
+        ATAN2(2), ATAN(1), ASIN(1), ACOS(1), HYPOT(2), LOG10(1), LOG1P(1), EXPM1(1), SINH(1), COSH(1),
+        CBRT(1);
 
         private final int arity;
 
@@ -49,7 +55,7 @@ public final class MathLibrary {
             return name().toLowerCase(Locale.ROOT);
         }
 
-        /** The number of arguments (2 for pow). */
+        /** The number of arguments (2 for pow, atan2 and hypot). */
         public int arity() {
             return arity;
         }
@@ -168,7 +174,21 @@ public final class MathLibrary {
         COS_F64("cos_f64", TRIG_CORE),
         COS_F32("cos_f32", COS_F64),
         TAN_F64("tan_f64", TRIG_CORE),
-        TAN_F32("tan_f32", TAN_F64);
+        TAN_F32("tan_f32", TAN_F64),
+        ATAN_CORE("atan_core_f64"),
+        ATAN2_F64("atan2_f64", ATAN_CORE),
+        ATAN_F64("atan_f64", ATAN_CORE),
+        ARC_SQRT("arc_sqrt_f64"),
+        ASIN_F64("asin_f64", ARC_SQRT, ATAN_CORE),
+        ACOS_F64("acos_f64", ARC_SQRT, ATAN_CORE),
+        HYPOT_F64("hypot_f64"),
+        LOG10_F64("log10_f64", LOG_CORE),
+        LOG1P_F64("log1p_f64", LOG_CORE),
+        EXPM1_CORE("expm1_core_f64", EXP_TABLE),
+        EXPM1_F64("expm1_f64", EXPM1_CORE, EXP_CORE),
+        SINH_F64("sinh_f64", EXPM1_CORE, EXP_CORE),
+        COSH_F64("cosh_f64", EXPM1_CORE, EXP_CORE),
+        CBRT_F64("cbrt_f64");
 
         final String resource;
         final List<Part> dependencies;

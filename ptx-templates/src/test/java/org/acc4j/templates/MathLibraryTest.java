@@ -31,11 +31,20 @@ class MathLibraryTest {
     void namesAndSymbols() {
         assertTrue(MathLibrary.has("exp", true));
         assertTrue(MathLibrary.has("exp", false));
-        assertFalse(MathLibrary.has("cbrt", true));
+        // floor, ceil, rint and sqrt are single PTX instructions: no routine
+        assertFalse(MathLibrary.has("floor", true));
         assertEquals("acc_math_exp_f64", MathLibrary.symbol("exp", true));
         assertEquals("acc_math_exp_f32", MathLibrary.symbol("exp", false));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MathLibrary.symbol("cbrt", true));
-        assertTrue(e.getMessage().contains("cbrt"));
+        // functions java.lang.Math has only for doubles have only the double routine
+        for (String name : new String[] {"atan2", "atan", "asin", "acos", "hypot", "log10", "log1p", "expm1",
+            "sinh", "cosh", "cbrt"}) {
+            assertEquals("acc_math_" + name + "_f64", MathLibrary.symbol(name, true));
+            assertFalse(MathLibrary.has(name, false), name + " has no float routine");
+        }
+        assertEquals(2, MathLibrary.Function.ATAN2.arity());
+        assertEquals(1, MathLibrary.Function.CBRT.arity());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MathLibrary.symbol("floor", true));
+        assertTrue(e.getMessage().contains("floor"));
     }
 
     @Test

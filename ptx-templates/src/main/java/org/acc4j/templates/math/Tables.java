@@ -2,7 +2,8 @@ package org.acc4j.templates.math;
 
 /**
  * The constant tables of the math routines, as raw IEEE-754 bits, exactly as the PTX files hold them
- * ({@code acc_math_exp_tab}, {@code acc_math_log_tab}, {@code acc_math_trig_tab}, {@code acc_math_two_over_pi}).
+ * ({@code acc_math_exp_tab}, {@code acc_math_log_tab}, {@code acc_math_trig_tab}, {@code acc_math_two_over_pi},
+ * {@code acc_math_atan_tab}).
  * Each double-double entry {@code (hi, lo)} has {@code hi} the nearest double to the value and {@code lo} the
  * nearest double to the rest; the unit tests recompute every entry to 400 bits and compare.
  */
@@ -318,5 +319,42 @@ final class Tables {
             0xE88235F52EBB4484L, 0xE99C7026B45F7E41L, 0x3991D639835339F4L, 0x9C845F8BBDF9283BL,
             0x1FF897FFDE05980FL, 0xEF2F118B5A0A6D1FL, 0x6D367ECF27CB09B7L, 0x4F463F669E5FEA2DL,
             0x7527BAC7EBE5F17BL, 0x3D0739F78A5292EAL, 0x6BFB5FB11F8D5D08L, 0x56033046FC7B6BABL,
+    };
+
+    /** {@code atan(j/32)} for j = 0..32 as (hi, lo) pairs. */
+    static final long[] ATAN_TAB = {
+            0x0000000000000000L, 0x0000000000000000L,
+            0x3F9FFD55BBA97625L, 0xBC35EC431444912CL,
+            0x3FAFF55BB72CFDEAL, 0xBC3C934D86D23F1DL,
+            0x3FB7EE182602F10FL, 0xBC5CFB654C0C3D98L,
+            0x3FBFD5BA9AAC2F6EL, 0xBC4CD37686760C17L,
+            0x3FC3D6EEE8C6626CL, 0x3C661A3B0CE9281BL,
+            0x3FC7B97B4BCE5B02L, 0x3C5347B0B4F881CAL,
+            0x3FCB90D7529260A2L, 0x3C217B10D2E0E5ABL,
+            0x3FCF5B75F92C80DDL, 0x3C68AB6E3CF7AFBDL,
+            0x3FD18BF5A30BF178L, 0x3C630CA4748B1BF9L,
+            0x3FD362773707EBCCL, 0xBC6963A544B672D8L,
+            0x3FD530AD9951CD4AL, 0xBC62566480884082L,
+            0x3FD6F61941E4DEF1L, 0xBC7C63AAE6F6E918L,
+            0x3FD8B24D394A1B25L, 0x3C7B6D0BA3748FA8L,
+            0x3FDA64EEC3CC23FDL, 0xBC724DEC1B50B7FFL,
+            0x3FDC0DB4C94EC9F0L, 0xBC7CC1CE70934C34L,
+            0x3FDDAC670561BB4FL, 0x3C7A2B7F222F65E2L,
+            0x3FDF40DD0B541418L, 0xBC6A3992DC382A23L,
+            0x3FE0657E94DB30D0L, 0xBC7D5B495F6349E6L,
+            0x3FE1255D9BFBD2A9L, 0xBC52BDAEE1C0EE35L,
+            0x3FE1E00BABDEFEB4L, 0xBC5928DF287A668FL,
+            0x3FE2958E59308E31L, 0xBC709E73B0C6C087L,
+            0x3FE345F01CCE37BBL, 0x3C81021137C71102L,
+            0x3FE3F13FB89E96F4L, 0x3C7ECF8B492644F0L,
+            0x3FE4978FA3269EE1L, 0x3C72419A87F2A458L,
+            0x3FE538F57B89061FL, 0xBC81BB74ABDA520CL,
+            0x3FE5D58987169B18L, 0x3C60028E4BC5E7CAL,
+            0x3FE66D663923E087L, 0xBC76EA6FEBE8BBBAL,
+            0x3FE700A7C5784634L, 0xBC78C34D25AADEF6L,
+            0x3FE78F6BBD5D315EL, 0x3C8406A089803740L,
+            0x3FE819D0B7158A4DL, 0xBC7BF76229D3B917L,
+            0x3FE89FF5FF57F1F8L, 0xBC855B9A5E177A1BL,
+            0x3FE921FB54442D18L, 0x3C81A62633145C07L,
     };
 }

@@ -200,4 +200,155 @@ final class BigMath {
         BigDecimal twoOverPi = TWO.divide(PI, HUGE);
         return twoOverPi.multiply(new BigDecimal(BigInteger.ONE.shiftLeft(n)), HUGE).toBigInteger();
     }
+
+    /** atan v for an exact v >= 0: pi/2 - atan(1/v) above 1, three argument halvings, then the series. */
+    static BigDecimal atan(BigDecimal v) {
+        if (v.signum() == 0) {
+            return BigDecimal.ZERO;
+        }
+        if (v.compareTo(BigDecimal.ONE) > 0) {
+            return HALF_PI.subtract(atan(BigDecimal.ONE.divide(v, WIDE)), WIDE);
+        }
+        // atan v = 2 atan(v / (1 + sqrt(1 + v^2)))
+        BigDecimal w = v;
+        for (int i = 0; i < 3; i++) {
+            BigDecimal root = BigDecimal.ONE.add(w.multiply(w, WIDE), WIDE).sqrt(WIDE);
+            w = w.divide(BigDecimal.ONE.add(root, WIDE), WIDE);
+        }
+        BigDecimal w2 = w.multiply(w, WIDE);
+        BigDecimal term = w;
+        BigDecimal sum = w;
+        for (int k = 1; k < 200; k++) {
+            term = term.multiply(w2, WIDE).negate();
+            BigDecimal t = term.divide(BigDecimal.valueOf(2L * k + 1), WIDE);
+            sum = sum.add(t, WIDE);
+            if (t.abs().compareTo(sum.abs().ulp()) < 0) {
+                break;
+            }
+        }
+        return sum.multiply(BigDecimal.valueOf(8), WIDE);
+    }
+
+    /** atan2(y, x) for finite y and x, not both zero. */
+    static BigDecimal atan2(double y, double x) {
+        BigDecimal t = x == 0 ? HALF_PI.round(WIDE) : atan(new BigDecimal(Math.abs(y)).divide(new BigDecimal(Math.abs(x)), WIDE));
+        if (Double.doubleToRawLongBits(x) < 0) {
+            t = PI.subtract(t, WIDE);
+        }
+        return (Double.doubleToRawLongBits(y) < 0 ? t.negate() : t).round(MC);
+    }
+
+    /** sqrt(1 - x^2) for |x| <= 1, 1 - x^2 exact. */
+    private static BigDecimal cosOfAsin(double x) {
+        BigDecimal bx = new BigDecimal(x);
+        return BigDecimal.ONE.subtract(bx.multiply(bx, LONG)).sqrt(WIDE);
+    }
+
+    /** asin x for |x| <= 1. */
+    static BigDecimal asin(double x) {
+        BigDecimal c = cosOfAsin(x);
+        BigDecimal t = c.signum() == 0 ? HALF_PI.round(WIDE) : atan(new BigDecimal(Math.abs(x)).divide(c, WIDE));
+        return (x < 0 ? t.negate() : t).round(MC);
+    }
+
+    /** acos x for |x| <= 1. */
+    static BigDecimal acos(double x) {
+        BigDecimal c = cosOfAsin(x);
+        BigDecimal t = x == 0 ? HALF_PI.round(WIDE) : atan(c.divide(new BigDecimal(Math.abs(x)), WIDE));
+        return (x < 0 ? PI.subtract(t, WIDE) : t).round(MC);
+    }
+
+    /** sqrt(x^2 + y^2) for finite x and y, the sum of squares exact. */
+    static BigDecimal hypot(double x, double y) {
+        BigDecimal bx = exact(x);
+        BigDecimal by = exact(y);
+        return bx.multiply(bx, LONG).add(by.multiply(by, LONG), LONG).sqrt(MC);
+    }
+
+    /** ln 10. */
+    static final BigDecimal LN10 = log(10.0);
+
+    /** log10 x for positive finite x. */
+    static BigDecimal log10(double x) {
+        return log(x).divide(LN10, MC);
+    }
+
+    /** 2 atanh z = log((1 + z) / (1 - z)) for |z| <= 1/5 by its series. */
+    private static BigDecimal twoAtanh(BigDecimal z) {
+        BigDecimal z2 = z.multiply(z, WIDE);
+        BigDecimal term = z;
+        BigDecimal sum = z;
+        for (int k = 1; k < 400 && term.signum() != 0; k++) {
+            term = term.multiply(z2, WIDE);
+            BigDecimal t = term.divide(BigDecimal.valueOf(2L * k + 1), WIDE);
+            sum = sum.add(t, WIDE);
+            if (t.abs().compareTo(sum.abs().ulp()) < 0) {
+                break;
+            }
+        }
+        return sum.multiply(TWO, WIDE);
+    }
+
+    /** log(1 + x) for finite x > -1, 1 + x exact. */
+    static BigDecimal log1p(double x) {
+        BigDecimal u = BigDecimal.ONE.add(new BigDecimal(x));
+        if (u.compareTo(new BigDecimal("0.6")) > 0 && u.compareTo(new BigDecimal("1.5")) < 0) {
+            BigDecimal bx = new BigDecimal(x);
+            return twoAtanh(bx.divide(TWO.add(bx), WIDE)).round(MC);
+        }
+        // log u = log d + log(u / d), d the double nearest u
+        double d = u.doubleValue();
+        BigDecimal q = u.divide(new BigDecimal(d), WIDE);
+        BigDecimal z = q.subtract(BigDecimal.ONE).divide(q.add(BigDecimal.ONE), WIDE);
+        return log(d).add(twoAtanh(z), WIDE).round(MC);
+    }
+
+    /** e^x - 1 for finite x below 800. */
+    static BigDecimal expm1(double x) {
+        if (Math.abs(x) < 1) {
+            return expm1Series(exact(x), WIDE).round(MC);
+        }
+        return exp(exact(x)).subtract(BigDecimal.ONE, MC);
+    }
+
+    /** sinh x for finite x below 800 in magnitude: (E + E / (E + 1)) / 2 with E = e^|x| - 1, x's sign. */
+    static BigDecimal sinh(double x) {
+        double ax = Math.abs(x);
+        BigDecimal e = ax < 1 ? expm1Series(exact(ax), WIDE) : exp(exact(ax)).subtract(BigDecimal.ONE, WIDE);
+        BigDecimal s = e.add(e.divide(e.add(BigDecimal.ONE, WIDE), WIDE), WIDE).divide(TWO, MC);
+        return x < 0 ? s.negate() : s;
+    }
+
+    /** cosh x for finite x below 800 in magnitude: (U + 1/U) / 2 with U = e^x. */
+    static BigDecimal cosh(double x) {
+        BigDecimal u = Math.abs(x) < 1 ? expm1Series(exact(x), WIDE).add(BigDecimal.ONE, WIDE) : exp(exact(x));
+        return u.add(BigDecimal.ONE.divide(u, WIDE), WIDE).divide(TWO, MC);
+    }
+
+    /**
+     * The cube root of a finite nonzero x, taken exactly: |x| = n 2^(3j + s) with n its integer significand and
+     * s in {0, 1, 2}, so cbrt |x| = cbrt(n 2^s) 2^j; the root of the integer n 2^s (below 2^55) by Newton's
+     * method from the double root, three steps (each doubles the 16 correct digits), with x's sign.
+     */
+    static BigDecimal cbrt(double x) {
+        double a = Math.abs(x);
+        long bits = Double.doubleToRawLongBits(a);
+        int biased = (int) (bits >>> 52);
+        long n = bits & 0xFFFFFFFFFFFFFL;
+        int k = biased == 0 ? -1074 : biased - 1075;
+        if (biased != 0) {
+            n |= 1L << 52;
+        }
+        int j = Math.floorDiv(k, 3);
+        BigDecimal t = new BigDecimal(BigInteger.valueOf(n).shiftLeft(k - 3 * j));
+        BigDecimal y = new BigDecimal(Math.cbrt(t.doubleValue()));
+        BigDecimal three = BigDecimal.valueOf(3);
+        for (int i = 0; i < 3; i++) {
+            BigDecimal y2 = y.multiply(y, WIDE);
+            y = y.subtract(y2.multiply(y, WIDE).subtract(t, WIDE).divide(three.multiply(y2, WIDE), WIDE), WIDE);
+        }
+        BigDecimal p = new BigDecimal(BigInteger.ONE.shiftLeft(Math.abs(j)));
+        BigDecimal r = j >= 0 ? y.multiply(p, WIDE) : y.divide(p, WIDE);
+        return (x < 0 ? r.negate() : r).round(MC);
+    }
 }

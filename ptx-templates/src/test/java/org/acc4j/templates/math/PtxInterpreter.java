@@ -272,7 +272,7 @@ final class PtxInterpreter {
     }
 
     private static final java.util.Set<String> ALLOWED = java.util.Set.of("mov", "add", "sub", "mul", "fma", "div",
-            "neg", "abs", "and", "or", "xor", "not", "shl", "shr", "setp", "selp", "cvt", "clz", "ld", "st", "bra",
+            "neg", "abs", "sqrt", "and", "or", "xor", "not", "shl", "shr", "setp", "selp", "cvt", "clz", "ld", "st", "bra",
             "call", "ret");
 
     private static void checkAllowed(Insn in) {
@@ -285,7 +285,7 @@ final class PtxInterpreter {
                 throw new IllegalArgumentException("non-IEEE or non-nearest modifier ." + bad + ": " + in.text);
             }
         }
-        boolean floatArith = List.of("add", "sub", "mul", "fma", "div").contains(in.op)
+        boolean floatArith = List.of("add", "sub", "mul", "fma", "div", "sqrt").contains(in.op)
                 && (mods.contains("f64") || mods.contains("f32"));
         if (floatArith && !mods.contains("rn")) {
             throw new IllegalArgumentException("float arithmetic must say .rn: " + in.text);
@@ -443,6 +443,7 @@ final class PtxInterpreter {
                 case "fma" -> Math.fma(x, y, Double.longBitsToDouble(value(a[3], r)));
                 case "neg" -> -x;
                 case "abs" -> Math.abs(x);
+                case "sqrt" -> Math.sqrt(x);
                 default -> throw new IllegalArgumentException("unsupported f64 op: " + in.text);
             };
             return Double.doubleToRawLongBits(res);

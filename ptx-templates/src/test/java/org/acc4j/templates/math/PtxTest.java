@@ -31,19 +31,11 @@ class PtxTest {
         -744.44, 0x1.921fb54442d18p-1, 0x1.921fb54442d18p+0, 0x1.6ac5b262ca1ffp+849, 1e300, 1e-300, 0x1p53, 0x1p31};
 
     private static Kind kind(Routine r) {
-        return Kind.valueOf(r.function().name());
+        return Mirrors.kind(r.function());
     }
 
     private static double mirror(Routine r, double x, double y) {
-        return switch (r.function()) {
-            case EXP -> r.f64() ? AccMath.exp(x) : AccMath.expf((float) x);
-            case LOG -> r.f64() ? AccMath.log(x) : AccMath.logf((float) x);
-            case POW -> r.f64() ? AccMath.pow(x, y) : AccMath.powf((float) x, (float) y);
-            case SIN -> r.f64() ? AccMath.sin(x) : AccMath.sinf((float) x);
-            case COS -> r.f64() ? AccMath.cos(x) : AccMath.cosf((float) x);
-            case TAN -> r.f64() ? AccMath.tan(x) : AccMath.tanf((float) x);
-            case TANH -> r.f64() ? AccMath.tanh(x) : AccMath.tanhf((float) x);
-        };
+        return Mirrors.mirror(r, x, y);
     }
 
     private static double interpret(PtxInterpreter ptx, Routine r, double x, double y) {
@@ -61,8 +53,7 @@ class PtxTest {
             tests.add(DynamicTest.dynamicTest(r.symbol(), () -> {
                 PtxInterpreter ptx = new PtxInterpreter(MathLibrary.moduleText(Set.of(r)));
                 double[] xs = Inputs.doubles(kind(r), INPUTS, AccMathTest.SEED);
-                double[] ys = r.function().arity() == 2 ? Inputs.powExponents(INPUTS, AccMathTest.SEED)
-                        : new double[INPUTS];
+                double[] ys = Inputs.seconds(kind(r), INPUTS, AccMathTest.SEED);
                 for (int i = 0; i < INPUTS + SPECIALS.length * SPECIALS.length; i++) {
                     double x;
                     double y;
@@ -98,6 +89,7 @@ class PtxTest {
         assertArrayEquals(Tables.LOG_TAB, ptx.global("acc_math_log_tab"));
         assertArrayEquals(Tables.TRIG_TAB, ptx.global("acc_math_trig_tab"));
         assertArrayEquals(Tables.TWO_OVER_PI, ptx.global("acc_math_two_over_pi"));
+        assertArrayEquals(Tables.ATAN_TAB, ptx.global("acc_math_atan_tab"));
     }
 
     /** A kernel calling one routine on element i of an array (two arrays for pow), as a compiler would. */

@@ -86,6 +86,19 @@ class TablesTest {
     }
 
     @Test
+    void atanTableAndConstants() {
+        for (int j = 0; j <= 32; j++) {
+            BigDecimal v = BigMath.atan(BigDecimal.valueOf(j).divide(BigDecimal.valueOf(32)));
+            assertDoubleDouble(v, Tables.ATAN_TAB[2 * j], Tables.ATAN_TAB[2 * j + 1], "atan(" + j + "/32)");
+        }
+        BigDecimal halfPi = BigMath.HALF_PI.round(MC);
+        assertDoubleDouble(halfPi, Double.doubleToRawLongBits(AccMathInverse.PIO2H),
+                Double.doubleToRawLongBits(AccMathInverse.PIO2L), "pi/2");
+        assertDoubleDouble(BigMath.PI.round(MC), Double.doubleToRawLongBits(AccMathInverse.PIH),
+                Double.doubleToRawLongBits(AccMathInverse.PIL), "pi");
+    }
+
+    @Test
     void twoOverPiBits() {
         java.math.BigInteger bits = BigMath.twoOverPiBits(64 * (Tables.TWO_OVER_PI.length - 1));
         assertEquals(0L, Tables.TWO_OVER_PI[0], "padding word");
