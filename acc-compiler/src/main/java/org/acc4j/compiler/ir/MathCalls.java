@@ -1,6 +1,9 @@
 package org.acc4j.compiler.ir;
 
 import org.acc4j.templates.math.AccMath;
+import org.acc4j.templates.math.AccMathAlgebraic;
+import org.acc4j.templates.math.AccMathInverse;
+import org.acc4j.templates.math.AccMathLogExp;
 
 /**
  * {@link MathFn} on the host, for the evaluator and the kernel interpreter, with the device's results: Java's
@@ -33,6 +36,17 @@ final class MathCalls {
                 case COS -> AccMath.cos(x);
                 case TAN -> AccMath.tan(x);
                 case TANH -> AccMath.tanh(x);
+                case ATAN2 -> AccMathInverse.atan2(x, (Double) a[1]);
+                case ATAN -> AccMathInverse.atan(x);
+                case ASIN -> AccMathInverse.asin(x);
+                case ACOS -> AccMathInverse.acos(x);
+                case HYPOT -> AccMathAlgebraic.hypot(x, (Double) a[1]);
+                case CBRT -> AccMathAlgebraic.cbrt(x);
+                case LOG10 -> AccMathLogExp.log10(x);
+                case LOG1P -> AccMathLogExp.log1p(x);
+                case EXPM1 -> AccMathLogExp.expm1(x);
+                case SINH -> AccMathLogExp.sinh(x);
+                case COSH -> AccMathLogExp.cosh(x);
                 default -> throw new IllegalArgumentException("Math." + fn.javaName() + "(double)");
             };
         }

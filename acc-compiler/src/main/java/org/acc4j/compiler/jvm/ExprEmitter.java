@@ -399,13 +399,20 @@ abstract class ExprEmitter extends Bytecode {
                     throw new Unsupported("Math.fma(" + t.javaName() + ")");
                 }
             }
-            case EXP, LOG, POW, SIN, COS, TAN, TANH -> {
+            case EXP, LOG, POW, SIN, COS, TAN, TANH, ATAN2, ATAN, ASIN, ACOS, HYPOT, CBRT, LOG10, LOG1P, EXPM1, SINH,
+                 COSH -> {
                 if (t != Type.F64) {
                     throw new Unsupported("Math." + name + "(" + t.javaName() + ")");
                 }
                 // the device's routines' bits, as the kernel interpreter computes them
-                owner = ACC_MATH;
+                owner = switch (c.fn()) {
+                    case ATAN2, ATAN, ASIN, ACOS -> "org/acc4j/templates/math/AccMathInverse";
+                    case HYPOT, CBRT -> "org/acc4j/templates/math/AccMathAlgebraic";
+                    case LOG10, LOG1P, EXPM1, SINH, COSH -> "org/acc4j/templates/math/AccMathLogExp";
+                    default -> ACC_MATH;
+                };
             }
+            default -> throw new Unsupported("Math." + name);
         }
         mv.visitMethodInsn(INVOKESTATIC, owner, name, desc, false);
     }

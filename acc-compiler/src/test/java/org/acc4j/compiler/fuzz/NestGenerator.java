@@ -612,13 +612,13 @@ public final class NestGenerator {
                 .reduce((a, b) -> b).map(Scalar::name).orElseThrow();
         switch (r.nextInt(6)) {
             case 0 -> {
-                unsupported = "cbrt";
-                body.append(indent).append("double ").append(name).append(" = Math.cbrt(").append(index).append(" + ").append(expr("double", 1)).append(");\n");
+                unsupported = "ulp";
+                body.append(indent).append("double ").append(name).append(" = Math.ulp(").append(index).append(" + ").append(expr("double", 1)).append(");\n");
             }
             case 1 -> {
-                // Math.exp is offloaded now (the ptx-templates routine); atan has no routine yet
-                unsupported = "atan";
-                body.append(indent).append("double ").append(name).append(" = Math.atan(").append(index).append(" + ").append(expr("double", 1)).append(");\n");
+                // nextUp is not among the functions a kernel may call
+                unsupported = "nextUp";
+                body.append(indent).append("double ").append(name).append(" = Math.nextUp(").append(index).append(" + ").append(expr("double", 1)).append(");\n");
             }
             case 2 -> {
                 unsupported = "new";

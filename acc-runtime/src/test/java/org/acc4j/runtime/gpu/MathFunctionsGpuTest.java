@@ -167,7 +167,7 @@ class MathFunctionsGpuTest {
 
     private static void checkDoubles(Routine r) {
         double[] xs = Inputs.doubles(kind(r), N, SEED);
-        double[] ys = r.function().arity() == 2 ? Inputs.powExponents(N, SEED) : xs.clone();
+        double[] ys = r.function().arity() == 2 ? Inputs.seconds(kind(r), N, SEED) : xs.clone();
         double[] out = new double[N];
         java.util.Arrays.fill(out, Double.longBitsToDouble(UNWRITTEN));
         float ms = launch(r, xs, ys, out, 8L * N);
@@ -233,29 +233,10 @@ class MathFunctionsGpuTest {
 
     /** The host mirror; float routines are called with float arguments and their result widened. */
     private static double mirror(Routine r, double x, double y) {
-        boolean d = r.f64();
-        float fx = (float) x;
-        float fy = (float) y;
-        return switch (r.function()) {
-            case EXP -> d ? AccMath.exp(x) : AccMath.expf(fx);
-            case LOG -> d ? AccMath.log(x) : AccMath.logf(fx);
-            case POW -> d ? AccMath.pow(x, y) : AccMath.powf(fx, fy);
-            case SIN -> d ? AccMath.sin(x) : AccMath.sinf(fx);
-            case COS -> d ? AccMath.cos(x) : AccMath.cosf(fx);
-            case TAN -> d ? AccMath.tan(x) : AccMath.tanf(fx);
-            case TANH -> d ? AccMath.tanh(x) : AccMath.tanhf(fx);
-        };
+        return org.acc4j.templates.math.Mirrors.mirror(r, x, y);
     }
 
     private static double strict(Routine r, double x, double y) {
-        return switch (r.function()) {
-            case EXP -> StrictMath.exp(x);
-            case LOG -> StrictMath.log(x);
-            case POW -> StrictMath.pow(x, y);
-            case SIN -> StrictMath.sin(x);
-            case COS -> StrictMath.cos(x);
-            case TAN -> StrictMath.tan(x);
-            case TANH -> StrictMath.tanh(x);
-        };
+        return org.acc4j.templates.math.Mirrors.strict(r.function(), x, y);
     }
 }

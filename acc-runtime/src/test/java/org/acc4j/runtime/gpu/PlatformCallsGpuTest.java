@@ -20,8 +20,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The platform's exact functions on the GPU ({@link PlatformForms}: {@code Math.round}, {@code signum},
  * {@code copySign}, the bit functions of {@code Integer} and {@code Long}, the bits of {@code double} and
- * {@code float}, {@code compare}): each kernel through the runtime as the agent calls it, against plain Java on
- * seeded inputs mixed with the special values, every element compared bit for bit.
+ * {@code float}, {@code compare}) and Math's functions within 1 ulp (against the device's bits, {@code AccMath*}): each
+ * kernel through the runtime as the agent calls it, against plain Java on seeded inputs mixed with the special
+ * values, every element compared bit for bit.
  */
 @Tag("gpu")
 class PlatformCallsGpuTest {
@@ -39,16 +40,20 @@ class PlatformCallsGpuTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"rounding", "signs", "bitsOfIntegers", "bitsOfFloats"})
+    @ValueSource(strings = {"rounding", "signs", "bitsOfIntegers", "bitsOfFloats", "transcendental"})
     void matchesPlainJava(String kernel) throws Exception {
         Method m = null;
+        Method reference = null;
         for (Method k : PlatformForms.class.getDeclaredMethods()) {
             if (k.getName().equals(kernel)) {
                 m = k;
             }
+            if (k.getName().equals(kernel + "Reference")) {
+                reference = k;
+            }
         }
         Object[] plain = PlatformInputs.args(kernel, new Random(kernel.hashCode()));
-        m.invoke(null, plain);
+        (reference != null ? reference : m).invoke(null, plain);
         Object[] gpu = PlatformInputs.args(kernel, new Random(kernel.hashCode()));
         String desc = MethodType.methodType(m.getReturnType(), m.getParameterTypes()).toMethodDescriptorString();
         assertTrue(AccRuntime.offload(PlatformForms.class, kernel, desc, null, gpu), kernel + " ran on the host");
