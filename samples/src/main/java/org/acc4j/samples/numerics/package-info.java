@@ -21,7 +21,9 @@
  *   <li>{@link org.acc4j.samples.numerics.FourierSeries}: Fourier coefficients by the trapezoid rule through
  *       overridable instance methods, as the classic Java benchmark series computes them;</li>
  *   <li>{@link org.acc4j.samples.numerics.Linpack}: LU factorisation column by column as the LINPACK benchmark's
- *       Java versions write it ({@code colK = a[k]} before the loop over the other columns, BLAS-style helpers).</li>
+ *       Java versions write it ({@code colK = a[k]} before the loop over the other columns, BLAS-style helpers);</li>
+ *   <li>{@link org.acc4j.samples.numerics.Julia}: a Julia set through a complex-number class whose methods make new
+ *       numbers at every step.</li>
  * </ul>
  *
  * <p>Each {@code main} takes its sizes as arguments (small defaults), draws its inputs from a seeded

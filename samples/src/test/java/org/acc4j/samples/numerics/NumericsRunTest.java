@@ -39,8 +39,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       {@code -Dacc4j.report.dir}, else {@code $OUT}, else {@code target/numerics-gpu}. Samples without a
  *       floating-point sum reduction must give the same checksum; CG and MG sum in the device's order, which
  *       differs from Java's left-to-right order in the last bits, and FourierSeries calls {@code Math.pow},
- *       {@code cos} and {@code sin}, which the device computes within 1 ulp as {@code Math}'s contract allows, so
- *       for them the {@code result:} scalars must agree within 1e-10 relative (1e-12 absolute) and the checksums
+ *       {@code cos} and {@code sin}, and Julia {@code Math.atan2}, which the device computes within 1 ulp as
+ *       {@code Math}'s contract allows, so for them the {@code result:} scalars must agree within 1e-10 relative (1e-12 absolute) and the checksums
  *       are only reported.</li>
  * </ul>
  * The agent jar is {@code ../acc-agent/target/acc.jar} (from the samples module), or {@code -Dacc4j.agent.jar};
@@ -67,7 +67,8 @@ class NumericsRunTest {
             new Sample("NBody", true),
             new Sample("Dense", true),
             new Sample("FourierSeries", false),
-            new Sample("Linpack", true));
+            new Sample("Linpack", true),
+            new Sample("Julia", false));
 
     static Stream<Sample> samples() {
         return SAMPLES.stream();
