@@ -158,6 +158,10 @@ public class Evaluator {
         @Override
         public Object visit(Expr.Length l) {
             Object array = sources.apply(l.array().source());
+            if (array == null) {
+                throw new NullPointerException("Cannot read the array length because \"" + l.array().name()
+                        + "\" is null");
+            }
             if (l.row() != null) {
                 int r = (Integer) eval(l.row());
                 checkIndex(array, r);

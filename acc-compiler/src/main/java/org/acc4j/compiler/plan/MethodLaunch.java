@@ -223,8 +223,13 @@ public final class MethodLaunch {
             Region r = method.kernels().get(k).region();
             Evaluator ev = call.evaluator();
             call.before[k] = ev;
-            call.trips[k] = tripCount(r, ev, call, k);
-            call.refusal = refusal(r, ev);
+            try {
+                call.trips[k] = tripCount(r, ev, call, k);
+                call.refusal = refusal(r, ev);
+            } catch (NullPointerException e) {
+                // a null array, or a null object on the way to one, where the loop's bounds read it: plain Java throws
+                call.refusal = "the loop at line " + r.loop().line() + " meets a null reference: " + e.getMessage();
+            }
             if (call.refusal != null) {
                 break;
             }

@@ -50,6 +50,13 @@ class ParameterFieldsTest {
     }
 
     @Kernels
+    static void lengthThroughAField(Vec x, double[] out) {
+        for (int i = 0; i < x.inner.data.length; i++) {
+            out[i] = x.inner.data[i];
+        }
+    }
+
+    @Kernels
     static void reassigned(Vec y, Vec x) {
         for (int i = 0; i < y.n; i++) {
             Vec v = (i & 1) == 0 ? x : y;
@@ -102,6 +109,17 @@ class ParameterFieldsTest {
         assertEquals("x.inner.data", read.name());
         assertEquals(new ValueSource.Field(inner, "data", false, 1, "x.inner",
                 java.util.List.of(new ValueSource.Hop(vec, "inner", false))), read.source());
+    }
+
+    @Test
+    void aNullObjectOnTheWayToTheLoopsBoundRefusesTheCall() throws IOException {
+        Compiler.Result r = compile("lengthThroughAField");
+        assertTrue(r instanceof Compiler.Offload, () -> "stays on the host: " + ((Compiler.Host) r).reason().toString());
+        MethodLaunch plan = MethodLaunch.of(((Compiler.Offload) r).method());
+        Object[] args = {new Vec(new double[4]), new double[4]};
+        String why = plan.begin((s, self, a) -> s instanceof ValueSource.Field f && !f.path().isEmpty() ? null : a[1],
+                null, args).refusal();
+        assertTrue(why != null && why.contains("meets a null reference") && why.contains("x.inner.data"), why);
     }
 
     /** A field of a field where an overridable method is inlined: the guard checks parameters' classes only. */
