@@ -32,6 +32,7 @@ class MadeObjectsTest {
         return switch (kernel) {
             case "mandelbrot" -> new Object[] {new int[48 * 40], 48, 40, 200};
             case "vectors" -> new Object[] {gaussians(r, n), gaussians(r, n), gaussians(r, n), new double[2 * n], n};
+            case "branches" -> new Object[] {gaussians(r, n), new double[3 * n], n};
             default -> throw new IllegalArgumentException(kernel);
         };
     }
@@ -64,7 +65,7 @@ class MadeObjectsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"mandelbrot", "vectors"})
+    @ValueSource(strings = {"mandelbrot", "vectors", "branches"})
     void compilesAndMatchesPlainJavaOnBothTargets(String kernel) throws Exception {
         Compiler.Result r = compile(kernel);
         assertTrue(r instanceof Compiler.Offload, () -> kernel + " stays on the host: " + ((Compiler.Host) r).reason());

@@ -62,6 +62,11 @@ final class Accesses {
         if (made != null) {
             return new MethodReader.Obj(made, slot);
         }
+        if (slot == 0 && !reader.isStatic() && reader.callee && reader.objectClasses.containsKey(reader.owner.name)) {
+            // a method of a made object's class, read on its own to check it: its receiver is such an object
+            reader.objectSlots.put(0, reader.owner.name);
+            return new MethodReader.Obj(reader.owner.name, 0);
+        }
         if ((slot == 0 && !reader.isStatic()) || reader.thisSlots.contains(slot)) {
             return MethodReader.THIS;
         }
