@@ -87,14 +87,14 @@ class LoopDiagnosticsTest {
     @Test
     void everyUnsupportedConstructOfALoopBodyAtOnce() throws IOException {
         Diagnostic d = host("threeProblems");
-        int l = line("threeProblems", "Math.ulp");
-        assertEquals(List.of(new Diagnostic.Obstacle(l, "a call to java.lang.Math.ulp"),
+        int l = line("threeProblems", "Math.IEEEremainder");
+        assertEquals(List.of(new Diagnostic.Obstacle(l, "a call to java.lang.Math.IEEEremainder"),
                 new Diagnostic.Obstacle(l + 1, "an assignment to the field counter"),
-                new Diagnostic.Obstacle(l + 2, "a call to java.lang.Math.nextUp")), d.obstacles());
+                new Diagnostic.Obstacle(l + 2, "a call to java.lang.Math.scalb")), d.obstacles());
         assertEquals("org.acc4j.compiler.fixtures.LoopDiagnostics.threeProblems (LoopDiagnostics.java:" + l
-                + "): a call to java.lang.Math.ulp (and 2 more: LoopDiagnostics.java:" + (l + 1)
+                + "): a call to java.lang.Math.IEEEremainder (and 2 more: LoopDiagnostics.java:" + (l + 1)
                 + ": an assignment to the field counter; LoopDiagnostics.java:" + (l + 2)
-                + ": a call to java.lang.Math.nextUp)", d.toString());
+                + ": a call to java.lang.Math.scalb)", d.toString());
     }
 
     @Test

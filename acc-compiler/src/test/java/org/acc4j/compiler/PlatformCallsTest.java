@@ -46,7 +46,7 @@ class PlatformCallsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"rounding", "signs", "bitsOfIntegers", "bitsOfFloats", "transcendental"})
+    @ValueSource(strings = {"rounding", "signs", "bitsOfIntegers", "bitsOfFloats", "transcendental", "neighbours"})
     void compilesAndMatchesPlainJavaOnBothTargets(String kernel) throws Exception {
         Method m = method(kernel);
         byte[] bytes;

@@ -62,6 +62,9 @@ public final class Inliner {
         byte[] bytes(String internalName);
     }
 
+    /** The most instance fields an object made in a nest may have (each becomes a local of every thread). */
+    static final int MAX_OBJECT_FIELDS = 64;
+
     /** How deep calls are followed; deeper chains are refused rather than expanded without end. */
     static final int MAX_DEPTH = 8;
 
@@ -279,6 +282,9 @@ public final class Inliner {
                             + " whose fields only their constructors set)");
                 }
                 out.add(new ObjectField(c.name, f.name, f.desc));
+                if (out.size() > MAX_OBJECT_FIELDS) {
+                    throw new Unsupported(line, what + ", which has more than " + MAX_OBJECT_FIELDS + " fields");
+                }
             }
             if (c.superName == null || c.superName.equals("java/lang/Object")) {
                 break;

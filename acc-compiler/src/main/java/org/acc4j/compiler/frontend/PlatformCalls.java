@@ -69,6 +69,9 @@ final class PlatformCalls {
             case "toDegrees(D)D" -> new Expr.Binary(BinOp.MUL, a.get(0), Expr.Const.f64(RADIANS_TO_DEGREES));
             case "getExponent(D)I" -> exponent(a.get(0), true);
             case "getExponent(F)I" -> exponent(a.get(0), false);
+            case "ulp(D)D", "ulp(F)F" -> ulp(temp.apply(a.get(0)), temp);
+            case "nextUp(D)D", "nextUp(F)F" -> next(temp.apply(a.get(0)), true, temp);
+            case "nextDown(D)D", "nextDown(F)F" -> next(temp.apply(a.get(0)), false, temp);
             default -> null;
         };
     }
@@ -228,5 +231,59 @@ final class PlatformCalls {
                 dbl ? Expr.Const.i64(0x7ff) : Expr.Const.i32(0xff));
         Expr e = dbl ? new Expr.Convert(Type.I32, field) : field;
         return new Expr.Binary(BinOp.SUB, e, Expr.Const.i32(dbl ? 1023 : 127));
+    }
+
+    /**
+     * {@code Math.ulp}: |x| for NaN and the infinities, the least positive value for zeros and subnormals, else the
+     * power of two of x's exponent less the significand's width (a subnormal one below the least normal).
+     */
+    private static Expr ulp(Expr x, UnaryOperator<Expr> temp) {
+        boolean dbl = x.type() == Type.F64;
+        Expr e = temp.apply(exponent(x, dbl));
+        int width = dbl ? 52 : 23;
+        int bias = dbl ? 1023 : 127;
+        int minExponent = dbl ? -1022 : -126;
+        Expr shifted = new Expr.Binary(BinOp.SUB, e, Expr.Const.i32(width));
+        Expr normalBits = new Expr.Binary(BinOp.ADD, shifted, Expr.Const.i32(bias));
+        Expr subnormalCount = new Expr.Binary(BinOp.SUB, shifted, Expr.Const.i32(minExponent - width));
+        Expr normal;
+        Expr subnormal;
+        if (dbl) {
+            normal = call(MathFn.FROM_BITS, Type.F64, new Expr.Binary(BinOp.SHL, new Expr.Convert(Type.I64, normalBits),
+                    Expr.Const.i32(52)));
+            subnormal = call(MathFn.FROM_BITS, Type.F64, new Expr.Binary(BinOp.SHL, Expr.Const.i64(1), subnormalCount));
+        } else {
+            normal = call(MathFn.FROM_BITS, Type.F32, new Expr.Binary(BinOp.SHL, normalBits, Expr.Const.i32(23)));
+            subnormal = call(MathFn.FROM_BITS, Type.F32, new Expr.Binary(BinOp.SHL, Expr.Const.i32(1), subnormalCount));
+        }
+        Expr least = dbl ? Expr.Const.f64(Double.MIN_VALUE) : Expr.Const.f32(Float.MIN_VALUE);
+        Expr finite = new Expr.Select(new Expr.Compare(Cond.EQ, e, Expr.Const.i32(-bias), false), least,
+                new Expr.Select(new Expr.Compare(Cond.GE, shifted, Expr.Const.i32(minExponent), false), normal, subnormal));
+        return new Expr.Select(new Expr.Compare(Cond.EQ, e, Expr.Const.i32(bias + 1), false),
+                new Expr.Call(MathFn.ABS, x.type(), List.of(x)), finite);
+    }
+
+    /**
+     * {@code Math.nextUp} ({@code up}) or {@code nextDown}: NaN and the infinity in that direction are returned as
+     * they are; a zero becomes the least value of that sign; otherwise the bits move by one towards it.
+     */
+    private static Expr next(Expr x, boolean up, UnaryOperator<Expr> temp) {
+        boolean dbl = x.type() == Type.F64;
+        Type bits = dbl ? Type.I64 : Type.I32;
+        Expr zero = dbl ? Expr.Const.f64(0) : Expr.Const.f32(0);
+        Expr one = dbl ? Expr.Const.i64(1) : Expr.Const.i32(1);
+        Expr minusOne = dbl ? Expr.Const.i64(-1) : Expr.Const.i32(-1);
+        Expr infinity = dbl ? Expr.Const.f64(up ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY)
+                : Expr.Const.f32(up ? Float.POSITIVE_INFINITY : Float.NEGATIVE_INFINITY);
+        Expr least = dbl ? Expr.Const.f64(up ? Double.MIN_VALUE : -Double.MIN_VALUE)
+                : Expr.Const.f32(up ? Float.MIN_VALUE : -Float.MIN_VALUE);
+        Expr raw = call(MathFn.RAW_BITS, bits, x);
+        // towards +infinity the bits of a positive value grow and those of a negative one shrink; towards -infinity
+        // the other way
+        Expr step = new Expr.Select(new Expr.Compare(Cond.GT, x, zero, false), up ? one : minusOne, up ? minusOne : one);
+        Expr moved = call(MathFn.FROM_BITS, x.type(), new Expr.Binary(BinOp.ADD, raw, step));
+        Expr nonZero = new Expr.Select(new Expr.Compare(Cond.EQ, x, zero, false), least, moved);
+        Expr special = new Expr.Compare(Cond.NE, x, x, true);
+        return new Expr.Select(special, x, new Expr.Select(new Expr.Compare(Cond.EQ, x, infinity, false), x, nonZero));
     }
 }

@@ -612,13 +612,13 @@ public final class NestGenerator {
                 .reduce((a, b) -> b).map(Scalar::name).orElseThrow();
         switch (r.nextInt(6)) {
             case 0 -> {
-                unsupported = "ulp";
-                body.append(indent).append("double ").append(name).append(" = Math.ulp(").append(index).append(" + ").append(expr("double", 1)).append(");\n");
+                unsupported = "IEEEremainder";
+                body.append(indent).append("double ").append(name).append(" = Math.IEEEremainder(").append(index).append(" + ").append(expr("double", 1)).append(", 3.0);\n");
             }
             case 1 -> {
-                // nextUp is not among the functions a kernel may call
-                unsupported = "nextUp";
-                body.append(indent).append("double ").append(name).append(" = Math.nextUp(").append(index).append(" + ").append(expr("double", 1)).append(");\n");
+                // scalb is not among the functions a kernel may call
+                unsupported = "scalb";
+                body.append(indent).append("double ").append(name).append(" = Math.scalb(").append(index).append(" + ").append(expr("double", 1)).append(", 3);\n");
             }
             case 2 -> {
                 unsupported = "new";

@@ -40,7 +40,7 @@ class PlatformCallsGpuTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"rounding", "signs", "bitsOfIntegers", "bitsOfFloats", "transcendental"})
+    @ValueSource(strings = {"rounding", "signs", "bitsOfIntegers", "bitsOfFloats", "transcendental", "neighbours"})
     void matchesPlainJava(String kernel) throws Exception {
         Method m = null;
         Method reference = null;
