@@ -63,6 +63,11 @@ public final class Pipeline {
         /** {@link ArrayReductions}: reductions into a few array elements rewritten as scalar reductions. */
         ARRAY_REDUCTIONS("array reductions", false),
         /**
+         * {@link org.acc4j.compiler.pass.Searches}: a loop that keeps the index of its greatest or least value split
+         * into a reduction and a loop for the index.
+         */
+        SEARCHES("index-keeping searches", false),
+        /**
          * {@link RegionSplitter}: one region per top-level loop nest, each with its reductions and host values. The
          * reductions ({@link org.acc4j.compiler.pass.Reductions#find}) are found here, nest by nest, not in a phase of
          * their own: a nest's reductions decide the split itself (a reduction's result is the only value that leaves
@@ -148,6 +153,7 @@ public final class Pipeline {
     private Directives directives;
     private PrivateArrays.Result privates;
     private ArrayReductions.Result arrays;
+    private org.acc4j.compiler.pass.Searches.Result searches;
     private final List<String> incrementNotes = new ArrayList<>();
     private RowGroups.Prepared prepared;
     private List<Region> regions;
@@ -197,6 +203,9 @@ public final class Pipeline {
         advance(Phase.ARRAY_REDUCTIONS);
         arrays = ArrayReductions.rewrite(privates.body(), directives.relaxed());
         verified(Phase.ARRAY_REDUCTIONS, arrays.body());
+        advance(Phase.SEARCHES);
+        searches = org.acc4j.compiler.pass.Searches.rewrite(arrays.body());
+        verified(Phase.SEARCHES, searches.body());
     }
 
     private void middle() {
@@ -323,7 +332,7 @@ public final class Pipeline {
 
     /** The method's IR as the kernels see it: after the frontend's rewrites. */
     public MethodBody body() {
-        return arrays.body();
+        return searches.body();
     }
 
     /** The inliner's output: the expanded method and the calls it inlined. */
@@ -344,6 +353,7 @@ public final class Pipeline {
         }
         notes.addAll(privates.notes());
         notes.addAll(arrays.notes());
+        notes.addAll(searches.notes());
         notes.addAll(incrementNotes);
         return notes;
     }

@@ -263,7 +263,8 @@ public final class Planner {
             reasons.add(at(h) + "a loop inside an expression");
             return null;
         }
-        // live-ins: read inside and live on entry; live-outs: written inside and live after
+        // live-ins: read inside, or written inside and live after (the loop may leave the value it found: a search's
+        // index), and live on entry; live-outs: written inside and live after
         BitSet readIn = new BitSet();
         BitSet written = new BitSet();
         for (int i = first; i <= last; i++) {
@@ -279,7 +280,10 @@ public final class Planner {
         }
         boolean isStatic = (method.access & Opcodes.ACC_STATIC) != 0;
         BitSet in = (BitSet) flow.liveIn[h].clone();
-        in.and(readIn);
+        BitSet passedThrough = (BitSet) written.clone();
+        passedThrough.and(flow.liveIn[exit]);
+        passedThrough.or(readIn);
+        in.and(passedThrough);
         if (!isStatic) {
             in.clear(0);
         }

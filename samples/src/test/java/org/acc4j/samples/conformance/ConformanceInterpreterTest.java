@@ -47,7 +47,6 @@ class ConformanceInterpreterTest {
                 "Constructs.longIndex", "the subscript of b at line 129 is not linear in the loop indices; if its "
                         + "iterations are independent, mark the index @Loop(independent = true)",
                 "NumericsStyle.sor", "g is written and also accessed at another subscript (line 29 and line 29)",
-                "NumericsStyle.lu", "the variable jp is set inside the parallel loop and read after it",
                 "Constructs.indexAfterLoop", "the variable i is set inside the parallel loop and read after it",
                 "Constructs.throwInNest", "a throw inside a loop (the nest runs on the host, where Java "
                         + "throws it)"));
