@@ -73,16 +73,7 @@ public final class Colouring {
             count[c]++;
             colours = Math.max(colours, c + 1);
         }
-        int[] starts = new int[colours + 1];
-        for (int c = 0; c < colours; c++) {
-            starts[c + 1] = starts[c] + count[c];
-        }
-        int[] next = Arrays.copyOf(starts, colours);
-        int[] order = new int[items];
-        for (int i = 0; i < items; i++) {
-            order[next[colour[i]]++] = i;
-        }
-        return new Colouring(order, starts);
+        return grouped(0, colour, count, colours);
     }
 
     /**
@@ -120,16 +111,7 @@ public final class Colouring {
             count[c]++;
             colours = Math.max(colours, c + 1);
         }
-        int[] starts = new int[colours + 1];
-        for (int c = 0; c < colours; c++) {
-            starts[c + 1] = starts[c] + count[c];
-        }
-        int[] next = Arrays.copyOf(starts, colours);
-        int[] order = new int[items];
-        for (int i = 0; i < items; i++) {
-            order[next[colour[i]]++] = lo + i;
-        }
-        return new Colouring(order, starts);
+        return grouped(lo, colour, count, colours);
     }
 
     /**
@@ -168,13 +150,18 @@ public final class Colouring {
             count[c]++;
             colours = Math.max(colours, c + 1);
         }
+        return grouped(lo, colour, count, colours);
+    }
+
+    /** The iterations {@code lo + i} grouped by their colours, {@code count[c]} of colour {@code c}, in loop order. */
+    private static Colouring grouped(int lo, byte[] colour, int[] count, int colours) {
         int[] starts = new int[colours + 1];
         for (int c = 0; c < colours; c++) {
             starts[c + 1] = starts[c] + count[c];
         }
         int[] position = Arrays.copyOf(starts, colours);
-        int[] order = new int[items];
-        for (int i = 0; i < items; i++) {
+        int[] order = new int[colour.length];
+        for (int i = 0; i < colour.length; i++) {
             order[position[colour[i]]++] = lo + i;
         }
         return new Colouring(order, starts);

@@ -28,8 +28,13 @@ class CompilerTest {
     private static final Path KERNELS1D_SOURCE = Path.of("src/test/java/org/acc4j/compiler/fixtures/Kernels1D.java");
 
     static Compiler.Result compile(Class<?> c, String name) {
+        return compile(c, name, internalName -> null);
+    }
+
+    /** As {@link #compile(Class, String)}, inlining methods of the classes {@code classes} gives. */
+    static Compiler.Result compile(Class<?> c, String name, org.acc4j.compiler.frontend.Inliner.ClassSource classes) {
         MethodNode m = TestClasses.method(TestClasses.node(c), name);
-        return Compiler.compile(TestClasses.bytes(c), name, m.desc, 90);
+        return Compiler.compile(TestClasses.bytes(c), name, m.desc, 90, classes);
     }
 
     static CompiledMethod offload(Class<?> c, String name) {

@@ -3,8 +3,6 @@ package org.acc4j.compiler;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.InputStream;
-import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.Random;
@@ -45,14 +43,8 @@ class MadeObjectsTest {
         return d;
     }
 
-    private static Compiler.Result compile(String kernel) throws Exception {
-        Method m = method(kernel);
-        byte[] bytes;
-        try (InputStream in = MadeObjects.class.getResourceAsStream("MadeObjects.class")) {
-            bytes = in.readAllBytes();
-        }
-        String desc = MethodType.methodType(m.getReturnType(), m.getParameterTypes()).toMethodDescriptorString();
-        return Compiler.compile(bytes, kernel, desc, 90, InliningTest.CLASS_PATH);
+    private static Compiler.Result compile(String kernel) {
+        return CompilerTest.compile(MadeObjects.class, kernel, InliningTest.CLASS_PATH);
     }
 
     private static Method method(String name) {

@@ -1,10 +1,7 @@
 package org.acc4j.compiler;
 
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.InputStream;
-import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.nio.file.Path;
 import java.util.Random;
@@ -48,15 +45,7 @@ class PlatformCallsTest {
     @ParameterizedTest
     @ValueSource(strings = {"rounding", "signs", "bitsOfIntegers", "bitsOfFloats", "transcendental", "neighbours"})
     void compilesAndMatchesPlainJavaOnBothTargets(String kernel) throws Exception {
-        Method m = method(kernel);
-        byte[] bytes;
-        try (InputStream in = PlatformForms.class.getResourceAsStream("PlatformForms.class")) {
-            bytes = in.readAllBytes();
-        }
-        String desc = MethodType.methodType(m.getReturnType(), m.getParameterTypes()).toMethodDescriptorString();
-        Compiler.Result r = Compiler.compile(bytes, kernel, desc, 90);
-        assertTrue(r instanceof Compiler.Offload, () -> kernel + " stays on the host: " + ((Compiler.Host) r).reason());
-        CompiledMethod cm = ((Compiler.Offload) r).method();
+        CompiledMethod cm = CompilerTest.offload(PlatformForms.class, kernel);
         Object[] expected = PlatformInputs.args(kernel, new Random(kernel.hashCode()));
         reference(kernel).invoke(null, expected);
 

@@ -1,13 +1,11 @@
 package org.acc4j.compiler.ir;
 
-import org.acc4j.templates.math.AccMath;
-import org.acc4j.templates.math.AccMathAlgebraic;
-import org.acc4j.templates.math.AccMathInverse;
-import org.acc4j.templates.math.AccMathLogExp;
+import org.acc4j.templates.MathLibrary;
+import org.acc4j.templates.math.Mirrors;
 
 /**
  * {@link MathFn} on the host, for the evaluator and the kernel interpreter, with the device's results: Java's
- * exact functions directly, and the others through {@code AccMath}, the bit-exact mirror of the PTX routines
+ * exact functions directly, and the others through {@code Mirrors}, the bit-exact mirrors of the PTX routines
  * (within 1 ulp as {@code java.lang.Math} allows, but not always the bits {@code Math} gives on this JVM).
  */
 final class MathCalls {
@@ -29,25 +27,9 @@ final class MathCalls {
                 case FLOOR -> Math.floor(x);
                 case CEIL -> Math.ceil(x);
                 case RINT -> Math.rint(x);
-                case EXP -> AccMath.exp(x);
-                case LOG -> AccMath.log(x);
-                case POW -> AccMath.pow(x, (Double) a[1]);
-                case SIN -> AccMath.sin(x);
-                case COS -> AccMath.cos(x);
-                case TAN -> AccMath.tan(x);
-                case TANH -> AccMath.tanh(x);
-                case ATAN2 -> AccMathInverse.atan2(x, (Double) a[1]);
-                case ATAN -> AccMathInverse.atan(x);
-                case ASIN -> AccMathInverse.asin(x);
-                case ACOS -> AccMathInverse.acos(x);
-                case HYPOT -> AccMathAlgebraic.hypot(x, (Double) a[1]);
-                case CBRT -> AccMathAlgebraic.cbrt(x);
-                case LOG10 -> AccMathLogExp.log10(x);
-                case LOG1P -> AccMathLogExp.log1p(x);
-                case EXPM1 -> AccMathLogExp.expm1(x);
-                case SINH -> AccMathLogExp.sinh(x);
-                case COSH -> AccMathLogExp.cosh(x);
-                default -> throw new IllegalArgumentException("Math." + fn.javaName() + "(double)");
+                // the device's routines, through their mirrors
+                default -> Mirrors.mirror(new MathLibrary.Routine(MathLibrary.Function.valueOf(fn.name()), true), x,
+                        a.length > 1 ? (Double) a[1] : 0.0);
             };
         }
         if (t == Type.F32) {
