@@ -363,6 +363,32 @@ public final class AccRuntime {
         return INSTANCE.sites.site(call, site, values);
     }
 
+    /**
+     * Called by a rewritten {@code @Kernels} method before its host code reads an element of {@code array}: when a
+     * kernel of the call changed the array's device copy (for a row, the copy of its two-dimensional array), the row
+     * or array is copied to the host first. Reads a field or two otherwise.
+     */
+    public static void hostRead(Object array, Object call) {
+        INSTANCE.sites.hostRead(call, array);
+    }
+
+    /**
+     * Called by a rewritten {@code @Kernels} method before its host code writes element {@code index} of {@code
+     * array}: the elements the host writes go to the device before the call's next kernel.
+     */
+    public static void hostWrite(Object array, int index, Object call) {
+        INSTANCE.sites.hostWrite(call, array, index);
+    }
+
+    /**
+     * Called by a rewritten {@code @Kernels} method before its host code stores a row at {@code index} of the
+     * two-dimensional {@code array}: the row it replaces is brought to the host if a kernel changed it, and the
+     * array's row table is rebuilt before its next kernel.
+     */
+    public static void hostRowStore(Object array, int index, Object call) {
+        INSTANCE.sites.hostRowStore(call, array, index);
+    }
+
     /** The normal end of a call of a rewritten method. */
     public static void exitCall(Object call) {
         INSTANCE.sites.exit(call, INSTANCE.exitRegion);

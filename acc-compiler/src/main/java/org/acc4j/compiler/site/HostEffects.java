@@ -34,16 +34,19 @@ final class HostEffects {
     private final Flow flow;
     private final String owner;
     private final Names names;
+    /** Instructions whose effects the runtime follows one access at a time ({@link HostAccesses}). */
+    private final BitSet exact;
 
     /** A local's name at an instruction, for the report. */
     interface Names {
         String at(int slot, int insn);
     }
 
-    HostEffects(Flow flow, String owner, Names names) {
+    HostEffects(Flow flow, String owner, Names names, BitSet exact) {
         this.flow = flow;
         this.owner = owner;
         this.names = names;
+        this.exact = exact;
     }
 
     /**
@@ -276,19 +279,19 @@ final class HostEffects {
             int op = insn.getOpcode();
             switch (op) {
                 case Opcodes.IALOAD: case Opcodes.BALOAD: case Opcodes.CALOAD: case Opcodes.SALOAD:
-                    read(value1);
+                    read(insn, value1);
                     return prim(Type.INT_TYPE);
                 case Opcodes.LALOAD:
-                    read(value1);
+                    read(insn, value1);
                     return prim(Type.LONG_TYPE);
                 case Opcodes.FALOAD:
-                    read(value1);
+                    read(insn, value1);
                     return prim(Type.FLOAT_TYPE);
                 case Opcodes.DALOAD:
-                    read(value1);
+                    read(insn, value1);
                     return prim(Type.DOUBLE_TYPE);
                 case Opcodes.AALOAD: {
-                    read(value1);
+                    read(insn, value1);
                     Type t = value1.isArray() ? Type.getType(value1.type().getDescriptor().substring(1))
                             : Type.getObjectType("java/lang/Object");
                     // a row of a present two-dimensional array is synchronised with the array
@@ -314,8 +317,10 @@ final class HostEffects {
 
         @Override
         public V ternaryOperation(AbstractInsnNode insn, V value1, V value2, V value3) {
-            // xASTORE
-            write(value1);
+            // xASTORE, unless the runtime follows it itself
+            if (!exact.get(flow.method.instructions.indexOf(insn))) {
+                write(value1);
+            }
             return null;
         }
 
@@ -383,6 +388,13 @@ final class HostEffects {
             o.addAll(b.origins());
             int size = t == null ? Math.min(a.size(), b.size()) : t.getSize();
             return new V(size, t, o);
+        }
+
+        /** A load's read, unless the runtime follows that load itself. */
+        private void read(AbstractInsnNode insn, V array) {
+            if (!exact.get(flow.method.instructions.indexOf(insn))) {
+                read(array);
+            }
         }
 
         private void read(V array) {

@@ -19,15 +19,28 @@ import org.objectweb.asm.tree.MethodNode;
  * @param async whether the method has an async clause (its nests then launch as one call, not as sites)
  * @param data whether the method has {@code @Data} clauses: a data region around each call
  * @param clauses the {@code @Kernels} clauses that act on each call ({@code if}, {@code default(present)})
+ * @param accesses the host code's element accesses the runtime follows one by one ({@link HostAccesses})
  */
 public record MethodPlan(String owner, String name, String descriptor, String source, boolean isStatic,
                          List<Nest> nests, List<Site> sites, List<Effect> entry, List<Integer> entryHandles,
                          ClassNode compileClass, boolean async, boolean data,
-                         Clauses clauses) {
+                         Clauses clauses, List<Access> accesses) {
 
     /** "Owner.name", for messages. */
     public String displayName() {
         return owner.substring(owner.lastIndexOf('/') + 1) + "." + name;
+    }
+
+    /**
+     * An element access of host code that calls the runtime first: {@link #READ} an element of a primitive array,
+     * {@link #WRITE} one, or {@link #ROW_STORE} a row into a two-dimensional primitive array.
+     *
+     * @param insn the instruction's index in the original method
+     */
+    public record Access(int insn, int kind) {
+        public static final int READ = 0;
+        public static final int WRITE = 1;
+        public static final int ROW_STORE = 2;
     }
 
     /** A local variable that crosses a site: its slot in the method, its descriptor and its name. */

@@ -107,20 +107,21 @@ public final class Planner {
         for (Flow.Loop l : p.flow.roots) {
             p.select(l);
         }
+        HostAccesses accesses = new HostAccesses(p.flow, p.ranges);
         for (int k = 0; k < p.sites.size(); k++) {
-            p.sites.set(k, p.withEffects(p.sites.get(k)));
+            p.sites.set(k, p.withEffects(p.sites.get(k), accesses.exact));
         }
         List<Integer> entryHandles = new ArrayList<>();
         List<Effect> entry = List.of();
         if (!p.sites.isEmpty()) {
-            HostEffects host = new HostEffects(p.flow, owner.name, p::localName);
+            HostEffects host = new HostEffects(p.flow, owner.name, p::localName, accesses.exact);
             Set<Effect> e = host.from(0, p::entersSite);
             entry = p.bind(e, new ArrayList<>(), entryHandles);
         }
         return new MethodPlan(owner.name, method.name, method.desc, owner.sourceFile,
                 (method.access & Opcodes.ACC_STATIC) != 0, List.copyOf(p.nests), List.copyOf(p.sites), entry,
                 entryHandles, p.compileClass, async, annotated(method, "Lorg/acc4j/Data;"),
-                clauses);
+                clauses, p.sites.isEmpty() ? List.of() : List.copyOf(accesses.accesses));
     }
 
     static boolean annotated(MethodNode mn, String desc) {
@@ -565,9 +566,9 @@ public final class Planner {
     }
 
     /** The site with what host code does to arrays after it, and what it does when it runs on the host. */
-    private MethodPlan.Site withEffects(MethodPlan.Site s) throws AnalyzerException {
+    private MethodPlan.Site withEffects(MethodPlan.Site s, java.util.BitSet exact) throws AnalyzerException {
         int[] r = s.range();
-        HostEffects host = new HostEffects(flow, owner.name, this::localName);
+        HostEffects host = new HostEffects(flow, owner.name, this::localName, exact);
         Set<Effect> after = host.from(r[3], this::entersSite);
         Set<Effect> onHost = host.from(r[2], (from, to) -> to < r[0] || to > r[1]);
         List<Integer> handles = new ArrayList<>();

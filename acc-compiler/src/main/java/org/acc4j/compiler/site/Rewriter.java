@@ -55,6 +55,10 @@ public final class Rewriter {
             int[] r = s.range();
             at.add(new AbstractInsnNode[] {insns.get(r[0]), insns.get(r[1]), insns.get(r[2]), insns.get(r[3])});
         }
+        List<AbstractInsnNode> accessed = new ArrayList<>();
+        for (MethodPlan.Access a : plan.accesses()) {
+            accessed.add(insns.get(a.insn()));
+        }
         for (AbstractInsnNode[] a : at) {
             a[2] = label(insns, a[2]);
             a[3] = label(insns, a[3]);
@@ -68,6 +72,13 @@ public final class Rewriter {
         }
         for (int k = 0; k < plan.sites().size(); k++) {
             site(mn, plan.sites().get(k), at.get(k), scope, result, runtime);
+        }
+        if (!accessed.isEmpty()) {
+            int stash = mn.maxLocals;
+            mn.maxLocals += 2;
+            for (int k = 0; k < accessed.size(); k++) {
+                access(insns, accessed.get(k), plan.accesses().get(k).kind(), scope, stash, runtime);
+            }
         }
         for (AbstractInsnNode r : returns) {
             InsnList exit = new InsnList();
@@ -110,6 +121,47 @@ public final class Rewriter {
         // last in the table: the method's own handlers are tried first
         mn.tryCatchBlocks.add(new TryCatchBlockNode(begin, end, handler, null));
         mn.maxStack += 8;
+    }
+
+    /** The runtime's entries before host code's element accesses: (array, call), (array, index, call). */
+    public static final String HOST_READ = "hostRead";
+    public static final String HOST_WRITE = "hostWrite";
+    public static final String HOST_ROW_STORE = "hostRowStore";
+    public static final String HOST_READ_DESC = "(Ljava/lang/Object;Ljava/lang/Object;)V";
+    public static final String HOST_WRITE_DESC = "(Ljava/lang/Object;ILjava/lang/Object;)V";
+
+    /**
+     * Calls the runtime before an element access of host code ({@link HostAccesses}): a load passes its array, a store
+     * its array and index (its value waits in {@code stash} meanwhile), each with the call's scope.
+     */
+    private static void access(InsnList insns, AbstractInsnNode insn, int kind, int scope, int stash, String runtime) {
+        InsnList code = new InsnList();
+        if (kind == MethodPlan.Access.READ) {
+            // array, index -> array, index, array
+            code.add(new InsnNode(Opcodes.DUP2));
+            code.add(new InsnNode(Opcodes.POP));
+            code.add(new VarInsnNode(Opcodes.ALOAD, scope));
+            code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, runtime, HOST_READ, HOST_READ_DESC));
+        } else {
+            Type value = kind == MethodPlan.Access.ROW_STORE ? Type.getType(Object.class) : stored(insn.getOpcode());
+            code.add(new VarInsnNode(value.getOpcode(Opcodes.ISTORE), stash));
+            code.add(new InsnNode(Opcodes.DUP2));
+            code.add(new VarInsnNode(Opcodes.ALOAD, scope));
+            code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, runtime,
+                    kind == MethodPlan.Access.WRITE ? HOST_WRITE : HOST_ROW_STORE, HOST_WRITE_DESC));
+            code.add(new VarInsnNode(value.getOpcode(Opcodes.ILOAD), stash));
+        }
+        insns.insertBefore(insn, code);
+    }
+
+    /** The type of the value a primitive array store takes off the stack. */
+    private static Type stored(int opcode) {
+        return switch (opcode) {
+            case Opcodes.LASTORE -> Type.LONG_TYPE;
+            case Opcodes.FASTORE -> Type.FLOAT_TYPE;
+            case Opcodes.DASTORE -> Type.DOUBLE_TYPE;
+            default -> Type.INT_TYPE;
+        };
     }
 
     /** The label at instruction {@code i}, inserting one before it if there is none. */

@@ -55,7 +55,7 @@ public final class TestRuntime {
         DECLINED.add(line);
     }
 
-    private record Call(MethodPlan plan, Class<?> owner, Object self) {
+    private record Call(MethodPlan plan, Class<?> owner, Object self, CallDevice data) {
     }
 
     public static Object enterCall(Class<?> owner, Object self, int plan, Object[] args, Object[] handles) {
@@ -64,7 +64,7 @@ public final class TestRuntime {
         synchronized (TestRuntime.class) {
             p = PLANS.get(plan);
         }
-        return new Call(p, owner, self);
+        return new Call(p, owner, self, simulateCalls ? new CallDevice() : null);
     }
 
     /** A null array or row, or one array under two names, among a site's values. */
@@ -94,18 +94,29 @@ public final class TestRuntime {
         if (region != null) {
             region.settle();
         }
+        CallDevice data = c.data();
+        if (data != null) {
+            data.beforeSite();
+        }
         try {
             Object r = KernelInterpreter.run(s.compiled().method(), source -> {
                 if (source instanceof ArrayRef.Parameter p) {
-                    return onDevice(values[p.index()]);
+                    return data != null ? data.adopt(values[p.index()]) : onDevice(values[p.index()]);
                 }
                 ArrayRef.Field f = (ArrayRef.Field) source;
-                return onDevice(field(c.owner(), f.name(), f.isStatic() ? null : c.self()));
+                Object v = field(c.owner(), f.name(), f.isStatic() ? null : c.self());
+                return data != null ? data.adopt(v) : onDevice(v);
             }, values, 16);
             launches++;
+            if (data != null) {
+                data.afterSite(s.after());
+            }
             return r == null ? new Object[0] : (Object[]) r;
         } catch (KernelInterpreter.HostInstead h) {
             declined(where + ": " + h.getMessage());
+            if (data != null) {
+                data.hostRuns();
+            }
             if (region != null) {
                 // the nest runs as bytecode on the host arrays: they are brought there first
                 for (Object u : region.copies.keySet()) {
@@ -136,11 +147,185 @@ public final class TestRuntime {
 
     public static void exitCall(Object call) {
         exits++;
+        if (call instanceof Call c && c.data() != null) {
+            c.data().close();
+        }
     }
 
     public static Throwable exitCallThrown(Object call, Throwable thrown) {
         exits++;
+        if (call instanceof Call c && c.data() != null) {
+            c.data().close();
+        }
         return thrown;
+    }
+
+    // ------------------------------------------------------------------ host code's element accesses in a call
+
+    /**
+     * When set (with {@link #interpret}), each call of a rewritten method keeps device copies of the arrays its sites
+     * use ({@link CallDevice}): the kernels work on them, and host code sees their changes only through the hooks
+     * before its element accesses (or, for what the hooks do not cover, through the sites' effects).
+     */
+    static boolean simulateCalls;
+    /** Rows and arrays the call devices copied to the host and to the device, and row tables they rebuilt. */
+    static int callUnitsToHost;
+    static int callUnitsToDevice;
+    static int rowTablesRebuilt;
+
+    /**
+     * A call's simulated device: a copy of each unit (a one-dimensional array or a row) a kernel used, and of each
+     * two-dimensional array a table of its rows' copies, rebuilt when host code stored a row into it. A kernel makes
+     * every unit it could reach stale on the host; a host read of a stale unit copies it back; host writes go to the
+     * device before the next kernel. Host code the hooks do not cover is given the effects' conservative treatment:
+     * every stale unit to the host, and after a write every unit to the device.
+     */
+    static final class CallDevice {
+        final java.util.IdentityHashMap<Object, Object> copies = new java.util.IdentityHashMap<>();
+        final java.util.Set<Object> stale = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        final java.util.Set<Object> written = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        final java.util.Set<Object> rowsChanged = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        final List<Object> used = new ArrayList<>();
+        boolean hostRan;
+
+        /** The device's copy of {@code a} (made now from the host's, if it has none), or {@code a} itself. */
+        Object adopt(Object a) {
+            if (a == null || !a.getClass().isArray()) {
+                return a;
+            }
+            if (a instanceof Object[] rows) {
+                Object d = copies.get(a);
+                boolean changed = rowsChanged.remove(a);
+                if (d == null || changed) {
+                    Object[] t = (Object[]) java.lang.reflect.Array.newInstance(a.getClass().getComponentType(),
+                            rows.length);
+                    for (int i = 0; i < rows.length; i++) {
+                        t[i] = rows[i] == null ? null : unit(rows[i]);
+                        used.add(rows[i]);
+                    }
+                    if (d != null) {
+                        rowTablesRebuilt++;
+                    }
+                    copies.put(a, t);
+                    d = t;
+                } else {
+                    used.addAll(java.util.Arrays.asList(rows));
+                }
+                return d;
+            }
+            used.add(a);
+            return unit(a);
+        }
+
+        private Object unit(Object a) {
+            Object d = copies.get(a);
+            if (d == null) {
+                d = cloneArray(a);
+                copies.put(a, d);
+                callUnitsToDevice++;
+            }
+            return d;
+        }
+
+        boolean isUnit(Object a) {
+            return a != null && copies.containsKey(a) && !(a instanceof Object[]);
+        }
+
+        void beforeSite() {
+            if (hostRan) {
+                hostRan = false;
+                for (Object u : copies.keySet()) {
+                    if (isUnit(u)) {
+                        toDevice(u);
+                    }
+                }
+                written.clear();
+            }
+            for (Object u : written) {
+                toDevice(u);
+            }
+            written.clear();
+            used.clear();
+        }
+
+        void afterSite(List<Effect> after) {
+            for (Object u : used) {
+                if (isUnit(u)) {
+                    stale.add(u);
+                }
+            }
+            if (!after.isEmpty()) {
+                // host code the hooks do not cover: everything to the host, and the host is the truth after a write
+                allToHost();
+                if (after.stream().anyMatch(Effect::write)) {
+                    hostRan = true;
+                }
+            }
+        }
+
+        void hostRuns() {
+            allToHost();
+            hostRan = true;
+        }
+
+        void allToHost() {
+            for (Object u : new ArrayList<>(stale)) {
+                read(u);
+            }
+        }
+
+        void read(Object a) {
+            if (stale.remove(a)) {
+                Object d = copies.get(a);
+                System.arraycopy(d, 0, a, 0, java.lang.reflect.Array.getLength(a));
+                callUnitsToHost++;
+            }
+        }
+
+        void write(Object a) {
+            read(a);
+            if (isUnit(a)) {
+                written.add(a);
+            }
+        }
+
+        void rowStore(Object a, int index) {
+            if (copies.containsKey(a) && index >= 0 && index < ((Object[]) a).length) {
+                read(((Object[]) a)[index]);
+                rowsChanged.add(a);
+            }
+        }
+
+        void toDevice(Object u) {
+            System.arraycopy(u, 0, copies.get(u), 0, java.lang.reflect.Array.getLength(u));
+            callUnitsToDevice++;
+        }
+
+        void close() {
+            beforeSite();
+            allToHost();
+        }
+    }
+
+    public static void hostRead(Object array, Object call) {
+        hookCalls++;
+        if (call instanceof Call c && c.data() != null && !ignoreHooks) {
+            c.data().read(array);
+        }
+    }
+
+    public static void hostWrite(Object array, int index, Object call) {
+        hookCalls++;
+        if (call instanceof Call c && c.data() != null && !ignoreHooks) {
+            c.data().write(array);
+        }
+    }
+
+    public static void hostRowStore(Object array, int index, Object call) {
+        hookCalls++;
+        if (call instanceof Call c && c.data() != null && !ignoreHooks) {
+            c.data().rowStore(array, index);
+        }
     }
 
     // ------------------------------------------------------------------ implicit data regions

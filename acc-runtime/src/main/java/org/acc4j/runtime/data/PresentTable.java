@@ -316,6 +316,17 @@ public final class PresentTable implements AutoCloseable {
     }
 
     /**
+     * Rebuilds the row table of a present two-dimensional array after the host stored rows into it (a swap of rows
+     * by reference, a new row): rows present already are listed again and move nothing, rows new to the table are
+     * entered and copied in (see the class comment). Nothing happens when its rows are the table's.
+     */
+    public synchronized void refreshRows(Object array) {
+        prepare(array);
+        Entry entry = requirePresent(array, "a row table's rebuild");
+        rows.refresh(entry, array, Clause.COPYIN);
+    }
+
+    /**
      * Copies elements {@code [from, to)} of a present one-dimensional array (an array, or a row of a present
      * two-dimensional one) to its device copy, the others staying as they are there: {@code update device} of a
      * window. A {@code boolean[]}, a two-dimensional array or a window covering the whole array is
@@ -426,6 +437,12 @@ public final class PresentTable implements AutoCloseable {
      */
     public synchronized boolean listedAsRow(Object array) {
         return !closed && rows.listedAsRow(array);
+    }
+
+    /** Whether {@code array} is a present two-dimensional array whose table lists its block's rows in order. */
+    public synchronized boolean listsOneBlock(Object array) {
+        Entry entry = closed ? null : entries.find(array);
+        return entry != null && entry.rows != null && entry.block != null && entry.listsBlock;
     }
 
     /** Whether {@code array} has a device copy. */

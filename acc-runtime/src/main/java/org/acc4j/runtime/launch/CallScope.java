@@ -23,12 +23,17 @@ import org.acc4j.runtime.data.PresentTable;
  *   <li>An array host code may have written is <em>host-newer</em>: it is copied to the device before the next
  *       kernel that uses it.</li>
  *   <li>Swapping references moves nothing: arrays are followed by identity.</li>
+ *   <li>Host code's own element accesses are followed one by one ({@link HostUnits}): a read brings the row (or
+ *       the one-dimensional array) it reads, a write sends the elements written before the next kernel, and storing
+ *       a row into a two-dimensional array rewrites its row table before the next kernel that uses it.</li>
  * </ul>
  * The counts of the present table make it nest with {@code @Data} regions and {@code Acc.copyin}: an array present
  * around the call stays there after it (copied to the device again if host code changed it). Not thread-safe: a
  * scope belongs to one call on one thread; its table operations run under the device lock, taken by the caller.
  */
 public final class CallScope implements Launcher.Scope {
+    /** Rows of one array host code's reads bring back one by one before the rest comes as one copy. */
+    public static final int ROWS_ONE_BY_ONE = HostUnits.ROWS_ONE_BY_ONE;
     private PresentTable table;
     private ClassLoader loader;
     private String presentOnly;
@@ -37,6 +42,8 @@ public final class CallScope implements Launcher.Scope {
     private final Set<Object> inScope = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<Object> deviceNewer = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<Object> hostNewer = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** What host code's element accesses need moved. */
+    private final HostUnits units = new HostUnits(this);
     /** Host code wrote through a reference nobody could name: every array present before the scope is suspect. */
     private boolean anyHostWrite;
     private boolean closed;
@@ -88,6 +95,7 @@ public final class CallScope implements Launcher.Scope {
         hostNewer.clear();
         moves.clear();
         anyHostWrite = false;
+        units.clear();
         closed = false;
         uploads = 0;
         downloads = 0;
@@ -113,6 +121,7 @@ public final class CallScope implements Launcher.Scope {
         if (presentOnly != null && !inScope.contains(array) && !table.isPresent(array)) {
             throw new NotPresentException(presentOnly, name, describe(array));
         }
+        units.beforeKernel(array);
         if (inScope.add(array)) {
             boolean present = table.isPresent(array);
             table.enter(array, clause);
@@ -150,6 +159,7 @@ public final class CallScope implements Launcher.Scope {
         if (array == null || presentOnly != null || inScope.contains(array) || table.isPresent(array)) {
             return false;
         }
+        units.beforeKernel(array);
         inScope.add(array);
         hostNewer.remove(array);
         table.enterWritten(array, firstRow, endRow, firstColumn, endColumn);
@@ -165,7 +175,69 @@ public final class CallScope implements Launcher.Scope {
     public void written(Object array) {
         if (array != null) {
             deviceNewer.add(array);
+            units.written(array);
         }
+    }
+
+    /** Before host code reads an element of {@code array}: see {@link HostUnits#read}. */
+    public void hostRead(Object array) {
+        units.read(array);
+    }
+
+    /** Before host code writes element {@code index} of {@code array}: see {@link HostUnits#write}. */
+    public void hostWrite(Object array, int index) {
+        units.write(array, index);
+    }
+
+    /** Before host code stores a row at {@code index} of {@code array}: see {@link HostUnits#rowStore}. */
+    public void hostRowStore(Object array, int index) {
+        units.rowStore(array, index);
+    }
+
+    /** Whether a host read of {@code array} needs nothing (read without the device lock). */
+    public boolean readNeedsNothing(Object array) {
+        return units.readNeedsNothing(array);
+    }
+
+    /** Whether a host write of element {@code index} of {@code array} needs nothing (read without the device lock). */
+    public boolean writeNeedsNothing(Object array, int index) {
+        return units.writeNeedsNothing(array, index);
+    }
+
+    // the state HostUnits reads and changes
+    PresentTable table() {
+        return table;
+    }
+
+    boolean isDeviceNewer(Object array) {
+        return deviceNewer.contains(array);
+    }
+
+    boolean anyDeviceNewer() {
+        return !deviceNewer.isEmpty();
+    }
+
+    boolean inScope(Object array) {
+        return inScope.contains(array);
+    }
+
+    void movedToHost(Object unit, String why) {
+        downloads++;
+        if (recording) {
+            moves.add("to the host: " + describe(unit) + " (" + why + ")");
+        }
+    }
+
+    void movedToDevice(Object unit, String why) {
+        uploads++;
+        if (recording) {
+            moves.add("to the device: " + describe(unit) + " (" + why + ")");
+        }
+    }
+
+    /** A device-newer array, whole, to the host (its rows' host-written elements first to the device). */
+    void wholeToHost(Object array, String why) {
+        toHost(array, why);
     }
 
     /** Applies what host code may do next (or what a nest run on the host does) to arrays: {@code values} are the site's. */
@@ -200,6 +272,11 @@ public final class CallScope implements Launcher.Scope {
     }
 
     private void toHost(Object array, String why) {
+        if (deviceNewer.contains(array)) {
+            // the host's own writes go first, so that the copy back leaves them in place
+            units.flush();
+            units.wholeOnHost(array);
+        }
         if (deviceNewer.remove(array) && table.isPresent(array)) {
             table.updateHost(array);
             downloads++;
@@ -352,6 +429,11 @@ public final class CallScope implements Launcher.Scope {
         }
         closed = true;
         RuntimeException failure = null;
+        try {
+            units.flush();
+        } catch (RuntimeException e) {
+            failure = e;
+        }
         for (int i = entered.size() - 1; i >= 0; i--) {
             Object a = entered.get(i);
             try {
@@ -366,6 +448,7 @@ public final class CallScope implements Launcher.Scope {
                 table.exit(a, newer ? Clause.COPY : Clause.COPYIN);
                 if (!last && newer && outer != null) {
                     outer.deviceNewer.add(a);
+                    outer.units.written(a);
                     outer.hostNewer.remove(a);
                 }
                 if (!last && hostNewer.contains(a) && table.isPresent(a)) {
@@ -430,7 +513,7 @@ public final class CallScope implements Launcher.Scope {
         return moves;
     }
 
-    private static String describe(Object array) {
+    static String describe(Object array) {
         Class<?> c = array.getClass();
         int n = java.lang.reflect.Array.getLength(array);
         return c.getComponentType().getSimpleName() + "[" + n + "]" + (c.getComponentType().isArray() ? "[]" : "")
@@ -441,5 +524,6 @@ public final class CallScope implements Launcher.Scope {
     public void abandon() {
         closed = true;
         entered.clear();
+        units.clear();
     }
 }

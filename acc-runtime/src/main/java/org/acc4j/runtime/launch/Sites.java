@@ -63,6 +63,8 @@ public final class Sites {
         /** What a call's start and end are called in messages. */
         final String start;
         final String end;
+        /** What host code between its sites is called in messages. */
+        final String host;
         /** Sites whose machinery failed once: their nests run on the host from then on. */
         final boolean[] broken;
         /** Whether the plan's first call has been seen. */
@@ -78,6 +80,7 @@ public final class Sites {
             }
             start = "the start of " + plan.displayName();
             end = "the end of " + plan.displayName();
+            host = "host code of " + plan.displayName();
             broken = new boolean[wheres.length];
         }
     }
@@ -428,6 +431,49 @@ public final class Sites {
             }
             return null;
         }
+    }
+
+    /**
+     * Before host code of a call reads an element of {@code array}: a kernel's newer values are copied to the host
+     * first (the row read, or the one-dimensional array). Nothing to do for a call without a data scope.
+     */
+    public void hostRead(Object callObject, Object array) {
+        if (callObject instanceof Call call && !call.finished && !call.data.readNeedsNothing(array)) {
+            hostAccess(call, array, -1, HOST_READ);
+        }
+    }
+
+    /** Before host code of a call writes element {@code index} of {@code array} (see {@link CallScope#hostWrite}). */
+    public void hostWrite(Object callObject, Object array, int index) {
+        if (callObject instanceof Call call && !call.finished && !call.data.writeNeedsNothing(array, index)) {
+            hostAccess(call, array, index, HOST_WRITE);
+        }
+    }
+
+    /** Before host code of a call stores a row at {@code index} of the two-dimensional {@code array}. */
+    public void hostRowStore(Object callObject, Object array, int index) {
+        if (callObject instanceof Call call && !call.finished && array != null) {
+            hostAccess(call, array, index, HOST_ROW_STORE);
+        }
+    }
+
+    private static final int HOST_READ = 0;
+    private static final int HOST_WRITE = 1;
+    private static final int HOST_ROW_STORE = 2;
+
+    private void hostAccess(Call call, Object array, int index, int kind) {
+        if (call.data.closed() || call.parts.guard().lost() != null) {
+            return;
+        }
+        CallScope data = call.data;
+        call.parts.guard().run(call.state.host, () -> {
+            switch (kind) {
+                case HOST_READ -> data.hostRead(array);
+                case HOST_WRITE -> data.hostWrite(array, index);
+                default -> data.hostRowStore(array, index);
+            }
+            return null;
+        });
     }
 
     /** A call whose nests run on the multicore target: shared memory, no data scope. */

@@ -2,6 +2,7 @@ package org.acc4j.runtime.data;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.acc4j.compiler.site.Effect;
@@ -164,5 +165,109 @@ class CallScopeTest {
         t.exit(next, Clause.COPYIN);
         t.close();
         assertEquals(0, memory.live());
+    }
+
+    /** Plays a kernel that doubles every element of {@code a}'s device copy (and checks the host copy is untouched). */
+    static void doubleOnTheDevice(PresentTable t, double[][] a) {
+        for (double[] row : a) {
+            double[] d = new double[row.length];
+            t.lookup(row).download(d);
+            for (int j = 0; j < d.length; j++) {
+                d[j] *= 2;
+            }
+            t.lookup(row).upload(d);
+        }
+    }
+
+    @Test
+    void hostCodeReadingOneElementOfAMatrixMovesItsRowAndASwapMovesNoRow() {
+        for (boolean blocks : new boolean[] {false, true}) {
+            FakeMemory memory = new FakeMemory();
+            memory.blocks(blocks);
+            PresentTable t = new PresentTable(memory);
+            double[][] a = new double[8][16];
+            for (int i = 0; i < 8; i++) {
+                for (int j = 0; j < 16; j++) {
+                    a[i][j] = 100 * i + j;
+                }
+            }
+            double[][] expected = new double[8][];
+            for (int i = 0; i < 8; i++) {
+                expected[i] = a[i].clone();
+            }
+            CallScope s = new CallScope(t, getClass().getClassLoader());
+            s.adopt(a, "a", Clause.COPY);
+            doubleOnTheDevice(t, a);
+            s.written(a);
+            long down = t.transferStats().copiesToHost();
+            long up = t.transferStats().copiesToDevice();
+            // host code reads a[3][5]: row 3 alone comes back, once
+            s.hostRead(a[3]);
+            s.hostRead(a[3]);
+            assertEquals(down + 1, t.transferStats().copiesToHost());
+            assertEquals(600 + 10, a[3][5]);
+            assertEquals(400, a[4][0], "row 4 stays where it is");
+            // rows 3 and 5 swapped by reference: the replaced row 5 comes back (it may be kept elsewhere)
+            s.hostRowStore(a, 3);
+            s.hostRowStore(a, 5);
+            double[] r3 = a[3];
+            a[3] = a[5];
+            a[5] = r3;
+            assertEquals(down + 2, t.transferStats().copiesToHost());
+            // host code writes one element of row 0: its window alone goes before the next kernel
+            s.hostWrite(a[0], 2);
+            a[0][2] = -1;
+            s.adopt(a, "a", Clause.COPY);
+            assertEquals(up + 2, t.transferStats().copiesToDevice(), "the window and the rebuilt table, no row");
+            doubleOnTheDevice(t, a);
+            s.written(a);
+            s.close();
+            double[] e3 = expected[3];
+            expected[3] = expected[5];
+            expected[5] = e3;
+            for (int i = 0; i < 8; i++) {
+                for (int j = 0; j < 16; j++) {
+                    double want = i == 0 && j == 2 ? -2 : 4 * expected[i][j];
+                    assertEquals(want, a[i][j], "blocks " + blocks + " a[" + i + "][" + j + "]");
+                }
+            }
+            assertFalse(t.isPresent(a));
+            t.close();
+            assertEquals(0, memory.live());
+        }
+    }
+
+    @Test
+    void manyRowsReadOnTheHostComeAsOneCopyAndAReplacedRowKeepsItsValues() {
+        FakeMemory memory = new FakeMemory();
+        memory.blocks(true);
+        PresentTable table = new PresentTable(memory);
+        double[][] a = new double[64][4];
+        for (int i = 0; i < 64; i++) {
+            java.util.Arrays.fill(a[i], i);
+        }
+        CallScope s = new CallScope(table, getClass().getClassLoader());
+        s.adopt(a, "a", Clause.COPY);
+        doubleOnTheDevice(table, a);
+        s.written(a);
+        long down = table.transferStats().copiesToHost();
+        for (int i = 0; i < 64; i++) {
+            s.hostRead(a[i]);
+            assertEquals(2 * i, a[i][0]);
+        }
+        long rows = table.transferStats().copiesToHost() - down;
+        assertTrue(rows <= CallScope.ROWS_ONE_BY_ONE + 1, "rows one by one, then the block: " + rows);
+        doubleOnTheDevice(table, a);
+        s.written(a);
+        double[] old = a[7];
+        s.hostRowStore(a, 7);
+        a[7] = new double[4];
+        s.adopt(a, "a", Clause.COPY);
+        doubleOnTheDevice(table, a);
+        s.written(a);
+        s.close();
+        assertEquals(28, old[0], "the replaced row holds the kernel's values");
+        assertEquals(0, a[7][0], "the new row went in and came back doubled: 0");
+        assertEquals(8 * 10, a[10][0]);
     }
 }

@@ -132,6 +132,10 @@ class SitesGpuTest {
             assertArrayEquals(m[i], m2[i], "row " + i);
         }
         assertTrue(stats("lu")[0] >= 2 * 199, "the scaling and the update of each column ran on the device");
+        // the pivot read and the row swap of each column move those rows alone, not the matrix (40,000 row copies)
+        long[] lu = stats("lu");
+        assertTrue(lu[3] <= 5 * m.length, "copies to the host: " + lu[3]);
+        assertTrue(lu[2] <= 3 * m.length, "copies to the device: " + lu[2]);
 
         SiteGpuFixtures.Solver s1 = new SiteGpuFixtures.Solver(70_000, 3);
         Object s2 = type("Solver").getConstructor(int.class, long.class).newInstance(70_000, 3L);
