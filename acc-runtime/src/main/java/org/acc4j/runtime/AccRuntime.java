@@ -381,12 +381,12 @@ public final class AccRuntime {
     }
 
     /**
-     * Called by a rewritten {@code @Kernels} method before its host code stores a row at {@code index} of the
+     * Called by a rewritten {@code @Kernels} method before its host code stores {@code row} at {@code index} of the
      * two-dimensional {@code array}: the row it replaces is brought to the host if a kernel changed it, and the
      * array's row table is rebuilt before its next kernel.
      */
-    public static void hostRowStore(Object array, int index, Object call) {
-        INSTANCE.sites.hostRowStore(call, array, index);
+    public static void hostRowStore(Object array, int index, Object row, Object call) {
+        INSTANCE.sites.hostRowStore(call, array, index, row);
     }
 
     /** The normal end of a call of a rewritten method. */

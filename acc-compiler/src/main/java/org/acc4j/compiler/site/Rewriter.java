@@ -129,10 +129,13 @@ public final class Rewriter {
     public static final String HOST_ROW_STORE = "hostRowStore";
     public static final String HOST_READ_DESC = "(Ljava/lang/Object;Ljava/lang/Object;)V";
     public static final String HOST_WRITE_DESC = "(Ljava/lang/Object;ILjava/lang/Object;)V";
+    /** (array, index, row, call). */
+    public static final String HOST_ROW_STORE_DESC = "(Ljava/lang/Object;ILjava/lang/Object;Ljava/lang/Object;)V";
 
     /**
      * Calls the runtime before an element access of host code ({@link HostAccesses}): a load passes its array, a store
-     * its array and index (its value waits in {@code stash} meanwhile), each with the call's scope.
+     * its array and index (its value waits in {@code stash} meanwhile; a row's store passes the row too), each with
+     * the call's scope.
      */
     private static void access(InsnList insns, AbstractInsnNode insn, int kind, int scope, int stash, String runtime) {
         InsnList code = new InsnList();
@@ -143,12 +146,16 @@ public final class Rewriter {
             code.add(new VarInsnNode(Opcodes.ALOAD, scope));
             code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, runtime, HOST_READ, HOST_READ_DESC));
         } else {
-            Type value = kind == MethodPlan.Access.ROW_STORE ? Type.getType(Object.class) : stored(insn.getOpcode());
+            boolean row = kind == MethodPlan.Access.ROW_STORE;
+            Type value = row ? Type.getType(Object.class) : stored(insn.getOpcode());
             code.add(new VarInsnNode(value.getOpcode(Opcodes.ISTORE), stash));
             code.add(new InsnNode(Opcodes.DUP2));
+            if (row) {
+                code.add(new VarInsnNode(Opcodes.ALOAD, stash));
+            }
             code.add(new VarInsnNode(Opcodes.ALOAD, scope));
-            code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, runtime,
-                    kind == MethodPlan.Access.WRITE ? HOST_WRITE : HOST_ROW_STORE, HOST_WRITE_DESC));
+            code.add(new MethodInsnNode(Opcodes.INVOKESTATIC, runtime, row ? HOST_ROW_STORE : HOST_WRITE,
+                    row ? HOST_ROW_STORE_DESC : HOST_WRITE_DESC));
             code.add(new VarInsnNode(value.getOpcode(Opcodes.ILOAD), stash));
         }
         insns.insertBefore(insn, code);

@@ -321,7 +321,7 @@ public final class TestRuntime {
         }
     }
 
-    public static void hostRowStore(Object array, int index, Object call) {
+    public static void hostRowStore(Object array, int index, Object row, Object call) {
         hookCalls++;
         if (call instanceof Call c && c.data() != null && !ignoreHooks) {
             c.data().rowStore(array, index);

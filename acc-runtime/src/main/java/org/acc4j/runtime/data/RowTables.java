@@ -297,7 +297,8 @@ final class RowTables {
                 int i = changed.get(taken);
                 fresh[i] = hold(now[i], clause, array, i);
             }
-            listed = writeTable(entry.buffer, now, fresh, entry.block);
+            listed = changed.size() <= PARTIAL_WRITES
+                    ? writeChanged(entry, now, fresh, changed) : writeTable(entry.buffer, now, fresh, entry.block);
         } catch (RuntimeException e) {
             RuntimeException failure = e;
             for (int t = taken - 1; t >= 0; t--) {
@@ -311,7 +312,9 @@ final class RowTables {
         System.arraycopy(now, 0, entry.rows, 0, now.length);
         System.arraycopy(fresh, 0, entry.rowEntries, 0, fresh.length);
         entry.listsBlock = listed;
-        noteRows(entry);
+        if (!permuted(oldRows, now, changed)) {
+            noteRows(entry);
+        }
         RuntimeException failure = null;
         for (int i : changed) {
             try {
@@ -323,6 +326,53 @@ final class RowTables {
         if (failure != null) {
             throw failure;
         }
+    }
+
+    /** Changed rows up to which a rebuilt table is written entry by entry (rows swapped), not whole. */
+    private static final int PARTIAL_WRITES = 8;
+
+    /**
+     * Writes the table entries of the rows at {@code changed} (and the trailer, if the rows stop or start being the
+     * block's in order), each one small copy, as {@link #writeTable} would write them.
+     */
+    private boolean writeChanged(Entry entry, Object[] rows, Entry[] rowEntries, List<Integer> changed) {
+        int words = PresentTable.ROW_ENTRY_BYTES / Long.BYTES;
+        boolean contiguous = entry.block != null && entry.block.listedBy(rowEntries);
+        for (int i : changed) {
+            long t0 = System.nanoTime();
+            entry.buffer.uploadAt((long) i * PresentTable.ROW_ENTRY_BYTES,
+                    new long[] {rowEntries[i].buffer.address(), HostArrays.length(rows[i])});
+            traffic.uploaded(PresentTable.ROW_ENTRY_BYTES, System.nanoTime() - t0);
+        }
+        if (contiguous != entry.listsBlock) {
+            long t0 = System.nanoTime();
+            entry.buffer.uploadAt((long) rows.length * words * Long.BYTES, new long[] {
+                contiguous ? entry.block.buffer.address() : 0,
+                contiguous ? HostArrays.length(rows[0]) : 0xFFFF_FFFFL});
+            traffic.uploaded(PresentTable.ROW_ENTRY_BYTES, System.nanoTime() - t0);
+        }
+        return contiguous;
+    }
+
+    /** Whether the rows now at {@code changed} are the rows that were there, in another order (a swap). */
+    private static boolean permuted(Object[] was, Object[] now, List<Integer> changed) {
+        if (changed.size() > PARTIAL_WRITES) {
+            return false;
+        }
+        boolean[] used = new boolean[changed.size()];
+        for (int i : changed) {
+            boolean found = false;
+            for (int k = 0; k < changed.size() && !found; k++) {
+                if (!used[k] && was[changed.get(k)] == now[i]) {
+                    used[k] = true;
+                    found = true;
+                }
+            }
+            if (!found) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Uploads every row a present two-dimensional array's table lists (one copy for a block), each row once. */

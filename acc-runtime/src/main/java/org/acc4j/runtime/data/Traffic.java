@@ -178,7 +178,7 @@ final class Traffic {
         return first;
     }
 
-    private void uploaded(long bytes, long nanos) {
+    void uploaded(long bytes, long nanos) {
         stats = stats.upload(bytes, nanos);
         TransferListener l = listener;
         if (l != null) {

@@ -189,9 +189,9 @@ public final class CallScope implements Launcher.Scope {
         units.write(array, index);
     }
 
-    /** Before host code stores a row at {@code index} of {@code array}: see {@link HostUnits#rowStore}. */
-    public void hostRowStore(Object array, int index) {
-        units.rowStore(array, index);
+    /** Before host code stores {@code row} at {@code index} of {@code array}: see {@link HostUnits#rowStore}. */
+    public void hostRowStore(Object array, int index, Object row) {
+        units.rowStore(array, index, row);
     }
 
     /** Whether a host read of {@code array} needs nothing (read without the device lock). */

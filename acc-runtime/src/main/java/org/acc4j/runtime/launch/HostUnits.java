@@ -167,8 +167,8 @@ final class HostUnits {
         return true;
     }
 
-    /** Before host code stores a row at {@code index} of the two-dimensional {@code array}. */
-    void rowStore(Object array, int index) {
+    /** Before host code stores {@code row} at {@code index} of the two-dimensional {@code array}. */
+    void rowStore(Object array, int index, Object row) {
         if (!(array instanceof Object[] rows) || index < 0 || index >= rows.length) {
             return;
         }
@@ -183,9 +183,12 @@ final class HostUnits {
             rowsChanged.add(array);
         }
         Owner o = owners.get(array);
-        if (o != null && o.indexed) {
-            // the row it gains is found when next looked for
-            o.indexed = false;
+        if (o != null && o.indexed && row != null) {
+            // the row it gains is indexed now (the one it loses stays: clean now, and skipped once not present)
+            Object was = rowOwner.putIfAbsent(row, array);
+            if (was != null && was != array) {
+                rowOwner.put(row, SHARED);
+            }
         }
     }
 

@@ -439,21 +439,21 @@ public final class Sites {
      */
     public void hostRead(Object callObject, Object array) {
         if (callObject instanceof Call call && !call.finished && !call.data.readNeedsNothing(array)) {
-            hostAccess(call, array, -1, HOST_READ);
+            hostAccess(call, array, -1, null, HOST_READ);
         }
     }
 
     /** Before host code of a call writes element {@code index} of {@code array} (see {@link CallScope#hostWrite}). */
     public void hostWrite(Object callObject, Object array, int index) {
         if (callObject instanceof Call call && !call.finished && !call.data.writeNeedsNothing(array, index)) {
-            hostAccess(call, array, index, HOST_WRITE);
+            hostAccess(call, array, index, null, HOST_WRITE);
         }
     }
 
-    /** Before host code of a call stores a row at {@code index} of the two-dimensional {@code array}. */
-    public void hostRowStore(Object callObject, Object array, int index) {
+    /** Before host code of a call stores {@code row} at {@code index} of the two-dimensional {@code array}. */
+    public void hostRowStore(Object callObject, Object array, int index, Object row) {
         if (callObject instanceof Call call && !call.finished && array != null) {
-            hostAccess(call, array, index, HOST_ROW_STORE);
+            hostAccess(call, array, index, row, HOST_ROW_STORE);
         }
     }
 
@@ -461,7 +461,7 @@ public final class Sites {
     private static final int HOST_WRITE = 1;
     private static final int HOST_ROW_STORE = 2;
 
-    private void hostAccess(Call call, Object array, int index, int kind) {
+    private void hostAccess(Call call, Object array, int index, Object row, int kind) {
         if (call.data.closed() || call.parts.guard().lost() != null) {
             return;
         }
@@ -470,7 +470,7 @@ public final class Sites {
             switch (kind) {
                 case HOST_READ -> data.hostRead(array);
                 case HOST_WRITE -> data.hostWrite(array, index);
-                default -> data.hostRowStore(array, index);
+                default -> data.hostRowStore(array, index, row);
             }
             return null;
         });
