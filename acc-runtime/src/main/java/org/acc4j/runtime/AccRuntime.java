@@ -364,6 +364,15 @@ public final class AccRuntime {
     }
 
     /**
+     * Called once by a rewritten {@code @Kernels} method after {@link #enterCall}: whether its host code's element
+     * accesses are followed for this call (a call with a data scope on the device); when not, the method skips the
+     * calls below.
+     */
+    public static boolean followsHost(Object call) {
+        return INSTANCE.sites.followsHost(call);
+    }
+
+    /**
      * Called by a rewritten {@code @Kernels} method before its host code reads an element of {@code array}: when a
      * kernel of the call changed the array's device copy (for a row, the copy of its two-dimensional array), the row
      * or array is copied to the host first. Reads a field or two otherwise.

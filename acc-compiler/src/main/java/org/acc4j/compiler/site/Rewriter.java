@@ -73,11 +73,13 @@ public final class Rewriter {
         for (int k = 0; k < plan.sites().size(); k++) {
             site(mn, plan.sites().get(k), at.get(k), scope, result, runtime);
         }
+        int follows = -1;
         if (!accessed.isEmpty()) {
-            int stash = mn.maxLocals;
-            mn.maxLocals += 2;
+            follows = mn.maxLocals;
+            int stash = mn.maxLocals + 1;
+            mn.maxLocals += 3;
             for (int k = 0; k < accessed.size(); k++) {
-                access(insns, accessed.get(k), plan.accesses().get(k).kind(), scope, stash, runtime);
+                access(insns, accessed.get(k), plan.accesses().get(k).kind(), scope, follows, stash, runtime);
             }
         }
         for (AbstractInsnNode r : returns) {
@@ -106,6 +108,12 @@ public final class Rewriter {
         entry.add(new MethodInsnNode(Opcodes.INVOKESTATIC, runtime, "enterCall",
                 "(Ljava/lang/Class;Ljava/lang/Object;I[Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;"));
         entry.add(new VarInsnNode(Opcodes.ASTORE, scope));
+        if (follows >= 0) {
+            // whether this call follows host code's accesses at all: a call with no data scope skips every hook
+            entry.add(new VarInsnNode(Opcodes.ALOAD, scope));
+            entry.add(new MethodInsnNode(Opcodes.INVOKESTATIC, runtime, FOLLOWS_HOST, FOLLOWS_HOST_DESC));
+            entry.add(new VarInsnNode(Opcodes.ISTORE, follows));
+        }
         LabelNode begin = new LabelNode();
         entry.add(begin);
         insns.insert(entry);
@@ -129,16 +137,24 @@ public final class Rewriter {
     public static final String HOST_ROW_STORE = "hostRowStore";
     public static final String HOST_READ_DESC = "(Ljava/lang/Object;Ljava/lang/Object;)V";
     public static final String HOST_WRITE_DESC = "(Ljava/lang/Object;ILjava/lang/Object;)V";
+    /** The runtime's answer, once per call, to whether the hooks do anything for it: (call) -> boolean. */
+    public static final String FOLLOWS_HOST = "followsHost";
+    public static final String FOLLOWS_HOST_DESC = "(Ljava/lang/Object;)Z";
     /** (array, index, row, call). */
     public static final String HOST_ROW_STORE_DESC = "(Ljava/lang/Object;ILjava/lang/Object;Ljava/lang/Object;)V";
 
     /**
-     * Calls the runtime before an element access of host code ({@link HostAccesses}): a load passes its array, a store
+     * Calls the runtime before an element access of host code ({@link HostAccesses}), when the call follows them (a
+     * flag set once at the method's entry): a load passes its array, a store
      * its array and index (its value waits in {@code stash} meanwhile; a row's store passes the row too), each with
      * the call's scope.
      */
-    private static void access(InsnList insns, AbstractInsnNode insn, int kind, int scope, int stash, String runtime) {
+    private static void access(InsnList insns, AbstractInsnNode insn, int kind, int scope, int follows, int stash,
+                               String runtime) {
         InsnList code = new InsnList();
+        LabelNode skip = new LabelNode();
+        code.add(new VarInsnNode(Opcodes.ILOAD, follows));
+        code.add(new JumpInsnNode(Opcodes.IFEQ, skip));
         if (kind == MethodPlan.Access.READ) {
             // array, index -> array, index, array
             code.add(new InsnNode(Opcodes.DUP2));
@@ -158,6 +174,7 @@ public final class Rewriter {
                     row ? HOST_ROW_STORE_DESC : HOST_WRITE_DESC));
             code.add(new VarInsnNode(value.getOpcode(Opcodes.ILOAD), stash));
         }
+        code.add(skip);
         insns.insertBefore(insn, code);
     }
 

@@ -307,6 +307,10 @@ public final class TestRuntime {
         }
     }
 
+    public static boolean followsHost(Object call) {
+        return call instanceof Call c && c.data() != null;
+    }
+
     public static void hostRead(Object array, Object call) {
         hookCalls++;
         if (call instanceof Call c && c.data() != null && !ignoreHooks) {

@@ -56,12 +56,18 @@ final class HostUnits {
     /** Two-dimensional arrays whose rows host code stored into: their row tables are rebuilt before a kernel. */
     private final List<Object> rowsChanged = new ArrayList<>();
     private Object lastRead;
-    private int lastReadEpoch = -1;
+    private int lastReadGeneration = -1;
     private Object lastWritten;
     private int[] lastWindow;
-    private int lastWrittenEpoch = -1;
-    /** Whether a kernel wrote anything since the last write's unit was made current (so its fast path holds). */
-    private int kernels;
+    private int lastWrittenGeneration = -1;
+    /**
+     * Counts kernel writes and kernels' entries: what a fast path learnt holds while it is unchanged (a kernel may make
+     * a unit stale, an entry may make an array present).
+     */
+    private int generation;
+    /** Units a read found current, and arrays a write found without a device copy, with the generation then. */
+    private final Map<Object, int[]> readCurrent = new IdentityHashMap<>();
+    private final Map<Object, int[]> noCopy = new IdentityHashMap<>();
 
     HostUnits(CallScope scope) {
         this.scope = scope;
@@ -69,22 +75,24 @@ final class HostUnits {
 
     void clear() {
         epoch = 0;
-        kernels = 0;
+        generation = 0;
+        readCurrent.clear();
+        noCopy.clear();
         owners.clear();
         rowOwner.clear();
         cleanAt.clear();
         windows.clear();
         rowsChanged.clear();
         lastRead = null;
-        lastReadEpoch = -1;
+        lastReadGeneration = -1;
         lastWritten = null;
         lastWindow = null;
-        lastWrittenEpoch = -1;
+        lastWrittenGeneration = -1;
     }
 
     /** After a kernel wrote {@code array}. */
     void written(Object array) {
-        kernels++;
+        generation++;
         if (HostArrays.isRank2(array)) {
             Owner o = owners.computeIfAbsent(array, a -> new Owner());
             o.writtenAt = ++epoch;
@@ -104,7 +112,16 @@ final class HostUnits {
     }
 
     boolean readNeedsNothing(Object array) {
-        return array == null || !scope.anyDeviceNewer() || array == lastRead && lastReadEpoch == kernels;
+        if (array == null || !scope.anyDeviceNewer() || array == lastRead && lastReadGeneration == generation) {
+            return true;
+        }
+        int[] g = readCurrent.get(array);
+        if (g != null && g[0] == generation) {
+            lastRead = array;
+            lastReadGeneration = generation;
+            return true;
+        }
+        return false;
     }
 
     /** Before host code reads an element of {@code array}: its host copy is made current if a kernel wrote it. */
@@ -123,13 +140,35 @@ final class HostUnits {
             }
         }
         lastRead = array;
-        lastReadEpoch = kernels;
+        lastReadGeneration = generation;
+        readCurrent.computeIfAbsent(array, a -> new int[1])[0] = generation;
     }
 
     boolean writeNeedsNothing(Object array, int index) {
         int[] w = lastWindow;
-        return array == lastWritten && lastWrittenEpoch == kernels
-                && (w == null || index >= w[0] - 1 && index <= w[1] && grow(w, index, array));
+        if (array == lastWritten && lastWrittenGeneration == generation
+                && (w == null || index >= w[0] - 1 && index <= w[1] && grow(w, index, array))) {
+            return true;
+        }
+        if (array == null) {
+            return true;
+        }
+        // a unit with a window is current on the host (windows go to the device before any kernel)
+        w = windows.get(array);
+        if (w != null && index >= w[0] - 1 && index <= w[1] && grow(w, index, array)) {
+            lastWritten = array;
+            lastWindow = w;
+            lastWrittenGeneration = generation;
+            return true;
+        }
+        int[] g = noCopy.get(array);
+        if (g != null && g[0] == generation) {
+            lastWritten = array;
+            lastWindow = null;
+            lastWrittenGeneration = generation;
+            return true;
+        }
+        return false;
     }
 
     /** Before host code writes element {@code index} of {@code array}: the unit's window grows to hold it. */
@@ -139,11 +178,12 @@ final class HostUnits {
         }
         read(array);
         lastWritten = array;
-        lastWrittenEpoch = kernels;
+        lastWrittenGeneration = generation;
         PresentTable table = scope.table();
         if (!table.isPresent(array) || HostArrays.isRank2(array)) {
             // no device copy to keep current
             lastWindow = null;
+            noCopy.computeIfAbsent(array, a -> new int[1])[0] = generation;
             return;
         }
         int length = HostArrays.length(array);
@@ -201,6 +241,7 @@ final class HostUnits {
             flush();
         }
         // the array may become present now: the next write looks again
+        generation++;
         lastWritten = null;
         lastWindow = null;
         if (!rowsChanged.isEmpty() && rowsChanged.remove(array) && scope.table().isPresent(array)) {

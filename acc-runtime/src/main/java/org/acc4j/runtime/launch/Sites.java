@@ -433,6 +433,11 @@ public final class Sites {
         }
     }
 
+    /** Whether a call follows its host code's element accesses: it has a data scope on the device. */
+    public boolean followsHost(Object callObject) {
+        return callObject instanceof Call call && !call.finished;
+    }
+
     /**
      * Before host code of a call reads an element of {@code array}: a kernel's newer values are copied to the host
      * first (the row read, or the one-dimensional array). Nothing to do for a call without a data scope.

@@ -273,4 +273,41 @@ class CallScopeTest {
         assertEquals(0, a[7][0], "the new row went in and came back doubled: 0");
         assertEquals(8 * 10, a[10][0]);
     }
+
+    @Test
+    void hostCodeAlternatingBetweenArraysStaysOnTheFastPathsUntilAKernel() {
+        double[][] a = new double[4][8];
+        double[] x = new double[8];
+        double[] y = new double[8];
+        int[] notPresent = new int[8];
+        CallScope s = new CallScope(table, getClass().getClassLoader());
+        s.adopt(a, "a", Clause.COPY);
+        s.adopt(x, "x", Clause.COPY);
+        s.adopt(y, "y", Clause.COPY);
+        s.written(a);
+        s.written(x);
+        for (Object u : new Object[] {a[0], a[1], x, y}) {
+            assertFalse(s.readNeedsNothing(u) && u != y, "a unit a kernel wrote, before its first read");
+            s.hostRead(u);
+        }
+        for (int i = 0; i < 8; i++) {
+            for (Object u : new Object[] {a[0], a[1], x, y}) {
+                assertTrue(s.readNeedsNothing(u), "read again, no kernel since");
+            }
+        }
+        s.hostWrite(x, 0);
+        s.hostWrite(y, 0);
+        s.hostWrite(notPresent, 0);
+        for (int i = 1; i < 8; i++) {
+            assertTrue(s.writeNeedsNothing(x, i) && s.writeNeedsNothing(y, i) && s.writeNeedsNothing(notPresent, i),
+                    "writes next to their windows, and to an array with no device copy");
+        }
+        long up = up();
+        s.adopt(x, "x", Clause.COPY);
+        assertEquals(up + 2, up(), "the windows of x and y");
+        assertFalse(s.writeNeedsNothing(notPresent, 0), "an entry may have made it present: looked at again");
+        s.written(a);
+        assertFalse(s.readNeedsNothing(a[0]), "a kernel wrote a since");
+        s.close();
+    }
 }
