@@ -55,14 +55,18 @@ final class HostUnits {
     private final Map<Object, int[]> windows = new IdentityHashMap<>();
     /** Two-dimensional arrays whose rows host code stored into: their row tables are rebuilt before a kernel. */
     private final List<Object> rowsChanged = new ArrayList<>();
-    private Object lastRead;
-    private int lastReadGeneration = -1;
+    /** The units read last (a few, for host code alternating between arrays), current since kernel write {@link #kernels}. */
+    private final Object[] recentReads = new Object[4];
+    private int recentReadsAt = -1;
+    private int nextRecent;
+    /** Kernel writes so far: a unit found current stays so until the next. */
+    private int kernels;
     private Object lastWritten;
     private int[] lastWindow;
     private int lastWrittenGeneration = -1;
     /**
-     * Counts kernel writes and kernels' entries: what a fast path learnt holds while it is unchanged (a kernel may make
-     * a unit stale, an entry may make an array present).
+     * Counts kernel writes and kernels' entries: what a write's fast path learnt holds while it is unchanged (a kernel
+     * may make a unit stale, an entry may make an array present).
      */
     private int generation;
     /** Units a read found current, and arrays a write found without a device copy, with the generation then. */
@@ -76,6 +80,9 @@ final class HostUnits {
     void clear() {
         epoch = 0;
         generation = 0;
+        kernels = 0;
+        java.util.Arrays.fill(recentReads, null);
+        recentReadsAt = -1;
         readCurrent.clear();
         noCopy.clear();
         owners.clear();
@@ -83,8 +90,6 @@ final class HostUnits {
         cleanAt.clear();
         windows.clear();
         rowsChanged.clear();
-        lastRead = null;
-        lastReadGeneration = -1;
         lastWritten = null;
         lastWindow = null;
         lastWrittenGeneration = -1;
@@ -93,6 +98,7 @@ final class HostUnits {
     /** After a kernel wrote {@code array}. */
     void written(Object array) {
         generation++;
+        kernels++;
         if (HostArrays.isRank2(array)) {
             Owner o = owners.computeIfAbsent(array, a -> new Owner());
             o.writtenAt = ++epoch;
@@ -112,16 +118,29 @@ final class HostUnits {
     }
 
     boolean readNeedsNothing(Object array) {
-        if (array == null || !scope.anyDeviceNewer() || array == lastRead && lastReadGeneration == generation) {
+        if (array == null || !scope.anyDeviceNewer()) {
+            return true;
+        }
+        Object[] r = recentReads;
+        if (recentReadsAt == kernels && (array == r[0] || array == r[1] || array == r[2] || array == r[3])) {
             return true;
         }
         int[] g = readCurrent.get(array);
-        if (g != null && g[0] == generation) {
-            lastRead = array;
-            lastReadGeneration = generation;
+        if (g != null && g[0] == kernels) {
+            recent(array);
             return true;
         }
         return false;
+    }
+
+    /** Notes a unit current until the next kernel write. */
+    private void recent(Object array) {
+        if (recentReadsAt != kernels) {
+            java.util.Arrays.fill(recentReads, null);
+            recentReadsAt = kernels;
+        }
+        recentReads[nextRecent] = array;
+        nextRecent = (nextRecent + 1) & 3;
     }
 
     /** Before host code reads an element of {@code array}: its host copy is made current if a kernel wrote it. */
@@ -139,9 +158,8 @@ final class HostUnits {
                 pull(array, o);
             }
         }
-        lastRead = array;
-        lastReadGeneration = generation;
-        readCurrent.computeIfAbsent(array, a -> new int[1])[0] = generation;
+        recent(array);
+        readCurrent.computeIfAbsent(array, a -> new int[1])[0] = kernels;
     }
 
     boolean writeNeedsNothing(Object array, int index) {
