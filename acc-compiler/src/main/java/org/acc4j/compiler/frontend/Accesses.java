@@ -78,6 +78,13 @@ final class Accesses {
         if (bound != null) {
             return bound;
         }
+        if (reader.elementSlots.containsKey(slot)) {
+            return new MethodReader.Element(reader.elementArrays.get(slot), new Expr.Local(reader.elementSlots.get(slot)));
+        }
+        MethodReader.Objects objects = reader.objectArraySlots.get(slot);
+        if (objects != null) {
+            return objects;
+        }
         if (reader.rowSlots.containsKey(slot)) {
             return new MethodReader.Row(reader.rowArrays.get(slot), new Expr.Local(reader.rowSlots.get(slot)));
         }
@@ -86,6 +93,10 @@ final class Accesses {
             Elem element = Elem.ofArray(p.descriptor());
             if (element == null && p.descriptor().startsWith("L")) {
                 return new MethodReader.Holder(p);
+            }
+            String cls = objectArrayClass(p.descriptor());
+            if (cls != null) {
+                return objects(new ArrayRef.Parameter(p.index(), p.name()), cls, line);
             }
             if (element == null) {
                 throw new Unsupported(line, "the parameter " + p.name() + " of type "
@@ -238,6 +249,83 @@ final class Accesses {
     }
 
     /**
+     * The class (an internal name) of the elements of an array of objects of descriptor {@code desc} whose fields a nest
+     * may read ({@code [Lorg/x/Particle;}), or null: one dimension, a class outside the JDK.
+     */
+    static String objectArrayClass(String desc) {
+        if (!desc.startsWith("[L") || desc.startsWith("[Ljava/") || desc.startsWith("[Ljavax/")
+                || desc.startsWith("[Ljdk/") || desc.startsWith("[Lsun/")) {
+            return null;
+        }
+        return desc.substring(2, desc.length() - 1);
+    }
+
+    /** The array of objects {@code source}, refused in a method that inlines an overridable method. */
+    private MethodReader.Objects objects(ArrayRef.Source source, String cls, int line) {
+        if (reader.virtualCalls) {
+            // the receivers' classes are checked at each call for this and the parameters only, not for elements
+            throw new Unsupported(line, "the array of objects " + source.name() + " (" + cls.replace('/', '.')
+                    + "[]) in a method that inlines an overridable method: make that method final, or read the fields"
+                    + " into arrays before the nest");
+        }
+        return new MethodReader.Objects(source, cls);
+    }
+
+    /**
+     * The primitive array of field {@code f} of the elements of {@code objects} ({@link ArrayRef.Gathered}).
+     *
+     * @throws Unsupported for a static field or a field that is not of a primitive type
+     */
+    ArrayRef gathered(MethodReader.Objects objects, FieldInsnNode f, int line) {
+        Elem elem = Elem.ofField(f.desc);
+        if (elem == null) {
+            throw new Unsupported(line, "the field " + f.name + " (" + org.objectweb.asm.Type.getType(f.desc).getClassName()
+                    + ") of an element of the array of objects " + objects.source().name()
+                    + ": only primitive fields of an array's objects are read and written in a nest");
+        }
+        return new ArrayRef(new ArrayRef.Gathered(objects.source(), f.owner, f.name, f.desc), elem, 1);
+    }
+
+    /** {@code objects.length}: the length of its array, read through a stand-in that carries no elements. */
+    static Expr objectsLength(MethodReader.Objects objects) {
+        return new Expr.Length(new ArrayRef(ArrayRef.Gathered.length(objects.source()), Elem.BOOLEAN, 1));
+    }
+
+    /** Stores the element {@code e} of an array of objects into local {@code slot} (its index into a variable). */
+    void bindElement(int slot, MethodReader.Element e, List<Object> stack, List<Stmt> out, int line) {
+        if (paramAt(slot) != null || reader.arraySlots.containsKey(slot) || reader.rowSlots.containsKey(slot)
+                || reader.holderSlots.containsKey(slot) || reader.thisSlots.contains(slot)
+                || reader.objectSlots.containsKey(slot) || reader.objectArraySlots.containsKey(slot)) {
+            throw new Unsupported(line, "a variable that holds an element of an array of objects and another reference");
+        }
+        MethodReader.Objects old = reader.elementArrays.putIfAbsent(slot, e.array());
+        if (old != null && !old.equals(e.array())) {
+            throw new Unsupported(line, "a variable that refers to elements of different arrays of objects");
+        }
+        Var v = reader.elementSlots.get(slot);
+        if (v != null) {
+            reader.ops.spill(stack, out, line, v, false);
+        } else {
+            v = new Var(reader.method.maxLocals + 12288 + slot, Type.I32, localName(slot, null) + "_element");
+            reader.elementSlots.put(slot, v);
+        }
+        out.add(new Stmt.Assign(v, e.index(), line));
+    }
+
+    /** Stores the array of objects {@code o} into local {@code slot}. */
+    void bindObjects(int slot, MethodReader.Objects o, int line) {
+        if (paramAt(slot) != null || reader.arraySlots.containsKey(slot) || reader.rowSlots.containsKey(slot)
+                || reader.holderSlots.containsKey(slot) || reader.thisSlots.contains(slot)
+                || reader.objectSlots.containsKey(slot) || reader.elementSlots.containsKey(slot)) {
+            throw new Unsupported(line, "a variable that holds an array of objects and another reference");
+        }
+        MethodReader.Objects old = reader.objectArraySlots.putIfAbsent(slot, o);
+        if (old != null && !old.equals(o)) {
+            throw new Unsupported(line, "a variable that refers to different arrays of objects");
+        }
+    }
+
+    /**
      * The value of field {@code f}: an array or a primitive's {@link Expr.FieldValue}; {@code target} null if static,
      * else {@code this} or an object parameter ({@link MethodReader.Holder}).
      */
@@ -248,6 +336,9 @@ final class Accesses {
         }
         if (target instanceof MethodReader.Fresh) {
             throw new Unsupported(line, "the field " + f.name + " of an object before its constructor runs");
+        }
+        if (target instanceof MethodReader.Element e) {
+            return new Expr.Load(gathered(e.array(), f, line), null, e.index(), reader.nextAccess());
         }
         MethodReader.Holder held = target instanceof MethodReader.Holder h ? h : null;
         if (!isStatic && target != MethodReader.THIS && held == null) {
@@ -283,6 +374,10 @@ final class Accesses {
         Elem element = Elem.ofArray(f.desc);
         if (element != null) {
             return new ArrayRef(source, element, Elem.arrayDims(f.desc));
+        }
+        String cls = objectArrayClass(f.desc);
+        if (cls != null) {
+            return objects(source, cls, line);
         }
         Type scalar = Type.ofDescriptor(f.desc);
         if (scalar == null) {

@@ -176,6 +176,14 @@ final class SymbolicInterpreter extends Interpreter<Sym> {
                     }
                     return value;
                 }
+                if (value.value() instanceof MethodReader.Element e) {
+                    reader.acc.bindElement(slot, e, stack, out, line);
+                    return value;
+                }
+                if (value.value() instanceof MethodReader.Objects o) {
+                    reader.acc.bindObjects(slot, o, line);
+                    return value;
+                }
                 if (value.value() instanceof MethodReader.Row) {
                     Var rv = reader.rowSlots.get(slot);
                     if (rv != null) {
@@ -229,6 +237,9 @@ final class SymbolicInterpreter extends Interpreter<Sym> {
             }
             case Opcodes.ARRAYLENGTH -> {
                 Object arr = value.value();
+                if (arr instanceof MethodReader.Objects o) {
+                    return Sym.of(Accesses.objectsLength(o));
+                }
                 return Sym.of(arr instanceof MethodReader.Row r ? new Expr.Length(r.array(), r.row())
                         : new Expr.Length(OperandStack.asArray(arr, line, 0)));
             }
@@ -284,6 +295,9 @@ final class SymbolicInterpreter extends Interpreter<Sym> {
             }
             case Opcodes.AALOAD -> {
                 Expr index = expr(value2);
+                if (value1.value() instanceof MethodReader.Objects o) {
+                    return Sym.of(new MethodReader.Element(o, index));
+                }
                 ArrayRef a = OperandStack.asArray(value1.value(), line, 2);
                 return Sym.of(new MethodReader.Row(a, index));
             }
@@ -330,6 +344,13 @@ final class SymbolicInterpreter extends Interpreter<Sym> {
                 FieldInsnNode f = (FieldInsnNode) insn;
                 if (value1.value() instanceof MethodReader.Obj o) {
                     reader.ops.assign(reader.objectField(o.slot(), o.cls(), f.name, insn, line), expr(value2), stack, out, line);
+                    return null;
+                }
+                if (value1.value() instanceof MethodReader.Element e) {
+                    Expr v = expr(value2);
+                    ArrayRef a = reader.acc.gathered(e.array(), f, line);
+                    reader.ops.spill(stack, out, line, null, true);
+                    out.add(new Stmt.Store(a, null, e.index(), v, line, reader.nextAccess()));
                     return null;
                 }
                 if (value1.value() == MethodReader.THIS && reader.callee && reader.method.name.equals("<init>")) {

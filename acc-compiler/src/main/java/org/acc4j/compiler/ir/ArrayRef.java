@@ -101,6 +101,26 @@ public record ArrayRef(Source source, Elem elem, int dims) {
     }
 
     /**
+     * The primitive field {@code field} (declared in or inherited by {@code owner}, of type {@code descriptor}) of
+     * each element of the one-dimensional array of objects that {@code objects} names ({@code p[i].x} of a {@code
+     * Particle[] p}): the kernels see it as a primitive array of the same length, {@code p[].x}, which the runtime
+     * makes from the elements at each launch and writes back into them after a launch that wrote it. With a null
+     * {@code field} it stands for the objects' array alone, whose length a nest reads ({@code p.length}): its
+     * elements are never read.
+     */
+    public record Gathered(Source objects, String owner, String field, String descriptor) implements Source {
+        /** The name of the length alone of {@code objects}' array. */
+        public static Gathered length(Source objects) {
+            return new Gathered(objects, null, null, "Z");
+        }
+
+        @Override
+        public String name() {
+            return objects.name() + "[]" + (field == null ? "" : "." + field);
+        }
+    }
+
+    /**
      * A field holding an object, read on the way to another field ({@code inner} of {@code b.inner.u}): of the
      * object reached so far, or of its class {@code owner} when {@code isStatic} (then the first of a path).
      */

@@ -83,6 +83,11 @@ public enum Elem {
         return (dims == 1 || dims == 2) && desc.length() == dims + 1 && of(desc.charAt(dims)) != null ? dims : 0;
     }
 
+    /** The element type a primitive field of descriptor {@code desc} ({@code D}, {@code Z}) stores as, or null. */
+    public static Elem ofField(String desc) {
+        return desc.length() == 1 ? of(desc.charAt(0)) : null;
+    }
+
     private static Elem of(char descriptor) {
         for (Elem e : values()) {
             if (e.descriptor == descriptor) {

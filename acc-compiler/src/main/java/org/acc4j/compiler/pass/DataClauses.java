@@ -56,6 +56,10 @@ public final class DataClauses {
                 // a colour order is made and kept present by the runtime
                 continue;
             }
+            if (a.source() instanceof ArrayRef.Gathered g && g.field() == null) {
+                // the length of an array of objects: the kernel is given the number, never the elements
+                continue;
+            }
             boolean read = e.getValue()[0];
             boolean written = e.getValue()[1];
             if (!written) {

@@ -26,6 +26,9 @@ final class Sources {
                     : new ValueSource.Field(f.owner(), f.field(), false, f.holder(),
                             f.name().substring(0, f.name().lastIndexOf('.')));
         }
+        if (s instanceof ArrayRef.Gathered g) {
+            return new ValueSource.Gathered(of(g.objects()), g.owner(), g.field(), g.descriptor(), g.name());
+        }
         if (s instanceof ArrayRef.ColourOrder o) {
             return new ValueSource.Made(o.name());
         }

@@ -51,6 +51,16 @@ public sealed interface ValueSource {
     }
 
     /**
+     * The primitive field {@code field} of {@code owner} (an internal name) of every element of the array of objects
+     * that {@code objects} gives ({@code p[].x}), which the runtime gathers into a primitive array of that array's
+     * length at each launch, and scatters back after a launch that wrote it; with a null {@code field}, only that
+     * array's length is used. Read as a value on the host, it is the array of objects itself.
+     */
+    record Gathered(ValueSource objects, String owner, String field, String descriptor, String name)
+            implements ValueSource {
+    }
+
+    /**
      * An array the runtime makes at the launch, not read from the call: a coloured loop's colour order
      * ({@link LaunchPlan#coloured}).
      */

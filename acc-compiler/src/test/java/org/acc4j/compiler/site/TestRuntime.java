@@ -98,15 +98,40 @@ public final class TestRuntime {
         if (data != null) {
             data.beforeSite();
         }
+        // fields of arrays' objects: gathered for this launch, written back after it, as the runtime does
+        java.util.Map<ArrayRef.Source, Object> gathered = new java.util.HashMap<>();
+        java.util.Map<ArrayRef.Source, Field> gatheredFields = new java.util.HashMap<>();
+        java.util.Map<ArrayRef.Source, Object[]> gatheredObjects = new java.util.HashMap<>();
         try {
             Object r = KernelInterpreter.run(s.compiled().method(), source -> {
                 if (source instanceof ArrayRef.Parameter p) {
                     return data != null ? data.adopt(values[p.index()]) : onDevice(values[p.index()]);
                 }
+                if (source instanceof ArrayRef.Gathered g) {
+                    return gathered.computeIfAbsent(source, k -> {
+                        Object[] objects = (Object[]) (g.objects() instanceof ArrayRef.Parameter p ? values[p.index()]
+                                : field(c.owner(), g.objects().name(), c.self()));
+                        if (g.field() == null) {
+                            return new boolean[objects.length];
+                        }
+                        Field f;
+                        try {
+                            f = org.acc4j.compiler.plan.Gathering.resolve(Class.forName(g.owner().replace('/', '.'),
+                                    false, c.owner().getClassLoader()), g.field());
+                        } catch (ClassNotFoundException e) {
+                            throw new IllegalStateException(e);
+                        }
+                        gatheredFields.put(source, f);
+                        gatheredObjects.put(source, objects);
+                        return org.acc4j.compiler.plan.Gathering.gather(objects, f);
+                    });
+                }
                 ArrayRef.Field f = (ArrayRef.Field) source;
                 Object v = field(c.owner(), f.name(), f.isStatic() ? null : c.self());
                 return data != null ? data.adopt(v) : onDevice(v);
             }, values, 16);
+            gatheredFields.forEach((k, f) -> org.acc4j.compiler.plan.Gathering.scatter(gatheredObjects.get(k), f,
+                    gathered.get(k)));
             launches++;
             if (data != null) {
                 data.afterSite(s.after());

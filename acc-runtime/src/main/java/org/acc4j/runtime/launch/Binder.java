@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import org.acc4j.compiler.plan.ArrayUse;
 import org.acc4j.compiler.plan.AsyncClause;
+import org.acc4j.compiler.plan.Gathering;
 import org.acc4j.compiler.plan.HostCall;
 import org.acc4j.compiler.plan.LaunchPlan;
 import org.acc4j.compiler.plan.RowLengths;
@@ -23,6 +24,16 @@ final class Binder {
 
     Binder(PresentTable table) {
         this.table = table;
+    }
+
+    /** The fields of arrays' objects the last {@link #bind} gathered, or null for none. */
+    private Gathering gathered;
+
+    /** The fields of arrays' objects the last {@link #bind} gathered (to scatter after the call), or null; forgotten. */
+    Gathering takeGathered() {
+        Gathering g = gathered;
+        gathered = null;
+        return g;
     }
 
     /** What the present table knows of bound arrays' rows (see {@link Aliasing.Known}). */
@@ -99,6 +110,8 @@ final class Binder {
     private void bindInto(OffloadedMethod m, Object self, Object[] args, List<ArrayUse> used, Object[] arrays,
                           HostCall call) throws Launcher.HostInstead {
         boolean made = false;
+        gathered = null;
+        Gathering gathering = null;
         for (int i = 0; i < used.size(); i++) {
             ArrayUse a = used.get(i);
             if (a.source() instanceof org.acc4j.compiler.plan.ValueSource.Made) {
@@ -106,7 +119,25 @@ final class Binder {
                 made = true;
                 continue;
             }
+            if (a.source() instanceof org.acc4j.compiler.plan.ValueSource.Gathered g) {
+                // a field of an array's objects: made below, once every such array passed its checks
+                gathering = gathering != null ? gathering : new Gathering();
+                String why = gathering.add(a.index(), g, m.sources().value(g, self, args), a.written(),
+                        m.sources()::instanceField);
+                if (why != null) {
+                    throw new Launcher.HostInstead(why);
+                }
+                continue;
+            }
             arrays[a.index()] = m.sources().value(a.source(), self, args);
+        }
+        if (gathering != null) {
+            String why = gathering.refusal();
+            if (why != null) {
+                throw new Launcher.HostInstead(why);
+            }
+            gathering.gather(arrays);
+            gathered = gathering;
         }
         // arrays whose device-side changes an earlier fault lost: their host copies are stale
         for (Object value : arrays) {
@@ -168,6 +199,16 @@ final class Binder {
         };
     }
 
+    /** Whether {@code m}'s kernels use a field of an array's objects ({@link Gathering}). */
+    static boolean gathers(OffloadedMethod m) {
+        for (ArrayUse a : m.plan().arrays()) {
+            if (a.source() instanceof org.acc4j.compiler.plan.ValueSource.Gathered) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The methods and reasons already told that their async clause is not followed. */
     private final java.util.Set<String> saidSync = new java.util.HashSet<>();
 
@@ -193,6 +234,8 @@ final class Binder {
         if (why == null && q != org.acc4j.Acc.ASYNC_SYNC) {
             if (m.plan().returnsValue()) {
                 why = "it returns a value, which the host needs when the call returns";
+            } else if (gathers(m)) {
+                why = "its kernels use fields of an array's objects, which go back into the objects when they end";
             } else {
                 for (LaunchPlan k : m.plan().kernels()) {
                     if (k.reductions() > 0) {

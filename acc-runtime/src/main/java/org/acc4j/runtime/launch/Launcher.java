@@ -230,6 +230,7 @@ public final class Launcher implements AutoCloseable {
     private Object runNow(OffloadedMethod m, Object self, Object[] args, Scope scope) throws HostInstead {
         HostCall call = Binder.checkBeforeLaunch(m, self, args);
         Object[] arrays = binder.bind(m, self, args, syncCall.busy ? null : m.boundArrays(), call);
+        org.acc4j.compiler.plan.Gathering gathered = binder.takeGathered();
         if (CallClock.ON) {
             CallClock.mark(CallClock.Part.BIND);
         }
@@ -237,6 +238,7 @@ public final class Launcher implements AutoCloseable {
         // call would get its own)
         SyncCall sc = syncCall.busy ? new SyncCall() : syncCall;
         sc.start(m, self, args, arrays, windowsOf(m));
+        sc.gathered = gathered;
         try {
             return runSync(sc, m, arrays, call, scope);
         } finally {
@@ -255,6 +257,10 @@ public final class Launcher implements AutoCloseable {
             if (scope != null) {
                 List<DataUse> data = m.plan().data();
                 for (int d = 0; d < data.size(); d++) {
+                    if (data.get(d).source() instanceof org.acc4j.compiler.plan.ValueSource.Gathered) {
+                        // made for this launch: entered by its clause below, copied back and freed at its end
+                        continue;
+                    }
                     Object array = arrays[data.get(d).array()];
                     Clause clause = Binder.clause(m, d, array, call);
                     if (clause != Clause.COPY || !windows.adopt(scope, d, array, data.get(d).name(), call)) {
@@ -279,9 +285,13 @@ public final class Launcher implements AutoCloseable {
             throw t;
         }
         ClauseExits.all(table, entered, clauses, true, null);
+        if (sc.gathered != null) {
+            // the gathered fields came back with the clauses' exits: into the objects
+            sc.gathered.scatter(arrays);
+        }
         if (scope != null) {
             for (ArrayUse a : m.plan().arrays()) {
-                if (a.written()) {
+                if (a.written() && !(a.source() instanceof org.acc4j.compiler.plan.ValueSource.Gathered)) {
                     scope.written(arrays[a.index()]);
                 }
             }
@@ -305,6 +315,8 @@ public final class Launcher implements AutoCloseable {
         boolean launched;
         /** Whether every array of the call was present before it (its exit copies and frees nothing). */
         boolean present;
+        /** The fields of arrays' objects gathered for the call, scattered after it; null for none. */
+        org.acc4j.compiler.plan.Gathering gathered;
         boolean busy;
 
         void start(OffloadedMethod m, Object self, Object[] args, Object[] arrays, WrittenWindows windows) {
@@ -330,6 +342,7 @@ public final class Launcher implements AutoCloseable {
             }
             arrays = null;
             windows = null;
+            gathered = null;
             busy = false;
         }
 

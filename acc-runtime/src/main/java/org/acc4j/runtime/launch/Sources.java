@@ -23,6 +23,10 @@ final class Sources implements ValueReader {
         if (source instanceof ValueSource.Argument p) {
             return args[p.index()];
         }
+        if (source instanceof ValueSource.Gathered g) {
+            // on the host, a field of an array's objects is that array of objects (its length is the gathered array's)
+            return value(g.objects(), self, args);
+        }
         ValueSource.Field f = (ValueSource.Field) source;
         Object target = f.target(self, args);
         for (ValueSource.Hop h : f.path()) {
@@ -46,6 +50,11 @@ final class Sources implements ValueReader {
         } catch (IllegalAccessException e) {
             throw new IllegalStateException("acc4j: cannot read the field " + f.name() + " of " + owner.getName(), e);
         }
+    }
+
+    /** The instance field {@code name} that a reference through class {@code internalOwner} names, accessible. */
+    Field instanceField(String internalOwner, String name) {
+        return fields.computeIfAbsent(internalOwner + "." + name, k -> lookup(internalOwner, name));
     }
 
     /**
