@@ -79,9 +79,9 @@ final class Accesses {
             return bound;
         }
         if (reader.elementSlots.containsKey(slot)) {
-            return new MethodReader.Element(reader.elementArrays.get(slot), new Expr.Local(reader.elementSlots.get(slot)));
+            return new ObjectElement(reader.elementArrays.get(slot), new Expr.Local(reader.elementSlots.get(slot)));
         }
-        MethodReader.Objects objects = reader.objectArraySlots.get(slot);
+        ObjectArray objects = reader.objectArraySlots.get(slot);
         if (objects != null) {
             return objects;
         }
@@ -261,14 +261,14 @@ final class Accesses {
     }
 
     /** The array of objects {@code source}, refused in a method that inlines an overridable method. */
-    private MethodReader.Objects objects(ArrayRef.Source source, String cls, int line) {
+    private ObjectArray objects(ArrayRef.Source source, String cls, int line) {
         if (reader.virtualCalls) {
             // the receivers' classes are checked at each call for this and the parameters only, not for elements
             throw new Unsupported(line, "the array of objects " + source.name() + " (" + cls.replace('/', '.')
                     + "[]) in a method that inlines an overridable method: make that method final, or read the fields"
                     + " into arrays before the nest");
         }
-        return new MethodReader.Objects(source, cls);
+        return new ObjectArray(source, cls);
     }
 
     /**
@@ -276,7 +276,7 @@ final class Accesses {
      *
      * @throws Unsupported for a static field or a field that is not of a primitive type
      */
-    ArrayRef gathered(MethodReader.Objects objects, FieldInsnNode f, int line) {
+    ArrayRef gathered(ObjectArray objects, FieldInsnNode f, int line) {
         Elem elem = Elem.ofField(f.desc);
         if (elem == null) {
             throw new Unsupported(line, "the field " + f.name + " (" + org.objectweb.asm.Type.getType(f.desc).getClassName()
@@ -287,18 +287,18 @@ final class Accesses {
     }
 
     /** {@code objects.length}: the length of its array, read through a stand-in that carries no elements. */
-    static Expr objectsLength(MethodReader.Objects objects) {
+    static Expr objectsLength(ObjectArray objects) {
         return new Expr.Length(new ArrayRef(ArrayRef.Gathered.length(objects.source()), Elem.BOOLEAN, 1));
     }
 
     /** Stores the element {@code e} of an array of objects into local {@code slot} (its index into a variable). */
-    void bindElement(int slot, MethodReader.Element e, List<Object> stack, List<Stmt> out, int line) {
+    void bindElement(int slot, ObjectElement e, List<Object> stack, List<Stmt> out, int line) {
         if (paramAt(slot) != null || reader.arraySlots.containsKey(slot) || reader.rowSlots.containsKey(slot)
                 || reader.holderSlots.containsKey(slot) || reader.thisSlots.contains(slot)
                 || reader.objectSlots.containsKey(slot) || reader.objectArraySlots.containsKey(slot)) {
             throw new Unsupported(line, "a variable that holds an element of an array of objects and another reference");
         }
-        MethodReader.Objects old = reader.elementArrays.putIfAbsent(slot, e.array());
+        ObjectArray old = reader.elementArrays.putIfAbsent(slot, e.array());
         if (old != null && !old.equals(e.array())) {
             throw new Unsupported(line, "a variable that refers to elements of different arrays of objects");
         }
@@ -313,13 +313,13 @@ final class Accesses {
     }
 
     /** Stores the array of objects {@code o} into local {@code slot}. */
-    void bindObjects(int slot, MethodReader.Objects o, int line) {
+    void bindObjects(int slot, ObjectArray o, int line) {
         if (paramAt(slot) != null || reader.arraySlots.containsKey(slot) || reader.rowSlots.containsKey(slot)
                 || reader.holderSlots.containsKey(slot) || reader.thisSlots.contains(slot)
                 || reader.objectSlots.containsKey(slot) || reader.elementSlots.containsKey(slot)) {
             throw new Unsupported(line, "a variable that holds an array of objects and another reference");
         }
-        MethodReader.Objects old = reader.objectArraySlots.putIfAbsent(slot, o);
+        ObjectArray old = reader.objectArraySlots.putIfAbsent(slot, o);
         if (old != null && !old.equals(o)) {
             throw new Unsupported(line, "a variable that refers to different arrays of objects");
         }
@@ -337,7 +337,7 @@ final class Accesses {
         if (target instanceof MethodReader.Fresh) {
             throw new Unsupported(line, "the field " + f.name + " of an object before its constructor runs");
         }
-        if (target instanceof MethodReader.Element e) {
+        if (target instanceof ObjectElement e) {
             return new Expr.Load(gathered(e.array(), f, line), null, e.index(), reader.nextAccess());
         }
         MethodReader.Holder held = target instanceof MethodReader.Holder h ? h : null;

@@ -67,32 +67,10 @@ public final class MethodReader {
     final Map<Integer, Holder> holderSlots = new HashMap<>();
     /** The parameters used as objects: their fields read, or held in a local. */
     final java.util.Set<Integer> objects = new java.util.TreeSet<>();
-
-    /** Locals that hold an element of an array of objects ({@code Particle q = p[i]}): the index, by slot. */
+    /** Locals holding an element of an array of objects (its index, and its array) and an array of objects, by slot. */
     final Map<Integer, Var> elementSlots = new HashMap<>();
-    final Map<Integer, Objects> elementArrays = new HashMap<>();
-    /** Locals that hold an array of objects ({@code Particle[] q = p}), by slot. */
-    final Map<Integer, Objects> objectArraySlots = new HashMap<>();
-
-    /**
-     * A one-dimensional array of objects of class {@code cls} (an internal name), a parameter or a field: a nest
-     * reads and writes its elements' primitive fields, each as a primitive array of its own ({@link
-     * ArrayRef.Gathered}); any other use of it or of its elements is refused.
-     */
-    record Objects(ArrayRef.Source source, String cls) {
-        @Override
-        public String toString() {
-            return source.name();
-        }
-    }
-
-    /** The element {@code array[index]} of an array of objects, as a value on the stack or in a local. */
-    record Element(Objects array, Expr index) {
-        @Override
-        public String toString() {
-            return "an element of " + array.source().name();
-        }
-    }
+    final Map<Integer, ObjectArray> elementArrays = new HashMap<>();
+    final Map<Integer, ObjectArray> objectArraySlots = new HashMap<>();
 
     /** A row {@code array[row]} of a two-dimensional array, as a value on the stack or in a local. */
     record Row(ArrayRef array, Expr row) {

@@ -176,11 +176,11 @@ final class SymbolicInterpreter extends Interpreter<Sym> {
                     }
                     return value;
                 }
-                if (value.value() instanceof MethodReader.Element e) {
+                if (value.value() instanceof ObjectElement e) {
                     reader.acc.bindElement(slot, e, stack, out, line);
                     return value;
                 }
-                if (value.value() instanceof MethodReader.Objects o) {
+                if (value.value() instanceof ObjectArray o) {
                     reader.acc.bindObjects(slot, o, line);
                     return value;
                 }
@@ -237,7 +237,7 @@ final class SymbolicInterpreter extends Interpreter<Sym> {
             }
             case Opcodes.ARRAYLENGTH -> {
                 Object arr = value.value();
-                if (arr instanceof MethodReader.Objects o) {
+                if (arr instanceof ObjectArray o) {
                     return Sym.of(Accesses.objectsLength(o));
                 }
                 return Sym.of(arr instanceof MethodReader.Row r ? new Expr.Length(r.array(), r.row())
@@ -295,8 +295,8 @@ final class SymbolicInterpreter extends Interpreter<Sym> {
             }
             case Opcodes.AALOAD -> {
                 Expr index = expr(value2);
-                if (value1.value() instanceof MethodReader.Objects o) {
-                    return Sym.of(new MethodReader.Element(o, index));
+                if (value1.value() instanceof ObjectArray o) {
+                    return Sym.of(new ObjectElement(o, index));
                 }
                 ArrayRef a = OperandStack.asArray(value1.value(), line, 2);
                 return Sym.of(new MethodReader.Row(a, index));
@@ -346,7 +346,7 @@ final class SymbolicInterpreter extends Interpreter<Sym> {
                     reader.ops.assign(reader.objectField(o.slot(), o.cls(), f.name, insn, line), expr(value2), stack, out, line);
                     return null;
                 }
-                if (value1.value() instanceof MethodReader.Element e) {
+                if (value1.value() instanceof ObjectElement e) {
                     Expr v = expr(value2);
                     ArrayRef a = reader.acc.gathered(e.array(), f, line);
                     reader.ops.spill(stack, out, line, null, true);

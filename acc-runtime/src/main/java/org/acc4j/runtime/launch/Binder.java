@@ -209,6 +209,18 @@ final class Binder {
         return false;
     }
 
+    /** Whether array {@code index} of {@code m} stands for an array of objects' length alone ({@link Gathering}). */
+    static boolean lengthOnly(OffloadedMethod m, int index) {
+        return m.plan().arrays().get(index).source() instanceof org.acc4j.compiler.plan.ValueSource.Gathered g
+                && g.field() == null;
+    }
+
+    /** A call whose data did not fit, before any of its kernels ran: it runs on the host instead. */
+    static Launcher.HostInstead hostInstead(org.acc4j.runtime.data.OutOfDeviceMemoryException oom) {
+        return new Launcher.HostInstead("not enough device memory: " + oom.getMessage().replace("acc4j: out of device memory: ",
+                ""), "out of device memory");
+    }
+
     /** The methods and reasons already told that their async clause is not followed. */
     private final java.util.Set<String> saidSync = new java.util.HashSet<>();
 

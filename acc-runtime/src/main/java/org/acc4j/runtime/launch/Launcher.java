@@ -8,9 +8,11 @@ import java.util.List;
 import org.acc4j.compiler.plan.ArrayUse;
 import org.acc4j.compiler.plan.AsyncClause;
 import org.acc4j.compiler.plan.DataUse;
+import org.acc4j.compiler.plan.Gathering;
 import org.acc4j.compiler.plan.HostCall;
 import org.acc4j.compiler.plan.LaneChoice;
 import org.acc4j.compiler.plan.LaunchPlan;
+import org.acc4j.compiler.plan.ValueSource;
 import org.acc4j.compiler.plan.Slot;
 import org.acc4j.runtime.cuda.Context;
 import org.acc4j.runtime.cuda.Device;
@@ -230,7 +232,7 @@ public final class Launcher implements AutoCloseable {
     private Object runNow(OffloadedMethod m, Object self, Object[] args, Scope scope) throws HostInstead {
         HostCall call = Binder.checkBeforeLaunch(m, self, args);
         Object[] arrays = binder.bind(m, self, args, syncCall.busy ? null : m.boundArrays(), call);
-        org.acc4j.compiler.plan.Gathering gathered = binder.takeGathered();
+        Gathering gathered = binder.takeGathered();
         if (CallClock.ON) {
             CallClock.mark(CallClock.Part.BIND);
         }
@@ -257,11 +259,10 @@ public final class Launcher implements AutoCloseable {
             if (scope != null) {
                 List<DataUse> data = m.plan().data();
                 for (int d = 0; d < data.size(); d++) {
-                    if (data.get(d).source() instanceof org.acc4j.compiler.plan.ValueSource.Gathered) {
-                        // made for this launch: entered by its clause below, copied back and freed at its end
-                        continue;
-                    }
                     Object array = arrays[data.get(d).array()];
+                    if (data.get(d).source() instanceof ValueSource.Gathered) {
+                        continue; // made for this launch: entered by its clause below, copied back and freed at its end
+                    }
                     Clause clause = Binder.clause(m, d, array, call);
                     if (clause != Clause.COPY || !windows.adopt(scope, d, array, data.get(d).name(), call)) {
                         scope.adopt(array, data.get(d).name(), clause);
@@ -277,7 +278,7 @@ public final class Launcher implements AutoCloseable {
             // nothing goes back to the host; this call's buffers are freed (and failures to free kept with t)
             ClauseExits.all(table, entered, clauses, false, t);
             if (t instanceof OutOfDeviceMemoryException oom && !sc.launched) {
-                throw hostInstead(oom);
+                throw Binder.hostInstead(oom);
             }
             if (t instanceof ColourLaunch.Refused r && !sc.launched) {
                 throw new HostInstead(r.getMessage(), "colouring");
@@ -286,12 +287,11 @@ public final class Launcher implements AutoCloseable {
         }
         ClauseExits.all(table, entered, clauses, true, null);
         if (sc.gathered != null) {
-            // the gathered fields came back with the clauses' exits: into the objects
-            sc.gathered.scatter(arrays);
+            sc.gathered.scatter(arrays); // the gathered fields came back with the clauses' exits: into the objects
         }
         if (scope != null) {
             for (ArrayUse a : m.plan().arrays()) {
-                if (a.written() && !(a.source() instanceof org.acc4j.compiler.plan.ValueSource.Gathered)) {
+                if (a.written() && !(a.source() instanceof ValueSource.Gathered)) {
                     scope.written(arrays[a.index()]);
                 }
             }
@@ -316,7 +316,7 @@ public final class Launcher implements AutoCloseable {
         /** Whether every array of the call was present before it (its exit copies and frees nothing). */
         boolean present;
         /** The fields of arrays' objects gathered for the call, scattered after it; null for none. */
-        org.acc4j.compiler.plan.Gathering gathered;
+        Gathering gathered;
         boolean busy;
 
         void start(OffloadedMethod m, Object self, Object[] args, Object[] arrays, WrittenWindows windows) {
@@ -396,12 +396,6 @@ public final class Launcher implements AutoCloseable {
         }
         markWritten(m, arrays);
         return present;
-    }
-
-    /** A call whose data did not fit, before any of its kernels ran: it runs on the host instead. */
-    private static HostInstead hostInstead(OutOfDeviceMemoryException oom) {
-        return new HostInstead("not enough device memory: " + oom.getMessage().replace("acc4j: out of device memory: ",
-                ""), "out of device memory");
     }
 
     /**
@@ -486,7 +480,7 @@ public final class Launcher implements AutoCloseable {
                 ClauseExits.all(table, entered, clauses, false, t);
             }
             if (t instanceof OutOfDeviceMemoryException oom && queued.isEmpty()) {
-                throw hostInstead(oom);
+                throw Binder.hostInstead(oom);
             }
             if (t instanceof ColourLaunch.Refused r && queued.isEmpty()) {
                 throw new HostInstead(r.getMessage(), "colouring");
@@ -603,7 +597,9 @@ public final class Launcher implements AutoCloseable {
                 pa.pointer(i, slot != null ? slot.device().address() : memory.errorRecordAddress());
             } else if (p instanceof Slot.ArrayData d) {
                 // for a rank-2 array the present table's buffer is its row table, and its length the row count
-                pa.pointer(i, table.lookup(arrays[d.array()]).address());
+                org.acc4j.runtime.data.Buffer b = table.lookup(arrays[d.array()]);
+                // an array of objects whose length alone the kernel reads has no elements on the device
+                pa.pointer(i, b == null && Binder.lengthOnly(m, d.array()) ? 0 : b.address());
             } else if (p instanceof Slot.RowBlock b) {
                 // how the table lists the rows now: one block (indexed as a flat array) or not
                 var e = table.entry(arrays[b.array()]);
