@@ -122,10 +122,6 @@ public final class HostNest {
             if (a.source() instanceof ArrayRef.ColourOrder) {
                 continue; // made at each call from the index arrays
             }
-            if (a.source() instanceof ArrayRef.Gathered g) {
-                throw new Untranslated("the nest reads fields of the objects of " + g.objects().name()
-                        + " (" + g.name() + "), which only the device target gathers into arrays");
-            }
             uses.add(new ArrayUse(uses.size(), a.name(), Sources.of(a.source()), a.dims(), e.getValue()));
         }
         return new HostNest(m, k, List.copyOf(uses), Sources.holders(m), new Overrides(m.guards().virtuals()));

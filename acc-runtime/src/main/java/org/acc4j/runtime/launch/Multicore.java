@@ -6,7 +6,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import org.acc4j.compiler.plan.ArrayUse;
+import org.acc4j.compiler.plan.Gathering;
 import org.acc4j.compiler.plan.HostNest;
+import org.acc4j.compiler.plan.ValueReader;
+import org.acc4j.compiler.plan.ValueSource;
 import org.acc4j.compiler.site.MethodPlan;
 import org.acc4j.runtime.data.Aliasing;
 import org.acc4j.runtime.profile.Profiler;
@@ -81,10 +84,23 @@ public final class Multicore implements HostNest.Pool, AutoCloseable {
         }
         HostNest nest = (HostNest) prepared;
         Sources sources = new Sources(owner);
+        // fields of arrays' objects: gathered into arrays for this run, written back after it
+        Object[] gathered = new Object[nest.arrays().size()];
+        Gathering gathering = gather(nest, sources, self, values, gathered);
+        ValueReader reader = sources;
+        if (gathering != null) {
+            java.util.Map<ValueSource, Object> made = new java.util.HashMap<>();
+            for (ArrayUse a : nest.arrays()) {
+                if (gathered[a.index()] != null) {
+                    made.put(a.source(), gathered[a.index()]);
+                }
+            }
+            reader = (source, s, a) -> made.containsKey(source) ? made.get(source) : sources.value(source, s, a);
+        }
         // null arrays and rows, and arrays reachable twice where the nest writes one, run as plain Java
         List<Aliasing.Use> uses = new ArrayList<>();
         for (ArrayUse a : nest.arrays()) {
-            uses.add(new Aliasing.Use(a.name(), sources.value(a.source(), self, values), a.written()));
+            uses.add(new Aliasing.Use(a.name(), reader.value(a.source(), self, values), a.written()));
         }
         String problem = Aliasing.problem(uses);
         if (problem != null) {
@@ -94,7 +110,7 @@ public final class Multicore implements HostNest.Pool, AutoCloseable {
                 ArrayUse a = nest.arrays().get(i);
                 Aliasing.Use u = uses.get(i);
                 ranged.add(a.written() && a.dims() == 2 ? new Aliasing.Use(u.name(), u.array(), true,
-                        nest.writtenRows(a, sources, self, values)) : u);
+                        nest.writtenRows(a, reader, self, values)) : u);
             }
             problem = Aliasing.problem(ranged);
         }
@@ -105,7 +121,10 @@ public final class Multicore implements HostNest.Pool, AutoCloseable {
         Profiler.Scope scope = profile == null ? null : profile.enter(Profiler.Kind.KERNELS, owner, plan.name(),
                 plan.descriptor());
         try {
-            Object out = nest.run(sources, self, values, this, l -> launched(where, key, l));
+            Object out = nest.run(reader, self, values, this, l -> launched(where, key, l));
+            if (gathering != null) {
+                gathering.scatter(gathered);
+            }
             return out == null ? new Object[0] : (Object[]) out;
         } catch (HostNest.Refused h) {
             if (scope != null) {
@@ -117,6 +136,35 @@ public final class Multicore implements HostNest.Pool, AutoCloseable {
                 scope.close();
             }
         }
+    }
+
+    /**
+     * The fields of arrays' objects that {@code nest} uses, gathered into {@code into} by their positions among its
+     * arrays ({@link Gathering}); null when it uses none.
+     *
+     * @throws Launcher.HostInstead when a check before the run fails (a null element, one object twice where a field
+     *     is written)
+     */
+    private static Gathering gather(HostNest nest, Sources sources, Object self, Object[] values, Object[] into)
+            throws Launcher.HostInstead {
+        Gathering g = null;
+        for (ArrayUse a : nest.arrays()) {
+            if (a.source() instanceof ValueSource.Gathered gs) {
+                g = g != null ? g : new Gathering();
+                String why = g.add(a.index(), gs, sources.value(gs, self, values), a.written(), sources::instanceField);
+                if (why != null) {
+                    throw new Launcher.HostInstead(why);
+                }
+            }
+        }
+        if (g != null) {
+            String why = g.refusal();
+            if (why != null) {
+                throw new Launcher.HostInstead(why);
+            }
+            g.gather(into);
+        }
+        return g;
     }
 
     private void launched(String where, String key, HostNest.Run l) {

@@ -42,7 +42,7 @@ class ExplainTest {
         Map<String, Set<Integer>> out = new HashMap<>();
         String pkg = "org/acc4j/samples/numerics/";
         for (String c : List.of("CG", "MG", "Jacobi2D", "Heat2D", "SparseCompRow", "LU", "FFT", "Mandelbrot", "NBody",
-                "Dense", "FourierSeries", "Linpack", "Julia")) {
+                "Particles", "Dense", "FourierSeries", "Linpack", "Julia")) {
             for (MethodPlan p : ClassRewriter.plans(bytes(pkg + c), ExplainTest::bytes)) {
                 report.addAll(PlanReport.lines(p));
                 Set<Integer> lines = out.computeIfAbsent(c + "." + p.name(), k -> new HashSet<>());

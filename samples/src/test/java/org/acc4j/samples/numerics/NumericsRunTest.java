@@ -65,6 +65,7 @@ class NumericsRunTest {
             new Sample("FFT", true),
             new Sample("Mandelbrot", true),
             new Sample("NBody", true),
+            new Sample("Particles", true),
             new Sample("Dense", true),
             new Sample("FourierSeries", false),
             new Sample("Linpack", true),
