@@ -111,7 +111,6 @@ final class Binder {
                           HostCall call) throws Launcher.HostInstead {
         boolean made = false;
         gathered = null;
-        Gathering gathering = null;
         for (int i = 0; i < used.size(); i++) {
             ArrayUse a = used.get(i);
             if (a.source() instanceof org.acc4j.compiler.plan.ValueSource.Made) {
@@ -119,26 +118,12 @@ final class Binder {
                 made = true;
                 continue;
             }
-            if (a.source() instanceof org.acc4j.compiler.plan.ValueSource.Gathered g) {
-                // a field of an array's objects: made below, once every such array passed its checks
-                gathering = gathering != null ? gathering : new Gathering();
-                String why = gathering.add(a.index(), g, m.sources().value(g, self, args), a.written(),
-                        m.sources()::instanceField);
-                if (why != null) {
-                    throw new Launcher.HostInstead(why);
-                }
-                continue;
+            if (a.source() instanceof org.acc4j.compiler.plan.ValueSource.Gathered) {
+                continue; // a field of an array's objects: made below
             }
             arrays[a.index()] = m.sources().value(a.source(), self, args);
         }
-        if (gathering != null) {
-            String why = gathering.refusal();
-            if (why != null) {
-                throw new Launcher.HostInstead(why);
-            }
-            gathering.gather(arrays);
-            gathered = gathering;
-        }
+        gathered = gather(used, m.sources(), self, args, arrays);
         // arrays whose device-side changes an earlier fault lost: their host copies are stale
         for (Object value : arrays) {
             String lost = value == null ? null : table.lostArray(value);
@@ -207,6 +192,34 @@ final class Binder {
             }
         }
         return false;
+    }
+
+    /**
+     * The fields of arrays' objects among {@code used}, each gathered into its position of {@code into} once every such
+     * array passed its checks ({@link Gathering}); null when there is none.
+     *
+     * @throws Launcher.HostInstead when a check fails (a null element, one object twice where a field is written)
+     */
+    static Gathering gather(List<ArrayUse> used, Sources sources, Object self, Object[] args, Object[] into)
+            throws Launcher.HostInstead {
+        Gathering g = null;
+        for (ArrayUse a : used) {
+            if (a.source() instanceof org.acc4j.compiler.plan.ValueSource.Gathered gs) {
+                g = g != null ? g : new Gathering();
+                String why = g.add(a.index(), gs, sources.value(gs, self, args), a.written(), sources::instanceField);
+                if (why != null) {
+                    throw new Launcher.HostInstead(why);
+                }
+            }
+        }
+        if (g != null) {
+            String why = g.refusal();
+            if (why != null) {
+                throw new Launcher.HostInstead(why);
+            }
+            g.gather(into);
+        }
+        return g;
     }
 
     /** Whether array {@code index} of {@code m} stands for an array of objects' length alone ({@link Gathering}). */

@@ -86,7 +86,7 @@ public final class Multicore implements HostNest.Pool, AutoCloseable {
         Sources sources = new Sources(owner);
         // fields of arrays' objects: gathered into arrays for this run, written back after it
         Object[] gathered = new Object[nest.arrays().size()];
-        Gathering gathering = gather(nest, sources, self, values, gathered);
+        Gathering gathering = Binder.gather(nest.arrays(), sources, self, values, gathered);
         ValueReader reader = sources;
         if (gathering != null) {
             java.util.Map<ValueSource, Object> made = new java.util.HashMap<>();
@@ -136,35 +136,6 @@ public final class Multicore implements HostNest.Pool, AutoCloseable {
                 scope.close();
             }
         }
-    }
-
-    /**
-     * The fields of arrays' objects that {@code nest} uses, gathered into {@code into} by their positions among its
-     * arrays ({@link Gathering}); null when it uses none.
-     *
-     * @throws Launcher.HostInstead when a check before the run fails (a null element, one object twice where a field
-     *     is written)
-     */
-    private static Gathering gather(HostNest nest, Sources sources, Object self, Object[] values, Object[] into)
-            throws Launcher.HostInstead {
-        Gathering g = null;
-        for (ArrayUse a : nest.arrays()) {
-            if (a.source() instanceof ValueSource.Gathered gs) {
-                g = g != null ? g : new Gathering();
-                String why = g.add(a.index(), gs, sources.value(gs, self, values), a.written(), sources::instanceField);
-                if (why != null) {
-                    throw new Launcher.HostInstead(why);
-                }
-            }
-        }
-        if (g != null) {
-            String why = g.refusal();
-            if (why != null) {
-                throw new Launcher.HostInstead(why);
-            }
-            g.gather(into);
-        }
-        return g;
     }
 
     private void launched(String where, String key, HostNest.Run l) {

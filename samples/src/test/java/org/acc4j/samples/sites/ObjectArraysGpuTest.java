@@ -72,19 +72,6 @@ class ObjectArraysGpuTest {
         }
     }
 
-    static Object call(Class<?> c, String name, Object... args) throws Throwable {
-        for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
-            if (m.getName().equals(name)) {
-                try {
-                    return m.invoke(null, args);
-                } catch (java.lang.reflect.InvocationTargetException e) {
-                    throw e.getCause();
-                }
-            }
-        }
-        throw new AssertionError(name);
-    }
-
     @Test
     void nBodyStepsOnFieldsGiveJavasBodies() throws Throwable {
         int n = 1000;
@@ -96,7 +83,7 @@ class ObjectArraysGpuTest {
         Object[] actual = bodies(type("Body"), n, 7);
         double[] ax2 = new double[n];
         double[] ay2 = new double[n];
-        double got = (double) call(type(""), "orbit", actual, ax2, ay2, 0.001, steps);
+        double got = (double) SitesGpuTest.call(null, type(""), "orbit", actual, ax2, ay2, 0.001, steps);
         assertEquals(want, got);
         assertArrayEquals(ax, ax2);
         assertArrayEquals(ay, ay2);
@@ -114,7 +101,7 @@ class ObjectArraysGpuTest {
         ObjectArrayGpuFixtures.copy((ObjectArrayGpuFixtures.Star[]) from, (ObjectArrayGpuFixtures.Star[]) to, n);
         Object[] from2 = bodies(type("Star"), n, 8);
         Object[] to2 = bodies(type("Star"), n, 9);
-        call(type(""), "copy", from2, to2, n);
+        SitesGpuTest.call(null, type(""), "copy", from2, to2, n);
         assertBodies(from, from2);
         assertBodies(to, to2);
         assertEquals(1, stats("copy")[0], "the nest on the device");
@@ -129,7 +116,7 @@ class ObjectArraysGpuTest {
         Object[] actual = bodies(type("Body"), n, 10);
         actual[77] = actual[12];
         long[] before = stats("kick");
-        call(type(""), "kick", actual, 0.5);
+        SitesGpuTest.call(null, type(""), "kick", actual, 0.5);
         assertBodies(expected, actual);
         long[] after = stats("kick");
         assertEquals(before[0], after[0], "not on the device");
@@ -138,7 +125,7 @@ class ObjectArraysGpuTest {
         Object[] distinct = bodies(type("Body"), n, 10);
         Object[] plain = bodies(ObjectArrayGpuFixtures.Body.class, n, 10);
         ObjectArrayGpuFixtures.kick((ObjectArrayGpuFixtures.Body[]) plain, 0.5);
-        call(type(""), "kick", distinct, 0.5);
+        SitesGpuTest.call(null, type(""), "kick", distinct, 0.5);
         assertBodies(plain, distinct);
         assertEquals(after[0] + 1, stats("kick")[0], "distinct elements: on the device");
     }
@@ -151,7 +138,8 @@ class ObjectArraysGpuTest {
                 () -> ObjectArrayGpuFixtures.kick((ObjectArrayGpuFixtures.Body[]) plain, 0.5));
         Object[] actual = bodies(type("Body"), 300, 11);
         actual[200] = null;
-        NullPointerException got = assertThrows(NullPointerException.class, () -> call(type(""), "kick", actual, 0.5));
+        NullPointerException got = assertThrows(NullPointerException.class,
+                () -> SitesGpuTest.call(null, type(""), "kick", actual, 0.5));
         assertEquals(want.getMessage(), got.getMessage());
         for (int i = 0; i < 300; i++) {
             if (plain[i] != null) {
